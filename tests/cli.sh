@@ -1,0 +1,52 @@
+#!/bin/sh
+# The command line: help, version, unknown commands, and configuration errors
+# that must name the file, line and key and exit 2.
+set -u
+: "${TERN:?}"
+fails=0
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+
+check() {	# check DESCRIPTION EXPECTED-STATUS PATTERN -- command...
+	desc=$1 want=$2 pat=$3
+	shift 4
+	out=$("$@" 2>&1)
+	got=$?
+	if [ "$got" != "$want" ]; then
+		echo "FAIL: $desc: exit $got, wanted $want: $out"
+		fails=$((fails + 1))
+	elif [ -n "$pat" ] && ! printf '%s\n' "$out" | grep -q -- "$pat"; then
+		echo "FAIL: $desc: output lacks '$pat': $out"
+		fails=$((fails + 1))
+	else
+		echo "ok: $desc"
+	fi
+}
+
+check "--version" 0 "^tern [0-9]" -- "$TERN" --version
+check "--help lists crawl" 0 "crawl" -- "$TERN" --help
+check "no command" 2 "usage" -- "$TERN"
+check "unknown command" 2 "unknown command" -- "$TERN" frobnicate
+check "fetch needs a URL" 2 "usage" -- "$TERN" fetch
+check "--set unknown key" 2 "nosuch.key: unknown key" -- "$TERN" fetch --set nosuch.key=1 http://x.test/
+check "--set bad integer" 2 "politeness.min-delay-ms: expected an integer" -- \
+	"$TERN" fetch --set politeness.min-delay-ms=soon http://x.test/
+
+printf '[crawl]\nmax-hops = 3\n\n[politeness]\nmin-delay-ms = -5\n' > "$t/bad-range.conf"
+check "file: value out of range names file:line:key" 2 "bad-range.conf:5: politeness.min-delay-ms: expected an integer from 0" -- \
+	"$TERN" crawl -c "$t/bad-range.conf" -j "$t/job1" http://x.test/
+printf '[crawl]\nmax-hops = 3\nthis line has no equals\n' > "$t/no-eq.conf"
+check "file: line without =" 2 "no-eq.conf:3:" -- "$TERN" crawl -c "$t/no-eq.conf" -j "$t/job2" http://x.test/
+printf '[crawl]\nmax-hopz = 3\n' > "$t/unknown.conf"
+check "file: unknown key" 2 "unknown.conf:2: crawl.max-hopz: unknown key" -- "$TERN" crawl -c "$t/unknown.conf" -j "$t/job3" http://x.test/
+printf '[crowl]\nmax-hops = 3\n' > "$t/section.conf"
+check "file: unknown section" 2 "section.conf:2: \[crowl\]: unknown section" -- "$TERN" crawl -c "$t/section.conf" -j "$t/job4" http://x.test/
+printf '[override "com,"]\nfetch.tls-verify = false\n' > "$t/ovr.conf"
+check "file: global key in override" 2 "ovr.conf:2: fetch.tls-verify: not a per-URI" -- "$TERN" crawl -c "$t/ovr.conf" -j "$t/job5" http://x.test/
+check "file: missing" 2 "nope.conf: No such file" -- "$TERN" crawl -c "$t/nope.conf" -j "$t/job6" http://x.test/
+
+if [ "$fails" -ne 0 ]; then
+	echo "$fails failed"
+	exit 1
+fi
+exit 0
