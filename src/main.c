@@ -3,12 +3,14 @@
 #include <build-config.h>
 
 #include "config.h"
+#include "crawl.h"
 #include "xmalloc.h"
 
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char main_usage[] =
 "usage: tern COMMAND [ARGS]\n"
@@ -143,8 +145,21 @@ static int main_crawl(int argc, char **argv)
 			fprintf(stderr, "tern: crawl: no seeds: give URLs or -s SEEDFILE\n");
 			rc = 2;
 		} else {
-			(void)jobdir;
-			rc = main_unbuilt("tern crawl");
+			struct crawl_opts o;
+			char *defjob = NULL;
+			if (jobdir == NULL) {
+				char stamp[32];
+				time_t now = time(NULL);
+				strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", gmtime(&now));
+				jobdir = defjob = xasprintf("tern-job-%s", stamp);
+			}
+			memset(&o, 0, sizeof o);
+			o.jobdir = jobdir;
+			o.seeds = argv + optind;
+			o.nseeds = (size_t)(argc - optind);
+			o.seedfile = seedfile;
+			rc = crawl_run(cfg, &o);
+			free(defjob);
 		}
 	}
 	config_free(cfg);
@@ -154,9 +169,49 @@ static int main_crawl(int argc, char **argv)
 
 static int main_resume(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return main_unbuilt("tern resume");
+	static const struct option opts[] = {
+		{ "checkpoint", required_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *checkpoint = NULL;
+	struct crawl_opts o;
+	struct config *cfg;
+	char *conf;
+	int ch, rc;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'C':
+			checkpoint = optarg;
+			break;
+		case 'h':
+			printf("usage: tern resume JOBDIR [--checkpoint NAME|latest]\n");
+			return 0;
+		default:
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "usage: tern resume JOBDIR [--checkpoint NAME|latest]\n");
+		return 2;
+	}
+	if (checkpoint != NULL)
+		return main_unbuilt("tern resume --checkpoint (checkpoints)");
+	/* The wiring always comes from the job's (possibly edited) tern.conf. */
+	cfg = config_new();
+	conf = xasprintf("%s/tern.conf", argv[optind]);
+	rc = main_load_config(cfg, conf, NULL, 0);
+	free(conf);
+	if (rc == 0) {
+		memset(&o, 0, sizeof o);
+		o.jobdir = argv[optind];
+		o.resume = 1;
+		rc = crawl_run(cfg, &o);
+	}
+	config_free(cfg);
+	return rc;
 }
 
 static int main_report(int argc, char **argv)

@@ -1,0 +1,683 @@
+/* The crawl loop. Phases of one libuv loop iteration:
+ *
+ *   timers     the frontier's next wake-up (one uv_timer), the 1 s "cron"
+ *              (progress, time limit), the shutdown grace timer
+ *   poll       DNS, connections, TLS, HTTP: visits advance and end; an
+ *              ending visit writes its crawl.log line and WARC records into
+ *              buffers and tells the frontier, which only adds to its batch
+ *   prepare    crawl_tick: flush WARC buffers and crawl.log first, then the
+ *              frontier's and the dedup index's LevelDB batches (so a URI is
+ *              never marked done before its records are on disk), then hand
+ *              out new work up to crawl.max-connections, then check the end
+ *
+ * Work handed out per iteration is bounded; when the bound is hit an idle
+ * handle keeps the next poll from blocking. */
+#include <build-config.h>
+
+#include "crawl.h"
+#include "canon.h"
+#include "config.h"
+#include "crawllog.h"
+#include "curi.h"
+#include "dedup.h"
+#include "dns.h"
+#include "fetch.h"
+#include "frontier.h"
+#include "hosts.h"
+#include "job.h"
+#include "robots.h"
+#include "scope.h"
+#include "surt.h"
+#include "url.h"
+#include "warc.h"
+#include "xmalloc.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+/* New visits started per loop iteration at most. */
+#define CRAWL_FILL_BATCH 2048
+/* How long in-flight fetches may finish after a stop signal. */
+#define CRAWL_GRACE_MS 5000
+/* Servers whose robots verdicts are kept in memory. */
+#define CRAWL_HOSTS_CAPACITY 65536
+/* progress.log period. */
+#define CRAWL_PROGRESS_MS 20000
+
+uint64_t crawl_now_ms(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
+}
+
+void crawl_log_event(struct crawl *cr, const char *fmt, ...)
+{
+	char t[32];
+	va_list ap;
+
+	crawllog_iso_time(crawl_now_ms(), t);
+	if (cr->ternlog != NULL) {
+		fprintf(cr->ternlog, "%s ", t);
+		va_start(ap, fmt);
+		vfprintf(cr->ternlog, fmt, ap);
+		va_end(ap);
+		fputc('\n', cr->ternlog);
+		fflush(cr->ternlog);
+	}
+}
+
+static long crawl_rss_kb(void)
+{
+	FILE *fp = fopen("/proc/self/statm", "r");
+	long pages = 0, rss = 0;
+
+	if (fp == NULL)
+		return 0;
+	if (fscanf(fp, "%ld %ld", &pages, &rss) != 2)
+		rss = 0;
+	fclose(fp);
+	return rss * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+int crawl_schedule(struct crawl *cr, const char *href, const char *via,
+    const char *hops, unsigned flags, int force)
+{
+	struct buf canon = BUF_INIT, qkey = BUF_INIT, surt = BUF_INIT;
+	struct curi *c;
+	int rc = 0;
+
+	if (!force && scope_check(cr->scope, href, hops, 0) != SCOPE_ACCEPT)
+		return 0;
+	if (canon_key(href, cr->canon_flags, &canon) < 0 ||
+	    surt_queue_key(href, (enum surt_assign)cr->assign, &qkey) < 0 ||
+	    surt_from_url(href, 1, &surt) < 0)
+		goto out;
+	c = curi_new(href, via, hops, flags);
+	rc = frontier_schedule(cr->frontier, c, canon.data, qkey.data, surt.data, force);
+	curi_free(c);
+out:
+	buf_free(&canon);
+	buf_free(&qkey);
+	buf_free(&surt);
+	return rc;
+}
+
+/* Writes everything recorded so far, in the order that keeps the promise:
+ * records and log lines before the frontier marks URIs done. A WARC write
+ * failure (a full disk) stops handing out work until it clears. */
+static int crawl_flush(struct crawl *cr)
+{
+	char *err = NULL;
+	int rc = 0;
+
+	if (cr->warc != NULL && warc_flush(cr->warc, &err) < 0) {
+		crawl_log_event(cr, "WARC write failed, crawl held until it succeeds: %s", err);
+		fprintf(stderr, "tern: WARC write failed, crawl held until it succeeds: %s\n", err);
+		free(err);
+		return -1;
+	}
+	if (fflush(cr->crawllog) != 0) {
+		crawl_log_event(cr, "crawl.log write failed: %s", strerror(errno));
+		return -1;
+	}
+	if (cr->dedup != NULL && dedup_flush(cr->dedup, &err) < 0) {
+		crawl_log_event(cr, "dedup index write failed: %s", err);
+		free(err);
+		rc = -1;
+	}
+	if (frontier_flush(cr->frontier, &err) < 0) {
+		crawl_log_event(cr, "frontier write failed: %s", err);
+		fprintf(stderr, "tern: frontier write failed: %s\n", err);
+		free(err);
+		rc = -1;
+	}
+	return rc;
+}
+
+static void crawl_wake_cb(uv_timer_t *t)
+{
+	/* Nothing to do here: the prepare phase that follows hands out work. */
+	(void)t;
+}
+
+static void crawl_idle_cb(uv_idle_t *h)
+{
+	(void)h;
+}
+
+static void crawl_fill(struct crawl *cr)
+{
+	int budget = CRAWL_FILL_BATCH;
+	uint64_t now = crawl_now_ms(), wake = UINT64_MAX;
+
+	while (cr->state == CRAWL_RUNNING && cr->in_flight < cr->max_conns && budget > 0) {
+		struct curi *c = NULL;
+		if (frontier_next(cr->frontier, now, &c, &wake) != 1)
+			break;
+		budget--;
+		visit_start(cr, c);
+	}
+	if (budget == 0)
+		uv_idle_start(&cr->idle, crawl_idle_cb);
+	else
+		uv_idle_stop(&cr->idle);
+	if (wake != UINT64_MAX && cr->state == CRAWL_RUNNING)
+		uv_timer_start(&cr->wake, crawl_wake_cb, wake > now ? wake - now : 0, 0);
+}
+
+static void crawl_write_reports(struct crawl *cr)
+{
+	struct buf b = BUF_INIT;
+	char *path;
+	FILE *fp;
+	json_t *j;
+	struct frontier_counts fc;
+	double secs = (double)(crawl_now_ms() - cr->start_ms) / 1000.0;
+
+	frontier_report_summary(cr->frontier, &b);
+	path = xasprintf("%s/reports/frontier-summary.txt", cr->jobdir);
+	job_write_file(path, b.data, b.len);
+	free(path);
+	buf_reset(&b);
+	frontier_report_queues(cr->frontier, &b, 0);
+	path = xasprintf("%s/reports/queues.txt", cr->jobdir);
+	job_write_file(path, b.data, b.len);
+	free(path);
+	buf_free(&b);
+
+	frontier_counts(cr->frontier, &fc);
+	j = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:{s:I,s:I,s:I,s:I,s:I,s:I}, "
+	    "s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:I}",
+	    "state", cr->state == CRAWL_FINISHED ? "FINISHED" : "STOPPING",
+	    "reason", cr->stop_reason ? cr->stop_reason : "",
+	    "pages", (json_int_t)cr->stats.pages,
+	    "bytes", (json_int_t)cr->stats.bytes,
+	    "failures", (json_int_t)cr->stats.failures,
+	    "dns_lookups", (json_int_t)cr->stats.dns_lookups,
+	    "robots_fetches", (json_int_t)cr->stats.robots_fetches,
+	    "retries", (json_int_t)cr->stats.retries,
+	    "revisits", (json_int_t)cr->stats.revisits,
+	    "seconds", secs,
+	    "pages_per_second", secs > 0 ? (double)cr->stats.pages / secs : 0.0,
+	    "statuses",
+	    "negative", (json_int_t)cr->stats.status_class[0],
+	    "1xx", (json_int_t)cr->stats.status_class[1],
+	    "2xx", (json_int_t)cr->stats.status_class[2],
+	    "3xx", (json_int_t)cr->stats.status_class[3],
+	    "4xx", (json_int_t)cr->stats.status_class[4],
+	    "5xx", (json_int_t)cr->stats.status_class[5],
+	    "frontier",
+	    "queued", (json_int_t)fc.queued,
+	    "discovered", (json_int_t)fc.discovered,
+	    "queues", (json_int_t)fc.queues_total,
+	    "ready", (json_int_t)fc.ready,
+	    "snoozed", (json_int_t)fc.snoozed,
+	    "inactive", (json_int_t)fc.inactive,
+	    "ineligible", (json_int_t)fc.ineligible,
+	    "retired", (json_int_t)fc.retired,
+	    "exhausted", (json_int_t)fc.exhausted,
+	    "peak_rss_kb", (json_int_t)crawl_rss_kb());
+	if (j != NULL) {
+		path = xasprintf("%s/reports/stats.json", cr->jobdir);
+		fp = fopen(path, "w");
+		if (fp != NULL) {
+			json_dumpf(j, fp, JSON_INDENT(2));
+			fputc('\n', fp);
+			fclose(fp);
+		}
+		free(path);
+		json_decref(j);
+	}
+}
+
+static void crawl_progress(struct crawl *cr, int final)
+{
+	uint64_t now = crawl_now_ms();
+	struct frontier_counts fc;
+	double secs = (double)(now - cr->start_ms) / 1000.0;
+	char t[32];
+
+	frontier_counts(cr->frontier, &fc);
+	if (cr->tty) {
+		fprintf(stderr, "\r\033[K%llu pages, %.1f pages/s, %.2f MB/s, %d in flight, queues %llu ready %llu snoozed %llu inactive %llu retired, %ld MB RSS",
+		    (unsigned long long)cr->stats.pages,
+		    secs > 0 ? (double)cr->stats.pages / secs : 0.0,
+		    secs > 0 ? (double)cr->stats.bytes / secs / 1e6 : 0.0, cr->in_flight,
+		    (unsigned long long)fc.ready, (unsigned long long)fc.snoozed,
+		    (unsigned long long)fc.inactive, (unsigned long long)fc.retired,
+		    crawl_rss_kb() / 1024);
+		if (final)
+			fputc('\n', stderr);
+	}
+	if (final || now - cr->last_progress_ms >= CRAWL_PROGRESS_MS) {
+		crawllog_iso_time(now, t);
+		fprintf(cr->progress, "%s %llu %llu %llu %.1f %.1f %llu %d %llu %llu %llu %llu %ld\n", t,
+		    (unsigned long long)fc.discovered, (unsigned long long)fc.queued,
+		    (unsigned long long)cr->stats.pages,
+		    secs > 0 ? (double)cr->stats.pages / secs : 0.0,
+		    secs > 0 ? (double)cr->stats.bytes / secs / 1024 : 0.0,
+		    (unsigned long long)cr->stats.failures, cr->in_flight,
+		    (unsigned long long)fc.ready, (unsigned long long)fc.snoozed,
+		    (unsigned long long)fc.inactive, (unsigned long long)fc.retired, crawl_rss_kb());
+		fflush(cr->progress);
+		cr->last_progress_ms = now;
+	}
+}
+
+static void crawl_close_cb(uv_handle_t *h)
+{
+	(void)h;
+}
+
+/* The end: everything written, handles closed, the loop let go. */
+static void crawl_end(struct crawl *cr)
+{
+	crawl_flush(cr);
+	if (cr->stop_reason == NULL)
+		cr->state = CRAWL_FINISHED;
+	crawl_progress(cr, 1);
+	crawl_write_reports(cr);
+	crawl_log_event(cr, "crawl %s%s%s: %llu pages, %llu failures",
+	    cr->state == CRAWL_FINISHED ? "finished" : "stopped",
+	    cr->stop_reason ? ": " : "", cr->stop_reason ? cr->stop_reason : "",
+	    (unsigned long long)cr->stats.pages, (unsigned long long)cr->stats.failures);
+	uv_close((uv_handle_t *)&cr->prepare, crawl_close_cb);
+	uv_close((uv_handle_t *)&cr->idle, crawl_close_cb);
+	uv_close((uv_handle_t *)&cr->wake, crawl_close_cb);
+	uv_close((uv_handle_t *)&cr->cron, crawl_close_cb);
+	uv_close((uv_handle_t *)&cr->grace, crawl_close_cb);
+	uv_close((uv_handle_t *)&cr->sigint, crawl_close_cb);
+	uv_close((uv_handle_t *)&cr->sigterm, crawl_close_cb);
+	fetcher_free(cr->fetcher);
+	cr->fetcher = NULL;
+	dns_free(cr->dns);
+	cr->dns = NULL;
+	cr->state = CRAWL_FINISHED;
+}
+
+static void crawl_prepare_cb(uv_prepare_t *h)
+{
+	struct crawl *cr = h->data;
+
+	if (cr->state == CRAWL_FINISHED)
+		return;
+	if (crawl_flush(cr) < 0 && cr->state == CRAWL_RUNNING) {
+		/* Hold: retry the writes on the next cron tick. */
+		return;
+	}
+	crawl_fill(cr);
+	if (cr->in_flight == 0 &&
+	    (cr->state == CRAWL_STOPPING || frontier_is_finished(cr->frontier)))
+		crawl_end(cr);
+}
+
+void crawl_visit_ended(struct crawl *cr)
+{
+	int64_t max_pages = config_int(cr->cfg, CK_CRAWL_MAX_PAGES);
+	int64_t max_bytes = config_int(cr->cfg, CK_CRAWL_MAX_BYTES);
+
+	if (cr->state != CRAWL_RUNNING)
+		return;
+	if (max_pages > 0 && cr->stats.pages >= (uint64_t)max_pages) {
+		cr->state = CRAWL_STOPPING;
+		cr->stop_reason = "max-pages reached";
+	} else if (max_bytes > 0 && cr->stats.bytes >= (uint64_t)max_bytes) {
+		cr->state = CRAWL_STOPPING;
+		cr->stop_reason = "max-bytes reached";
+	}
+}
+
+static void crawl_cron_cb(uv_timer_t *t)
+{
+	struct crawl *cr = t->data;
+	int64_t max_time = config_int(cr->cfg, CK_CRAWL_MAX_TIME_SECONDS);
+
+	if (cr->state == CRAWL_RUNNING && max_time > 0 &&
+	    crawl_now_ms() - cr->start_ms >= (uint64_t)max_time * 1000) {
+		cr->state = CRAWL_STOPPING;
+		cr->stop_reason = "max-time-seconds reached";
+	}
+	crawl_progress(cr, 0);
+}
+
+static void crawl_grace_cb(uv_timer_t *t)
+{
+	struct crawl *cr = t->data;
+
+	crawl_log_event(cr, "abandoning %d in-flight fetches; they are fetched again on resume",
+	    cr->in_flight);
+	visit_abandon_all(cr);
+}
+
+static void crawl_signal_cb(uv_signal_t *s, int signum)
+{
+	struct crawl *cr = s->data;
+
+	cr->signals++;
+	if (cr->signals > 1) {
+		/* A second signal: leave now, keeping what is recorded. */
+		crawl_log_event(cr, "second signal %d: exiting at once", signum);
+		crawl_flush(cr);
+		frontier_close(cr->frontier);
+		_exit(0);
+	}
+	crawl_log_event(cr, "signal %d: stopping; in-flight fetches get %d ms", signum, CRAWL_GRACE_MS);
+	if (cr->state == CRAWL_RUNNING) {
+		cr->state = CRAWL_STOPPING;
+		cr->stop_reason = signum == SIGINT ? "interrupted" : "terminated";
+	}
+	uv_timer_start(&cr->grace, crawl_grace_cb, CRAWL_GRACE_MS, 0);
+}
+
+/* Reads seeds from the command line and the seed file, checks each, and
+ * adds it to the scope; with schedule set also to the frontier. */
+static int crawl_seeds(struct crawl *cr, const struct crawl_opts *o, int schedule,
+    FILE *record)
+{
+	struct buf href = BUF_INIT;
+	FILE *fp = NULL;
+	char *line = NULL;
+	size_t cap = 0, n = 0;
+	int lineno = 0, rc = 0;
+
+	for (size_t i = 0; i < o->nseeds + 1; i++) {
+		const char *seed, *origin;
+		char where[600];
+		if (i < o->nseeds) {
+			seed = o->seeds[i];
+			origin = "command line";
+		} else {
+			if (o->seedfile == NULL)
+				break;
+			if (fp == NULL && (fp = fopen(o->seedfile, "r")) == NULL) {
+				fprintf(stderr, "tern: %s: %s\n", o->seedfile, strerror(errno));
+				rc = 2;
+				break;
+			}
+			if (getline(&line, &cap, fp) < 0)
+				break;
+			lineno++;
+			i--;
+			line[strcspn(line, "#\r\n")] = '\0';
+			seed = line;
+			while (isspace((unsigned char)*seed))
+				seed++;
+			if (*seed == '\0')
+				continue;
+			line[strcspn(line, " \t")] = '\0';
+			snprintf(where, sizeof where, "%s:%d", o->seedfile, lineno);
+			origin = where;
+		}
+		if (url_resolve(NULL, seed, strlen(seed), &href) < 0) {
+			fprintf(stderr, "tern: %s: '%s' is not an http or https URL\n", origin, seed);
+			rc = 2;
+			break;
+		}
+		scope_add_seed(cr->scope, href.data);
+		if (record != NULL)
+			fprintf(record, "%s\n", href.data);
+		if (schedule)
+			crawl_schedule(cr, href.data, NULL, "", CURI_SEED, 1);
+		n++;
+	}
+	if (fp != NULL)
+		fclose(fp);
+	free(line);
+	buf_free(&href);
+	if (rc == 0 && n == 0) {
+		fprintf(stderr, "tern: no seeds\n");
+		rc = 2;
+	}
+	return rc;
+}
+
+static unsigned crawl_next_warc_serial(const char *dir)
+{
+	return job_max_warc_serial(dir) + 1;
+}
+
+static int crawl_open_outputs(struct crawl *cr, char **err)
+{
+	struct config *cfg = cr->cfg;
+	char *p;
+
+	p = xasprintf("%s/logs/crawl.log", cr->jobdir);
+	cr->crawllog = fopen(p, "a");
+	free(p);
+	p = xasprintf("%s/logs/tern.log", cr->jobdir);
+	cr->ternlog = fopen(p, "a");
+	free(p);
+	p = xasprintf("%s/logs/progress.log", cr->jobdir);
+	cr->progress = fopen(p, "a");
+	free(p);
+	if (cr->crawllog == NULL || cr->ternlog == NULL || cr->progress == NULL) {
+		*err = xasprintf("%s/logs: %s", cr->jobdir, strerror(errno));
+		return -1;
+	}
+	/* crawl.log is flushed explicitly, once per loop iteration. */
+	setvbuf(cr->crawllog, NULL, _IOFBF, 1 << 16);
+	if (ftell(cr->progress) == 0)
+		fprintf(cr->progress, "# timestamp discovered queued downloaded pages/s(avg) KB/s(avg) failures in-flight ready snoozed inactive retired rss-KB\n");
+	if (config_bool(cfg, CK_WARC_ENABLED)) {
+		struct warc_opts wo;
+		char host[256], *extra, *wdir = xasprintf("%s/warcs", cr->jobdir);
+		if (gethostname(host, sizeof host) != 0)
+			snprintf(host, sizeof host, "localhost");
+		host[sizeof host - 1] = '\0';
+		extra = xasprintf("operator: %s\r\nhttp-header-user-agent: %s\r\nrobots: %s\r\n"
+		    "description: tern crawl of job %s\r\n",
+		    "tern operator", config_str(cfg, CK_CRAWL_USER_AGENT),
+		    config_str(cfg, CK_ROBOTS_POLICY), cr->jobdir);
+		memset(&wo, 0, sizeof wo);
+		wo.dir = wdir;
+		wo.prefix = config_str(cfg, CK_WARC_PREFIX);
+		wo.max_size = (uint64_t)config_int(cfg, CK_WARC_MAX_SIZE_BYTES);
+		wo.version10 = config_enum(cfg, CK_WARC_VERSION) == 1;
+		wo.software = "tern/" PACKAGE_VERSION;
+		wo.hostname = host;
+		wo.first_serial = crawl_next_warc_serial(wdir);
+		wo.warcinfo_extra = extra;
+		cr->warc = warc_open(&wo, err);
+		free(extra);
+		free(wdir);
+		if (cr->warc == NULL)
+			return -1;
+		if (config_enum(cfg, CK_WARC_DEDUP) == 0) {
+			cr->dedup = dedup_open(frontier_db(cr->frontier), err);
+			if (cr->dedup == NULL)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static void crawl_free(struct crawl *cr)
+{
+	if (cr->warc != NULL)
+		warc_close(cr->warc);
+	if (cr->dedup != NULL)
+		dedup_free(cr->dedup);
+	if (cr->frontier != NULL)
+		frontier_close(cr->frontier);
+	if (cr->scope != NULL)
+		scope_free(cr->scope);
+	if (cr->hosts != NULL)
+		hosts_free(cr->hosts);
+	if (cr->crawllog)
+		fclose(cr->crawllog);
+	if (cr->ternlog)
+		fclose(cr->ternlog);
+	if (cr->progress)
+		fclose(cr->progress);
+	buf_free(&cr->line);
+	free(cr->slots);
+	free(cr->tmpdir);
+	free(cr->jobdir);
+}
+
+static void crawl_print_summary(const struct crawl *cr)
+{
+	double secs = (double)(crawl_now_ms() - cr->start_ms) / 1000.0;
+
+	printf("tern: crawl %s%s%s in %.1f s: %llu pages (%.1f pages/s), %llu failures; "
+	    "2xx %llu, 3xx %llu, 4xx %llu, 5xx %llu\n",
+	    cr->stop_reason ? "stopped" : "finished",
+	    cr->stop_reason ? ", " : "", cr->stop_reason ? cr->stop_reason : "", secs,
+	    (unsigned long long)cr->stats.pages, secs > 0 ? (double)cr->stats.pages / secs : 0.0,
+	    (unsigned long long)cr->stats.failures,
+	    (unsigned long long)cr->stats.status_class[2], (unsigned long long)cr->stats.status_class[3],
+	    (unsigned long long)cr->stats.status_class[4], (unsigned long long)cr->stats.status_class[5]);
+	printf("tern: crawl.log %s/logs/crawl.log\ntern: WARCs    %s/warcs/\ntern: reports  %s/reports/\n",
+	    cr->jobdir, cr->jobdir, cr->jobdir);
+}
+
+int crawl_run(struct config *cfg, const struct crawl_opts *o)
+{
+	struct crawl cr;
+	struct scope_opts so;
+	char *err = NULL, *statedir = NULL, *seedpath = NULL;
+	FILE *seedrec = NULL;
+	int rc = 1;
+
+	memset(&cr, 0, sizeof cr);
+	cr.cfg = cfg;
+	cr.jobdir = xstrdup(o->jobdir);
+	cr.start_ms = crawl_now_ms();
+	cr.last_progress_ms = cr.start_ms;
+	signal(SIGPIPE, SIG_IGN);
+
+	if (o->resume) {
+		if (job_check_resumable(cr.jobdir, &err) < 0) {
+			fprintf(stderr, "tern: %s\n", err);
+			free(err);
+			free(cr.jobdir);
+			return 2;
+		}
+	} else if (job_create(cr.jobdir, cfg, &err) < 0) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		free(cr.jobdir);
+		return 2;
+	}
+
+	robots_agent_token(config_str(cfg, CK_CRAWL_USER_AGENT), cr.agent, sizeof cr.agent);
+	cr.canon_flags = canon_flags(cfg);
+	cr.assign = config_enum(cfg, CK_FRONTIER_QUEUE_ASSIGNMENT);
+	cr.robots_policy = config_enum(cfg, CK_ROBOTS_POLICY);
+	cr.max_conns = (int)config_int(cfg, CK_CRAWL_MAX_CONNECTIONS);
+	cr.slots = xcalloc((size_t)cr.max_conns + 1, 1);
+	cr.hosts = hosts_new(CRAWL_HOSTS_CAPACITY);
+	cr.tmpdir = xasprintf("%s/state/tmp", cr.jobdir);
+	cr.tty = isatty(STDERR_FILENO);
+
+	memset(&so, 0, sizeof so);
+	so.scope = config_str(cfg, CK_CRAWL_SCOPE);
+	so.max_hops = (int)config_int(cfg, CK_CRAWL_MAX_HOPS);
+	so.max_trans_hops = (int)config_int(cfg, CK_CRAWL_MAX_TRANS_HOPS);
+	so.max_uri_length = (size_t)config_int(cfg, CK_CRAWL_MAX_URI_LENGTH);
+	so.max_path_repeats = 2;
+	so.max_query_length = 1024;
+	cr.scope = scope_new(&so);
+
+	statedir = xasprintf("%s/state/frontier", cr.jobdir);
+	cr.frontier = frontier_open(statedir, cfg, !o->resume, cr.start_ms, &err);
+	free(statedir);
+	if (cr.frontier == NULL) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		crawl_free(&cr);
+		return 1;
+	}
+
+	seedpath = xasprintf("%s/seeds.txt", cr.jobdir);
+	if (o->resume) {
+		struct crawl_opts ro = { cr.jobdir, NULL, 0, seedpath, 1 };
+		rc = crawl_seeds(&cr, &ro, 0, NULL);
+	} else {
+		seedrec = fopen(seedpath, "w");
+		rc = crawl_seeds(&cr, o, 1, seedrec);
+		if (seedrec)
+			fclose(seedrec);
+	}
+	free(seedpath);
+	if (rc != 0) {
+		crawl_free(&cr);
+		return rc;
+	}
+	if (crawl_open_outputs(&cr, &err) < 0) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		crawl_free(&cr);
+		return 1;
+	}
+	if (frontier_flush(cr.frontier, &err) < 0) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		crawl_free(&cr);
+		return 1;
+	}
+
+	uv_loop_init(&cr.loop);
+	cr.dns = dns_new(&cr.loop, cfg, &err);
+	if (cr.dns == NULL) {
+		fprintf(stderr, "tern: DNS: %s\n", err);
+		free(err);
+		uv_loop_close(&cr.loop);
+		crawl_free(&cr);
+		return 2;
+	}
+	cr.fetcher = fetcher_new(&cr.loop, cfg, cr.dns, &err);
+	if (cr.fetcher == NULL) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		dns_free(cr.dns);
+		uv_run(&cr.loop, UV_RUN_DEFAULT);
+		uv_loop_close(&cr.loop);
+		crawl_free(&cr);
+		return 2;
+	}
+	crawl_log_event(&cr, "%s job %s with %d connections", o->resume ? "resuming" : "starting",
+	    cr.jobdir, cr.max_conns);
+
+	uv_prepare_init(&cr.loop, &cr.prepare);
+	cr.prepare.data = &cr;
+	uv_prepare_start(&cr.prepare, crawl_prepare_cb);
+	uv_idle_init(&cr.loop, &cr.idle);
+	uv_timer_init(&cr.loop, &cr.wake);
+	uv_timer_init(&cr.loop, &cr.cron);
+	cr.cron.data = &cr;
+	uv_timer_start(&cr.cron, crawl_cron_cb, 1000, 1000);
+	uv_timer_init(&cr.loop, &cr.grace);
+	cr.grace.data = &cr;
+	uv_signal_init(&cr.loop, &cr.sigint);
+	uv_signal_init(&cr.loop, &cr.sigterm);
+	cr.sigint.data = cr.sigterm.data = &cr;
+	uv_signal_start(&cr.sigint, crawl_signal_cb, SIGINT);
+	uv_signal_start(&cr.sigterm, crawl_signal_cb, SIGTERM);
+
+	uv_run(&cr.loop, UV_RUN_DEFAULT);
+	/* A last pass lets closing handles finish. */
+	uv_run(&cr.loop, UV_RUN_DEFAULT);
+	if (uv_loop_close(&cr.loop) != 0)
+		crawl_log_event(&cr, "event loop closed with handles still open");
+
+	crawl_print_summary(&cr);
+	rc = 0;
+	if (cr.warc != NULL && warc_flush(cr.warc, &err) < 0) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		rc = 1;
+	}
+	crawl_free(&cr);
+	return rc;
+}

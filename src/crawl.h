@@ -1,0 +1,110 @@
+/* The crawl loop: one libuv loop that takes URIs from the frontier, walks
+ * each through its prerequisites (DNS, robots.txt) and its fetch (visit.c),
+ * writes crawl.log and WARC records, schedules the outlinks, and flushes the
+ * frontier's batch once per loop iteration.
+ *
+ * struct crawl is shared by crawl.c (the loop, limits, signals, reports) and
+ * visit.c (one URI's journey); nothing else sees inside it. */
+#ifndef TERN_CRAWL_H
+#define TERN_CRAWL_H
+#include <stdint.h>
+#include <stdio.h>
+#include <uv.h>
+
+#include "buf.h"
+#include "politeness.h"
+
+struct config;
+struct curi;
+
+struct crawl_opts {
+	const char *jobdir;
+	char *const *seeds;	/* seed URLs from the command line */
+	size_t nseeds;
+	const char *seedfile;	/* one URL a line, '#' comments */
+	int resume;		/* continue an existing job from its live state */
+};
+
+/* Runs a crawl to its end; returns the process exit status (CONTRACT 2). */
+int crawl_run(struct config *cfg, const struct crawl_opts *o);
+
+enum crawl_state {
+	CRAWL_RUNNING,
+	CRAWL_STOPPING,		/* no new work; in-flight visits end */
+	CRAWL_FINISHED,
+};
+
+struct crawl_stats {
+	uint64_t pages;		/* final dispositions with an HTTP status */
+	uint64_t bytes;		/* raw entity bytes of those */
+	uint64_t failures;	/* final negative statuses */
+	uint64_t dns_lookups;
+	uint64_t robots_fetches;
+	uint64_t retries;
+	uint64_t revisits;
+	uint64_t links_scheduled;
+	uint64_t status_class[6];	/* 1xx..5xx by index 1-5; 0 for negatives */
+};
+
+struct visit;
+
+struct crawl {
+	uv_loop_t loop;
+	struct config *cfg;
+	char *jobdir;
+	struct frontier *frontier;
+	struct dns *dns;
+	struct fetcher *fetcher;
+	struct warc_writer *warc;
+	struct dedup *dedup;
+	struct scope *scope;
+	struct hosts *hosts;
+	FILE *crawllog;
+	FILE *ternlog;
+	FILE *progress;
+	char *tmpdir;			/* JOBDIR/state/tmp: spill files */
+	char agent[64];			/* robots.txt product token */
+	unsigned canon_flags;
+	int assign;			/* enum surt_assign */
+	int robots_policy;		/* 0 obey, 1 ignore, 2 calculate-only */
+	int max_conns;
+	int in_flight;
+	unsigned char *slots;		/* slot numbers in use, for crawl.log's #NNN */
+	struct visit *visits;		/* every visit in progress */
+	enum crawl_state state;
+	const char *stop_reason;
+	int exit_status;
+	int signals;
+	uint64_t start_ms;
+	struct crawl_stats stats;
+	struct buf line;		/* scratch for log lines */
+	uv_prepare_t prepare;
+	uv_idle_t idle;
+	uv_timer_t wake;
+	uv_timer_t cron;
+	uv_timer_t grace;
+	uv_signal_t sigint, sigterm;
+	int tty;
+	uint64_t last_progress_ms;
+	uint64_t last_pages;
+};
+
+/* Wall clock, ms since the epoch: frontier wake times are stored, so they
+ * must survive a restart. */
+uint64_t crawl_now_ms(void);
+/* Appends a runtime event to logs/tern.log (and stderr when serious). */
+void crawl_log_event(struct crawl *cr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Called by a visit that has ended, after it has told the frontier. */
+void crawl_visit_ended(struct crawl *cr);
+/* Schedules a discovered absolute URI; returns 1 if new to the frontier. */
+int crawl_schedule(struct crawl *cr, const char *href, const char *via,
+    const char *hops, unsigned flags, int force);
+
+/* visit.c */
+/* Takes c (owned from now on) through DNS, robots.txt and its fetch. */
+void visit_start(struct crawl *cr, struct curi *c);
+/* Abandons every visit in progress: their URIs stay in the frontier's store
+ * and are fetched again after a resume. */
+void visit_abandon_all(struct crawl *cr);
+
+#endif

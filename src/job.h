@@ -1,0 +1,22 @@
+/* The job directory of CONTRACT section 3: created for a new crawl (refusing
+ * one that already holds a crawl's state), checked before a resume, and the
+ * small file operations the crawl's outputs need. */
+#ifndef TERN_JOB_H
+#define TERN_JOB_H
+#include <stddef.h>
+
+struct config;
+
+/* Creates JOBDIR and its subdirectories and writes JOBDIR/tern.conf (the
+ * effective configuration). An existing job directory with state is refused
+ * with a message pointing at `tern resume`. */
+int job_create(const char *dir, const struct config *cfg, char **err);
+/* A job directory that `tern resume` can continue. */
+int job_check_resumable(const char *dir, char **err);
+/* Writes a whole file through a temporary name and a rename. */
+int job_write_file(const char *path, const char *data, size_t len);
+/* The highest WARC serial among DIR's files (PREFIX-TIMESTAMP-SERIAL-...),
+ * or 0 when there are none. */
+unsigned job_max_warc_serial(const char *dir);
+
+#endif

@@ -1,0 +1,165 @@
+/* The configuration loader: defaults, files, --set, overrides and the error
+ * messages that must name file, line and key. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+
+static char *test_config_write_file(const char *text)
+{
+	char tmpl[] = "/tmp/tern-test-config-XXXXXX";
+	int fd = mkstemp(tmpl);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return strdup(tmpl);
+}
+
+static void test_config_defaults(void **state)
+{
+	struct config *c = config_new();
+	size_t n;
+	const int64_t *l;
+
+	(void)state;
+	assert_int_equal(config_int(c, CK_CRAWL_MAX_CONNECTIONS), 256);
+	assert_int_equal(config_int(c, CK_FRONTIER_QUEUE_TOTAL_BUDGET), -1);
+	assert_true(config_bool(c, CK_FRONTIER_HOLD_QUEUES));
+	assert_true(config_double(c, CK_POLITENESS_DELAY_FACTOR) == 5.0);
+	assert_string_equal(config_str(c, CK_FRONTIER_COST_POLICY), "unit");
+	assert_int_equal(config_enum(c, CK_FRONTIER_COST_POLICY), 1);
+	assert_int_equal(config_enum(c, CK_FRONTIER_QUEUE_ASSIGNMENT), 0);
+	l = config_intlist(c, CK_FRONTIER_SUCCESS_INCREMENT_COUNTS, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(l[0], 100);
+	assert_int_equal(l[1], 1000);
+	assert_string_equal(config_name(CK_POLITENESS_MIN_DELAY_MS), "politeness.min-delay-ms");
+	assert_int_equal(config_find("fetch.tls-verify"), CK_FETCH_TLS_VERIFY);
+	assert_int_equal(config_find("fetch.nope"), -1);
+	config_free(c);
+}
+
+struct test_config_bad {
+	const char *text;
+	const char *message;	/* expected, after the file name */
+};
+
+static const struct test_config_bad test_config_bad_table[] = {
+	{ "[crawl]\nmax-hops = x\n", ":2: crawl.max-hops: expected an integer from 0 to 10000, got 'x'" },
+	{ "[crawl]\n\n# c\nmax-hops = 100001\n", ":4: crawl.max-hops: expected an integer" },
+	{ "[fetch]\ntls-verify = maybe\n", ":2: fetch.tls-verify: expected true or false" },
+	{ "[frontier]\ncost-policy = dear\n", ":2: frontier.cost-policy: expected one of zero|unit|wag|anti-calendar" },
+	{ "[frontier]\nsuccess-increment-counts = 100,x\n", ":2: frontier.success-increment-counts: expected a comma-separated list" },
+	{ "[politeness]\ndelay-factor = -1\n", ":2: politeness.delay-factor: expected a number" },
+	{ "[politeness]\ndelay-factor = nan\n", ":2: politeness.delay-factor: expected a number" },
+	{ "[bogus]\na = 1\n", ":2: [bogus]: unknown section" },
+	{ "[crawl]\nmax-hopz = 1\n", ":2: crawl.max-hopz: unknown key" },
+	{ "[crawl]\nmax-hops 3\n", ":2: expected [section] or key = value" },
+	{ "[override com,]\nfrontier.queue-base-precedence = 1\n", ":2: [override com,]: expected [override \"SURT-PREFIX\"]" },
+	{ "[override \"com,\"]\nqueue-base-precedence = 1\n", ":2: queue-base-precedence: keys in an override section are written fully qualified" },
+	{ "[override \"com,\"]\ncrawl.max-connections = 1\n", ":2: crawl.max-connections: not a per-URI or per-queue key" },
+	{ "[override \"com,\"]\nfrontier.queue-base-precedence = 0\n", ":2: frontier.queue-base-precedence: expected an integer from 1 to 255" },
+};
+
+static void test_config_bad_files(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof test_config_bad_table / sizeof test_config_bad_table[0]; i++) {
+		const struct test_config_bad *t = &test_config_bad_table[i];
+		char *path = test_config_write_file(t->text), *err = NULL;
+		struct config *c = config_new();
+		assert_int_equal(config_load_file(c, path, &err), -1);
+		assert_non_null(err);
+		if (strncmp(err, path, strlen(path)) != 0 || strstr(err, t->message) == NULL)
+			fail_msg("case %zu: got \"%s\", wanted \"%s%s\"", i, err, path, t->message);
+		free(err);
+		config_free(c);
+		unlink(path);
+		free(path);
+	}
+}
+
+static void test_config_file_and_overrides(void **state)
+{
+	char *path = test_config_write_file(
+	    "# a job\n"
+	    "[crawl]\n"
+	    "max-connections = 17   # inline comment\n"
+	    "user-agent = bot/1 (+http://example.org/bot#about)\n"
+	    "[frontier]\n"
+	    "queue-base-precedence = 5\n"
+	    "[override \"gov,\"]\n"
+	    "frontier.queue-base-precedence = 1\n"
+	    "[override \"gov,nasa,\"]\n"
+	    "politeness.min-delay-ms = 10\n"
+	    "[override \"com,\"]\n"
+	    "frontier.queue-base-precedence = 10\n");
+	char *err = NULL;
+	struct config *c = config_new();
+	unsigned gen;
+
+	(void)state;
+	assert_int_equal(config_load_file(c, path, &err), 0);
+	assert_int_equal(config_int(c, CK_CRAWL_MAX_CONNECTIONS), 17);
+	assert_string_equal(config_str(c, CK_CRAWL_USER_AGENT), "bot/1 (+http://example.org/bot#about)");
+	assert_int_equal(config_override_count(c), 3);
+	assert_int_equal(config_int_for(c, "gov,nasa,www,)/", CK_FRONTIER_QUEUE_BASE_PRECEDENCE), 1);
+	assert_int_equal(config_int_for(c, "gov,nasa,www,)/", CK_POLITENESS_MIN_DELAY_MS), 10);
+	assert_int_equal(config_int_for(c, "gov,irs,)/", CK_POLITENESS_MIN_DELAY_MS), 3000);
+	assert_int_equal(config_int_for(c, "com,example,)/", CK_FRONTIER_QUEUE_BASE_PRECEDENCE), 10);
+	assert_int_equal(config_int_for(c, "org,example,)/", CK_FRONTIER_QUEUE_BASE_PRECEDENCE), 5);
+	assert_int_equal(config_int_for(c, NULL, CK_FRONTIER_QUEUE_BASE_PRECEDENCE), 5);
+
+	gen = config_generation(c);
+	assert_int_equal(config_set(c, "frontier.queue-total-budget = 500", &err), 0);
+	assert_int_equal(config_int(c, CK_FRONTIER_QUEUE_TOTAL_BUDGET), 500);
+	assert_true(config_generation(c) > gen);
+	assert_int_equal(config_set(c, "frontier.queue-total-budget", &err), -1);
+	assert_string_equal(err, "--set frontier.queue-total-budget: expected section.key=value");
+	free(err);
+	config_free(c);
+	unlink(path);
+	free(path);
+}
+
+static void test_config_write_roundtrip(void **state)
+{
+	struct config *c = config_new(), *d = config_new();
+	char *err = NULL, *path;
+	char tmpl[] = "/tmp/tern-test-config-out-XXXXXX";
+	int fd = mkstemp(tmpl);
+	FILE *fp = fdopen(fd, "w");
+
+	(void)state;
+	assert_int_equal(config_set(c, "politeness.min-delay-ms=0", &err), 0);
+	assert_int_equal(config_set(c, "dns.servers=127.0.0.1:5353", &err), 0);
+	assert_int_equal(config_write(c, fp), 0);
+	fclose(fp);
+	path = tmpl;
+	assert_int_equal(config_load_file(d, path, &err), 0);
+	assert_int_equal(config_int(d, CK_POLITENESS_MIN_DELAY_MS), 0);
+	assert_string_equal(config_str(d, CK_DNS_SERVERS), "127.0.0.1:5353");
+	assert_string_equal(config_str(d, CK_CRAWL_USER_AGENT), config_str(c, CK_CRAWL_USER_AGENT));
+	unlink(path);
+	config_free(c);
+	config_free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_config_defaults),
+		cmocka_unit_test(test_config_bad_files),
+		cmocka_unit_test(test_config_file_and_overrides),
+		cmocka_unit_test(test_config_write_roundtrip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
