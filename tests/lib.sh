@@ -1,0 +1,297 @@
+# Shell harness for tern's integration tests and benchmarks. Source it from a
+# POSIX sh script (dash is fine):
+#
+#     . "$top_srcdir/tests/lib.sh"
+#     tw_start --hosts 10 --pages 50
+#     dns_start
+#     "$TERN" fetch --set dns.servers=$DNS_SERVER http://h0.web.test:$TW_PORT/
+#     pass "fetched"
+#
+# Everything started here is stopped by pid from an EXIT/INT/TERM trap, on
+# failure too. A script that needs its own cleanup registers it with
+# `on_cleanup 'command'` (or tracks a background pid with `track_pid PID`)
+# instead of replacing the trap. No fixed ports: the test web binds port 0
+# and dnsmasq tries random high ports until one binds.
+# Exit codes follow automake: 0 pass, 1 fail, 77 skip.
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+TW_BIN=${TW_BIN:-$top_builddir/tests/testweb/testweb}
+
+_lib_pids=""
+_lib_hooks=""
+_lib_failed=0
+TW_DIR=""
+
+# Prints a message and fails the test (the trap stops what was started).
+fail() {
+	echo "FAIL: $*" >&2
+	_lib_failed=1
+	exit 1
+}
+
+pass() {
+	echo "ok: $*"
+}
+
+# Skips the test (exit 77) when a command it needs is missing.
+need_cmd() {
+	for _c in "$@"; do
+		command -v "$_c" >/dev/null 2>&1 || { echo "SKIP: $_c not installed" >&2; exit 77; }
+	done
+}
+
+# Registers a background pid to be stopped by cleanup.
+track_pid() {
+	_lib_pids="$_lib_pids $1"
+}
+
+# Registers a command for cleanup to run (before pids are stopped).
+on_cleanup() {
+	_lib_hooks="$_lib_hooks
+$1"
+}
+
+# Stops one pid: TERM, up to 5 s of grace, then KILL; reaps it if our child.
+stop_pid() {
+	_p=$1
+	kill -TERM "$_p" 2>/dev/null || { wait "$_p" 2>/dev/null; return 0; }
+	(sleep 5; kill -KILL "$_p" 2>/dev/null) >/dev/null 2>&1 &
+	_w=$!
+	wait "$_p" 2>/dev/null
+	if [ $? -eq 127 ]; then
+		# Not our child: wait cannot reap it, so poll until it is gone.
+		while kill -0 "$_p" 2>/dev/null; do
+			sleep 0.1
+		done
+	fi
+	kill "$_w" 2>/dev/null
+	wait "$_w" 2>/dev/null
+	return 0
+}
+
+cleanup() {
+	_lib_hooks="$_lib_hooks
+$1"
+}
+
+# Stops one pid: TERM, up to 5 s of grace, then KILL; reaps it if our child.
+stop_pid() {
+	_p=$1
+	kill -0 "$_p" 2>/dev/null || { wait "$_p" 2>/dev/null; return 0; }
+	kill -TERM "$_p" 2>/dev/null
+	_i=0
+	while kill -0 "$_p" 2>/dev/null && [ $_i -lt 50 ]; do
+		# A zombie child answers kill -0: wait reaps it once it has exited.
+		if ! ps -o stat= -p "$_p" 2>/dev/null | grep -qv Z; then
+			break
+		fi
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	kill -0 "$_p" 2>/dev/null && ps -o stat= -p "$_p" 2>/dev/null | grep -qv Z && kill -KILL "$_p" 2>/dev/null
+	wait "$_p" 2>/dev/null
+	return 0
+}
+
+cleanup() {
+	_rc=$?
+	trap - EXIT INT TERM
+	if [ -n "$_lib_hooks" ]; then
+		eval "$_lib_hooks" || true
+	fi
+	for _p in $_lib_pids; do
+		stop_pid "$_p"
+	done
+	_lib_pids=""
+	if [ -n "$TW_DIR" ] && [ -d "$TW_DIR" ]; then
+		if [ "$_rc" -ne 0 ] && [ "$_rc" -ne 77 ] || [ "$_lib_failed" -ne 0 ] || [ -n "$KEEP_TMP" ]; then
+			echo "test files kept in $TW_DIR" >&2
+		else
+			rm -rf "$TW_DIR"
+		fi
+	fi
+	return "$_rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# The per-test work directory (created on first use).
+tw_dir() {
+	if [ -z "$TW_DIR" ]; then
+		TW_DIR=$(mktemp -d "${TMPDIR:-/tmp}/tern-test.XXXXXX") || fail "mktemp"
+		# dnsmasq drops root to nobody and must still read its hosts file.
+		chmod 755 "$TW_DIR"
+	fi
+}
+
+# A throwaway CA and a server certificate for *.web.test, web.test and
+# 127.0.0.1: sets TW_CA_FILE, TW_CERT, TW_KEY.
+tw_ca_make() {
+	need_cmd openssl
+	tw_dir
+	_ca=$TW_DIR/ca
+	mkdir -p "$_ca"
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+		-keyout "$_ca/ca.key" -out "$_ca/ca.pem" -days 2 -subj "/CN=tern test CA" \
+		-addext "basicConstraints=critical,CA:TRUE" \
+		-addext "keyUsage=critical,keyCertSign,cRLSign" >"$_ca/log" 2>&1 || fail "openssl CA: $(cat "$_ca/log")"
+	openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+		-keyout "$_ca/server.key" -out "$_ca/server.csr" -subj "/CN=web.test" >>"$_ca/log" 2>&1 ||
+		fail "openssl server key: $(cat "$_ca/log")"
+	printf '%s\n' "subjectAltName=DNS:*.web.test,DNS:web.test,IP:127.0.0.1" \
+		"basicConstraints=CA:FALSE" "extendedKeyUsage=serverAuth" \
+		"keyUsage=critical,digitalSignature" >"$_ca/ext.cnf"
+	openssl x509 -req -in "$_ca/server.csr" -CA "$_ca/ca.pem" -CAkey "$_ca/ca.key" \
+		-CAcreateserial -out "$_ca/server.pem" -days 2 -extfile "$_ca/ext.cnf" >>"$_ca/log" 2>&1 ||
+		fail "openssl sign: $(cat "$_ca/log")"
+	TW_CA_FILE=$_ca/ca.pem
+	TW_CERT=$_ca/server.pem
+	TW_KEY=$_ca/server.key
+}
+
+# Starts the test web. `--tls` (first argument) adds the HTTPS port (making
+# the CA if tw_ca_make was not called); other arguments go to testweb.
+# Sets TW_PORT TW_TLS_PORT TW_STALL_PORT TW_PID TW_HOSTS, and leaves
+# $TW_DIR/requests.tsv, $TW_DIR/manifest.tsv, $TW_DIR/seeds.txt.
+tw_start() {
+	tw_dir
+	[ -x "$TW_BIN" ] || fail "testweb not built: $TW_BIN (run make)"
+	_tls=""
+	if [ "$1" = "--tls" ]; then
+		shift
+		[ -n "$TW_CERT" ] || tw_ca_make
+		_tls="--tls-cert $TW_CERT --tls-key $TW_KEY"
+	fi
+	TW_HOSTS=10
+	_prev=""
+	for _a in "$@"; do
+		[ "$_prev" = "--hosts" ] && TW_HOSTS=$_a
+		_prev=$_a
+	done
+	rm -f "$TW_DIR/ready"
+	# The manifest of a million-page web takes seconds: benchmarks that do
+	# not need it set TW_NO_MANIFEST=1.
+	_man="--manifest $TW_DIR/manifest.tsv"
+	[ -n "$TW_NO_MANIFEST" ] && _man=""
+	# shellcheck disable=SC2086
+	"$TW_BIN" --ready-file "$TW_DIR/ready" --request-log "$TW_DIR/requests.tsv" \
+		$_man --seeds-file "$TW_DIR/seeds.txt" \
+		$_tls "$@" >"$TW_DIR/testweb.log" 2>&1 &
+	TW_PID=$!
+	track_pid "$TW_PID"
+	_i=0
+	while [ ! -f "$TW_DIR/ready" ]; do
+		kill -0 "$TW_PID" 2>/dev/null || fail "testweb exited: $(cat "$TW_DIR/testweb.log")"
+		[ $_i -lt $((${TW_START_TIMEOUT:-60} * 10)) ] || fail "testweb not ready after $((_i / 10)) s"
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	_r=$(cat "$TW_DIR/ready")
+	TW_PORT=$(echo "$_r" | sed -n 's/.*http=\([0-9]*\).*/\1/p')
+	TW_TLS_PORT=$(echo "$_r" | sed -n 's/.*https=\([0-9]*\).*/\1/p')
+	TW_STALL_PORT=$(echo "$_r" | sed -n 's/.*stall=\([0-9]*\).*/\1/p')
+	[ -n "$TW_PORT" ] || fail "bad ready file: $_r"
+	export TW_DIR TW_PORT TW_TLS_PORT TW_STALL_PORT TW_PID TW_HOSTS
+}
+
+# Stops the test web and waits for it, so its logs are complete; fails if
+# it reported a sanitizer error (a leak at exit included).
+tw_stop() {
+	[ -n "$TW_PID" ] && stop_pid "$TW_PID"
+	TW_PID=""
+	if grep -q "Sanitizer" "$TW_DIR/testweb.log" 2>/dev/null; then
+		cat "$TW_DIR/testweb.log" >&2
+		fail "testweb reported a sanitizer error"
+	fi
+}
+
+# tw_url I PATH: the URL of PATH on host hI over HTTP.
+tw_url() {
+	echo "http://h$1.web.test:$TW_PORT$2"
+}
+
+# curl pointed at the test web whatever the host name, no DNS needed.
+tw_curl() {
+	curl --connect-to ::127.0.0.1: -s "$@"
+}
+
+_lib_random_port() {
+	_n=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')
+	echo $((20000 + _n % 40000))
+}
+
+# Starts dnsmasq on a free loopback UDP port answering h0..h{N-1}.web.test
+# (N = TW_HOSTS, or DNS_HOSTS) and any extra names given as arguments with
+# 127.0.0.1; every other name gets NXDOMAIN. Sets DNS_PORT DNS_PID DNS_SERVER.
+dns_start() {
+	need_cmd dnsmasq
+	tw_dir
+	_n=${DNS_HOSTS:-${TW_HOSTS:-10}}
+	_h=$TW_DIR/hosts
+	: >"$_h"
+	_i=0
+	while [ $_i -lt "$_n" ]; do
+		echo "127.0.0.1 h$_i.web.test" >>"$_h"
+		_i=$((_i + 1))
+	done
+	for _name in "$@"; do
+		echo "127.0.0.1 $_name" >>"$_h"
+	done
+	chmod 644 "$_h"
+	_try=0
+	while [ $_try -lt 20 ]; do
+		_try=$((_try + 1))
+		DNS_PORT=$(_lib_random_port)
+		rm -f "$TW_DIR/dnsmasq.pid" "$TW_DIR/dnsmasq.log"
+		dnsmasq --keep-in-foreground --no-resolv --no-hosts -C /dev/null \
+			--addn-hosts="$_h" --local=/test/ --local=/#/ --bind-interfaces \
+			--listen-address=127.0.0.1 --port="$DNS_PORT" --pid-file="$TW_DIR/dnsmasq.pid" \
+			--user="$(id -un)" --log-facility="$TW_DIR/dnsmasq.log" ${DNS_LOG_QUERIES:+--log-queries} \
+			>"$TW_DIR/dnsmasq.out" 2>&1 &
+		DNS_PID=$!
+		_i=0
+		while [ $_i -lt 50 ]; do
+			kill -0 "$DNS_PID" 2>/dev/null || break
+			grep -q "read $_h" "$TW_DIR/dnsmasq.log" 2>/dev/null && break
+			sleep 0.1
+			_i=$((_i + 1))
+		done
+		if kill -0 "$DNS_PID" 2>/dev/null && grep -q "read $_h" "$TW_DIR/dnsmasq.log" 2>/dev/null; then
+			track_pid "$DNS_PID"
+			DNS_SERVER=127.0.0.1:$DNS_PORT
+			export DNS_PORT DNS_PID DNS_SERVER
+			return 0
+		fi
+		stop_pid "$DNS_PID"
+		grep -q "in use" "$TW_DIR/dnsmasq.out" "$TW_DIR/dnsmasq.log" 2>/dev/null ||
+			fail "dnsmasq did not start: $(cat "$TW_DIR/dnsmasq.out" "$TW_DIR/dnsmasq.log" 2>/dev/null)"
+	done
+	fail "dnsmasq: no free port after 20 tries"
+}
+
+# A DNS server address that never answers (a bound UDP socket nobody reads),
+# for timeout tests. Sets DNS_DEAD_SERVER and DNS_DEAD_PID.
+dns_dead_start() {
+	need_cmd node
+	tw_dir
+	rm -f "$TW_DIR/deaddns.port"
+	node -e '
+		const s = require("dgram").createSocket("udp4");
+		s.bind(0, "127.0.0.1", () => {
+			require("fs").writeFileSync(process.argv[1] + ".tmp", String(s.address().port));
+			require("fs").renameSync(process.argv[1] + ".tmp", process.argv[1]);
+		});' "$TW_DIR/deaddns.port" &
+	DNS_DEAD_PID=$!
+	track_pid "$DNS_DEAD_PID"
+	_i=0
+	while [ ! -f "$TW_DIR/deaddns.port" ]; do
+		kill -0 "$DNS_DEAD_PID" 2>/dev/null || fail "dead DNS helper exited"
+		[ $_i -lt 100 ] || fail "dead DNS helper not ready"
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	DNS_DEAD_SERVER=127.0.0.1:$(cat "$TW_DIR/deaddns.port")
+	export DNS_DEAD_SERVER DNS_DEAD_PID
+}

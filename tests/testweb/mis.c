@@ -1,0 +1,161 @@
+/* The misbehaviours: each one is a small, deterministic deviation from a
+ * well-behaved server that a careful crawler must survive. */
+#include <stdlib.h>
+#include <string.h>
+#include <inttypes.h>
+#include "xmalloc.h"
+#include "mis.h"
+
+/* A small deterministic page whose links stay inside the test web. */
+static void mis_page(const char *title, struct buf *b)
+{
+	buf_appendf(b, "<!DOCTYPE html>\n<html><head><title>%s</title></head><body>\n<h1>%s</h1>\n", title, title);
+	for (int i = 0; i < 20; i++)
+		buf_appendf(b, "<p>Paragraph %d of a deterministic page about terns and their long flights.</p>\n", i);
+	buf_appends(b, "<a href=\"/\">root</a> <a href=\"/p/1.html\">one</a> "
+	    "<a href=\"p/2.html\">two</a> <a href=\"/_mis/chunked\">chunked</a> "
+	    "<a href=\"/_mis/gzip#top\">gzip</a>\n</body></html>\n");
+}
+
+static void mis_html(struct response *r, int status, const char *title, const char *extra)
+{
+	mis_page(title, &r->body);
+	respond_head(r, status, "text/html; charset=utf-8", r->body.len, extra);
+}
+
+static void mis_chunked(struct response *r)
+{
+	struct buf page = BUF_INIT;
+	size_t off = 0, step = 100;
+
+	mis_page("chunked", &page);
+	while (off < page.len) {
+		size_t n = page.len - off < step ? page.len - off : step;
+
+		buf_appendf(&r->body, "%zx\r\n", n);
+		buf_append(&r->body, page.data + off, n);
+		buf_appends(&r->body, "\r\n");
+		off += n;
+		step = step * 3 / 2;
+	}
+	buf_appends(&r->body, "0\r\n\r\n");
+	respond_head(r, 200, "text/html; charset=utf-8", UINT64_MAX, "Transfer-Encoding: chunked\r\n");
+	buf_free(&page);
+}
+
+static void mis_calendar(struct response *r, const char *rest)
+{
+	int y, m, n = 0;
+	char title[64];
+
+	if (sscanf(rest, "%4d/%2d/%n", &y, &m, &n) != 2 || n == 0 || rest[n] || m < 1 || m > 12 || y < 1) {
+		mis_html(r, 404, "no such month", NULL);
+		return;
+	}
+	snprintf(title, sizeof(title), "calendar %04d-%02d", y, m);
+	buf_appendf(&r->body, "<!DOCTYPE html>\n<html><head><title>%s</title></head><body>\n<h1>%s</h1>\n"
+	    "<a href=\"../../%04d/%02d/\">previous month</a>\n<a href=\"../../%04d/%02d/\">next month</a>\n"
+	    "</body></html>\n", title, title,
+	    m == 1 ? y - 1 : y, m == 1 ? 12 : m - 1, m == 12 ? y + 1 : y, m == 12 ? 1 : m + 1);
+	if (y == 1 && m == 1)
+		buf_appends(&r->body, "<!-- the beginning of time -->\n");
+	respond_head(r, 200, "text/html; charset=utf-8", r->body.len, NULL);
+}
+
+static void mis_bigheaders(struct response *r, long kb)
+{
+	struct buf extra = BUF_INIT;
+	int i = 0;
+
+	while (extra.len < (size_t)kb * 1024)
+		buf_appendf(&extra, "X-Filler-%d: %s\r\n", i++,
+		    "terns-terns-terns-terns-terns-terns-terns-terns-terns-terns-terns-terns-terns-terns-terns");
+	buf_appends(&r->body, "<html><body>big headers</body></html>\n");
+	respond_head(r, 200, "text/html; charset=utf-8", r->body.len, extra.data);
+	buf_free(&extra);
+}
+
+void mis_build(const struct respond_req *q, const char *path, const char *query, struct response *r)
+{
+	const char *name = path + 6;
+	char loc[128];
+	long n;
+
+	if (strcmp(name, "drip") == 0) {
+		n = respond_param(query, "bytes", 100, 0, 1L << 30);
+		r->drip_ms = (uint32_t)respond_param(query, "ms", 100, 1, 3600000);
+		r->stream = body_new_filler((uint64_t)n);
+		respond_head(r, 200, "text/plain", (uint64_t)n, NULL);
+	} else if (strcmp(name, "hang") == 0) {
+		r->action = RESPOND_SILENT;
+	} else if (strcmp(name, "hang-body") == 0) {
+		r->after = RESPOND_HOLD;
+		respond_head(r, 200, "text/html; charset=utf-8", 1000, NULL);
+	} else if (strcmp(name, "endless") == 0) {
+		r->stream = body_new_endless();
+		respond_head(r, 200, "text/html; charset=utf-8", UINT64_MAX, "Transfer-Encoding: chunked\r\n");
+	} else if (strcmp(name, "short") == 0) {
+		r->after = RESPOND_CLOSE;
+		buf_appends(&r->body, "<html>shor");
+		respond_head(r, 200, "text/html; charset=utf-8", 1000, NULL);
+	} else if (strcmp(name, "bigheaders") == 0) {
+		mis_bigheaders(r, respond_param(query, "kb", 100, 1, 100000));
+	} else if (strcmp(name, "garbage") == 0) {
+		r->after = RESPOND_CLOSE;
+		buf_appends(&r->head, "HTTP/1.1 garbage status line\r\n\x01\xfe\xff junk\r\n\r\n");
+	} else if (strcmp(name, "reset") == 0) {
+		r->action = RESPOND_RESET;
+	} else if (strcmp(name, "bomb") == 0) {
+		r->stream = body_new_bomb((uint32_t)respond_param(query, "mb", 1024, 1, 4095));
+		respond_head(r, 200, "text/html; charset=utf-8", body_length(r->stream),
+		    "Content-Encoding: gzip\r\n");
+	} else if (strcmp(name, "redirect-loop") == 0) {
+		mis_html(r, 302, "loop", "Location: /_mis/redirect-loop\r\n");
+	} else if (strcmp(name, "redirect-chain") == 0) {
+		n = respond_param(query, "n", 5, 0, 1000000);
+		if (n == 0) {
+			mis_html(r, 200, "end of chain", NULL);
+		} else {
+			snprintf(loc, sizeof(loc), "Location: /_mis/redirect-chain?n=%ld\r\n", n - 1);
+			mis_html(r, 302, "chain", loc);
+		}
+	} else if (strncmp(name, "calendar/", 9) == 0) {
+		mis_calendar(r, name + 9);
+	} else if (strcmp(name, "204") == 0 || strcmp(name, "304") == 0) {
+		/* The Content-Length is a lie the client must ignore: these
+		 * statuses never have a body. */
+		respond_head(r, atoi(name), NULL, 5, NULL);
+	} else if (strcmp(name, "100") == 0) {
+		mis_html(r, 200, "after continue", NULL);
+	} else if (strcmp(name, "chunked") == 0) {
+		mis_chunked(r);
+	} else if (strcmp(name, "gzip") == 0) {
+		struct buf page = BUF_INIT;
+
+		mis_page("gzip", &page);
+		body_gzip(page.data, page.len, &r->body);
+		respond_head(r, 200, "text/html; charset=utf-8", r->body.len, "Content-Encoding: gzip\r\n");
+		buf_free(&page);
+	} else if (strcmp(name, "status") == 0) {
+		n = respond_param(query, "code", 200, 0, 999);
+		if (n < 200 || n > 599)
+			mis_html(r, 400, "code must be 200..599", NULL);
+		else if (n == 204 || n == 304)
+			respond_head(r, (int)n, NULL, UINT64_MAX, NULL);
+		else
+			mis_html(r, (int)n, "status", NULL);
+	} else if (strcmp(name, "retry-after") == 0) {
+		snprintf(loc, sizeof(loc), "Retry-After: %ld\r\n", respond_param(query, "s", 2, 0, 1000000));
+		mis_html(r, 503, "retry later", loc);
+	} else if (strcmp(name, "slow-head") == 0) {
+		r->delay_ms += (uint32_t)respond_param(query, "ms", 1000, 0, 3600000);
+		mis_html(r, 200, "slow head", NULL);
+	} else if (strcmp(name, "big") == 0) {
+		n = respond_param(query, "kb", 1024, 0, 1L << 30);
+		r->stream = body_new_filler((uint64_t)n * 1024);
+		respond_head(r, 200, "text/plain", (uint64_t)n * 1024, NULL);
+	} else {
+		mis_html(r, 404, "no such misbehaviour", NULL);
+	}
+	(void)q;
+}

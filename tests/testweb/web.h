@@ -1,0 +1,61 @@
+/* The synthetic web: a pure function of (seed, host, page) that says what
+ * every URL of every host is, renders pages, and lists what is reachable.
+ * No I/O except writing the manifest to a caller's FILE. */
+#ifndef TESTWEB_WEB_H
+#define TESTWEB_WEB_H
+#include <stdint.h>
+#include <stdio.h>
+#include "buf.h"
+
+struct web_opts {
+	uint32_t hosts;
+	uint32_t pages;
+	uint32_t links;
+	double cross;
+	uint32_t kb;
+	uint64_t seed;
+	uint32_t latency_min_ms;
+	uint32_t latency_max_ms;
+};
+
+enum web_kind {
+	WEB_NONE,
+	WEB_PAGE,
+	WEB_PRIVATE,
+	WEB_MISSING,
+	WEB_REDIRECT,
+	WEB_IMAGE,
+	WEB_CSS,
+	WEB_ROBOTS,
+};
+
+/* What one URL answers: status, type, body, and for 301 the Location. */
+struct web_reply {
+	int status;
+	const char *content_type;
+	struct buf body;
+	struct buf location;
+};
+
+struct web;
+
+struct web *web_new(const struct web_opts *o);
+void web_free(struct web *w);
+uint32_t web_hosts(const struct web *w);
+/* Maps a host name without port ("h3.web.test") to its index, or -1. */
+int web_host_index(const struct web *w, const char *host, size_t len);
+/* Maps a request path (no query) to a kind and number; WEB_NONE if unknown. */
+enum web_kind web_lookup(const struct web *w, const char *path, uint32_t *num);
+/* Fills r (initialised by the caller) for host/kind/num; scheme and port are
+ * used for the absolute links the page contains. */
+void web_render(const struct web *w, uint32_t host, enum web_kind kind, uint32_t num,
+    const char *scheme, unsigned port, struct web_reply *r);
+void web_reply_init(struct web_reply *r);
+void web_reply_free(struct web_reply *r);
+uint32_t web_latency_ms(const struct web *w, uint32_t host);
+int web_disallows_private(uint32_t host);
+/* Writes every URL reachable from the roots (see README.md); returns the
+ * number of lines, or -1 on a write error. */
+long web_manifest_write(const struct web *w, unsigned port, FILE *f);
+
+#endif
