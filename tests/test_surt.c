@@ -1,0 +1,197 @@
+/* Table tests of the SURT forms (Heritrix's and pywb's), queue keys,
+ * registered domains and seed prefixes. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "surt.h"
+#include "url.h"
+
+struct surt_case {
+	const char *in;
+	int arg;
+	const char *want;	/* NULL: an error */
+};
+
+static const struct surt_case surt_heritrix[] = {
+	{ "http://www.archive.org:8080/movies/movies.php", 1,
+	  "http://(org,archive,www,:8080)/movies/movies.php" },
+	{ "http://127.2.34.5/foo", 1, "http://(127.2.34.5)/foo" },
+	{ "https://u:p@www.example.com/A?B#c", 1, "https://(com,example,www,@u:p)/a?b" },
+	{ "http://[::1]:81/", 1, "http://([::1],:81)/" },
+	{ "http://localhost/", 1, "http://(localhost,)/" },
+	{ "http://example.com/?", 1, "http://(com,example,)/?" },
+	/* pywb's CDX key */
+	{ "http://www.example.com/foo/?b=2&a=1#x", 0, "com,example)/foo?a=1&b=2" },
+	{ "http://127.0.0.1:8080/Path/", 0, "1,0,0,127:8080)/path" },
+	{ "http://example.com/", 0, "com,example)/" },
+	{ "https://www2.example.com/?", 0, "com,example)/" },
+	{ "http://u:p@wwwexample.com/A/B/", 0, "com,wwwexample)/a/b" },
+	{ "http://example.com/x?JSESSIONID=0123456789abcdef0123456789abcdef&a=1", 0,
+	  "com,example)/x?a=1" },
+	/* Python surt keeps the '&' before a stripped id, and the empty
+	 * argument sorts first: bug-for-bug. */
+	{ "http://example.com/x?z=1&CFID=1&CFTOKEN=2", 0, "com,example)/x?&z=1" },
+	{ "http://example.com/x?b&a=2&a=1", 0, "com,example)/x?a=1&a=2&b" },
+	{ "http://www.com/", 0, "com)/" },
+	{ "ftp://x/", 0, NULL },
+};
+
+static const struct surt_case surt_keys[] = {
+	{ "http://www.example.com:8080/a/b", SURT_ASSIGN_AUTHORITY, "com,example,www,#8080" },
+	{ "https://www.example.com/", SURT_ASSIGN_AUTHORITY, "com,example,www," },
+	{ "http://www.example.com/", SURT_ASSIGN_AUTHORITY, "com,example,www," },
+	{ "http://192.168.1.1:8080/", SURT_ASSIGN_AUTHORITY, "192.168.1.1#8080" },
+	{ "http://u:p@h.example/", SURT_ASSIGN_AUTHORITY, "example,h,@u#p" },
+	{ "http://www.example.com:8080/a", SURT_ASSIGN_HOSTNAME, "www.example.com#8080" },
+	{ "https://www.example.com/", SURT_ASSIGN_HOSTNAME, "www.example.com#443" },
+	{ "http://www.example.com/", SURT_ASSIGN_HOSTNAME, "www.example.com" },
+	{ "http://a.b.bbc.co.uk:81/", SURT_ASSIGN_REGDOMAIN, "uk,co,bbc," },
+	{ "http://10.1.2.3/", SURT_ASSIGN_REGDOMAIN, "10.1.2.3" },
+	{ "http://10.0.0.1:8080/", SURT_ASSIGN_IP, "10.0.0.1#8080" },
+	{ "http://[::1]:81/", SURT_ASSIGN_IP, "[##1]#81" },
+	{ "https://h.example/", SURT_ASSIGN_IP, "h.example#443" },
+	{ "nonsense", SURT_ASSIGN_AUTHORITY, NULL },
+};
+
+static const struct surt_case surt_domains[] = {
+	{ "www.bbc.co.uk", 0, "bbc.co.uk" },
+	{ "foo.github.io", 0, "foo.github.io" },
+	{ "a.b.blogspot.com", 0, "b.blogspot.com" },
+	{ "127.0.0.1", 0, "127.0.0.1" },
+	{ "[::1]", 0, "[::1]" },
+	{ "co.uk", 0, "co.uk" },
+	{ "localhost", 0, "localhost" },
+	{ "www.xn--mnchen-3ya.de", 0, "xn--mnchen-3ya.de" },
+	{ "a.b.xn--55qx5d.cn", 0, "b.xn--55qx5d.cn" },
+	{ "", 0, NULL },
+};
+
+static const struct surt_case surt_prefixes[] = {
+	{ "http://example.org/a/b.html", 0, "http://(org,example,)/a/" },
+	{ "https://www.example.org/", 0, "http://(org,example,www,)/" },
+	{ "http://example.org/a/b?x=/y", 0, "http://(org,example,)/a/b?x=/" },
+	{ "http://example.org:8080/A/", 0, "http://(org,example,:8080)/a/" },
+};
+
+static const struct surt_case surt_plain[] = {
+	{ "example.org", 0, "http://(org,example," },
+	{ "http://example.org", 0, "http://(org,example," },
+	{ "http://example.org/", 0, "http://(org,example,)/" },
+	{ "https://Example.org/Dir/page", 0, "http://(org,example,)/dir/" },
+	{ "example.org/a/b", 0, "http://(org,example,)/a/" },
+	/* ':' before any '.' reads as a scheme, as in Heritrix. */
+	{ "localhost:8080/x/", 0, NULL },
+	{ "http://localhost:8080/x/", 0, "http://(localhost,:8080)/x/" },
+	{ "mailto:x@example.org", 0, NULL },
+};
+
+typedef int (*surt_fn)(const struct surt_case *c, struct buf *out);
+
+static int
+surt_call_from_url(const struct surt_case *c, struct buf *out)
+{
+	return surt_from_url(c->in, c->arg, out);
+}
+
+static int
+surt_call_key(const struct surt_case *c, struct buf *out)
+{
+	return surt_queue_key(c->in, (enum surt_assign)c->arg, out);
+}
+
+static int
+surt_call_domain(const struct surt_case *c, struct buf *out)
+{
+	return surt_registered_domain(c->in, out);
+}
+
+static int
+surt_call_prefix(const struct surt_case *c, struct buf *out)
+{
+	return surt_seed_prefix(c->in, out);
+}
+
+static int
+surt_call_plain(const struct surt_case *c, struct buf *out)
+{
+	return surt_seed_prefix_plain(c->in, strlen(c->in), out);
+}
+
+static void
+surt_run(const struct surt_case *cases, size_t n, surt_fn fn)
+{
+	struct buf out = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int rc = fn(&cases[i], &out);
+
+		if (cases[i].want == NULL ? rc == 0 : (rc != 0 || strcmp(out.data, cases[i].want) != 0))
+			fail_msg("case %zu: %s (%d): got %d \"%s\", want \"%s\"", i, cases[i].in,
+			    cases[i].arg, rc, out.data ? out.data : "",
+			    cases[i].want ? cases[i].want : "(error)");
+	}
+	buf_free(&out);
+}
+
+#define SURT_RUN(t, fn) surt_run(t, sizeof(t) / sizeof(t[0]), fn)
+
+static void
+test_surt_forms(void **state)
+{
+	(void)state;
+	SURT_RUN(surt_heritrix, surt_call_from_url);
+}
+
+static void
+test_surt_queue_keys(void **state)
+{
+	(void)state;
+	SURT_RUN(surt_keys, surt_call_key);
+}
+
+static void
+test_surt_domains(void **state)
+{
+	(void)state;
+	SURT_RUN(surt_domains, surt_call_domain);
+}
+
+static void
+test_surt_seed_prefixes(void **state)
+{
+	(void)state;
+	SURT_RUN(surt_prefixes, surt_call_prefix);
+	SURT_RUN(surt_plain, surt_call_plain);
+}
+
+/* A URI is in scope of its own seed's prefix, http and https alike. */
+static void
+test_surt_prefix_covers_seed(void **state)
+{
+	struct buf prefix = BUF_INIT, s = BUF_INIT;
+
+	(void)state;
+	assert_int_equal(surt_seed_prefix("https://example.org/a/b.html", &prefix), 0);
+	assert_int_equal(surt_from_url("http://example.org/a/c/d.html", 1, &s), 0);
+	assert_memory_equal(s.data, prefix.data, prefix.len);
+	buf_free(&prefix);
+	buf_free(&s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_surt_forms),
+		cmocka_unit_test(test_surt_queue_keys),
+		cmocka_unit_test(test_surt_domains),
+		cmocka_unit_test(test_surt_seed_prefixes),
+		cmocka_unit_test(test_surt_prefix_covers_seed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
