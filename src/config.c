@@ -264,8 +264,17 @@ size_t config_override_count(const struct config *c)
 
 static struct config_override *config_override_get(struct config *c, const char *prefix)
 {
-	size_t len = strlen(prefix), i;
+	size_t len, i;
 	struct config_override *o;
+
+	/* Overrides match the scheme-less SURT ("gov,nasa,www,)/path"), so that
+	 * http and https URIs of a site share them; a prefix written with its
+	 * scheme, as in Heritrix ("http://(gov,"), means the same. */
+	if (strncmp(prefix, "http://(", 8) == 0)
+		prefix += 8;
+	else if (strncmp(prefix, "https://(", 9) == 0)
+		prefix += 9;
+	len = strlen(prefix);
 
 	for (i = 0; i < c->novr; i++)
 		if (strcmp(c->ovr[i].prefix, prefix) == 0)

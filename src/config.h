@@ -1,7 +1,8 @@
 /* The configuration: every key of src/config-keys.h with its default, values
  * from an INI file and from --set, and [override "SURT-PREFIX"] sections that
- * change per-URI and per-queue keys for URIs whose SURT starts with the
- * prefix (longest prefix wins, key by key, as Heritrix's sheets do).
+ * change per-URI and per-queue keys for URIs whose scheme-less SURT
+ * ("gov,nasa,www,)/path") starts with the prefix (longest prefix wins, key by
+ * key, as Heritrix's sheets do; "http://(gov," is accepted as "gov,").
  *
  * Errors come back as 0 / negative with a message for a person, naming the
  * file, line and key: "tern.conf:12: politeness.min-delay-ms: expected an
@@ -55,7 +56,8 @@ int config_enum(const struct config *c, enum config_key k);
 /* CT_INTLIST: the values and their count. */
 const int64_t *config_intlist(const struct config *c, enum config_key k, size_t *n);
 
-/* The same, as seen by a URI or queue whose SURT is surt (NULL = global). */
+/* The same, as seen by a URI or queue whose scheme-less SURT is surt
+ * (NULL = global). */
 int config_bool_for(const struct config *c, const char *surt, enum config_key k);
 int64_t config_int_for(const struct config *c, const char *surt, enum config_key k);
 double config_double_for(const struct config *c, const char *surt, enum config_key k);

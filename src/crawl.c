@@ -92,20 +92,28 @@ static long crawl_rss_kb(void)
 int crawl_schedule(struct crawl *cr, const char *href, const char *via,
     const char *hops, unsigned flags, int force)
 {
-	struct buf canon = BUF_INIT, qkey = BUF_INIT, surt = BUF_INIT;
+	struct buf canon = BUF_INIT, qkey = BUF_INIT, surt = BUF_INIT, nofrag = BUF_INIT;
+	const char *hash = strchr(href, '#');
 	struct curi *c;
 	int rc = 0;
 
+	/* The fragment never reaches the server: as Heritrix's UURIs, the URI
+	 * tern fetches, logs and archives is the one without it. */
+	if (hash != NULL) {
+		buf_append(&nofrag, href, (size_t)(hash - href));
+		href = nofrag.data;
+	}
 	if (!force && scope_check(cr->scope, href, hops, 0) != SCOPE_ACCEPT)
 		return 0;
 	if (canon_key(href, cr->canon_flags, &canon) < 0 ||
 	    surt_queue_key(href, (enum surt_assign)cr->assign, &qkey) < 0 ||
-	    surt_from_url(href, 1, &surt) < 0)
+	    surt_from_url(href, 0, &surt) < 0)
 		goto out;
 	c = curi_new(href, via, hops, flags);
 	rc = frontier_schedule(cr->frontier, c, canon.data, qkey.data, surt.data, force);
 	curi_free(c);
 out:
+	buf_free(&nofrag);
 	buf_free(&canon);
 	buf_free(&qkey);
 	buf_free(&surt);

@@ -91,6 +91,7 @@ struct visit {
 	uint64_t spill_len;
 	struct extract *x;
 	struct buf links;		/* records: hop, then ref NUL, base NUL */
+	struct buf robots;		/* decoded robots.txt body, up to ROBOTS_MAX_BODY */
 	size_t nlinks;
 };
 
@@ -134,6 +135,7 @@ static void visit_free(struct visit *v)
 		close(v->spill_fd);
 	buf_free(&v->body);
 	buf_free(&v->links);
+	buf_free(&v->robots);
 	buf_free(&v->target);
 	curi_free(v->c);
 	free(v->host);
@@ -505,6 +507,10 @@ static void visit_body_cb(void *arg, struct fetch *f, const char *raw, size_t ra
 	}
 	if (v->x != NULL && declen > 0)
 		extract_feed(v->x, dec, declen);
+	/* robots.txt is parsed from the decoded body: servers gzip it too. */
+	if (v->state == VISIT_ROBOTS && declen > 0 && v->robots.len < ROBOTS_MAX_BODY)
+		buf_append(&v->robots, dec, declen < ROBOTS_MAX_BODY - v->robots.len ?
+		    declen : ROBOTS_MAX_BODY - v->robots.len);
 }
 
 /* Resolves a link against the page (and its <base href>) and schedules it. */
@@ -682,8 +688,8 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 	{
 		struct host *h = hosts_get(cr->hosts, v->server_key, 1);
 		int on5xx_allow = config_enum_for(cr->cfg, v->surt, CK_ROBOTS_ON_SERVER_ERROR) == 1;
-		const char *body = v->body.data ? v->body.data : "";
-		size_t blen = v->body.len;
+		const char *body = v->robots.data ? v->robots.data : "";
+		size_t blen = v->robots.len;
 		struct robots *r;
 		/* A redirect that was not followed means no robots.txt: allow. */
 		if (status >= 300 && status < 400)
@@ -803,6 +809,7 @@ static void visit_start_fetch(struct visit *v, const char *url)
 	free(v->fetch_url);
 	v->fetch_url = xstrdup(url);
 	buf_reset(&v->body);
+	buf_reset(&v->robots);
 	if (v->spill_fd >= 0) {
 		close(v->spill_fd);
 		v->spill_fd = -1;
@@ -878,7 +885,7 @@ void visit_start(struct crawl *cr, struct curi *c)
 	v->server_key = xasprintf("%s://%.*s:%d", up.https ? "https" : "http",
 	    (int)up.host_len, c->uri + up.host_off, up.port);
 	url_request_target(c->uri, &up, &v->target);
-	if (surt_from_url(c->uri, 1, &b) == 0)
+	if (surt_from_url(c->uri, 0, &b) == 0)
 		v->surt = buf_steal(&b);
 	buf_free(&b);
 	visit_set_state(v, VISIT_RESOLVE);
