@@ -1,0 +1,49 @@
+/* One client connection, plain TCP or TLS, behind one small interface: the
+ * owner gets every event through a single callback (connected, tls-ready,
+ * data, drained, closed, error) and never sees TLS records. Reads land in a
+ * buffer shared by all connections and are handed over at once, so an idle
+ * or waiting connection holds no read buffer. Timeouts belong to the owner
+ * (the fetcher sweeps its deadlines with one timer). */
+#ifndef TERN_CONN_H
+#define TERN_CONN_H
+#include <stddef.h>
+#include <sys/socket.h>
+#include <uv.h>
+
+struct conn;
+struct tls_ctx;
+
+enum conn_event {
+	CONN_CONNECTED,		/* TCP connected (TLS handshake starts) */
+	CONN_TLS_READY,		/* TLS handshake done */
+	CONN_DATA,		/* plaintext bytes (valid during the callback only) */
+	CONN_DRAINED,		/* everything written has been sent */
+	CONN_CLOSED,		/* the peer closed the stream (EOF) */
+	CONN_ERROR		/* connect, TLS or socket error; see conn_error() */
+};
+
+typedef void (*conn_cb)(void *arg, struct conn *c, enum conn_event ev,
+    const char *data, size_t len);
+
+/* Starts connecting to sa. tls NULL: plain TCP; else host names the peer
+ * for SNI and verification and session (may be NULL) is resumed. Errors
+ * from starting the connect come back as a negative uv error, and no
+ * callback follows. */
+int conn_connect(uv_loop_t *loop, const struct sockaddr *sa, struct tls_ctx *tls,
+    const char *host, void *session, conn_cb cb, void *arg, struct conn **out);
+/* Hands the connection to a new owner (keep-alive reuse). */
+void conn_set_cb(struct conn *c, conn_cb cb, void *arg);
+/* Queues bytes (copied); 0 or a negative error. */
+int conn_write(struct conn *c, const char *data, size_t len);
+/* Closes; no callback follows, memory is freed once libuv lets go. */
+void conn_close(struct conn *c);
+
+int conn_is_tls(const struct conn *c);
+int conn_tls_resumed(const struct conn *c);
+/* A resumable TLS session for the next connection to this host, or NULL. */
+void *conn_tls_session(struct conn *c);
+const char *conn_error(const struct conn *c);
+/* Bytes of memory this connection holds in user space, for bench/sizes. */
+size_t conn_sizeof(void);
+
+#endif

@@ -1,0 +1,104 @@
+/* The fetch engine: one GET from URL to response through DNS, a connection
+ * (new or kept alive), TLS, the request, the response head and the body,
+ * with the timings, limits and status a crawler records.
+ *
+ * A struct fetch is one request; a struct fetcher holds what fetches share:
+ * the TLS context, idle keep-alive connections and TLS sessions per site,
+ * and the one timer that enforces every deadline. Statuses follow
+ * CONTRACT section 6 (Heritrix's codes). */
+#ifndef TERN_FETCH_H
+#define TERN_FETCH_H
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <uv.h>
+
+struct config;
+struct dns;
+struct dns_answer;
+struct fetcher;
+struct fetch;
+
+struct fetch_req {
+	const char *url;
+	const struct sockaddr *addr;	/* NULL: resolve via dns (and refuse
+					 * private addresses, -7, unless allowed);
+					 * given: used as is, the port from the URL */
+	int64_t max_length;		/* 0: fetch.max-length-bytes */
+	int operator_literal;		/* the operator gave this IP-literal URL:
+					 * private addresses are allowed */
+};
+
+struct fetch_cbs {
+	/* Status line and headers of the final response (after any 1xx). */
+	void (*on_head)(void *arg, struct fetch *f);
+	/* raw: entity bytes as received, transfer coding removed, content
+	 * coding kept (WARC payload, digest); dec: after content decoding
+	 * (link extraction). Either may be empty in one call; for an
+	 * identity body they are the same bytes. */
+	void (*on_body)(void *arg, struct fetch *f, const char *raw, size_t rawlen,
+	    const char *dec, size_t declen);
+	/* Exactly once, never synchronously from fetcher_start. */
+	void (*on_done)(void *arg, struct fetch *f);
+};
+
+struct fetcher *fetcher_new(uv_loop_t *loop, const struct config *cfg, struct dns *dns, char **err);
+/* Starts a fetch; cbs is copied. Always 0: errors (a bad URL gives -7)
+ * arrive through on_done. */
+int fetcher_start(struct fetcher *fr, const struct fetch_req *req,
+    const struct fetch_cbs *cbs, void *arg, struct fetch **out);
+/* on_done follows with status -3, asynchronously. */
+void fetch_cancel(struct fetch *f);
+/* The caller is done with f (may be called inside on_done; freeing is
+ * deferred). Before on_done, it cancels silently: no callback follows. */
+void fetch_release(struct fetch *f);
+
+/* HTTP status or negative Heritrix code: -6 DNS (the lookup failed; its own
+ * dns: line is -1), -2 connect or TLS failed, -3 connection lost or broken
+ * response, -4 no response head in time, -7 unfetchable (bad URL, refused
+ * address). */
+int fetch_status(const struct fetch *f);
+enum {
+	FETCH_LENTRUNC = 1,	/* body cut at max-length: lenTrunc */
+	FETCH_TIMETRUNC = 2,	/* body cut by a timeout: timeTrunc */
+	FETCH_DECTRUNC = 4,	/* decoding stopped at the decode caps (raw body whole) */
+	FETCH_DECERR = 8	/* Content-Encoding not decodable (corrupt or unsupported) */
+};
+unsigned fetch_annotations(const struct fetch *f);
+const char *fetch_header(const struct fetch *f, const char *name);
+/* Header i in order; 0 past the end. */
+int fetch_header_at(const struct fetch *f, size_t i, const char **name, const char **value);
+const char *fetch_request_head(const struct fetch *f, size_t *len);
+const char *fetch_response_head(const struct fetch *f, size_t *len);
+const char *fetch_ip(const struct fetch *f);
+const char *fetch_url(const struct fetch *f);
+struct fetch_timings {
+	uint64_t start_wall_ms;
+	uint64_t dns_us, connect_us, tls_us, first_byte_us, total_us;
+};
+const struct fetch_timings *fetch_timings(const struct fetch *f);
+/* Connect start (request start on a kept-alive connection) to last byte. */
+uint64_t fetch_duration_ms(const struct fetch *f);
+uint64_t fetch_raw_bytes(const struct fetch *f);
+uint64_t fetch_decoded_bytes(const struct fetch *f);
+const char *fetch_error(const struct fetch *f);
+/* The DNS answer used (NULL if none was needed), valid until release:
+ * status, server, time, ttl and rr_text for the dns: line and record. */
+const struct dns_answer *fetch_dns_answer(const struct fetch *f);
+/* Whether the connection was reused, and TLS resumed a session. */
+int fetch_reused(const struct fetch *f);
+int fetch_tls_resumed(const struct fetch *f);
+
+/* Closes idle connections to host:port (port 0: any), e.g. when the host's
+ * queue is snoozed for long. */
+void fetcher_close_idle(struct fetcher *fr, const char *host, int port);
+/* Fetches still in progress are abandoned without callbacks; fetches the
+ * caller holds must be released first. The loop must run once more to
+ * finish closing. */
+void fetcher_free(struct fetcher *fr);
+
+/* Memory accounting for bench/sizes. */
+size_t fetch_sizeof(void);
+size_t fetcher_idle_count(const struct fetcher *fr);
+
+#endif
