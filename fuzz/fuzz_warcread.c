@@ -1,0 +1,38 @@
+/* libFuzzer target for the WARC reader: arbitrary bytes as a .warc.gz file.
+ * Every record is read to the end with a small block cap, and header lookups
+ * run on what was parsed. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "warcread.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	FILE *fp;
+	struct warcread *r;
+	struct warcread_record rec;
+	struct buf v = BUF_INIT;
+	char *err = NULL;
+	int rc, n = 0;
+
+	if (size == 0)
+		return 0;
+	fp = fmemopen((void *)(uintptr_t)data, size, "rb");
+	if (fp == NULL)
+		return 0;
+	r = warcread_new(fp, 4096);
+	warcread_record_init(&rec);
+	while ((rc = warcread_next(r, &rec, &err)) > 0 && n++ < 10000) {
+		warcread_header(&rec, "WARC-Type", &v);
+		warcread_header(&rec, "WARC-Target-URI", &v);
+	}
+	free(err);
+	buf_free(&v);
+	warcread_record_free(&rec);
+	warcread_free(r);
+	fclose(fp);
+	return 0;
+}

@@ -1,0 +1,84 @@
+/* WARC writer: WARC/1.1 (or 1.0) records, one gzip member per record, written
+ * through a large buffer into JOBDIR/warcs files rotated at a maximum size and
+ * named PREFIX-YYYYMMDDHHMMSSmmm-SERIAL-PID~HOST~PORT.warc.gz (".open" while
+ * being written). See doc/warc.md for the record layout. */
+#ifndef TERN_WARC_H
+#define TERN_WARC_H
+#include <stddef.h>
+#include <stdint.h>
+
+struct warc_opts {
+	const char *dir;		/* created if missing (one level) */
+	const char *prefix;
+	uint64_t max_size;		/* rotate before a capture would cross it */
+	int version10;			/* write WARC/1.0 headers and profile URIs */
+	const char *software;		/* "tern/0.1.0" */
+	const char *hostname;
+	int port;
+	unsigned first_serial;
+	const char *warcinfo_extra;	/* "key: value\r\n" lines */
+	/* Compression level 1-9; 0: the default, 1 (see doc/warc.md). */
+	int level;
+};
+
+struct warc_writer;
+
+struct warc_writer *warc_open(const struct warc_opts *o, char **err);
+
+struct warc_capture {
+	const char *uri;
+	const char *ip;
+	uint64_t date_us;		/* wall clock of the fetch start */
+	const char *req;		/* request bytes exactly as sent */
+	size_t req_len;
+	/* Final status line and headers as received, including the blank line.
+	 * The body below has its transfer coding removed, so a Transfer-Encoding
+	 * header is stored renamed as X-Orig-Transfer-Encoding (doc/warc.md). */
+	const char *resp_head;
+	size_t resp_head_len;
+	const char *payload;		/* entity body: de-chunked, content coding kept */
+	size_t payload_len;
+	int payload_fd;			/* spill file read with pread when payload is NULL */
+	uint64_t payload_fd_len;
+	const char *payload_digest;	/* "sha1:..." over the payload; NULL: computed here */
+	const char *truncated;		/* NULL, "length", "time" */
+	const char *refers_to_uri;	/* set: write a revisit instead of a response */
+	const char *refers_to_date;
+	const char *via;		/* metadata record, written when any is set */
+	const char *hops;
+	const char *const *outlinks;
+	size_t noutlinks;
+};
+
+struct warc_ids {
+	char response_id[48];		/* "<urn:uuid:...>" of the response or revisit */
+	char date[32];			/* its WARC-Date */
+	char payload_digest[40];	/* its WARC-Payload-Digest */
+};
+
+/* Queues request + response (or revisit) + optional metadata, each its own
+ * gzip member, in one file. Returns 0 when queued; they are on disk once a
+ * later warc_flush returns 0. A negative return means nothing of this capture
+ * was queued (unreadable spill file, or an earlier write error still pending:
+ * warc_flush must succeed first). */
+int warc_write_http(struct warc_writer *w, const struct warc_capture *c,
+		    struct warc_ids *ids, char **err);
+/* A "dns:HOST" response record of type text/dns; rr_text is the block as the
+ * caller formats it (Heritrix: the 14-digit fetch time, then one RR a line). */
+int warc_write_dns(struct warc_writer *w, const char *host, const char *server_ip,
+		   uint64_t date_us, const char *rr_text, size_t len, char **err);
+/* Writes everything queued. On failure (ENOSPC, EIO) the unwritten bytes stay
+ * queued and the message says so: pause, free space, call it again. */
+int warc_flush(struct warc_writer *w, char **err);
+/* The WARC-Date a capture fetched at date_us gets: what dedup_check needs
+ * before the capture is written. */
+void warc_date_format(const struct warc_writer *w, uint64_t date_us, char out[32]);
+/* Next serial, for checkpoints. */
+unsigned warc_serial(const struct warc_writer *w);
+/* Name of the file being written (without ".open"), or NULL before the first. */
+const char *warc_current_file(const struct warc_writer *w);
+/* Flushes, closes and renames the current file. Call warc_flush first to
+ * learn about a disk error: a file that could not be flushed keeps ".open". */
+void warc_close(struct warc_writer *w);
+
+#endif
