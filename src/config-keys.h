@@ -11,6 +11,8 @@ X(CRAWL_MAX_CONNECTIONS, "crawl", "max-connections", CT_INT, "256", 1, 100000, "
 X(CRAWL_MAX_HOPS, "crawl", "max-hops", CT_INT, "20", 0, 10000, "", 1)
 X(CRAWL_MAX_TRANS_HOPS, "crawl", "max-trans-hops", CT_INT, "2", 0, 100, "", 1)
 X(CRAWL_MAX_URI_LENGTH, "crawl", "max-uri-length", CT_INT, "2083", 16, 1048576, "", 0)
+X(CRAWL_MAX_PATH_REPEATS, "crawl", "max-path-repeats", CT_INT, "2", 1, 1000, "", 1)
+X(CRAWL_MAX_QUERY_LENGTH, "crawl", "max-query-length", CT_INT, "1024", 0, 1048576, "", 1)
 X(CRAWL_SCOPE, "crawl", "scope", CT_STR, "seeds", 0, 0, "", 0)
 X(CRAWL_PAUSE_AT_START, "crawl", "pause-at-start", CT_BOOL, "false", 0, 0, "", 0)
 X(CRAWL_PAUSE_AT_FINISH, "crawl", "pause-at-finish", CT_BOOL, "false", 0, 0, "", 0)

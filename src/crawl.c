@@ -557,6 +557,11 @@ int crawl_run(struct config *cfg, const struct crawl_opts *o)
 	FILE *seedrec = NULL;
 	int rc = 1;
 
+	if (scope_validate(config_str(cfg, CK_CRAWL_SCOPE), &err) < 0) {
+		fprintf(stderr, "tern: crawl.scope: %s\n", err);
+		free(err);
+		return 2;
+	}
 	memset(&cr, 0, sizeof cr);
 	cr.cfg = cfg;
 	cr.jobdir = xstrdup(o->jobdir);
@@ -593,8 +598,8 @@ int crawl_run(struct config *cfg, const struct crawl_opts *o)
 	so.max_hops = (int)config_int(cfg, CK_CRAWL_MAX_HOPS);
 	so.max_trans_hops = (int)config_int(cfg, CK_CRAWL_MAX_TRANS_HOPS);
 	so.max_uri_length = (size_t)config_int(cfg, CK_CRAWL_MAX_URI_LENGTH);
-	so.max_path_repeats = 2;
-	so.max_query_length = 1024;
+	so.max_path_repeats = (int)config_int(cfg, CK_CRAWL_MAX_PATH_REPEATS);
+	so.max_query_length = (size_t)config_int(cfg, CK_CRAWL_MAX_QUERY_LENGTH);
 	cr.scope = scope_new(&so);
 
 	statedir = xasprintf("%s/state/frontier", cr.jobdir);

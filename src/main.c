@@ -4,6 +4,8 @@
 
 #include "config.h"
 #include "crawl.h"
+#include "fetchcmd.h"
+#include "warcindex.h"
 #include "xmalloc.h"
 
 #include <getopt.h>
@@ -95,7 +97,7 @@ static int main_fetch(int argc, char **argv)
 	cfg = config_new();
 	rc = main_load_config(cfg, NULL, sets, nsets);
 	if (rc == 0)
-		rc = main_unbuilt("tern fetch");
+		rc = fetchcmd_run(cfg, argv[optind]);
 	config_free(cfg);
 	free(sets);
 	return rc;
@@ -237,9 +239,18 @@ static int main_precedence_load(int argc, char **argv)
 
 static int main_warc_index(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return main_unbuilt("tern warc-index");
+	char *err = NULL;
+
+	if (argc != 2 || argv[1][0] == '-') {
+		fprintf(stderr, "usage: tern warc-index JOBDIR\n");
+		return 2;
+	}
+	if (warcindex_run(argv[1], stdout, &err) < 0) {
+		fprintf(stderr, "tern: warc-index: %s\n", err);
+		free(err);
+		return 1;
+	}
+	return 0;
 }
 
 struct main_cmd {

@@ -50,6 +50,8 @@
 #define VISIT_SPILL_BYTES (1024 * 1024)
 /* RFC 9309: follow at least five redirects for robots.txt. */
 #define VISIT_ROBOTS_REDIRECTS 5
+/* Snoozes longer than this close the host's idle connections. */
+#define VISIT_LONG_SNOOZE_MS 30000
 /* Host back-off after connection failures: 2 s doubling up to the retry delay. */
 #define VISIT_BACKOFF_BASE_MS 2000
 
@@ -223,6 +225,10 @@ static void visit_end(struct visit *v, enum frontier_outcome o, uint64_t delay_m
 {
 	struct crawl *cr = v->cr;
 
+	/* A kept-alive connection to a host that will sleep long only costs
+	 * the server a socket. */
+	if (delay_ms > VISIT_LONG_SNOOZE_MS && v->host != NULL)
+		fetcher_close_idle(cr->fetcher, v->host, v->port);
 	visit_set_state(v, VISIT_DONE);
 	frontier_finish(cr->frontier, v->c, o, crawl_now_ms(), delay_ms);
 	v->c = NULL;
@@ -347,23 +353,31 @@ static void visit_dns_cb(void *arg, const struct dns_answer *a)
 		return;
 	}
 	if (!a->from_cache) {
-		char digest[DIGEST_STRLEN], *uri = xasprintf("dns:%s", v->host);
-		char *hops = visit_prereq_hops(v);
-		size_t len = a->rr_text ? strlen(a->rr_text) : 0;
+		char digest[DIGEST_STRLEN], stamp[32], server_ip[64];
+		char *uri = xasprintf("dns:%s", v->host), *hops = visit_prereq_hops(v);
+		struct buf block = BUF_INIT;
 		cr->stats.dns_lookups++;
-		if (a->status == 1 && len > 0) {
-			digest_of(a->rr_text, len, digest);
-			if (cr->warc) {
-				char *err = NULL;
-				if (warc_write_dns(cr->warc, v->host, a->server, a->fetch_time_ms * 1000,
-				    a->rr_text, len, &err) < 0) {
-					crawl_log_event(cr, "WARC: %s", err);
-					free(err);
-				}
+		/* Heritrix's text/dns block: the 14-digit lookup time, then the
+		 * answer's records, one a line. */
+		crawllog_compact_time(a->fetch_time_ms, stamp);
+		stamp[14] = '\0';
+		buf_appendf(&block, "%s\n%s", stamp, a->rr_text ? a->rr_text : "");
+		digest_of(block.data, block.len, digest);
+		/* WARC-IP-Address names the DNS server, without its port. */
+		snprintf(server_ip, sizeof server_ip, "%s", a->server ? a->server : "");
+		if (strchr(server_ip, ':') == strrchr(server_ip, ':') && strchr(server_ip, ':'))
+			*strchr(server_ip, ':') = '\0';
+		if (a->status == 1 && cr->warc != NULL) {
+			char *err = NULL;
+			if (warc_write_dns(cr->warc, v->host, server_ip, a->fetch_time_ms * 1000,
+			    block.data, block.len, &err) < 0) {
+				crawl_log_event(cr, "WARC: %s", err);
+				free(err);
 			}
 		}
-		visit_log(v, a->status, a->status == 1 ? (int64_t)len : -1, uri, hops, v->c->uri,
-		    "text/dns", a->fetch_time_ms, 0, a->status == 1 ? digest : NULL, NULL);
+		visit_log(v, a->status, a->status == 1 ? (int64_t)block.len : -1, uri, hops,
+		    v->c->uri, "text/dns", a->fetch_time_ms, 0, a->status == 1 ? digest : NULL, NULL);
+		buf_free(&block);
 		free(uri);
 		free(hops);
 	}
@@ -599,9 +613,11 @@ static void visit_archive(struct visit *v, const char *digest, const char *trunc
 	}
 	cap.payload_digest = digest;
 	cap.truncated = truncated;
-	if (cr->dedup != NULL && v->body.len + v->spill_len > 0) {
+	/* A truncated capture is not the resource: it neither revisits nor is
+	 * revisited. */
+	if (cr->dedup != NULL && truncated == NULL && v->body.len + v->spill_len > 0) {
 		char date[32];
-		crawllog_iso_time(fetch_timings(v->f)->start_wall_ms, date);
+		warc_date_format(cr->warc, cap.date_us, date);
 		if (dedup_check(cr->dedup, digest, v->fetch_url, date, &ruri, &rdate) == 1) {
 			cap.refers_to_uri = ruri.data;
 			cap.refers_to_date = rdate.data;
@@ -753,6 +769,11 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		buf_appends(&extra, extra.len ? ",timeTrunc" : "timeTrunc");
 		truncated = "time";
 	}
+	/* The archived bytes are whole; only what extraction saw was cut. */
+	if (fa & FETCH_DECTRUNC)
+		buf_appends(&extra, extra.len ? ",decodeTrunc" : "decodeTrunc");
+	if (fa & FETCH_DECERR)
+		buf_appends(&extra, extra.len ? ",decodeError" : "decodeError");
 	if (v->x && extract_dropped(v->x) > 0)
 		buf_appendf(&extra, "%sdol:%zu", extra.len ? "," : "", extract_dropped(v->x));
 	if (status > 0) {

@@ -77,6 +77,15 @@ awk 'NR == FNR { split($0, m, "\t"); want[m[1]] = m[3]; next }
 grep -q "^min-delay-ms = $MIN_DELAY\$" "$job/tern.conf" || fail "tern.conf lacks the --set value"
 ls "$job"/warcs/*.warc.gz >/dev/null 2>&1 || fail "no WARC files"
 
+# The WARCs, read by an independent reader (npm warcio): every record's
+# digests and lengths, request/response linkage, crawl.log's (URI, status,
+# digest) against the captures, and every capture found in the CDXJ index
+# that `tern warc-index` writes.
+"$TERN" warc-index "$job" >index.cdxj || fail "tern warc-index failed"
+[ "$(wc -l <index.cdxj)" -gt "$(wc -l <allowed.txt)" ] || fail "CDXJ index too short"
+node "$top_srcdir/tests/warc_validate.mjs" "$job" --cdxj index.cdxj >validate.out 2>&1 ||
+	fail "WARC validation: $(tail -20 validate.out)"
+
 # A second crawl into the same job directory is refused.
 "$TERN" crawl -j "$job" http://h0.web.test/ >refused.txt 2>&1
 [ $? -eq 2 ] || fail "existing job directory not refused"
