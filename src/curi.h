@@ -1,0 +1,31 @@
+/* One crawl URI as the frontier hands it out: the discovered URI, how it was
+ * reached (via and hop path), and the scheduling facts Heritrix keeps with it
+ * (directive, precedence, cost, attempts, ordinal). */
+#ifndef TERN_CURI_H
+#define TERN_CURI_H
+#include <stdint.h>
+
+enum { CURI_SEED = 1 };
+
+/* Heritrix's scheduling directives (SchedulingConstants): lower goes first. */
+enum { CURI_HIGHEST = 0, CURI_HIGH = 1, CURI_MEDIUM = 2, CURI_NORMAL = 3 };
+
+struct curi {
+	char *uri;        /* absolute URI as discovered (written to crawl.log and WARC) */
+	char *via;        /* NULL for seeds */
+	char *hops;       /* hop path, "" for seeds, e.g. "LLE" */
+	int precedence;   /* URI precedence (lower = earlier) */
+	int directive;    /* scheduling directive: 0 HIGHEST ... 3 NORMAL */
+	int attempts;     /* fetch attempts already made */
+	int64_t cost;     /* from the cost policy; -1 = not yet computed */
+	unsigned flags;   /* CURI_SEED */
+	uint64_t ordinal; /* set by the frontier */
+	char *queue_key;  /* set by the frontier */
+};
+
+/* A new URI with directive NORMAL, cost not yet computed, no queue. */
+struct curi *curi_new(const char *uri, const char *via, const char *hops, unsigned flags);
+struct curi *curi_dup(const struct curi *c);
+void curi_free(struct curi *c);
+
+#endif

@@ -1,0 +1,865 @@
+/* The frontier on a simulated clock over a real LevelDB store in a temporary
+ * directory. Tests name the reference's Feature checklist items they check
+ * ("item N"); departures from Heritrix are tested as departures. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "config.h"
+#include "frontier.h"
+
+struct test_frontier {
+	char dir[64];
+	char path[96];
+	struct frontier_options o;
+	struct frontier *f;
+	uint64_t now;
+};
+
+static int
+test_frontier_rm_cb(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static int
+test_frontier_setup(void **state)
+{
+	struct test_frontier *t = calloc(1, sizeof(*t));
+
+	strcpy(t->dir, "/tmp/test_frontier.XXXXXX");
+	assert_non_null(mkdtemp(t->dir));
+	snprintf(t->path, sizeof(t->path), "%s/state", t->dir);
+	frontier_options_defaults(&t->o);
+	t->now = 1000000;
+	*state = t;
+	return 0;
+}
+
+static int
+test_frontier_teardown(void **state)
+{
+	struct test_frontier *t = *state;
+
+	frontier_close(t->f);
+	nftw(t->dir, test_frontier_rm_cb, 16, FTW_DEPTH | FTW_PHYS);
+	free(t);
+	return 0;
+}
+
+static void
+test_frontier_open(struct test_frontier *t, int create)
+{
+	char *err = NULL;
+
+	t->f = frontier_open_opts(t->path, &t->o, create, t->now, &err);
+	if (t->f == NULL)
+		fail_msg("open: %s", err);
+}
+
+/* Schedules uri on the queue named by its host ("http://HOST/..."). */
+static int
+test_frontier_add(struct test_frontier *t, const char *uri, const char *via,
+    const char *hops, int directive)
+{
+	struct curi *c = curi_new(uri, via, hops, via == NULL ? CURI_SEED : 0);
+	char host[128];
+	const char *h = strstr(uri, "://") + 3;
+	size_t n = strcspn(h, "/");
+	int r;
+
+	snprintf(host, sizeof(host), "%.*s,", (int)n, h);
+	c->directive = directive;
+	r = frontier_schedule(t->f, c, uri, host, host, 0);
+	curi_free(c);
+	return r;
+}
+
+/* Takes the next URI, failing if none is ready. */
+static struct curi *
+test_frontier_take(struct test_frontier *t)
+{
+	struct curi *c = NULL;
+	uint64_t wake = 0;
+
+	if (frontier_next(t->f, t->now, &c, &wake) != 1)
+		fail_msg("nothing ready at %llu (wake %llu)", (unsigned long long)t->now,
+		    (unsigned long long)wake);
+	return c;
+}
+
+static int
+test_frontier_none(struct test_frontier *t, uint64_t *wake)
+{
+	struct curi *c = NULL;
+	uint64_t w;
+	int r = frontier_next(t->f, t->now, &c, &w);
+
+	if (r == 1) {
+		fail_msg("unexpected %s", c->uri);
+		curi_free(c);
+	}
+	if (wake != NULL)
+		*wake = w;
+	return r == 0;
+}
+
+/* Fetches everything with no delay, one at a time, and writes the URIs in
+ * order into out (space-separated). */
+static void
+test_frontier_drain(struct test_frontier *t, char *out, size_t cap)
+{
+	struct curi *c = NULL;
+	uint64_t wake;
+
+	out[0] = '\0';
+	while (frontier_next(t->f, t->now, &c, &wake) == 1) {
+		const char *p = strstr(c->uri, "://") + 3;
+
+		if (out[0] != '\0')
+			strncat(out, " ", cap - strlen(out) - 1);
+		strncat(out, p, cap - strlen(out) - 1);
+		frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	}
+}
+
+/* Items 1, 5, 33, 66: one URI per queue in flight, snooze until exactly
+ * finish + delay, finished when all is done. */
+static void
+test_frontier_basic(void **state)
+{
+	struct test_frontier *t = *state;
+	struct frontier_counts n;
+	struct curi *a, *b;
+	uint64_t wake;
+
+	test_frontier_open(t, 1);
+	assert_int_equal(test_frontier_add(t, "http://a/1", NULL, "", 3), 1);
+	assert_int_equal(test_frontier_add(t, "http://a/2", NULL, "", 3), 1);
+	assert_int_equal(test_frontier_add(t, "http://b/1", NULL, "", 3), 1);
+	assert_int_equal(test_frontier_add(t, "http://a/1", NULL, "", 3), 0);
+	assert_false(frontier_is_finished(t->f));
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.queued, 3);
+	assert_int_equal(n.queues_total, 2);
+	assert_int_equal(n.inactive, 2);   /* item 2: new queues start inactive */
+	assert_int_equal(n.discovered, 3);
+	a = test_frontier_take(t);
+	b = test_frontier_take(t);
+	assert_string_equal(a->uri, "http://a/1");
+	assert_string_equal(a->queue_key, "a,");
+	assert_string_equal(b->uri, "http://b/1");
+	assert_true(a->ordinal == 1);      /* item 7 */
+	assert_true(b->ordinal == 3);
+	assert_true(test_frontier_none(t, &wake));   /* a is busy */
+	assert_true(wake == UINT64_MAX);
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.in_process, 2);
+	assert_int_equal(n.in_flight, 2);
+	frontier_finish(t->f, a, FRONTIER_SUCCESS, t->now, 3000);
+	frontier_finish(t->f, b, FRONTIER_SUCCESS, t->now, 0);
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.snoozed, 1);
+	assert_int_equal(n.exhausted, 1);  /* departure: detected at once */
+	assert_true(test_frontier_none(t, &wake));
+	assert_true(wake == t->now + 3000);
+	t->now += 2999;
+	assert_true(test_frontier_none(t, NULL));
+	t->now += 1;
+	a = test_frontier_take(t);
+	assert_string_equal(a->uri, "http://a/2");
+	assert_false(frontier_is_finished(t->f));
+	frontier_finish(t->f, a, FRONTIER_SUCCESS, t->now, 3000);
+	assert_true(frontier_is_finished(t->f));
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.queued, 0);
+	assert_int_equal(n.succeeded, 3);
+	assert_int_equal(n.exhausted, 2);
+	assert_null(frontier_error(t->f));
+}
+
+/* Item 6: within a queue, directive, then URI precedence, then ordinal. */
+static void
+test_frontier_queue_order(void **state)
+{
+	struct test_frontier *t = *state;
+	char got[512];
+
+	t->o.defaults.cost_policy = POLICY_COST_WAG;
+	test_frontier_open(t, 1);
+	test_frontier_add(t, "http://a/q?x=1", "http://a/q", "L", 3);  /* cost 3 */
+	test_frontier_add(t, "http://a/p?x=1", "http://a/", "L", 3);   /* cost 2 */
+	test_frontier_add(t, "http://a/n1", "http://a/", "L", 3);      /* cost 1 */
+	test_frontier_add(t, "http://a/n2", "http://a/", "L", 3);
+	test_frontier_add(t, "http://a/redir", "http://a/", "R", 2);
+	test_frontier_add(t, "http://a/robots.txt", "http://a/", "P", 0);
+	test_frontier_drain(t, got, sizeof(got));
+	assert_string_equal(got, "a/robots.txt a/redir a/n1 a/n2 a/p?x=1 a/q?x=1");
+}
+
+/* Heads finished, deferred and prerequisites scheduled between two store
+ * writes (delay 0): the queue's order holds without a write in between. */
+static void
+test_frontier_unwritten_heads(void **state)
+{
+	struct test_frontier *t = *state;
+	struct curi *c;
+	char got[512], *err = NULL;
+
+	test_frontier_open(t, 1);
+	test_frontier_add(t, "http://a/1", NULL, "", 3);
+	test_frontier_add(t, "http://a/2", NULL, "", 3);
+	test_frontier_add(t, "http://a/3", NULL, "", 3);
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/1");
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/2");
+	frontier_finish(t->f, c, FRONTIER_DEFER, t->now, 0);
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/2");
+	test_frontier_add(t, "http://a/robots.txt", "http://a/2", "P", 0);
+	frontier_finish(t->f, c, FRONTIER_DEFER, t->now, 0);
+	test_frontier_drain(t, got, sizeof(got));
+	assert_string_equal(got, "a/robots.txt a/2 a/3");
+}
+
+/* Items 8, 36, 37: a retried URI stays at the head, attempts+1, the queue
+ * waits the retry delay; a deferral costs nothing and keeps attempts. */
+static void
+test_frontier_retry_defer(void **state)
+{
+	struct test_frontier *t = *state;
+	struct curi *c;
+	uint64_t wake;
+
+	t->o.defaults.retry_delay_ms = 900000;
+	t->o.defaults.max_retries = 3;
+	test_frontier_open(t, 1);
+	test_frontier_add(t, "http://a/1", NULL, "", 3);
+	test_frontier_add(t, "http://a/2", NULL, "", 3);
+	c = test_frontier_take(t);
+	assert_true(frontier_may_retry(t->f, c));
+	frontier_finish(t->f, c, FRONTIER_DEFER, t->now, 0);
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/1");
+	assert_int_equal(c->attempts, 0);
+	frontier_finish(t->f, c, FRONTIER_RETRY, t->now, 0);
+	/* 900 s is past snooze-deactivate-ms: the queue went inactive keeping
+	 * its wake time, and activating it serves the rest of the snooze. */
+	assert_true(test_frontier_none(t, &wake));
+	assert_true(wake == t->now + 900000);
+	t->now += 900000;
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/1");
+	assert_int_equal(c->attempts, 1);
+	assert_true(frontier_may_retry(t->f, c));
+	/* A delay from the caller (back-off, Retry-After) replaces it. */
+	frontier_finish(t->f, c, FRONTIER_RETRY, t->now, 5000);
+	t->now += 4999;
+	assert_true(test_frontier_none(t, &wake));
+	assert_true(wake == t->now + 1);
+	t->now += 1;
+	c = test_frontier_take(t);
+	assert_int_equal(c->attempts, 2);
+	assert_false(frontier_may_retry(t->f, c));   /* 3 attempts is the most */
+	frontier_finish(t->f, c, FRONTIER_FAILED, t->now, 0);
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/2");
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	assert_true(frontier_is_finished(t->f));
+}
+
+/* Items 9, 11, 12, 13: with unit cost and a balance of N, a session emits
+ * N+1 URIs, then the queue goes to the tail of its bucket; alone, it is
+ * re-activated at once. */
+static void
+test_frontier_session_budget(void **state)
+{
+	struct test_frontier *t = *state;
+	char got[512];
+
+	t->o.defaults.balance_replenish = 2;
+	test_frontier_open(t, 1);
+	test_frontier_add(t, "http://a/1", NULL, "", 3);
+	test_frontier_add(t, "http://b/1", NULL, "", 3);
+	test_frontier_add(t, "http://a/2", NULL, "", 3);
+	test_frontier_add(t, "http://a/3", NULL, "", 3);
+	test_frontier_add(t, "http://a/4", NULL, "", 3);
+	test_frontier_add(t, "http://b/2", NULL, "", 3);
+	test_frontier_add(t, "http://a/5", NULL, "", 3);
+	test_frontier_add(t, "http://a/6", NULL, "", 3);
+	test_frontier_add(t, "http://a/7", NULL, "", 3);
+	test_frontier_add(t, "http://a/8", NULL, "", 3);
+	test_frontier_drain(t, got, sizeof(got));
+	assert_string_equal(got, "a/1 a/2 a/3 b/1 b/2 a/4 a/5 a/6 a/7 a/8");
+}
+
+/* Item 10: a balance of 0 disables rotation. */
+static void
+test_frontier_no_rotation(void **state)
+{
+	struct test_frontier *t = *state;
+	char got[512];
+
+	t->o.defaults.balance_replenish = 0;
+	test_frontier_open(t, 1);
+	test_frontier_add(t, "http://a/1", NULL, "", 3);
+	test_frontier_add(t, "http://b/1", NULL, "", 3);
+	test_frontier_add(t, "http://a/2", NULL, "", 3);
+	test_frontier_add(t, "http://a/3", NULL, "", 3);
+	test_frontier_add(t, "http://a/4", NULL, "", 3);
+	test_frontier_drain(t, got, sizeof(got));
+	assert_string_equal(got, "a/1 a/2 a/3 a/4 b/1");
+}
+
+static int64_t test_frontier_budget;
+
+static void
+test_frontier_budget_cb(void *ctx, const char *surt, struct policy_settings *out)
+{
+	policy_settings_defaults(out);
+	out->total_budget = test_frontier_budget;
+}
+
+/* Items 14, 15, 16: retirement at the total budget, retired URIs not
+ * counted and not keeping the crawl running; raising the budget and
+ * reconsidering brings them back. */
+static void
+test_frontier_total_budget(void **state)
+{
+	struct test_frontier *t = *state;
+	struct frontier_counts n;
+	char got[512];
+
+	test_frontier_budget = 2;
+	t->o.settings_for = test_frontier_budget_cb;
+	test_frontier_open(t, 1);
+	test_frontier_add(t, "http://a/1", NULL, "", 3);
+	test_frontier_add(t, "http://a/2", NULL, "", 3);
+	test_frontier_add(t, "http://a/3", NULL, "", 3);
+	test_frontier_add(t, "http://a/4", NULL, "", 3);
+	test_frontier_drain(t, got, sizeof(got));
+	assert_string_equal(got, "a/1 a/2");
+	assert_true(frontier_is_finished(t->f));
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.retired, 1);
+	assert_int_equal(n.retired_uris, 2);
+	assert_int_equal(n.queued, 0);
+	test_frontier_add(t, "http://a/5", NULL, "", 3);
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.retired_uris, 3);
+	assert_int_equal(n.queued, 0);
+	assert_true(frontier_is_finished(t->f));
+	/* Reconsidered with the same budget: re-retired at the first poll. */
+	assert_int_equal(frontier_reconsider_retired(t->f), 1);
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.queued, 3);
+	assert_false(frontier_is_finished(t->f));
+	test_frontier_drain(t, got, sizeof(got));
+	assert_string_equal(got, "");
+	assert_true(frontier_is_finished(t->f));
+	test_frontier_budget = 4;
+	frontier_settings_changed(t->f);
+	test_frontier_drain(t, got, sizeof(got));
+	assert_string_equal(got, "a/3 a/4");
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.retired_uris, 1);
+}
+
+static void
+test_frontier_prec_cb(void *ctx, const char *surt, struct policy_settings *out)
+{
+	policy_settings_defaults(out);
+	if (strncmp(surt, "gov", 3) == 0)
+		out->queue_base = 1;
+	else if (strncmp(surt, "com", 3) == 0)
+		out->queue_base = 10;
+	else if (strncmp(surt, "floor", 5) == 0)
+		out->queue_base = 200;
+}
+
+/* Items 4, 22, 25 and the .gov-before-.com example: activation takes the
+ * lowest precedence first, FIFO within one; queues at or past the floor
+ * never give out URIs and, unlike Heritrix, do not keep the crawl running. */
+static void
+test_frontier_precedence(void **state)
+{
+	struct test_frontier *t = *state;
+	struct frontier_counts n;
+	char got[512];
+
+	t->o.settings_for = test_frontier_prec_cb;
+	t->o.precedence_floor = 200;
+	test_frontier_open(t, 1);
+	test_frontier_add(t, "http://com1/1", NULL, "", 3);
+	test_frontier_add(t, "http://floor1/1", NULL, "", 3);
+	test_frontier_add(t, "http://com2/1", NULL, "", 3);
+	test_frontier_add(t, "http://gov1/1", NULL, "", 3);
+	test_frontier_add(t, "http://other/1", NULL, "", 3);
+	test_frontier_add(t, "http://gov2/1", NULL, "", 3);
+	test_frontier_drain(t, got, sizeof(got));
+	assert_string_equal(got, "gov1/1 gov2/1 other/1 com1/1 com2/1");
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.ineligible, 1);
+	assert_int_equal(n.ineligible_uris, 1);
+	assert_int_equal(n.queued, 1);
+	assert_true(frontier_is_finished(t->f));
+}
+
+/* Item 26: after a completion, a queue yields to a strictly better waiting
+ * queue (tern re-evaluates after every completion). */
+static void
+test_frontier_yield(void **state)
+{
+	struct test_frontier *t = *state;
+	struct curi *c;
+	char got[512];
+
+	t->o.settings_for = test_frontier_prec_cb;
+	test_frontier_open(t, 1);
+	test_frontier_add(t, "http://com1/1", NULL, "", 3);
+	test_frontier_add(t, "http://com1/2", NULL, "", 3);
+	c = test_frontier_take(t);
+	test_frontier_add(t, "http://gov1/1", NULL, "", 3);
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	test_frontier_drain(t, got, sizeof(got));
+	assert_string_equal(got, "gov1/1 com1/2");
+}
+
+/* Items 23 and 27: highest-uri queue precedence follows the best URI
+ * enqueued, live. */
+static void
+test_frontier_highest_uri(void **state)
+{
+	struct test_frontier *t = *state;
+	char got[512];
+
+	t->o.defaults.queue_policy = POLICY_QUEUE_HIGHEST_URI;
+	t->o.defaults.uri_policy = POLICY_URI_HOPS;
+	test_frontier_open(t, 1);
+	test_frontier_add(t, "http://deep/1", "http://x/", "LLLL", 3);
+	test_frontier_add(t, "http://shallow/1", "http://x/", "L", 3);
+	test_frontier_drain(t, got, sizeof(got));
+	assert_string_equal(got, "shallow/1 deep/1");
+}
+
+/* The iudex mode: ready queues best-first by their best URI precedence,
+ * discounted by the URIs given out since activation (divisor 1 here). */
+static void
+test_frontier_best_first(void **state)
+{
+	struct test_frontier *t = *state;
+	char got[512];
+	int i;
+
+	t->o.hold_queues = 0;
+	t->o.best_first = 1;
+	t->o.host_depth_divisor = 1;
+	t->o.defaults.uri_policy = POLICY_URI_HOPS;
+	test_frontier_open(t, 1);
+	for (i = 1; i <= 5; i++) {
+		char a[32], b[32];
+
+		snprintf(a, sizeof(a), "http://a/%d", i);
+		snprintf(b, sizeof(b), "http://b/%d", i);
+		test_frontier_add(t, a, "http://x/", "", 3);
+		test_frontier_add(t, b, "http://x/", "LL", 3);
+	}
+	test_frontier_drain(t, got, sizeof(got));
+	assert_string_equal(got, "a/1 a/2 b/1 a/3 b/2 a/4 b/3 a/5 b/4 b/5");
+}
+
+/* The same web in FIFO order alternates. */
+static void
+test_frontier_fifo_ready(void **state)
+{
+	struct test_frontier *t = *state;
+	char got[512];
+
+	t->o.hold_queues = 0;
+	test_frontier_open(t, 1);
+	test_frontier_add(t, "http://a/1", NULL, "", 3);
+	test_frontier_add(t, "http://b/1", NULL, "LL", 3);
+	test_frontier_add(t, "http://a/2", NULL, "", 3);
+	test_frontier_add(t, "http://b/2", NULL, "LL", 3);
+	test_frontier_drain(t, got, sizeof(got));
+	assert_string_equal(got, "a/1 b/1 a/2 b/2");
+}
+
+/* Item 21: preloaded URI precedence is base + the preloaded value, falling
+ * back to the cost policy when there is none. */
+static void
+test_frontier_preloaded(void **state)
+{
+	struct test_frontier *t = *state;
+	char got[512], *err = NULL;
+
+	t->o.defaults.uri_policy = POLICY_URI_PRELOADED;
+	test_frontier_open(t, 1);
+	assert_int_equal(frontier_preload(t->f, "http://a/1", 5), 0);
+	assert_int_equal(frontier_preload(t->f, "http://a/2", 1), 0);
+	assert_true(frontier_preload(t->f, "http://a/4", 0) < 0);
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	test_frontier_add(t, "http://a/1", NULL, "", 3);   /* 1 + 5 */
+	test_frontier_add(t, "http://a/2", NULL, "", 3);   /* 1 + 1 */
+	test_frontier_add(t, "http://a/3", NULL, "", 3);   /* cost 1 */
+	test_frontier_drain(t, got, sizeof(got));
+	assert_string_equal(got, "a/3 a/2 a/1");
+}
+
+/* Item 27: an enqueue that improves an inactive queue's precedence refiles
+ * it at the new precedence. */
+static void
+test_frontier_refile(void **state)
+{
+	struct test_frontier *t = *state;
+	char got[512];
+
+	t->o.defaults.queue_policy = POLICY_QUEUE_HIGHEST_URI;
+	t->o.defaults.uri_policy = POLICY_URI_HOPS;
+	test_frontier_open(t, 1);
+	test_frontier_add(t, "http://x/deep", "http://s/", "LLLL", 3);     /* 3 + 5 */
+	test_frontier_add(t, "http://y/mid", "http://s/", "LL", 3);        /* 3 + 3 */
+	test_frontier_add(t, "http://x/top", "http://s/", "", 3);          /* x: 3 + 1 */
+	test_frontier_drain(t, got, sizeof(got));
+	/* Once its best URI is gone, x falls back to 3 + 5 and yields to y. */
+	assert_string_equal(got, "x/top y/mid x/deep");
+}
+
+/* Items 24 and 26: success-counts demotes a queue after its successes, and
+ * the demoted queue yields to a better waiting one. */
+static void
+test_frontier_success_counts(void **state)
+{
+	struct test_frontier *t = *state;
+	char got[512];
+
+	t->o.defaults.queue_policy = POLICY_QUEUE_SUCCESS_COUNTS;
+	t->o.defaults.success_counts[0] = 2;
+	t->o.defaults.nsuccess_counts = 1;
+	test_frontier_open(t, 1);
+	test_frontier_add(t, "http://a/1", NULL, "", 3);
+	test_frontier_add(t, "http://a/2", NULL, "", 3);
+	test_frontier_add(t, "http://a/3", NULL, "", 3);
+	test_frontier_add(t, "http://b/1", NULL, "", 3);
+	test_frontier_add(t, "http://b/2", NULL, "", 3);
+	test_frontier_drain(t, got, sizeof(got));
+	assert_string_equal(got, "a/1 a/2 b/1 b/2 a/3");
+}
+
+/* Item 11: a snooze and wake do not replenish the session balance. */
+static void
+test_frontier_no_replenish_on_wake(void **state)
+{
+	struct test_frontier *t = *state;
+	struct buf b = BUF_INIT;
+	struct curi *c;
+	int i;
+
+	t->o.defaults.balance_replenish = 5;
+	test_frontier_open(t, 1);
+	for (i = 1; i <= 4; i++) {
+		char u[32];
+
+		snprintf(u, sizeof(u), "http://a/%d", i);
+		test_frontier_add(t, u, NULL, "", 3);
+	}
+	for (i = 0; i < 3; i++) {
+		c = test_frontier_take(t);
+		frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 100);
+		t->now += 100;
+	}
+	frontier_report_queues(t->f, &b, 1);
+	assert_non_null(strstr(b.data, "\"session_balance\":2,"));
+	buf_free(&b);
+}
+
+/* The configuration path: [override] sections give .gov queues precedence 1
+ * and .com 10; a mid-crawl change of the total budget (config generation)
+ * re-judges retired queues by itself. */
+static void
+test_frontier_config(void **state)
+{
+	struct test_frontier *t = *state;
+	struct config *cfg = config_new();
+	char conf[128], got[512], *err = NULL;
+	FILE *fp;
+	struct curi *c;
+	int i;
+
+	snprintf(conf, sizeof(conf), "%s/tern.conf", t->dir);
+	fp = fopen(conf, "w");
+	assert_non_null(fp);
+	fputs("[frontier]\nqueue-total-budget = 1\n"
+	    "[override \"gov,\"]\nfrontier.queue-base-precedence = 1\n"
+	    "[override \"com,\"]\nfrontier.queue-base-precedence = 10\n", fp);
+	fclose(fp);
+	if (config_load_file(cfg, conf, &err) < 0)
+		fail_msg("%s", err);
+	t->f = frontier_open(t->path, cfg, 1, t->now, &err);
+	assert_non_null(t->f);
+	for (i = 0; i < 2; i++) {
+		static const char *const uris[][2] = {
+			{ "http://b.com/1", "com,b," }, { "http://b.com/2", "com,b," },
+			{ "http://a.gov/1", "gov,a," }, { "http://a.gov/2", "gov,a," },
+		};
+		int j;
+
+		for (j = 0; j < 4; j++) {
+			if (j % 2 != i)
+				continue;
+			c = curi_new(uris[j][0], NULL, "", CURI_SEED);
+			assert_int_equal(frontier_schedule(t->f, c, uris[j][0], uris[j][1],
+			    uris[j][1], 0), 1);
+			curi_free(c);
+		}
+	}
+	test_frontier_drain(t, got, sizeof(got));
+	assert_string_equal(got, "a.gov/1 b.com/1");
+	assert_true(frontier_is_finished(t->f));
+	assert_int_equal(config_set(cfg, "frontier.queue-total-budget=5", &err), 0);
+	test_frontier_drain(t, got, sizeof(got));
+	assert_string_equal(got, "a.gov/2 b.com/2");
+	frontier_close(t->f);
+	t->f = NULL;
+	config_free(cfg);
+}
+
+/* Item 17: a final failure charges cost + penalty; with a total budget of
+ * 100 one failure retires the queue. */
+static void
+test_frontier_failure_charge(void **state)
+{
+	struct test_frontier *t = *state;
+	struct frontier_counts n;
+	struct curi *c;
+
+	test_frontier_budget = 100;
+	t->o.settings_for = test_frontier_budget_cb;
+	test_frontier_open(t, 1);
+	test_frontier_add(t, "http://a/1", NULL, "", 3);
+	test_frontier_add(t, "http://a/2", NULL, "", 3);
+	c = test_frontier_take(t);
+	frontier_finish(t->f, c, FRONTIER_FAILED, t->now, 0);
+	assert_true(test_frontier_none(t, NULL));
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.failed, 1);
+	assert_int_equal(n.retired, 1);
+}
+
+/* hold-queues = false: new queues start ready. */
+static void
+test_frontier_no_hold(void **state)
+{
+	struct test_frontier *t = *state;
+	struct frontier_counts n;
+
+	t->o.hold_queues = 0;
+	test_frontier_open(t, 1);
+	test_frontier_add(t, "http://a/1", NULL, "", 3);
+	test_frontier_add(t, "http://b/1", NULL, "", 3);
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.ready, 2);
+	assert_int_equal(n.inactive, 0);
+}
+
+/* Item 33 with snooze-deactivate (Heritrix 1): a long snooze leaves the
+ * working set but keeps its wake time. */
+static void
+test_frontier_long_snooze(void **state)
+{
+	struct test_frontier *t = *state;
+	struct frontier_counts n;
+	struct curi *c;
+
+	t->o.snooze_deactivate_ms = 10000;
+	test_frontier_open(t, 1);
+	test_frontier_add(t, "http://a/1", NULL, "", 3);
+	test_frontier_add(t, "http://a/2", NULL, "", 3);
+	c = test_frontier_take(t);
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 60000);
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.snoozed, 0);
+	assert_int_equal(n.inactive, 1);
+	assert_true(test_frontier_none(t, NULL));
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.snoozed, 1);   /* activated, serving the rest */
+	t->now += 59999;
+	assert_true(test_frontier_none(t, NULL));
+	t->now += 1;
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/2");
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+}
+
+/* Crash recovery: URIs in flight were never deleted, so reopening hands
+ * them out again; the seen set survives (checked against the store). */
+static void
+test_frontier_recovery(void **state)
+{
+	struct test_frontier *t = *state;
+	struct frontier_counts n;
+	struct curi *c;
+	char *err = NULL;
+
+	test_frontier_open(t, 1);
+	test_frontier_add(t, "http://a/1", NULL, "", 3);
+	test_frontier_add(t, "http://a/2", NULL, "", 3);
+	test_frontier_add(t, "http://b/1", NULL, "", 3);
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/1");
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	curi_free(c);   /* the crawler died with it in flight */
+	frontier_close(t->f);
+	t->f = NULL;
+	t->now += 5000;
+	test_frontier_open(t, 0);
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.queued, 3);
+	assert_int_equal(n.ready, 1);
+	assert_int_equal(n.inactive, 1);
+	assert_int_equal(test_frontier_add(t, "http://a/1", NULL, "", 3), 0);
+	assert_int_equal(test_frontier_add(t, "http://b/1", NULL, "", 3), 0);
+	assert_int_equal(test_frontier_add(t, "http://b/2", NULL, "", 3), 1);
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/1");
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	frontier_close(t->f);
+	t->f = NULL;
+	/* create=1 refuses an existing store. */
+	assert_null(frontier_open_opts(t->path, &t->o, 1, t->now, &err));
+	assert_non_null(strstr(err, "exists"));
+	free(err);
+}
+
+/* Many URIs over many queues, with flushes and evictions of cold queues
+ * between: every URI is handed out exactly once. */
+static void
+test_frontier_many(void **state)
+{
+	struct test_frontier *t = *state;
+	enum { HOSTS = 300, PER = 20 };
+	static unsigned char seen[HOSTS][PER];
+	struct curi *c;
+	uint64_t wake;
+	int h, i, k, total = 0;
+	char uri[64], *err = NULL;
+
+	t->o.cold_queues = 16;
+	t->o.defaults.balance_replenish = 3;
+	test_frontier_open(t, 1);
+	memset(seen, 0, sizeof(seen));
+	for (i = 0; i < PER; i++) {
+		for (h = 0; h < HOSTS; h++) {
+			snprintf(uri, sizeof(uri), "http://h%d/%d", h, i);
+			assert_int_equal(test_frontier_add(t, uri, NULL, "", 3), 1);
+		}
+		assert_int_equal(frontier_flush(t->f, &err), 0);
+	}
+	for (k = 0; k < 1000000; k++) {
+		int got = 0;
+
+		while (frontier_next(t->f, t->now, &c, &wake) == 1) {
+			assert_int_equal(sscanf(c->uri, "http://h%d/%d", &h, &i), 2);
+			assert_int_equal(seen[h][i], 0);
+			seen[h][i] = 1;
+			total++;
+			got++;
+			frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 1000 + (h % 7));
+			if (got % 50 == 0)
+				assert_int_equal(frontier_flush(t->f, &err), 0);
+		}
+		assert_int_equal(frontier_flush(t->f, &err), 0);
+		if (wake == UINT64_MAX)
+			break;
+		if (wake > t->now)
+			t->now = wake;
+	}
+	assert_int_equal(total, HOSTS * PER);
+	assert_true(frontier_is_finished(t->f));
+}
+
+static void
+test_frontier_reports(void **state)
+{
+	struct test_frontier *t = *state;
+	struct buf b = BUF_INIT;
+	struct curi *c;
+
+	test_frontier_open(t, 1);
+	test_frontier_add(t, "http://a/1", NULL, "", 3);
+	test_frontier_add(t, "http://b/\"q\"", NULL, "", 3);
+	c = test_frontier_take(t);
+	frontier_report_summary(t->f, &b);
+	assert_non_null(strstr(b.data, "RUN - 2 URI queues: 1 active (1 in-process; 0 ready; "
+	    "0 snoozed); 1 inactive; 0 ineligible; 0 retired; 0 exhausted"));
+	buf_reset(&b);
+	frontier_report_queues(t->f, &b, 0);
+	assert_non_null(strstr(b.data, "IN-PROCESS a, 3 1 1 "));
+	assert_non_null(strstr(b.data, "INACTIVE b, 3 1 1 "));
+	buf_reset(&b);
+	frontier_report_queues(t->f, &b, 1);
+	assert_non_null(strstr(b.data, "{\"state\":\"INACTIVE\",\"key\":\"b,\""));
+	assert_non_null(strstr(b.data, "\"last_queued\":\"http://b/\\\"q\\\"\"}"));
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	buf_free(&b);
+}
+
+static void
+test_frontier_bad_input(void **state)
+{
+	struct test_frontier *t = *state;
+	struct curi *c = curi_new("http://a/", NULL, "", 0);
+
+	test_frontier_open(t, 1);
+	assert_true(frontier_schedule(t->f, c, "http://a/", "", NULL, 0) < 0);
+	assert_true(frontier_schedule(t->f, c, "http://a/", NULL, NULL, 0) < 0);
+	assert_true(frontier_schedule(t->f, c, NULL, "a,", NULL, 0) < 0);
+	/* A URI the frontier never handed out is refused with an error. */
+	c->queue_key = strdup("a,");
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	assert_non_null(frontier_error(t->f));
+}
+
+int
+main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, test_frontier_setup, test_frontier_teardown)
+	const struct CMUnitTest tests[] = {
+		T(test_frontier_basic),
+		T(test_frontier_queue_order),
+		T(test_frontier_unwritten_heads),
+		T(test_frontier_retry_defer),
+		T(test_frontier_session_budget),
+		T(test_frontier_no_rotation),
+		T(test_frontier_total_budget),
+		T(test_frontier_precedence),
+		T(test_frontier_yield),
+		T(test_frontier_highest_uri),
+		T(test_frontier_best_first),
+		T(test_frontier_fifo_ready),
+		T(test_frontier_preloaded),
+		T(test_frontier_refile),
+		T(test_frontier_success_counts),
+		T(test_frontier_no_replenish_on_wake),
+		T(test_frontier_config),
+		T(test_frontier_failure_charge),
+		T(test_frontier_no_hold),
+		T(test_frontier_long_snooze),
+		T(test_frontier_recovery),
+		T(test_frontier_many),
+		T(test_frontier_reports),
+		T(test_frontier_bad_input),
+	};
+#undef T
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
