@@ -9,12 +9,21 @@ D=$TW_DIR
 B=http://h1.web.test:$TW_PORT/_mis
 
 # get PATH CURL-ARGS...: prints "http_code size_download rc" and leaves
-# headers in $D/h and the body in $D/body.
+# headers in $D/h and the body in $D/body. The server logs a request once its
+# write completes, which may be a moment after curl has the bytes: wait for
+# the line (up to 3 s) so the checks below read the request just made.
 get() {
 	_path=$1
 	shift
+	_before=$(wc -l <"$D/requests.tsv" 2>/dev/null || echo 0)
 	_out=$(tw_curl -D "$D/h" -o "$D/body" -w '%{http_code} %{size_download}' "$@" "$B/$_path")
-	echo "$_out $?"
+	_rc=$?
+	_i=0
+	while [ "$(wc -l <"$D/requests.tsv" 2>/dev/null || echo 0)" -le "$_before" ] && [ $_i -lt 30 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	echo "$_out $_rc"
 }
 logged() {
 	grep "	$1	" "$D/requests.tsv" | tail -1 | cut -f5-6

@@ -55,6 +55,7 @@ struct conn {
 	/* The request being parsed or answered. */
 	int req_active, req_complete, requests;
 	double start_ms;
+	double queued_ms;	/* when the response's last bytes went to the kernel */
 	size_t head_bytes;
 	int in_value;
 	struct buf url, field, value, host, accept_encoding, expect;
@@ -151,6 +152,7 @@ static void conn_write_raw(struct conn *c, const void *data, size_t len, size_t 
 	b = uv_buf_init(w->data, (unsigned)len);
 	c->pending_bytes += len;
 	c->pending_writes++;
+	c->queued_ms = reqlog_now_ms();
 	if (uv_write(&w->req, (uv_stream_t *)&c->tcp, &b, 1, conn_write_cb) < 0) {
 		c->pending_bytes -= len;
 		c->pending_writes--;
@@ -184,13 +186,17 @@ static void conn_write(struct conn *c, const void *data, size_t len, size_t body
 	conn_tls_flush(c, body_bytes);
 }
 
-static void conn_log(struct conn *c)
+/* end_ms: when the response's last bytes were handed to the kernel (the
+ * client can read them from then on; the write callback that confirms it
+ * may run a loop turn later on a busy server), or, for a response cut short,
+ * the moment the connection closed. */
+static void conn_log(struct conn *c, double end_ms)
 {
 	const char *target = c->url.data ? c->url.data : "";
 
 	if (!c->req_active)
 		return;
-	reqlog_write(c->ctx->log, c->start_ms, reqlog_now_ms(), c->host.data, target,
+	reqlog_write(c->ctx->log, c->start_ms, end_ms, c->host.data, target,
 	    c->resp.status, c->body_written, c->id);
 	c->req_active = 0;
 }
@@ -222,7 +228,7 @@ static void conn_finish(struct conn *c)
 		conn_set_state(c, CONN_HOLDING);
 		return;
 	}
-	conn_log(c);
+	conn_log(c, c->queued_ms > c->start_ms ? c->queued_ms : reqlog_now_ms());
 	if (after == RESPOND_CLOSE) {
 		/* TLS says goodbye with close_notify, so that a clean close
 		 * is told apart from a truncation attack. */
@@ -556,7 +562,7 @@ static void conn_close(struct conn *c, int reset)
 	if (c->state == CONN_CLOSING)
 		return;
 	conn_set_state(c, CONN_CLOSING);
-	conn_log(c);
+	conn_log(c, reqlog_now_ms());
 	if (c->prev)
 		c->prev->next = c->next;
 	else
