@@ -690,6 +690,18 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 		buf_free(&next);
 	}
 	delay = visit_delay(v, fetch_duration_ms(f), fetch_raw_bytes(f));
+	if ((status == 429 || status == 503) && fetch_header(f, "Retry-After") != NULL) {
+		/* The server asked for time: no verdict is cached, the page waits
+		 * as long as asked and robots.txt is asked again. */
+		uint64_t wait;
+		if (politeness_retry_after(fetch_header(f, "Retry-After"),
+		    (int64_t)(crawl_now_ms() / 1000), 24ULL * 3600 * 1000, &wait) == 0) {
+			fetch_release(v->f);
+			v->f = NULL;
+			visit_retry_or_fail(v, -61, wait > delay ? wait : delay);
+			return;
+		}
+	}
 	if (status < 0) {
 		/* The server could not be asked: the page waits and retries; its
 		 * final status, if attempts run out, is -61. */
