@@ -416,3 +416,18 @@ surt_seed_prefix_plain(const char *seed, size_t len, struct buf *out)
 	buf_free(&text);
 	return rc;
 }
+
+int surt_override_key(const char *href, struct buf *out)
+{
+	const char *paren;
+	size_t skip;
+
+	if (surt_from_url(href, 1, out) < 0)
+		return -1;
+	paren = strchr(out->data, '(');
+	if (paren == NULL)
+		return 0;
+	skip = (size_t)(paren - out->data) + 1;
+	buf_consume(out, skip);
+	return 0;
+}

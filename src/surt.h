@@ -24,6 +24,11 @@
 int surt_from_url(const char *href, int with_scheme, struct buf *out);
 
 /* Same order as the frontier.queue-assignment choices. */
+/* The key [override "PREFIX"] sections match: Heritrix's SURT without its
+ * scheme and parenthesis ("test,web,h1,:8080)/p/1.html"), so that http and
+ * https URIs of a site share overrides. */
+int surt_override_key(const char *href, struct buf *out);
+
 enum surt_assign {
 	SURT_ASSIGN_AUTHORITY = 0,
 	SURT_ASSIGN_HOSTNAME,

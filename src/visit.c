@@ -918,7 +918,7 @@ void visit_start(struct crawl *cr, struct curi *c)
 	v->server_key = xasprintf("%s://%.*s:%d", up.https ? "https" : "http",
 	    (int)up.host_len, c->uri + up.host_off, up.port);
 	url_request_target(c->uri, &up, &v->target);
-	if (surt_from_url(c->uri, 0, &b) == 0)
+	if (surt_override_key(c->uri, &b) == 0)
 		v->surt = buf_steal(&b);
 	buf_free(&b);
 	visit_set_state(v, VISIT_RESOLVE);

@@ -21,6 +21,8 @@ closed=$(node -e 'const s = require("net").createServer();
 	s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')
 cp seeds.txt seeds-all.txt
 echo "http://h5.web.test:$closed/" >>seeds-all.txt
+# h2's first three pages fail, so it gets more seeds to go on from.
+for k in 1 2 3 4 5; do echo "http://h2.web.test:$TW_PORT/p/$k.html"; done >>seeds-all.txt
 
 "$TERN" crawl -j job -s seeds-all.txt \
 	--set dns.servers="$DNS_SERVER" --set fetch.allow-private-addresses=true \
@@ -62,6 +64,8 @@ n=$(logged '^http://h2\.web\.test:[0-9]+/' | grep -c '^503 ')
 [ "$n" -eq 3 ] || fail "h2: $n pages logged 503, wanted 3"
 n=$(host_log h2.web.test | awk -F'\t' '$5 == 503' | wc -l)
 [ "$n" -eq 3 ] || fail "h2: server sent 503 $n times, wanted 3 (503 is not retried)"
+n=$(logged '^http://h2\.web\.test:[0-9]+/' | grep -c '^200 ')
+[ "$n" -ge 3 ] || fail "h2: only $n pages fetched after the 503s"
 
 # h3: two 503 + Retry-After: 2; each next request at least ~2 s later; the
 # page that got them is logged 200 with its attempts counted.

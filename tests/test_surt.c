@@ -182,11 +182,32 @@ test_surt_prefix_covers_seed(void **state)
 	buf_free(&s);
 }
 
+/* Override keys: Heritrix's SURT without scheme, so http and https share. */
+static void
+test_surt_override_keys(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "http://h1.web.test:8080/p/1.html", "test,web,h1,:8080)/p/1.html" },
+		{ "https://www.Example.org/a?b", "org,example,www,)/a?b" },
+		{ "http://www.example.org/a?b", "org,example,www,)/a?b" },
+		{ "http://127.0.0.1:8080/x", "127.0.0.1:8080)/x" },
+	};
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		assert_int_equal(surt_override_key(cases[i][0], &b), 0);
+		assert_string_equal(b.data, cases[i][1]);
+	}
+	buf_free(&b);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_surt_forms),
+		cmocka_unit_test(test_surt_override_keys),
 		cmocka_unit_test(test_surt_queue_keys),
 		cmocka_unit_test(test_surt_domains),
 		cmocka_unit_test(test_surt_seed_prefixes),
