@@ -6,9 +6,10 @@
 . "$top_srcdir/tests/lib.sh"
 need_cmd dnsmasq
 
-HOSTS=30
+HOSTS=${CRAWL_HOSTS:-30}
+PAGES=${CRAWL_PAGES:-30}
 MIN_DELAY=150
-tw_start --hosts $HOSTS --pages 30 --links 6 --kb 2 --latency-ms 0-10
+tw_start --hosts $HOSTS --pages $PAGES --links 6 --kb 2 --latency-ms 0-10
 dns_start
 cd "$TW_DIR" || fail "no work directory"
 job=$TW_DIR/job
