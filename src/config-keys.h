@@ -36,6 +36,8 @@ X(FRONTIER_QUEUE_ASSIGNMENT, "frontier", "queue-assignment", CT_ENUM, "surt-auth
 X(FRONTIER_MAX_RETRIES, "frontier", "max-retries", CT_INT, "30", 1, 1000, "", 1)
 X(FRONTIER_RETRY_DELAY_SECONDS, "frontier", "retry-delay-seconds", CT_INT, "900", 0, 31536000, "", 1)
 X(FRONTIER_SNOOZE_DEACTIVATE_MS, "frontier", "snooze-deactivate-ms", CT_INT, "300000", 0, INT64_MAX, "", 0)
+X(FRONTIER_READY_ORDER, "frontier", "ready-order", CT_ENUM, "fifo", 0, 0, "fifo|best-first", 0)
+X(FRONTIER_HOST_DEPTH_DIVISOR, "frontier", "host-depth-divisor", CT_DOUBLE, "8.0", 1, 1000000, "", 0)
 
 /* [politeness] */
 X(POLITENESS_DELAY_FACTOR, "politeness", "delay-factor", CT_DOUBLE, "5.0", 0, 1000, "", 1)

@@ -16,8 +16,10 @@
 
 #include "crawl.h"
 #include "canon.h"
+#include "checkpoint.h"
 #include "config.h"
 #include "crawllog.h"
+#include "ctlserver.h"
 #include "curi.h"
 #include "dedup.h"
 #include "dns.h"
@@ -25,6 +27,7 @@
 #include "frontier.h"
 #include "hosts.h"
 #include "job.h"
+#include "report.h"
 #include "robots.h"
 #include "scope.h"
 #include "surt.h"
@@ -76,7 +79,26 @@ void crawl_log_event(struct crawl *cr, const char *fmt, ...)
 	}
 }
 
-static long crawl_rss_kb(void)
+static const char *const crawl_state_names[CRAWL__NSTATES] = {
+	"RUNNING", "PAUSING", "PAUSED", "EMPTY", "STOPPING", "FINISHED",
+};
+
+const char *crawl_state_name(enum crawl_state s)
+{
+	return (unsigned)s < CRAWL__NSTATES ? crawl_state_names[s] : "?";
+}
+
+/* Every change of the crawl's state goes through here, logged old -> new. */
+static void crawl_set_state(struct crawl *cr, enum crawl_state s, const char *why)
+{
+	if (cr->state == s)
+		return;
+	crawl_log_event(cr, "state %s -> %s%s%s", crawl_state_name(cr->state),
+	    crawl_state_name(s), why ? ": " : "", why ? why : "");
+	cr->state = s;
+}
+
+long crawl_rss_kb(void)
 {
 	FILE *fp = fopen("/proc/self/statm", "r");
 	long pages = 0, rss = 0;
@@ -107,7 +129,7 @@ int crawl_schedule(struct crawl *cr, const char *href, const char *via,
 		return 0;
 	if (canon_key(href, cr->canon_flags, &canon) < 0 ||
 	    surt_queue_key(href, (enum surt_assign)cr->assign, &qkey) < 0 ||
-	    surt_from_url(href, 0, &surt) < 0)
+	    surt_override_key(href, &surt) < 0)
 		goto out;
 	c = curi_new(href, via, hops, flags);
 	rc = frontier_schedule(cr->frontier, c, canon.data, qkey.data, surt.data, force);
@@ -129,8 +151,13 @@ static int crawl_flush(struct crawl *cr)
 	int rc = 0;
 
 	if (cr->warc != NULL && warc_flush(cr->warc, &err) < 0) {
-		crawl_log_event(cr, "WARC write failed, crawl held until it succeeds: %s", err);
-		fprintf(stderr, "tern: WARC write failed, crawl held until it succeeds: %s\n", err);
+		/* Said once every 10 s while the hold lasts, not every pass. */
+		uint64_t now = crawl_now_ms();
+		if (now - cr->last_warc_error_ms >= 10000) {
+			crawl_log_event(cr, "WARC write failed, crawl held until it succeeds: %s", err);
+			fprintf(stderr, "tern: WARC write failed, crawl held until it succeeds: %s\n", err);
+			cr->last_warc_error_ms = now;
+		}
 		free(err);
 		return -1;
 	}
@@ -150,6 +177,36 @@ static int crawl_flush(struct crawl *cr)
 		rc = -1;
 	}
 	return rc;
+}
+
+int crawl_checkpoint(struct crawl *cr, char *name, size_t cap, char **err)
+{
+	struct checkpoint_parts p;
+	struct checkpoint_timing t;
+	char cp[CHECKPOINT_NAME_MAX];
+
+	if (crawl_flush(cr) < 0) {
+		*err = xstrdup("pending records could not be written (see logs/tern.log): no checkpoint");
+		return -1;
+	}
+	/* logs.json records the logs' sizes: everything logged so far in. */
+	fflush(cr->ternlog);
+	fflush(cr->progress);
+	memset(&p, 0, sizeof p);
+	p.frontier = cr->frontier;
+	p.warc = cr->warc;
+	p.stats = &cr->stats;
+	p.forget_all_but_latest = config_bool(cr->cfg, CK_CHECKPOINT_FORGET_ALL_BUT_LATEST);
+	if (checkpoint_create(cr->jobdir, &p, cp, &t, err) < 0) {
+		crawl_log_event(cr, "checkpoint failed: %s", *err);
+		return -1;
+	}
+	cr->last_checkpoint_ms = crawl_now_ms();
+	cr->checkpoint_us = t.total_us;
+	crawl_log_event(cr, "checkpoint %s in %.1f ms (%u tables linked); %d URIs in flight are fetched again after a resume from it",
+	    cp, (double)t.total_us / 1000.0, t.tables, cr->in_flight);
+	snprintf(name, cap, "%s", cp);
+	return 0;
 }
 
 static void crawl_wake_cb(uv_timer_t *t)
@@ -173,7 +230,16 @@ static void crawl_fill(struct crawl *cr)
 		if (frontier_next(cr->frontier, now, &c, &wake) != 1)
 			break;
 		budget--;
-		visit_start(cr, c);
+		cr->end_if_finished = 0;
+		{
+			int before = cr->in_flight;
+			visit_start(cr, c);
+			/* A visit that ended at once has its crawl.log line in the
+			 * stdio buffer and its removal in the frontier's batch,
+			 * which the next frontier_next may write: the line first. */
+			if (cr->in_flight == before)
+				fflush(cr->crawllog);
+		}
 	}
 	if (budget == 0)
 		uv_idle_start(&cr->idle, crawl_idle_cb);
@@ -183,31 +249,16 @@ static void crawl_fill(struct crawl *cr)
 		uv_timer_start(&cr->wake, crawl_wake_cb, wake > now ? wake - now : 0, 0);
 }
 
-static void crawl_write_reports(struct crawl *cr)
+json_t *crawl_stats_json(struct crawl *cr)
 {
-	struct buf b = BUF_INIT;
-	char *path;
-	FILE *fp;
-	json_t *j;
 	struct frontier_counts fc;
 	double secs = (double)(crawl_now_ms() - cr->start_ms) / 1000.0;
 
-	frontier_report_summary(cr->frontier, &b);
-	path = xasprintf("%s/reports/frontier-summary.txt", cr->jobdir);
-	job_write_file(path, b.data, b.len);
-	free(path);
-	buf_reset(&b);
-	frontier_report_queues(cr->frontier, &b, 0);
-	path = xasprintf("%s/reports/queues.txt", cr->jobdir);
-	job_write_file(path, b.data, b.len);
-	free(path);
-	buf_free(&b);
-
 	frontier_counts(cr->frontier, &fc);
-	j = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:{s:I,s:I,s:I,s:I,s:I,s:I}, "
+	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:{s:I,s:I,s:I,s:I,s:I,s:I}, "
 	    "s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:I}",
-	    "state", cr->state == CRAWL_FINISHED ? "FINISHED" : "STOPPING",
-	    "reason", cr->stop_reason ? cr->stop_reason : "",
+	    "state", crawl_state_name(cr->state),
+	    "reason", cr->stop_reason ? cr->stop_reason : cr->pause_reason ? cr->pause_reason : "",
 	    "pages", (json_int_t)cr->stats.pages,
 	    "bytes", (json_int_t)cr->stats.bytes,
 	    "failures", (json_int_t)cr->stats.failures,
@@ -235,15 +286,60 @@ static void crawl_write_reports(struct crawl *cr)
 	    "retired", (json_int_t)fc.retired,
 	    "exhausted", (json_int_t)fc.exhausted,
 	    "peak_rss_kb", (json_int_t)crawl_rss_kb());
-	if (j != NULL) {
-		path = xasprintf("%s/reports/stats.json", cr->jobdir);
-		fp = fopen(path, "w");
-		if (fp != NULL) {
-			json_dumpf(j, fp, JSON_INDENT(2));
-			fputc('\n', fp);
-			fclose(fp);
-		}
+}
+
+const char *crawl_report_word(const struct crawl *cr)
+{
+	switch (cr->state) {
+	case CRAWL_RUNNING:
+		return "RUN";
+	case CRAWL_PAUSING:
+	case CRAWL_PAUSED:
+		return "PAUSE";
+	case CRAWL_EMPTY:
+		return "EMPTY";
+	default:
+		return "FINISH";
+	}
+}
+
+/* reports/: the frontier summary, the queues, the hosts and stats.json,
+ * written at the end and whenever the crawl is held at finish. */
+static void crawl_write_reports(struct crawl *cr)
+{
+	struct buf b = BUF_INIT;
+	char *path, *text;
+	json_t *j;
+
+	report_frontier(cr->frontier, crawl_report_word(cr), 0, &b);
+	path = xasprintf("%s/reports/frontier-summary.txt", cr->jobdir);
+	job_write_file(path, b.data, b.len);
+	free(path);
+	buf_reset(&b);
+	frontier_report_queues(cr->frontier, &b, 0);
+	path = xasprintf("%s/reports/queues.txt", cr->jobdir);
+	job_write_file(path, b.data, b.len);
+	free(path);
+	buf_reset(&b);
+	if (report_hosts(cr->jobdir, 0, &b, NULL) == 0) {
+		path = xasprintf("%s/reports/hosts.txt", cr->jobdir);
+		job_write_file(path, b.data, b.len);
 		free(path);
+	}
+	buf_free(&b);
+
+	j = crawl_stats_json(cr);
+	if (j != NULL) {
+		text = json_dumps(j, JSON_INDENT(2));
+		if (text != NULL) {
+			buf_appends(&b, text);
+			buf_appendc(&b, '\n');
+			path = xasprintf("%s/reports/stats.json", cr->jobdir);
+			job_write_file(path, b.data, b.len);
+			free(path);
+			free(text);
+			buf_free(&b);
+		}
 		json_decref(j);
 	}
 }
@@ -291,12 +387,16 @@ static void crawl_close_cb(uv_handle_t *h)
 static void crawl_end(struct crawl *cr)
 {
 	crawl_flush(cr);
-	if (cr->stop_reason == NULL)
-		cr->state = CRAWL_FINISHED;
+	if (cr->stop_reason != NULL && config_bool(cr->cfg, CK_CHECKPOINT_ON_SHUTDOWN)) {
+		char name[CHECKPOINT_NAME_MAX], *err = NULL;
+		if (crawl_checkpoint(cr, name, sizeof name, &err) < 0)
+			free(err);
+	}
+	crawl_set_state(cr, CRAWL_FINISHED, cr->stop_reason);
 	crawl_progress(cr, 1);
 	crawl_write_reports(cr);
 	crawl_log_event(cr, "crawl %s%s%s: %llu pages, %llu failures",
-	    cr->state == CRAWL_FINISHED ? "finished" : "stopped",
+	    cr->stop_reason == NULL ? "finished" : "stopped",
 	    cr->stop_reason ? ": " : "", cr->stop_reason ? cr->stop_reason : "",
 	    (unsigned long long)cr->stats.pages, (unsigned long long)cr->stats.failures);
 	uv_close((uv_handle_t *)&cr->prepare, crawl_close_cb);
@@ -306,11 +406,57 @@ static void crawl_end(struct crawl *cr)
 	uv_close((uv_handle_t *)&cr->grace, crawl_close_cb);
 	uv_close((uv_handle_t *)&cr->sigint, crawl_close_cb);
 	uv_close((uv_handle_t *)&cr->sigterm, crawl_close_cb);
+	ctlserver_close(cr->ctl);
+	cr->ctl = NULL;
 	fetcher_free(cr->fetcher);
 	cr->fetcher = NULL;
 	dns_free(cr->dns);
 	cr->dns = NULL;
-	cr->state = CRAWL_FINISHED;
+}
+
+/* The limit the crawl has reached (max-pages, max-bytes, max-time-seconds),
+ * or NULL. Read from the configuration each time: the operator may raise a
+ * limit mid-crawl. */
+static const char *crawl_limit_reached(struct crawl *cr)
+{
+	int64_t max_pages = config_int(cr->cfg, CK_CRAWL_MAX_PAGES);
+	int64_t max_bytes = config_int(cr->cfg, CK_CRAWL_MAX_BYTES);
+	int64_t max_time = config_int(cr->cfg, CK_CRAWL_MAX_TIME_SECONDS);
+
+	if (max_pages > 0 && cr->stats.pages >= (uint64_t)max_pages)
+		return "max-pages reached";
+	if (max_bytes > 0 && cr->stats.bytes >= (uint64_t)max_bytes)
+		return "max-bytes reached";
+	if (max_time > 0 && crawl_now_ms() - cr->start_ms >= (uint64_t)max_time * 1000)
+		return "max-time-seconds reached";
+	return NULL;
+}
+
+/* The crawl is at its finish: no eligible URI is left (limit NULL) or a
+ * limit is reached. With crawl.pause-at-finish it is held (EMPTY, or
+ * PAUSING/PAUSED for a limit) so the operator can look and change settings;
+ * otherwise, or when the operator unpaused it at finish, it ends. */
+static void crawl_at_finish(struct crawl *cr, const char *limit)
+{
+	if (config_bool(cr->cfg, CK_CRAWL_PAUSE_AT_FINISH) && !cr->end_if_finished) {
+		cr->at_finish = 1;
+		cr->pause_reason = limit != NULL ? limit :
+		    "finished: no eligible queue holds a URI (pause-at-finish)";
+		if (limit == NULL)
+			crawl_set_state(cr, CRAWL_EMPTY, cr->pause_reason);
+		else
+			crawl_set_state(cr, cr->in_flight > 0 ? CRAWL_PAUSING : CRAWL_PAUSED,
+			    cr->pause_reason);
+		uv_timer_stop(&cr->wake);
+		crawl_write_reports(cr);
+		return;
+	}
+	if (limit != NULL) {
+		cr->stop_reason = limit;
+		crawl_set_state(cr, CRAWL_STOPPING, limit);
+	} else if (cr->in_flight == 0) {
+		crawl_end(cr);
+	}
 }
 
 static void crawl_prepare_cb(uv_prepare_t *h)
@@ -324,37 +470,50 @@ static void crawl_prepare_cb(uv_prepare_t *h)
 		return;
 	}
 	crawl_fill(cr);
-	if (cr->in_flight == 0 &&
-	    (cr->state == CRAWL_STOPPING || frontier_is_finished(cr->frontier)))
+	if (cr->in_flight > 0)
+		return;
+	switch (cr->state) {
+	case CRAWL_STOPPING:
 		crawl_end(cr);
+		break;
+	case CRAWL_PAUSING:
+		crawl_set_state(cr, CRAWL_PAUSED, cr->pause_reason);
+		if (cr->at_finish)
+			crawl_write_reports(cr);
+		break;
+	case CRAWL_RUNNING:
+		if (frontier_is_finished(cr->frontier))
+			crawl_at_finish(cr, NULL);
+		break;
+	default:
+		break;
+	}
 }
 
 void crawl_visit_ended(struct crawl *cr)
 {
-	int64_t max_pages = config_int(cr->cfg, CK_CRAWL_MAX_PAGES);
-	int64_t max_bytes = config_int(cr->cfg, CK_CRAWL_MAX_BYTES);
+	const char *limit;
 
-	if (cr->state != CRAWL_RUNNING)
-		return;
-	if (max_pages > 0 && cr->stats.pages >= (uint64_t)max_pages) {
-		cr->state = CRAWL_STOPPING;
-		cr->stop_reason = "max-pages reached";
-	} else if (max_bytes > 0 && cr->stats.bytes >= (uint64_t)max_bytes) {
-		cr->state = CRAWL_STOPPING;
-		cr->stop_reason = "max-bytes reached";
+	if (cr->state == CRAWL_RUNNING && (limit = crawl_limit_reached(cr)) != NULL)
+		crawl_at_finish(cr, limit);
+	if (cr->state == CRAWL_RUNNING && checkpoint_due(cr->last_checkpoint_ms, crawl_now_ms(),
+	    config_int(cr->cfg, CK_CHECKPOINT_INTERVAL_MINUTES))) {
+		char name[CHECKPOINT_NAME_MAX], *err = NULL;
+		if (crawl_checkpoint(cr, name, sizeof name, &err) < 0) {
+			/* Tried again at the next interval. */
+			cr->last_checkpoint_ms = crawl_now_ms();
+			free(err);
+		}
 	}
 }
 
 static void crawl_cron_cb(uv_timer_t *t)
 {
 	struct crawl *cr = t->data;
-	int64_t max_time = config_int(cr->cfg, CK_CRAWL_MAX_TIME_SECONDS);
+	const char *limit;
 
-	if (cr->state == CRAWL_RUNNING && max_time > 0 &&
-	    crawl_now_ms() - cr->start_ms >= (uint64_t)max_time * 1000) {
-		cr->state = CRAWL_STOPPING;
-		cr->stop_reason = "max-time-seconds reached";
-	}
+	if (cr->state == CRAWL_RUNNING && (limit = crawl_limit_reached(cr)) != NULL)
+		crawl_at_finish(cr, limit);
 	crawl_progress(cr, 0);
 }
 
@@ -367,9 +526,85 @@ static void crawl_grace_cb(uv_timer_t *t)
 	visit_abandon_all(cr);
 }
 
+int crawl_pause(struct crawl *cr, const char **why)
+{
+	if (cr->state != CRAWL_RUNNING) {
+		*why = cr->state == CRAWL_STOPPING || cr->state == CRAWL_FINISHED ?
+		    "the crawl is ending" : "already paused";
+		return cr->state == CRAWL_STOPPING || cr->state == CRAWL_FINISHED ? -1 : 0;
+	}
+	cr->pause_reason = "paused by the operator";
+	cr->at_finish = 0;
+	uv_timer_stop(&cr->wake);
+	crawl_set_state(cr, cr->in_flight > 0 ? CRAWL_PAUSING : CRAWL_PAUSED, cr->pause_reason);
+	return 0;
+}
+
+int crawl_unpause(struct crawl *cr, const char **why)
+{
+	const char *limit;
+
+	switch (cr->state) {
+	case CRAWL_RUNNING:
+		*why = "not paused";
+		return 0;
+	case CRAWL_STOPPING:
+	case CRAWL_FINISHED:
+	case CRAWL__NSTATES:
+		*why = "the crawl is ending";
+		return -1;
+	default:
+		break;
+	}
+	/* Unpaused at finish: if it is still finished, it ends (Heritrix 1's
+	 * pause-at-finish); a raised limit or revived queues let it go on. */
+	if (cr->at_finish)
+		cr->end_if_finished = 1;
+	cr->at_finish = 0;
+	cr->pause_reason = NULL;
+	if (cr->end_if_finished && (limit = crawl_limit_reached(cr)) != NULL) {
+		cr->stop_reason = limit;
+		crawl_set_state(cr, CRAWL_STOPPING, limit);
+		return 0;
+	}
+	crawl_set_state(cr, CRAWL_RUNNING, "unpaused by the operator");
+	return 0;
+}
+
+int crawl_stop(struct crawl *cr, const char *reason, const char **why)
+{
+	if (cr->state == CRAWL_STOPPING || cr->state == CRAWL_FINISHED) {
+		*why = "already stopping";
+		return 0;
+	}
+	/* Held at finish: stopping is how the operator ends it (exit 0, the
+	 * crawl finished). */
+	cr->stop_reason = cr->state == CRAWL_EMPTY ? NULL : reason;
+	uv_timer_stop(&cr->wake);
+	crawl_set_state(cr, CRAWL_STOPPING, reason);
+	if (cr->in_flight > 0) {
+		crawl_log_event(cr, "in-flight fetches get %d ms", CRAWL_GRACE_MS);
+		uv_timer_start(&cr->grace, crawl_grace_cb, CRAWL_GRACE_MS, 0);
+	}
+	return 0;
+}
+
+void crawl_settings_changed(struct crawl *cr)
+{
+	/* Let the frontier (which notices the change itself at its next
+	 * call) re-judge its retired queues: if some revive, the crawl goes
+	 * on; if not, it is back at finish on the next loop iteration. */
+	if (cr->state == CRAWL_EMPTY) {
+		cr->at_finish = 0;
+		cr->pause_reason = NULL;
+		crawl_set_state(cr, CRAWL_RUNNING, "settings changed at finish");
+	}
+}
+
 static void crawl_signal_cb(uv_signal_t *s, int signum)
 {
 	struct crawl *cr = s->data;
+	const char *why;
 
 	cr->signals++;
 	if (cr->signals > 1) {
@@ -380,15 +615,13 @@ static void crawl_signal_cb(uv_signal_t *s, int signum)
 		_exit(0);
 	}
 	crawl_log_event(cr, "signal %d: stopping; in-flight fetches get %d ms", signum, CRAWL_GRACE_MS);
-	if (cr->state == CRAWL_RUNNING) {
-		cr->state = CRAWL_STOPPING;
-		cr->stop_reason = signum == SIGINT ? "interrupted" : "terminated";
-	}
+	crawl_stop(cr, signum == SIGINT ? "interrupted" : "terminated", &why);
 	uv_timer_start(&cr->grace, crawl_grace_cb, CRAWL_GRACE_MS, 0);
 }
 
 /* Reads seeds from the command line and the seed file, checks each, and
- * adds it to the scope; with schedule set also to the frontier. */
+ * adds it to the scope; schedule 1 also puts it in the frontier even if
+ * seen (a new crawl), 2 only if not seen yet (a resume), 0 not at all. */
 static int crawl_seeds(struct crawl *cr, const struct crawl_opts *o, int schedule,
     FILE *record)
 {
@@ -435,7 +668,7 @@ static int crawl_seeds(struct crawl *cr, const struct crawl_opts *o, int schedul
 		if (record != NULL)
 			fprintf(record, "%s\n", href.data);
 		if (schedule)
-			crawl_schedule(cr, href.data, NULL, "", CURI_SEED, 1);
+			crawl_schedule(cr, href.data, NULL, "", CURI_SEED, schedule == 1);
 		n++;
 	}
 	if (fp != NULL)
@@ -460,6 +693,8 @@ static int crawl_open_outputs(struct crawl *cr, char **err)
 	char *p;
 
 	p = xasprintf("%s/logs/crawl.log", cr->jobdir);
+	/* A kill may have cut the last line short; its URI is still queued. */
+	job_log_repair(p);
 	cr->crawllog = fopen(p, "a");
 	free(p);
 	p = xasprintf("%s/logs/tern.log", cr->jobdir);
@@ -494,6 +729,8 @@ static int crawl_open_outputs(struct crawl *cr, char **err)
 		wo.software = "tern/" PACKAGE_VERSION;
 		wo.hostname = host;
 		wo.first_serial = crawl_next_warc_serial(wdir);
+		if (cr->warc_serial_floor > wo.first_serial)
+			wo.first_serial = cr->warc_serial_floor;
 		wo.warcinfo_extra = extra;
 		cr->warc = warc_open(&wo, err);
 		free(extra);
@@ -545,17 +782,30 @@ static void crawl_print_summary(const struct crawl *cr)
 	    (unsigned long long)cr->stats.failures,
 	    (unsigned long long)cr->stats.status_class[2], (unsigned long long)cr->stats.status_class[3],
 	    (unsigned long long)cr->stats.status_class[4], (unsigned long long)cr->stats.status_class[5]);
+	/* URIs left where only the operator can release them (CONTRACT 5). */
+	if (cr->frontier != NULL) {
+		struct frontier_counts fc;
+		frontier_counts(cr->frontier, &fc);
+		if (fc.retired > 0)
+			printf("tern: %llu retired queues hold %llu URIs (tern report %s queues --state retired)\n",
+			    (unsigned long long)fc.retired, (unsigned long long)fc.retired_uris, cr->jobdir);
+		if (fc.ineligible > 0)
+			printf("tern: %llu ineligible queues (at or past the precedence floor) hold %llu URIs\n",
+			    (unsigned long long)fc.ineligible, (unsigned long long)fc.ineligible_uris);
+	}
 	printf("tern: crawl.log %s/logs/crawl.log\ntern: WARCs    %s/warcs/\ntern: reports  %s/reports/\n",
 	    cr->jobdir, cr->jobdir, cr->jobdir);
 }
 
 int crawl_run(struct config *cfg, const struct crawl_opts *o)
 {
+	char restored[CHECKPOINT_NAME_MAX] = "";
+	uint64_t restored_log_bytes = 0;
 	struct crawl cr;
 	struct scope_opts so;
-	char *err = NULL, *statedir = NULL, *seedpath = NULL;
+	char *err = NULL, *statedir = NULL, *seedpath = NULL, *sockpath;
 	FILE *seedrec = NULL;
-	int rc = 1;
+	int rc = 1, rc_fail = 0;
 
 	if (scope_validate(config_str(cfg, CK_CRAWL_SCOPE), &err) < 0) {
 		fprintf(stderr, "tern: crawl.scope: %s\n", err);
@@ -567,6 +817,7 @@ int crawl_run(struct config *cfg, const struct crawl_opts *o)
 	cr.jobdir = xstrdup(o->jobdir);
 	cr.start_ms = crawl_now_ms();
 	cr.last_progress_ms = cr.start_ms;
+	cr.last_checkpoint_ms = cr.start_ms;
 	signal(SIGPIPE, SIG_IGN);
 
 	if (o->resume) {
@@ -602,6 +853,21 @@ int crawl_run(struct config *cfg, const struct crawl_opts *o)
 	so.max_query_length = (size_t)config_int(cfg, CK_CRAWL_MAX_QUERY_LENGTH);
 	cr.scope = scope_new(&so);
 
+	if (o->resume && o->checkpoint != NULL) {
+		struct checkpoint_restored rs;
+		int r = checkpoint_restore(cr.jobdir, o->checkpoint, &rs, &err);
+		if (r < 0) {
+			fprintf(stderr, "tern: %s\n", err);
+			free(err);
+			crawl_free(&cr);
+			return r == -2 ? 2 : 1;
+		}
+		if (rs.have_stats)
+			cr.stats = rs.stats;
+		cr.warc_serial_floor = rs.warc_next_serial;
+		snprintf(restored, sizeof restored, "%s", rs.name);
+		restored_log_bytes = rs.crawl_log_bytes;
+	}
 	statedir = xasprintf("%s/state/frontier", cr.jobdir);
 	cr.frontier = frontier_open(statedir, cfg, !o->resume, cr.start_ms, &err);
 	free(statedir);
@@ -614,8 +880,11 @@ int crawl_run(struct config *cfg, const struct crawl_opts *o)
 
 	seedpath = xasprintf("%s/seeds.txt", cr.jobdir);
 	if (o->resume) {
-		struct crawl_opts ro = { cr.jobdir, NULL, 0, seedpath, 1 };
-		rc = crawl_seeds(&cr, &ro, 0, NULL);
+		struct crawl_opts ro = { cr.jobdir, NULL, 0, seedpath, 1, NULL };
+		/* Seeds again, as discoveries rather than forced: a crawl killed
+		 * before its first flush still has them, and otherwise they
+		 * are already seen and cost nothing. */
+		rc = crawl_seeds(&cr, &ro, 2, NULL);
 	} else {
 		seedrec = fopen(seedpath, "w");
 		rc = crawl_seeds(&cr, o, 1, seedrec);
@@ -633,6 +902,9 @@ int crawl_run(struct config *cfg, const struct crawl_opts *o)
 		crawl_free(&cr);
 		return 1;
 	}
+	if (restored[0] != '\0')
+		crawl_log_event(&cr, "restored checkpoint %s; crawl.log lines after byte %llu were written after it",
+		    restored, (unsigned long long)restored_log_bytes);
 	if (frontier_flush(cr.frontier, &err) < 0) {
 		fprintf(stderr, "tern: %s\n", err);
 		free(err);
@@ -678,6 +950,28 @@ int crawl_run(struct config *cfg, const struct crawl_opts *o)
 	uv_signal_start(&cr.sigint, crawl_signal_cb, SIGINT);
 	uv_signal_start(&cr.sigterm, crawl_signal_cb, SIGTERM);
 
+	sockpath = xasprintf("%s/control.sock", cr.jobdir);
+	cr.ctl = ctlserver_start(&cr.loop, sockpath, crawlctl_handle, &cr, &err);
+	if (cr.ctl == NULL) {
+		/* Without its socket a crawl cannot be paused or unpaused, so
+		 * one that would wait for the operator must not start. */
+		crawl_log_event(&cr, "control socket: %s", err);
+		fprintf(stderr, "tern: control socket: %s\n", err);
+		free(err);
+		err = NULL;
+		if (config_bool(cfg, CK_CRAWL_PAUSE_AT_START) ||
+		    config_bool(cfg, CK_CRAWL_PAUSE_AT_FINISH)) {
+			cr.stop_reason = "no control socket";
+			cr.state = CRAWL_STOPPING;
+			rc_fail = 1;
+		}
+	}
+	free(sockpath);
+	if (cr.state == CRAWL_RUNNING && config_bool(cfg, CK_CRAWL_PAUSE_AT_START)) {
+		cr.pause_reason = "pause-at-start";
+		crawl_set_state(&cr, CRAWL_PAUSED, cr.pause_reason);
+	}
+
 	uv_run(&cr.loop, UV_RUN_DEFAULT);
 	/* A last pass lets closing handles finish. */
 	uv_run(&cr.loop, UV_RUN_DEFAULT);
@@ -685,7 +979,7 @@ int crawl_run(struct config *cfg, const struct crawl_opts *o)
 		crawl_log_event(&cr, "event loop closed with handles still open");
 
 	crawl_print_summary(&cr);
-	rc = 0;
+	rc = rc_fail;
 	if (cr.warc != NULL && warc_flush(cr.warc, &err) < 0) {
 		fprintf(stderr, "tern: %s\n", err);
 		free(err);

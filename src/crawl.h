@@ -23,15 +23,21 @@ struct crawl_opts {
 	size_t nseeds;
 	const char *seedfile;	/* one URL a line, '#' comments */
 	int resume;		/* continue an existing job from its live state */
+	const char *checkpoint;	/* with resume: restore this checkpoint (NAME or "latest") first */
 };
 
 /* Runs a crawl to its end; returns the process exit status (CONTRACT 2). */
 int crawl_run(struct config *cfg, const struct crawl_opts *o);
 
+/* CONTRACT section 7's states. Work is handed out only while RUNNING. */
 enum crawl_state {
 	CRAWL_RUNNING,
-	CRAWL_STOPPING,		/* no new work; in-flight visits end */
+	CRAWL_PAUSING,		/* no new work; PAUSED once nothing is in flight */
+	CRAWL_PAUSED,		/* by the operator, pause-at-start, or a limit with pause-at-finish */
+	CRAWL_EMPTY,		/* finished, held by crawl.pause-at-finish */
+	CRAWL_STOPPING,		/* no new work; in-flight visits end, then the crawl ends */
 	CRAWL_FINISHED,
+	CRAWL__NSTATES
 };
 
 struct crawl_stats {
@@ -73,6 +79,13 @@ struct crawl {
 	struct visit *visits;		/* every visit in progress */
 	enum crawl_state state;
 	const char *stop_reason;
+	const char *pause_reason;	/* why PAUSING, PAUSED or EMPTY */
+	int at_finish;			/* paused by pause-at-finish */
+	int end_if_finished;		/* unpaused at finish: end if still finished */
+	struct ctlserver *ctl;		/* JOBDIR/control.sock */
+	uint64_t last_checkpoint_ms;	/* or the start: checkpoint.interval-minutes counts from it */
+	uint64_t checkpoint_us;		/* duration of the last checkpoint (metrics) */
+	unsigned warc_serial_floor;	/* a restored checkpoint's next WARC serial */
 	int exit_status;
 	int signals;
 	uint64_t start_ms;
@@ -86,6 +99,7 @@ struct crawl {
 	uv_signal_t sigint, sigterm;
 	int tty;
 	uint64_t last_progress_ms;
+	uint64_t last_warc_error_ms;	/* rate limit of the disk-full message */
 	uint64_t last_pages;
 };
 
@@ -99,6 +113,30 @@ void crawl_visit_ended(struct crawl *cr);
 /* Schedules a discovered absolute URI; returns 1 if new to the frontier. */
 int crawl_schedule(struct crawl *cr, const char *href, const char *via,
     const char *hops, unsigned flags, int force);
+
+/* Takes a checkpoint now (any callback may: the frontier is consistent
+ * between two): writes what is pending in crawl_flush's order, then
+ * checkpoint_create. name receives its name (cap >= 40). */
+int crawl_checkpoint(struct crawl *cr, char *name, size_t cap, char **err);
+const char *crawl_state_name(enum crawl_state s);
+/* Heritrix's frontier word for the one-line status: RUN, PAUSE, EMPTY, FINISH. */
+const char *crawl_report_word(const struct crawl *cr);
+/* Operator actions (the control socket). Each returns 0, or -1 when the
+ * action does not apply in the current state (*why says so). */
+int crawl_pause(struct crawl *cr, const char **why);
+int crawl_unpause(struct crawl *cr, const char **why);
+int crawl_stop(struct crawl *cr, const char *reason, const char **why);
+/* Settings changed or retired queues were reconsidered: a crawl held at
+ * finish (EMPTY) runs again to see whether queues revived. */
+void crawl_settings_changed(struct crawl *cr);
+/* The figures of reports/stats.json, as a new JSON object. */
+struct json_t *crawl_stats_json(struct crawl *cr);
+long crawl_rss_kb(void);
+
+/* crawlctl.c: the control socket's routes (a ctlserver_handler). */
+struct ctlreq;
+struct ctlserver_reply;
+void crawlctl_handle(void *ctx, const struct ctlreq *req, struct ctlserver_reply *reply);
 
 /* visit.c */
 /* Takes c (owned from now on) through DNS, robots.txt and its fetch. */

@@ -36,6 +36,7 @@ struct frontier_pre {
 };
 
 struct frontier {
+	char *dir;
 	leveldb_t *db;
 	leveldb_options_t *lopt;
 	leveldb_cache_t *cache;
@@ -90,6 +91,12 @@ void *
 frontier_db(struct frontier *f)
 {
 	return f->db;
+}
+
+const char *
+frontier_dir(const struct frontier *f)
+{
+	return f->dir;
 }
 
 /* Options. */
@@ -148,6 +155,8 @@ frontier_options_from_config(struct frontier_options *o, const struct config *cf
 	o->snooze_deactivate_ms = (uint64_t)config_int(cfg, CK_FRONTIER_SNOOZE_DEACTIVATE_MS);
 	o->cache_mb = (size_t)config_int(cfg, CK_STORAGE_CACHE_MB);
 	o->write_buffer_mb = (size_t)config_int(cfg, CK_STORAGE_WRITE_BUFFER_MB);
+	o->best_first = config_enum(cfg, CK_FRONTIER_READY_ORDER) == 1;
+	o->host_depth_divisor = config_double(cfg, CK_FRONTIER_HOST_DEPTH_DIVISOR);
 	if (config_override_count(cfg) > 0) {
 		o->settings_for = frontier_settings_from_config_cb;
 		o->settings_ctx = (void *)cfg;
@@ -540,6 +549,31 @@ static int
 frontier_flush_quiet(struct frontier *f)
 {
 	return frontier_flush(f, NULL);
+}
+
+int
+frontier_checkpoint_mark(struct frontier *f, const char *name, char **err)
+{
+	leveldb_writeoptions_t *sync;
+	char *lerr = NULL;
+
+	if (frontier_flush(f, err) < 0)
+		return -1;
+	/* One synchronous write also makes every earlier asynchronous one
+	 * durable: they precede it in the same log. */
+	sync = leveldb_writeoptions_create();
+	leveldb_writeoptions_set_sync(sync, 1);
+	leveldb_put(f->db, sync, FRONTIER_CHECKPOINT_KEY, sizeof(FRONTIER_CHECKPOINT_KEY) - 1,
+	    name, strlen(name), &lerr);
+	leveldb_writeoptions_destroy(sync);
+	frontier_iter_drop(f);
+	if (lerr != NULL) {
+		frontier_fail(f, "writing the checkpoint marker", lerr);
+		if (err != NULL)
+			*err = xstrdup(f->error);
+		return -1;
+	}
+	return 0;
 }
 
 /* The head URI of q and its store key, or NULL (store error or empty). */
@@ -1283,6 +1317,7 @@ frontier_open_opts(const char *dir, const struct frontier_options *o, int create
 		}
 	}
 	f = xcalloc(1, sizeof(*f));
+	f->dir = xstrdup(dir);
 	f->o = *o;
 	if (f->o.precedence_floor < 1 || f->o.precedence_floor > KEYS_MAX_QPRECEDENCE + 1)
 		f->o.precedence_floor = KEYS_MAX_QPRECEDENCE;
@@ -1381,5 +1416,6 @@ frontier_close(struct frontier *f)
 	buf_free(&f->k);
 	buf_free(&f->v);
 	free(f->error);
+	free(f->dir);
 	free(f);
 }

@@ -121,4 +121,14 @@ void *frontier_db(struct frontier *f);
 /* The first store error met outside frontier_flush, or NULL. */
 const char *frontier_error(const struct frontier *f);
 
+/* The store key of the checkpoint marker: its value names the last
+ * checkpoint taken (src/checkpoint.c freezes the store right after it). */
+#define FRONTIER_CHECKPOINT_KEY "mcheckpoint"
+/* Writes the pending batch, then FRONTIER_CHECKPOINT_KEY = name in a
+ * synchronous write: the store's files on disk then hold every change up to
+ * this call, in a process crash and a power loss alike. */
+int frontier_checkpoint_mark(struct frontier *f, const char *name, char **err);
+/* The store's directory, as given to frontier_open. */
+const char *frontier_dir(const struct frontier *f);
+
 #endif

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,43 @@ int job_write_file(const char *path, const char *data, size_t len)
 	if (rc != 0)
 		unlink(tmp);
 	free(tmp);
+	return rc;
+}
+
+long job_log_repair(const char *path)
+{
+	char chunk[4096];
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	off_t end, pos;
+	long rc = 0;
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	end = lseek(fd, 0, SEEK_END);
+	pos = end;
+	/* Backwards a chunk at a time: only the cut line is read. */
+	while (pos > 0) {
+		size_t n = pos < (off_t)sizeof chunk ? (size_t)pos : sizeof chunk;
+		char *nl;
+
+		if (pread(fd, chunk, n, pos - (off_t)n) != (ssize_t)n) {
+			rc = -1;
+			break;
+		}
+		nl = memrchr(chunk, '\n', n);
+		if (nl != NULL) {
+			pos = pos - (off_t)n + (nl - chunk) + 1;
+			break;
+		}
+		pos -= (off_t)n;
+	}
+	if (rc == 0 && pos < end) {
+		if (ftruncate(fd, pos) < 0)
+			rc = -1;
+		else
+			rc = (long)(end - pos);
+	}
+	close(fd);
 	return rc;
 }
 

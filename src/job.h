@@ -15,6 +15,11 @@ int job_create(const char *dir, const struct config *cfg, char **err);
 int job_check_resumable(const char *dir, char **err);
 /* Writes a whole file through a temporary name and a rename. */
 int job_write_file(const char *path, const char *data, size_t len);
+/* A log the crawl appends to may end in a line cut short by a kill: cuts
+ * the file back to its last newline (that line's URI is not yet marked done
+ * in the frontier, so it is logged again when fetched again). Returns the
+ * bytes removed, 0 for a missing or whole file, negative on an error. */
+long job_log_repair(const char *path);
 /* The highest WARC serial among DIR's files (PREFIX-TIMESTAMP-SERIAL-...),
  * or 0 when there are none. */
 unsigned job_max_warc_serial(const char *dir);

@@ -4,7 +4,10 @@
 
 #include "config.h"
 #include "crawl.h"
+#include "ctl.h"
 #include "fetchcmd.h"
+#include "precload.h"
+#include "report.h"
 #include "warcindex.h"
 #include "xmalloc.h"
 
@@ -23,8 +26,9 @@ static const char main_usage[] =
 "                         continue a job (no --checkpoint: from the live state)\n"
 "  report JOBDIR [frontier|queues|hosts|stats] [--json]\n"
 "                         frontier and crawl reports, live or from the store\n"
-"  ctl    JOBDIR (pause|unpause|checkpoint|stop|report|reconsider-retired|set KEY=VALUE)\n"
-"                         control a running crawl through its control socket\n"
+"  ctl    JOBDIR (status|pause|unpause|checkpoint|stop|report|reconsider-retired|\n"
+"                         set KEY=VALUE...|metrics)\n"
+"                         control a running crawl through JOBDIR/control.sock\n"
 "  precedence-load FILE JOBDIR\n"
 "                         import lines \"URI PRECEDENCE\" for the preloaded policy\n"
 "  fetch  [--set KEY=VALUE]... URL\n"
@@ -56,11 +60,6 @@ static int main_load_config(struct config *cfg, const char *file, char **sets, s
 	return 0;
 }
 
-static int main_unbuilt(const char *what)
-{
-	fprintf(stderr, "tern: %s is not built yet in this version\n", what);
-	return 2;
-}
 
 static int main_fetch(int argc, char **argv)
 {
@@ -199,8 +198,6 @@ static int main_resume(int argc, char **argv)
 		fprintf(stderr, "usage: tern resume JOBDIR [--checkpoint NAME|latest]\n");
 		return 2;
 	}
-	if (checkpoint != NULL)
-		return main_unbuilt("tern resume --checkpoint (checkpoints)");
 	/* The wiring always comes from the job's (possibly edited) tern.conf. */
 	cfg = config_new();
 	conf = xasprintf("%s/tern.conf", argv[optind]);
@@ -210,6 +207,7 @@ static int main_resume(int argc, char **argv)
 		memset(&o, 0, sizeof o);
 		o.jobdir = argv[optind];
 		o.resume = 1;
+		o.checkpoint = checkpoint;
 		rc = crawl_run(cfg, &o);
 	}
 	config_free(cfg);
@@ -218,23 +216,17 @@ static int main_resume(int argc, char **argv)
 
 static int main_report(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return main_unbuilt("tern report");
+	return report_run(argc, argv);
 }
 
 static int main_ctl(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return main_unbuilt("tern ctl");
+	return ctl_run(argc, argv);
 }
 
 static int main_precedence_load(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return main_unbuilt("tern precedence-load");
+	return precload_run(argc, argv);
 }
 
 static int main_warc_index(int argc, char **argv)

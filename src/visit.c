@@ -563,6 +563,24 @@ static void visit_schedule_outlinks(struct visit *v, int status, struct buf *out
 		visit_schedule_link(v, 'R', loc, strlen(loc), NULL, &scratch, &basebuf);
 		buf_appendf(outlinks_text, "%s R =LOCATION\n", scratch.len ? scratch.data : loc);
 	}
+	/* As Heritrix's ExtractorHTTP: Content-Location, and the Refresh header
+	 * that browsers follow like a meta refresh. */
+	if (v->f != NULL) {
+		const char *cl = fetch_header(v->f, "Content-Location");
+		const char *refresh = fetch_header(v->f, "Refresh");
+		const char *u;
+		size_t ulen;
+		if (cl != NULL) {
+			visit_schedule_link(v, 'R', cl, strlen(cl), NULL, &scratch, &basebuf);
+			if (scratch.len)
+				buf_appendf(outlinks_text, "%s R =CONTENT_LOCATION\n", scratch.data);
+		}
+		if (refresh != NULL && extract_refresh_url(refresh, strlen(refresh), &u, &ulen) == 0) {
+			visit_schedule_link(v, 'R', u, ulen, NULL, &scratch, &basebuf);
+			if (scratch.len)
+				buf_appendf(outlinks_text, "%s R =REFRESH\n", scratch.data);
+		}
+	}
 	while (p != NULL && p < end) {
 		char hop = *p++;
 		const char *ref = p;
@@ -579,8 +597,10 @@ static void visit_schedule_outlinks(struct visit *v, int status, struct buf *out
 	buf_free(&basebuf);
 }
 
-/* Archives the exchange; fills digest and the dedup verdict. */
-static void visit_archive(struct visit *v, const char *digest, const char *truncated,
+/* Archives the exchange; fills digest and the dedup verdict. Returns -1
+ * when the records could not be queued (a full disk holds the writer): the
+ * URI must then not be marked done. */
+static int visit_archive(struct visit *v, const char *digest, const char *truncated,
     int *revisit, struct buf *outlinks_text)
 {
 	struct crawl *cr = v->cr;
@@ -591,10 +611,14 @@ static void visit_archive(struct visit *v, const char *digest, const char *trunc
 	size_t nlines = 0;
 	char *err = NULL, *save = NULL, *tok;
 	size_t hlen = 0, qlen = 0;
+	int rc = 0;
 
 	*revisit = 0;
 	if (cr->warc == NULL)
-		return;
+		return 0;
+	/* Before the dedup index records a capture that would not exist. */
+	if (!warc_writable(cr->warc))
+		return -1;
 	memset(&cap, 0, sizeof cap);
 	cap.uri = v->fetch_url;
 	cap.ip = v->ip;
@@ -636,10 +660,12 @@ static void visit_archive(struct visit *v, const char *digest, const char *trunc
 	if (warc_write_http(cr->warc, &cap, &ids, &err) < 0) {
 		crawl_log_event(cr, "WARC: %s", err);
 		free(err);
+		rc = -1;
 	}
 	free(lines);
 	buf_free(&ruri);
 	buf_free(&rdate);
+	return rc;
 }
 
 static void visit_robots_done(struct visit *v, struct fetch *f)
@@ -656,8 +682,16 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 
 	cr->stats.robots_fetches++;
 	digest_final(v->dg, digest);
-	if (status > 0)
-		visit_archive(v, digest, NULL, &revisit, &none);
+	if (status > 0 && visit_archive(v, digest, NULL, &revisit, &none) < 0) {
+		/* Not archived: robots.txt is asked again later. */
+		uint64_t wait = visit_delay(v, fetch_duration_ms(f), fetch_raw_bytes(f));
+		buf_free(&none);
+		free(hops);
+		fetch_release(v->f);
+		v->f = NULL;
+		visit_end(v, FRONTIER_DEFER, wait);
+		return;
+	}
 	buf_free(&none);
 	if (fetch_annotations(f) & FETCH_LENTRUNC)
 		buf_appends(&ann, "lenTrunc");
@@ -791,7 +825,17 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 	if (status > 0) {
 		if (visit_extracts(v, status))
 			visit_schedule_outlinks(v, status, &outlinks);
-		visit_archive(v, digest, truncated, &revisit, &outlinks);
+		if (visit_archive(v, digest, truncated, &revisit, &outlinks) < 0) {
+			/* Not archived, so not done: back to its queue's head, to
+			 * be fetched again once the writer works. */
+			buf_free(&ann);
+			buf_free(&extra);
+			buf_free(&outlinks);
+			fetch_release(v->f);
+			v->f = NULL;
+			visit_end(v, FRONTIER_DEFER, delay);
+			return;
+		}
 		if (revisit) {
 			buf_appends(&extra, extra.len ? ",duplicate:digest" : "duplicate:digest");
 			cr->stats.revisits++;

@@ -607,6 +607,11 @@ void warc_date_format(const struct warc_writer *w, uint64_t date_us, char out[32
 	warc_date(w, date_us, out);
 }
 
+int warc_writable(const struct warc_writer *w)
+{
+	return w->write_errno == 0;
+}
+
 unsigned warc_serial(const struct warc_writer *w)
 {
 	return w->serial;

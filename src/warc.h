@@ -73,6 +73,10 @@ int warc_flush(struct warc_writer *w, char **err);
 /* The WARC-Date a capture fetched at date_us gets: what dedup_check needs
  * before the capture is written. */
 void warc_date_format(const struct warc_writer *w, uint64_t date_us, char out[32]);
+/* 0 while an earlier write error is pending (records are refused until
+ * warc_flush succeeds), 1 otherwise: a caller asks before it records
+ * anything that depends on the capture being written (a dedup entry). */
+int warc_writable(const struct warc_writer *w);
 /* Next serial, for checkpoints. */
 unsigned warc_serial(const struct warc_writer *w);
 /* Name of the file being written (without ".open"), or NULL before the first. */

@@ -82,10 +82,14 @@ ls "$job"/warcs/*.warc.gz >/dev/null 2>&1 || fail "no WARC files"
 # digests and lengths, request/response linkage, crawl.log's (URI, status,
 # digest) against the captures, and every capture found in the CDXJ index
 # that `tern warc-index` writes.
+# (CRAWL_WARC_CHECK=0 skips it for the large crawl: the reader takes minutes
+# over 85,000 captures.)
 "$TERN" warc-index "$job" >index.cdxj || fail "tern warc-index failed"
 [ "$(wc -l <index.cdxj)" -gt "$(wc -l <allowed.txt)" ] || fail "CDXJ index too short"
-node "$top_srcdir/tests/warc_validate.mjs" "$job" --cdxj index.cdxj >validate.out 2>&1 ||
-	fail "WARC validation: $(tail -20 validate.out)"
+if [ "${CRAWL_WARC_CHECK:-1}" = 1 ]; then
+	node "$top_srcdir/tests/warc_validate.mjs" "$job" --cdxj index.cdxj >validate.out 2>&1 ||
+		fail "WARC validation: $(tail -20 validate.out)"
+fi
 
 # A second crawl into the same job directory is refused.
 "$TERN" crawl -j "$job" http://h0.web.test/ >refused.txt 2>&1
