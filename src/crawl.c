@@ -148,7 +148,8 @@ out:
 static int crawl_flush(struct crawl *cr)
 {
 	char *err = NULL;
-	int rc = 0;
+	int rc = 0, frc;
+	uint64_t t0;
 
 	if (cr->warc != NULL && warc_flush(cr->warc, &err) < 0) {
 		/* Said once every 10 s while the hold lasts, not every pass. */
@@ -170,7 +171,15 @@ static int crawl_flush(struct crawl *cr)
 		free(err);
 		rc = -1;
 	}
-	if (frontier_flush(cr->frontier, &err) < 0) {
+	t0 = uv_hrtime();
+	frc = frontier_flush(cr->frontier, &err);
+	/* LevelDB stalls a write while compaction catches up: the time spent
+	 * in these writes is what /metrics reports as store write time. */
+	t0 = uv_hrtime() - t0;
+	cr->store_write_ns += t0;
+	if (t0 > cr->store_write_max_ns)
+		cr->store_write_max_ns = t0;
+	if (frc < 0) {
 		crawl_log_event(cr, "frontier write failed: %s", err);
 		fprintf(stderr, "tern: frontier write failed: %s\n", err);
 		free(err);
@@ -203,6 +212,8 @@ int crawl_checkpoint(struct crawl *cr, char *name, size_t cap, char **err)
 	}
 	cr->last_checkpoint_ms = crawl_now_ms();
 	cr->checkpoint_us = t.total_us;
+	cr->checkpoints++;
+	cr->checkpoint_total_us += t.total_us;
 	crawl_log_event(cr, "checkpoint %s in %.1f ms (%u tables linked); %d URIs in flight are fetched again after a resume from it",
 	    cp, (double)t.total_us / 1000.0, t.tables, cr->in_flight);
 	snprintf(name, cap, "%s", cp);

@@ -100,6 +100,10 @@ struct crawl {
 	int tty;
 	uint64_t last_progress_ms;
 	uint64_t last_warc_error_ms;	/* rate limit of the disk-full message */
+	uint64_t store_write_ns;	/* time in the frontier's LevelDB writes */
+	uint64_t store_write_max_ns;
+	uint64_t checkpoints;
+	uint64_t checkpoint_total_us;
 	uint64_t last_pages;
 };
 

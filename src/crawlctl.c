@@ -14,6 +14,7 @@
 #include "config.h"
 #include "crawl.h"
 #include "ctlserver.h"
+#include "dns.h"
 #include "frontier.h"
 #include "hosts.h"
 #include "report.h"
@@ -158,6 +159,24 @@ static void crawlctl_metrics(struct crawl *cr, struct ctlserver_reply *r)
 	buf_appendf(b, "tern_robots_cache_entries %zu\n", hosts_count(cr->hosts));
 	buf_appends(b, "# TYPE tern_robots_cache_bytes gauge\n");
 	buf_appendf(b, "tern_robots_cache_bytes %zu\n", hosts_memory(cr->hosts));
+	buf_appends(b, "# HELP tern_dns_cache_entries Names in the DNS cache (answers and failures).\n"
+	    "# TYPE tern_dns_cache_entries gauge\n");
+	buf_appendf(b, "tern_dns_cache_entries %zu\n", cr->dns ? dns_cache_count(cr->dns) : 0);
+	buf_appends(b, "# HELP tern_store_write_seconds_total Time in the frontier's LevelDB writes, stalls included.\n"
+	    "# TYPE tern_store_write_seconds_total counter\n");
+	buf_appendf(b, "tern_store_write_seconds_total %.6f\n", (double)cr->store_write_ns / 1e9);
+	buf_appends(b, "# HELP tern_store_write_max_seconds The longest single LevelDB write.\n"
+	    "# TYPE tern_store_write_max_seconds gauge\n");
+	buf_appendf(b, "tern_store_write_max_seconds %.6f\n", (double)cr->store_write_max_ns / 1e9);
+	buf_appends(b, "# HELP tern_checkpoints_total Checkpoints taken by this process.\n"
+	    "# TYPE tern_checkpoints_total counter\n");
+	buf_appendf(b, "tern_checkpoints_total %llu\n", (unsigned long long)cr->checkpoints);
+	buf_appends(b, "# HELP tern_checkpoint_seconds_total Time spent taking them (the loop stalls meanwhile).\n"
+	    "# TYPE tern_checkpoint_seconds_total counter\n");
+	buf_appendf(b, "tern_checkpoint_seconds_total %.6f\n", (double)cr->checkpoint_total_us / 1e6);
+	buf_appends(b, "# HELP tern_checkpoint_last_seconds Duration of the latest checkpoint.\n"
+	    "# TYPE tern_checkpoint_last_seconds gauge\n");
+	buf_appendf(b, "tern_checkpoint_last_seconds %.6f\n", (double)cr->checkpoint_us / 1e6);
 	buf_appends(b, "# HELP tern_resident_memory_bytes Resident set size.\n"
 	    "# TYPE tern_resident_memory_bytes gauge\n");
 	buf_appendf(b, "tern_resident_memory_bytes %lld\n", (long long)crawl_rss_kb() * 1024);

@@ -748,3 +748,8 @@ dns_free(struct dns *d)
 	uv_close((uv_handle_t *)&d->timer, dns_close_cb);
 	uv_close((uv_handle_t *)&d->idle, dns_close_cb);
 }
+
+size_t dns_cache_count(const struct dns *d)
+{
+	return d->nentries;
+}

@@ -51,6 +51,8 @@ void dns_cancel(struct dns_query *q);
 /* Closes handles; the loop must run once more to finish closing. Pending
  * callbacks are not called. */
 void dns_free(struct dns *d);
+/* Names in the cache (answers and failures), for the metrics. */
+size_t dns_cache_count(const struct dns *d);
 /* Parses a numeric host (IPv4 in any inet_aton form, IPv6 with or without
  * brackets) into sa with port 0; 0 or -1 if host is a name. */
 int dns_numeric(const char *host, struct sockaddr_storage *sa);
