@@ -1,6 +1,7 @@
 /* Control socket request parsing over llhttp. llhttp checks the syntax; this
  * file adds the caps (head, target, body) and stops at the end of the first
  * request by pausing the parser in on_message_complete. */
+#include "hex.h"
 #include "ctlreq.h"
 #include "xmalloc.h"
 
@@ -180,17 +181,6 @@ const char *ctlreq_error_message(const struct ctlreq_parser *p)
 	return p->err;
 }
 
-static int ctlreq_hex(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int ctlreq_query_param(const char *query, const char *name, struct buf *out)
 {
 	size_t nl = strlen(name);
@@ -206,8 +196,8 @@ int ctlreq_query_param(const char *query, const char *name, struct buf *out)
 					int hi, lo;
 					if (i + 2 >= len)
 						return -1;
-					hi = ctlreq_hex((unsigned char)s[i + 1]);
-					lo = ctlreq_hex((unsigned char)s[i + 2]);
+					hi = hex_value((unsigned char)s[i + 1]);
+					lo = hex_value((unsigned char)s[i + 2]);
 					if (hi < 0 || lo < 0)
 						return -1;
 					buf_appendc(out, (char)(hi * 16 + lo));

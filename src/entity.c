@@ -8,6 +8,7 @@
  * differential test against parse5 would rightly flag it. */
 #include <string.h>
 #include <stdint.h>
+#include "hex.h"
 #include "entity.h"
 
 struct entity_name {
@@ -2267,17 +2268,6 @@ static int entity_isalnum(unsigned char c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-static int entity_hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static size_t entity_utf8(uint32_t cp, char out[8])
 {
 	if (cp < 0x80) {
@@ -2337,7 +2327,7 @@ static size_t entity_numeric(const char *s, size_t len, char out[8], size_t *out
 	}
 	start = i;
 	for (; i < len; i++) {
-		int d = hex ? entity_hexval((unsigned char)s[i]) :
+		int d = hex ? hex_value((unsigned char)s[i]) :
 			(s[i] >= '0' && s[i] <= '9' ? s[i] - '0' : -1);
 		if (d < 0)
 			break;

@@ -1,6 +1,7 @@
 /* robots.txt per RFC 9309; the choices the RFC leaves open are listed in
  * robots.h. */
 /* memmem and qsort_r come from _GNU_SOURCE, set for the whole build. */
+#include "hex.h"
 #include "robots.h"
 #include "buf.h"
 #include "xmalloc.h"
@@ -68,17 +69,6 @@ static int robots_is_ws(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\v' || c == '\f';
 }
 
-static int robots_hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static int robots_is_unreserved(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -107,8 +97,8 @@ static size_t robots_normalise_to(const char *s, size_t n, char *out)
 		unsigned char c = (unsigned char)s[i];
 		int hi, lo;
 
-		if (c == '%' && i + 2 < n && (hi = robots_hexval((unsigned char)s[i + 1])) >= 0 &&
-		    (lo = robots_hexval((unsigned char)s[i + 2])) >= 0) {
+		if (c == '%' && i + 2 < n && (hi = hex_value((unsigned char)s[i + 1])) >= 0 &&
+		    (lo = hex_value((unsigned char)s[i + 2])) >= 0) {
 			unsigned char v = (unsigned char)(hi << 4 | lo);
 
 			i += 2;
