@@ -33,6 +33,7 @@
 #include "surt.h"
 #include "url.h"
 #include "warc.h"
+#include "warcrecover.h"
 #include "xmalloc.h"
 
 #include <ctype.h>
@@ -743,6 +744,24 @@ static int crawl_open_outputs(struct crawl *cr, char **err)
 		if (cr->warc_serial_floor > wo.first_serial)
 			wo.first_serial = cr->warc_serial_floor;
 		wo.warcinfo_extra = extra;
+		{
+			/* Files a killed run left ".open" are cut to their last
+			 * whole record and closed (doc/warc.md). The serial
+			 * above was taken first, so a file removed here never
+			 * has its serial reused. The frontier's LevelDB lock,
+			 * held already, keeps any other tern off this job. A
+			 * file that cannot be recovered stays as it is and
+			 * the crawl goes on with new files. */
+			struct buf rep = BUF_INIT;
+			char *rerr = NULL, *line, *nl;
+
+			/* The report has a line for each failure too. */
+			if (warcrecover_dir(wdir, &rep, &rerr) < 0)
+				free(rerr);
+			for (line = rep.data; line != NULL && (nl = strchr(line, '\n')) != NULL; line = nl + 1)
+				crawl_log_event(cr, "WARC recovery: %.*s", (int)(nl - line), line);
+			buf_free(&rep);
+		}
 		cr->warc = warc_open(&wo, err);
 		free(extra);
 		free(wdir);

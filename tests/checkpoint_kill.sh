@@ -9,7 +9,11 @@
 #     that can be in flight): at-least-once, and nothing else twice;
 #   - crawl.log has a well-formed line for every page, and a page logged
 #     twice was also fetched twice;
-#   - every page that answered has a response record in the WARCs.
+#   - every page that answered has a response record in the WARCs;
+#   - no WARC file is left ".open" (each resume cut the killed run's file to
+#     its last whole record and closed it, and said so in tern.log), and
+#     every WARC reads cleanly with tern's reader (`tern warc-index`) and,
+#     when node and npm warcio are installed, tests/warc_validate.mjs.
 # CHECKPOINT_KILL_SEED makes the kill times reproducible.
 . "$top_srcdir/tests/lib.sh"
 need_cmd dnsmasq
@@ -135,11 +139,27 @@ cut -f1 requested.tsv | uniq -c | awk '{ print $2 "\t" $1 }' >requested_n.tsv
 awk -F'\t' 'NR == FNR { n[$1] = $2; next } $2 > n[$1] { print; bad++ } END { exit bad > 0 }' \
 	requested_n.tsv logged_twice.tsv >overlogged.txt || fail "pages logged more often than fetched: $(head -3 overlogged.txt)"
 
-# WARCs: a response (or revisit) record for every page that answered. A
-# kill leaves its file named ".open" with possibly a torn last record
-# (Heritrix's files do the same); the records before it are read here, as a
-# WARC tool salvaging such a file would.
-for w in "$job"/warcs/*.warc.gz "$job"/warcs/*.warc.gz.open; do
+# WARCs. A kill leaves the file being written named ".open", possibly with
+# a torn last record; the next resume closes it (warcrecover_dir). The last
+# run ended normally, so none may be left, and every file must read whole.
+opened=$(ls "$job"/warcs | grep -c '\.open$')
+[ "$opened" -eq 0 ] || fail "$opened WARC files left .open: $(ls "$job"/warcs | grep '\.open$' | head -3)"
+recovered=$(grep -c 'WARC recovery: .*: \(kept .*closed\|no whole record .*removed\)$' "$job/logs/tern.log")
+torn=$(grep -c 'WARC recovery: .*: kept .* cut [0-9]* bytes' "$job/logs/tern.log")
+grep 'WARC recovery: ' "$job/logs/tern.log" | grep -v ': \(kept .*closed\|no whole record .*removed\)$' >recovery_bad.txt
+[ -s recovery_bad.txt ] && fail "WARC recovery failed: $(head -3 recovery_bad.txt)"
+[ "$recovered" -ge 1 ] || fail "no WARC file was recovered after $kills kills"
+"$TERN" warc-index "$job" >index.cdxj 2>warcindex.err || fail "tern warc-index: $(cat warcindex.err)"
+if command -v node >/dev/null 2>&1 && [ -d "$top_srcdir/tests/node_modules/warcio" ]; then
+	(cd "$top_srcdir/tests" && node warc_validate.mjs "$job") >validate.out 2>&1 ||
+		fail "warc_validate.mjs: $(grep FAIL validate.out | head -5)"
+	validated="warcio: $(tail -1 validate.out)"
+else
+	validated="warcio not installed"
+fi
+
+# A response (or revisit) record for every page that answered.
+for w in "$job"/warcs/*.warc.gz; do
 	[ -f "$w" ] || continue
 	gzip -dc "$w" 2>/dev/null | awk '
 		/^WARC\/1\.[01]\r?$/ { inhead = 1; type = ""; next }
@@ -150,4 +170,4 @@ done | sort -u >archived.txt
 awk -F'\t' '$2 == "allowed" && $3 > 0 { print $1 }' "$man" | sort >answered.txt
 unarchived=$(comm -23 answered.txt archived.txt | wc -l)
 [ "$unarchived" -eq 0 ] || fail "$unarchived pages without a WARC capture: $(comm -23 answered.txt archived.txt | head -5)"
-pass "$(wc -l <allowed.txt) pages after $kills kills (seed $SEED): $(cat repeats.sum)"
+pass "$(wc -l <allowed.txt) pages after $kills kills (seed $SEED): $(cat repeats.sum); $recovered .open WARCs closed ($torn cut), $validated"
