@@ -2,7 +2,20 @@
  * finish operations per second over a real LevelDB store, and the process's
  * resident memory after each phase.
  *
- *   bench/frontierbench [URIS [HOSTS [DIR]]]     (defaults 1000000 10000 /tmp)
+ *   bench/frontierbench [-p MODE] [URIS [HOSTS [DIR]]]   (defaults 1000000 10000 /tmp)
+ *
+ * MODE sets the budget and precedence policies, to measure what they cost:
+ *   default  the configuration defaults (unit cost, balance 3000, hold-queues)
+ *   off      zero cost, base URI and queue precedence, no rotation, no total
+ *            budget, hold-queues false: the bookkeeping does nothing
+ *   off-hold off with hold-queues true: queues site-first, one at a time,
+ *            as with the policies on, so the access pattern is comparable
+ *   highest  unit cost, cost URI precedence, rotation every 21 URIs
+ *            (balance 20), a total budget checked at every poll (never
+ *            reached), hold-queues, highest-uri queue precedence
+ *   success  as highest, with success-counts queue precedence (10,10), so
+ *            queues are demoted and yield as the crawl goes
+ * -b BALANCE replaces the mode's balance-replenish-amount (0: no rotation).
  *
  * Phase 1 schedules URIS new URIs spread over HOSTS queues, plus as many
  * already-seen ones (a crawl's outlinks are mostly duplicates), flushing
@@ -75,12 +88,49 @@ frontierbench_flush(struct frontier *f)
 	}
 }
 
+/* 0, or -1 if mode is unknown. */
+static int
+frontierbench_mode(struct frontier_options *o, const char *mode)
+{
+	struct policy_settings *d = &o->defaults;
+
+	frontier_options_defaults(o);
+	if (strcmp(mode, "default") == 0)
+		return 0;
+	if (strcmp(mode, "off") == 0 || strcmp(mode, "off-hold") == 0) {
+		d->cost_policy = POLICY_COST_ZERO;
+		d->uri_policy = POLICY_URI_BASE;
+		d->queue_policy = POLICY_QUEUE_BASE;
+		d->balance_replenish = 0;
+		d->total_budget = -1;
+		o->hold_queues = strcmp(mode, "off-hold") == 0;
+		return 0;
+	}
+	if (strcmp(mode, "highest") != 0 && strcmp(mode, "success") != 0)
+		return -1;
+	d->cost_policy = POLICY_COST_UNIT;
+	d->uri_policy = POLICY_URI_COST;
+	d->balance_replenish = 20;
+	d->total_budget = INT64_MAX / 2;
+	o->hold_queues = 1;
+	if (strcmp(mode, "highest") == 0) {
+		d->queue_policy = POLICY_QUEUE_HIGHEST_URI;
+	} else {
+		d->queue_policy = POLICY_QUEUE_SUCCESS_COUNTS;
+		d->success_counts[0] = 10;
+		d->success_counts[1] = 10;
+		d->nsuccess_counts = 2;
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
-	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 10) : 1000000;
-	unsigned long hosts = argc > 2 ? strtoul(argv[2], NULL, 10) : 10000;
-	const char *base = argc > 3 ? argv[3] : "/tmp";
+	const char *mode = "default";
+	long long balance = -1;
+	unsigned long n, hosts;
+	const char *base;
 	struct frontier_options o;
 	struct frontier *f;
 	struct frontier_counts cnt;
@@ -91,13 +141,26 @@ main(int argc, char **argv)
 	double t0, t1, t2;
 	long rss, hwm;
 
-	if (n == 0 || hosts == 0) {
-		fprintf(stderr, "usage: frontierbench [URIS [HOSTS [DIR]]]\n");
+	while (argc > 2 && (strcmp(argv[1], "-p") == 0 || strcmp(argv[1], "-b") == 0)) {
+		if (argv[1][1] == 'p')
+			mode = argv[2];
+		else
+			balance = strtoll(argv[2], NULL, 10);
+		argc -= 2;
+		argv += 2;
+	}
+	n = argc > 1 ? strtoul(argv[1], NULL, 10) : 1000000;
+	hosts = argc > 2 ? strtoul(argv[2], NULL, 10) : 10000;
+	base = argc > 3 ? argv[3] : "/tmp";
+	if (n == 0 || hosts == 0 || frontierbench_mode(&o, mode) < 0) {
+		fprintf(stderr, "usage: frontierbench [-p default|off|off-hold|highest|success] "
+		    "[-b BALANCE] [URIS [HOSTS [DIR]]]\n");
 		return 2;
 	}
+	if (balance >= 0)
+		o.defaults.balance_replenish = balance;
 	snprintf(dir, sizeof(dir), "%s/frontierbench.%ld", base, (long)getpid());
-	frontier_options_defaults(&o);
-	/* Politeness off and rotation on, as a fast crawl of many hosts. */
+	/* Politeness off, as a fast crawl of many hosts. */
 	f = frontier_open_opts(dir, &o, 1, now, &err);
 	if (f == NULL) {
 		fprintf(stderr, "%s\n", err);
@@ -113,7 +176,8 @@ main(int argc, char **argv)
 	frontierbench_flush(f);
 	t1 = frontierbench_secs();
 	frontierbench_rss(&rss, &hwm);
-	printf("uris %lu hosts %lu\n", n, hosts);
+	printf("policies %s balance %lld uris %lu hosts %lu\n", mode,
+	    (long long)o.defaults.balance_replenish, n, hosts);
 	printf("schedule: %lu calls (half duplicates) in %.2f s = %.0f/s; RSS %ld KiB\n",
 	    2 * n, t1 - t0, 2 * (double)n / (t1 - t0), rss);
 	for (;;) {

@@ -459,11 +459,11 @@ frontier_reevaluate(struct frontier *f, struct wq *q)
 static void
 frontier_reenqueue(struct frontier *f, struct wq *q)
 {
+	frontier_reevaluate(f, q);
 	if (q->m.count == 0) {
 		frontier_set_state(f, q, WQ_EXHAUSTED);
 		return;
 	}
-	frontier_reevaluate(f, q);
 	if (q->m.precedence >= f->o.precedence_floor ||
 	    frontier_best_inactive(f) < q->m.precedence)
 		frontier_set_state(f, q, WQ_INACTIVE);
@@ -739,10 +739,15 @@ frontier_schedule(struct frontier *f, const struct curi *c, const char *canon,
 		    keys_hist_min(&q->m), q->m.successes, s.success_counts,
 		    s.nsuccess_counts);
 		/* hold-queues: new queues wait inactive until needed to keep
-		 * the fetchers busy (site-first); otherwise they start ready. */
+		 * the fetchers busy (site-first); otherwise they start ready,
+		 * or snoozed for what is left of the politeness delay of the
+		 * queue's last fetch (inactive if that is a long snooze). */
 		if (f->o.hold_queues || q->m.precedence >= f->o.precedence_floor ||
-		    q->m.wake_ms > f->now)
+		    (q->m.wake_ms > f->now &&
+		    q->m.wake_ms - f->now > f->o.snooze_deactivate_ms))
 			frontier_set_state(f, q, WQ_INACTIVE);
+		else if (q->m.wake_ms > f->now)
+			frontier_set_state(f, q, WQ_SNOOZED);
 		else
 			frontier_set_state(f, q, WQ_READY);
 	} else {
@@ -1053,6 +1058,12 @@ frontier_finish(struct frontier *f, struct curi *c, enum frontier_outcome o,
 	f->in_flight--;
 	curi_free(c);
 	if (q->m.count == 0) {
+		/* The host still gets its politeness delay: a URI scheduled to
+		 * the emptied queue during it waits for the wake time, as in
+		 * Heritrix, where the empty queue stays snoozed. */
+		if (delay_ms > 0)
+			q->m.wake_ms = now + delay_ms;
+		frontier_reevaluate(f, q);
 		frontier_set_state(f, q, WQ_EXHAUSTED);
 	} else if (delay_ms > 0) {
 		q->m.wake_ms = now + delay_ms;
