@@ -53,6 +53,8 @@
 #define CRAWL_GRACE_MS 5000
 /* Servers whose robots verdicts are kept in memory. */
 #define CRAWL_HOSTS_CAPACITY 65536
+/* Seeds scheduled between two frontier writes while a seed list loads. */
+#define CRAWL_SEED_FLUSH 4096
 /* progress.log period. */
 #define CRAWL_PROGRESS_MS 20000
 
@@ -320,7 +322,8 @@ const char *crawl_report_word(const struct crawl *cr)
 static void crawl_write_reports(struct crawl *cr)
 {
 	struct buf b = BUF_INIT;
-	char *path, *text;
+	char *path, *text, *tmp;
+	FILE *fp;
 	json_t *j;
 
 	report_frontier(cr->frontier, crawl_report_word(cr), 0, &b);
@@ -328,11 +331,17 @@ static void crawl_write_reports(struct crawl *cr)
 	job_write_file(path, b.data, b.len);
 	free(path);
 	buf_reset(&b);
-	frontier_report_queues(cr->frontier, &b, 0);
 	path = xasprintf("%s/reports/queues.txt", cr->jobdir);
-	job_write_file(path, b.data, b.len);
+	tmp = xasprintf("%s.tmp", path);
+	if ((fp = fopen(tmp, "w")) != NULL) {
+		frontier_report_queues_fp(cr->frontier, fp, 0);
+		if (fclose(fp) == 0)
+			rename(tmp, path);
+		else
+			unlink(tmp);
+	}
+	free(tmp);
 	free(path);
-	buf_reset(&b);
 	if (report_hosts(cr->jobdir, 0, &b, NULL) == 0) {
 		path = xasprintf("%s/reports/hosts.txt", cr->jobdir);
 		job_write_file(path, b.data, b.len);
@@ -642,6 +651,7 @@ static int crawl_seeds(struct crawl *cr, const struct crawl_opts *o, int schedul
 	char *line = NULL;
 	size_t cap = 0, n = 0;
 	int lineno = 0, rc = 0;
+	char *ferr = NULL;
 
 	for (size_t i = 0; i < o->nseeds + 1; i++) {
 		const char *seed, *origin;
@@ -682,6 +692,15 @@ static int crawl_seeds(struct crawl *cr, const struct crawl_opts *o, int schedul
 		if (schedule)
 			crawl_schedule(cr, href.data, NULL, "", CURI_SEED, schedule == 1);
 		n++;
+		/* A seed list of 100,000 hosts would otherwise sit whole in the
+		 * write batch and create as many queue objects before the first
+		 * flush; the frontier evicts cold queues only after a write. */
+		if (schedule && n % CRAWL_SEED_FLUSH == 0 && frontier_flush(cr->frontier, &ferr) < 0) {
+			fprintf(stderr, "tern: %s\n", ferr);
+			free(ferr);
+			rc = 1;
+			break;
+		}
 	}
 	if (fp != NULL)
 		fclose(fp);

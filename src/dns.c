@@ -35,6 +35,7 @@ struct dns_entry {
 	unsigned refs;			/* queries pointing here */
 	uint64_t expires;		/* loop time, ms */
 	struct dns_answer ans;
+	struct sockaddr_storage *addrs;	/* ans.addrs, owned */
 	char *rr_text;
 	char *error;
 	struct dns_query *waiters;
@@ -295,6 +296,7 @@ static void
 dns_entry_free(struct dns_entry *e)
 {
 	free(e->host);
+	free(e->addrs);
 	free(e->rr_text);
 	free(e->error);
 	free(e);
@@ -410,7 +412,9 @@ dns_resolve(struct dns *d, const char *host, dns_cb cb, void *arg, struct dns_qu
 			e->expires = UINT64_MAX;
 			e->ans.status = 1;
 			e->ans.naddrs = 1;
-			e->ans.addrs[0] = sa;
+			e->addrs = xmalloc(sizeof(*e->addrs));
+			e->addrs[0] = sa;
+			e->ans.addrs = e->addrs;
 			inet_ntop(sa.ss_family, sa.ss_family == AF_INET ?
 			    (void *)&((struct sockaddr_in *)&sa)->sin_addr :
 			    (void *)&((struct sockaddr_in6 *)&sa)->sin6_addr,
@@ -424,7 +428,9 @@ dns_resolve(struct dns *d, const char *host, dns_cb cb, void *arg, struct dns_qu
 	} else if (e->state == DNS_E_DONE && e->expires <= uv_now(d->loop) && e->refs == 0) {
 		free(e->rr_text);
 		free(e->error);
+		free(e->addrs);
 		e->rr_text = e->error = NULL;
+		e->addrs = NULL;
 		memset(&e->ans, 0, sizeof(e->ans));
 		dns_enqueue(d, e);
 	}
@@ -496,8 +502,10 @@ dns_parse(struct dns_entry *e, unsigned char *abuf, int alen)
 		r = ares_parse_a_reply(abuf, alen, &he, at, &n);
 		if (r != ARES_SUCCESS)
 			return r;
+		e->addrs = xrealloc(e->addrs, (size_t)(n > 0 ? n : 1) * sizeof(*e->addrs));
+		memset(e->addrs, 0, (size_t)(n > 0 ? n : 1) * sizeof(*e->addrs));
 		for (int i = 0; i < n; i++) {
-			struct sockaddr_in *s4 = (struct sockaddr_in *)&e->ans.addrs[i];
+			struct sockaddr_in *s4 = (struct sockaddr_in *)&e->addrs[i];
 			char ip[INET_ADDRSTRLEN];
 			s4->sin_family = AF_INET;
 			s4->sin_addr = at[i].ipaddr;
@@ -511,8 +519,10 @@ dns_parse(struct dns_entry *e, unsigned char *abuf, int alen)
 		r = ares_parse_aaaa_reply(abuf, alen, &he, at, &n);
 		if (r != ARES_SUCCESS)
 			return r;
+		e->addrs = xrealloc(e->addrs, (size_t)(n > 0 ? n : 1) * sizeof(*e->addrs));
+		memset(e->addrs, 0, (size_t)(n > 0 ? n : 1) * sizeof(*e->addrs));
 		for (int i = 0; i < n; i++) {
-			struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&e->ans.addrs[i];
+			struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&e->addrs[i];
 			char ip[INET6_ADDRSTRLEN];
 			s6->sin6_family = AF_INET6;
 			memcpy(&s6->sin6_addr, &at[i].ip6addr, 16);
@@ -531,10 +541,11 @@ dns_parse(struct dns_entry *e, unsigned char *abuf, int alen)
 		return n <= 0 ? ARES_ENODATA : ARES_EBADRESP;
 	}
 	e->ans.naddrs = n;
+	e->ans.addrs = e->addrs;
 	e->ans.ttl = ttl;
-	inet_ntop(e->ans.addrs[0].ss_family, e->ans.addrs[0].ss_family == AF_INET ?
-	    (void *)&((struct sockaddr_in *)&e->ans.addrs[0])->sin_addr :
-	    (void *)&((struct sockaddr_in6 *)&e->ans.addrs[0])->sin6_addr,
+	inet_ntop(e->addrs[0].ss_family, e->addrs[0].ss_family == AF_INET ?
+	    (void *)&((struct sockaddr_in *)&e->addrs[0])->sin_addr :
+	    (void *)&((struct sockaddr_in6 *)&e->addrs[0])->sin6_addr,
 	    e->ans.ip, sizeof(e->ans.ip));
 	e->rr_text = buf_steal(&rr);
 	return ARES_SUCCESS;

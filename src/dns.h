@@ -28,7 +28,10 @@ struct dns_query;
 struct dns_answer {
 	int status;              /* 1 success, -1 failure (crawl.log dns: line) */
 	int naddrs;
-	struct sockaddr_storage addrs[8];
+	/* naddrs addresses, valid during the callback (copy what you keep):
+	 * the cache holds exactly as many as the answer had, so that a cache
+	 * of 100,000 hosts does not cost a kilobyte each. */
+	const struct sockaddr_storage *addrs;
 	char ip[INET6_ADDRSTRLEN];   /* first address, text */
 	uint32_t ttl;
 	uint64_t fetch_time_ms;  /* wall clock of the answer */

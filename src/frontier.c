@@ -1206,8 +1206,8 @@ frontier_report_summary(struct frontier *f, struct buf *out)
 		buf_appendf(out, "  %s %llu\n", q->key, (unsigned long long)q->m.count);
 }
 
-void
-frontier_report_queues(struct frontier *f, struct buf *out, int json)
+static void
+frontier_report_queues_sink(struct frontier *f, struct buf *out, int json, FILE *fp)
 {
 	leveldb_iterator_t *it;
 	const char start = KEYS_QUEUE;
@@ -1237,8 +1237,31 @@ frontier_report_queues(struct frontier *f, struct buf *out, int json)
 			keys_qmeta_clear(&m);
 		}
 		free(key);
+		if (fp != NULL && out->len >= 65536) {
+			fwrite(out->data, 1, out->len, fp);
+			buf_reset(out);
+		}
 	}
 	leveldb_iter_destroy(it);
+	if (fp != NULL && out->len > 0) {
+		fwrite(out->data, 1, out->len, fp);
+		buf_reset(out);
+	}
+}
+
+void
+frontier_report_queues(struct frontier *f, struct buf *out, int json)
+{
+	frontier_report_queues_sink(f, out, json, NULL);
+}
+
+void
+frontier_report_queues_fp(struct frontier *f, FILE *fp, int json)
+{
+	struct buf b = BUF_INIT;
+
+	frontier_report_queues_sink(f, &b, json, fp);
+	buf_free(&b);
 }
 
 /* Opening and closing. */

@@ -9,6 +9,7 @@
 #define TERN_FRONTIER_H
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "buf.h"
 #include "config.h"
 #include "curi.h"
@@ -115,6 +116,9 @@ void frontier_settings_changed(struct frontier *f);
 void frontier_report_summary(struct frontier *f, struct buf *out);
 /* One line (or JSON object) per queue, CONTRACT section 3. */
 void frontier_report_queues(struct frontier *f, struct buf *out, int json);
+/* The same, written to fp in 64 KiB pieces: the end-of-crawl report of
+ * 100,000 queues never sits whole in memory. */
+void frontier_report_queues_fp(struct frontier *f, FILE *fp, int json);
 /* The leveldb_t*, for the WARC dedup index sharing the store (it must use
  * key prefixes other than those of src/keys.h). */
 void *frontier_db(struct frontier *f);
