@@ -117,31 +117,27 @@ long crawl_rss_kb(void)
 int crawl_schedule(struct crawl *cr, const char *href, const char *via,
     const char *hops, unsigned flags, int force)
 {
-	struct buf canon = BUF_INIT, qkey = BUF_INIT, surt = BUF_INIT, nofrag = BUF_INIT;
 	const char *hash = strchr(href, '#');
 	struct curi *c;
-	int rc = 0;
+	int rc;
 
 	/* The fragment never reaches the server: as Heritrix's UURIs, the URI
 	 * tern fetches, logs and archives is the one without it. */
 	if (hash != NULL) {
-		buf_append(&nofrag, href, (size_t)(hash - href));
-		href = nofrag.data;
+		buf_reset(&cr->sched_href);
+		buf_append(&cr->sched_href, href, (size_t)(hash - href));
+		href = cr->sched_href.data;
 	}
 	if (!force && scope_check(cr->scope, href, hops, 0) != SCOPE_ACCEPT)
 		return 0;
-	if (canon_key(href, cr->canon_flags, &canon) < 0 ||
-	    surt_queue_key(href, (enum surt_assign)cr->assign, &qkey) < 0 ||
-	    surt_override_key(href, &surt) < 0)
-		goto out;
+	if (canon_key(href, cr->canon_flags, &cr->sched_canon) < 0 ||
+	    surt_queue_key(href, (enum surt_assign)cr->assign, &cr->sched_queue) < 0 ||
+	    surt_override_key(href, &cr->sched_surt) < 0)
+		return 0;
 	c = curi_new(href, via, hops, flags);
-	rc = frontier_schedule(cr->frontier, c, canon.data, qkey.data, surt.data, force);
+	rc = frontier_schedule(cr->frontier, c, cr->sched_canon.data, cr->sched_queue.data,
+	    cr->sched_surt.data, force);
 	curi_free(c);
-out:
-	buf_free(&nofrag);
-	buf_free(&canon);
-	buf_free(&qkey);
-	buf_free(&surt);
 	return rc;
 }
 
@@ -814,6 +810,10 @@ static void crawl_free(struct crawl *cr)
 	if (cr->progress)
 		fclose(cr->progress);
 	buf_free(&cr->line);
+	buf_free(&cr->sched_href);
+	buf_free(&cr->sched_canon);
+	buf_free(&cr->sched_queue);
+	buf_free(&cr->sched_surt);
 	free(cr->slots);
 	free(cr->tmpdir);
 	free(cr->jobdir);

@@ -91,6 +91,9 @@ struct crawl {
 	uint64_t start_ms;
 	struct crawl_stats stats;
 	struct buf line;		/* scratch for log lines */
+	/* Scratch of crawl_schedule, kept across calls: it runs once per
+	 * extracted link. */
+	struct buf sched_href, sched_canon, sched_queue, sched_surt;
 	uv_prepare_t prepare;
 	uv_idle_t idle;
 	uv_timer_t wake;

@@ -74,6 +74,7 @@ struct visit {
 	int host_ip;
 	char *server_key;		/* "scheme://host:port" for robots */
 	char *surt;			/* for [override] lookups */
+	struct url_parts page;		/* c->uri split, for resolving its links */
 	struct buf target;		/* "/path?query" */
 
 	struct dns_query *dq;
@@ -527,25 +528,61 @@ static void visit_body_cb(void *arg, struct fetch *f, const char *raw, size_t ra
 		    declen : ROBOTS_MAX_BODY - v->robots.len);
 }
 
-/* Resolves a link against the page (and its <base href>) and schedules it. */
-static void visit_schedule_link(struct visit *v, char hop, const char *ref, size_t reflen,
-    const char *base, struct buf *scratch, struct buf *basebuf)
+/* What resolving one page's links needs, built once per page rather than
+ * per link: the resolved <base href> (redone only when the raw base the
+ * extractor reports changes) and the hop path with a slot for the last hop. */
+struct visit_links {
+	struct buf href;		/* the link just resolved ("" if it was not) */
+	struct buf base_raw;		/* the <base href> that base was resolved from */
+	struct buf base;		/* base_raw resolved against the page */
+	struct url_parts base_parts;
+	int base_ok;
+	struct buf hops;		/* the page's hops plus one, rewritten per link */
+};
+
+static void visit_links_init(struct visit_links *l, const struct visit *v)
+{
+	memset(l, 0, sizeof *l);
+	buf_appends(&l->hops, v->c->hops ? v->c->hops : "");
+	buf_appendc(&l->hops, 'L');
+}
+
+static void visit_links_free(struct visit_links *l)
+{
+	buf_free(&l->href);
+	buf_free(&l->base_raw);
+	buf_free(&l->base);
+	buf_free(&l->hops);
+}
+
+/* Resolves a link against the page (or its <base href>) into l->href and
+ * schedules it. */
+static void visit_schedule_link(struct visit *v, struct visit_links *l, char hop,
+    const char *ref, size_t reflen, const char *base)
 {
 	struct crawl *cr = v->cr;
 	const char *against = v->c->uri;
-	char hops[2] = { hop, '\0' };
-	char *path;
+	const struct url_parts *parts = &v->page;
 
 	if (base != NULL && *base) {
-		if (url_resolve(v->c->uri, base, strlen(base), basebuf) == 0)
-			against = basebuf->data;
+		if (l->base_raw.data == NULL || strcmp(l->base_raw.data, base) != 0) {
+			buf_reset(&l->base_raw);
+			buf_appends(&l->base_raw, base);
+			l->base_ok = url_resolve_parsed(v->c->uri, &v->page, base, strlen(base),
+			    &l->base) == 0 && url_split(l->base.data, &l->base_parts) == 0;
+		}
+		if (l->base_ok) {
+			against = l->base.data;
+			parts = &l->base_parts;
+		}
 	}
-	if (url_resolve(against, ref, reflen, scratch) < 0)
+	if (url_resolve_parsed(against, parts, ref, reflen, &l->href) < 0) {
+		buf_reset(&l->href);
 		return;
-	path = xasprintf("%s%s", v->c->hops ? v->c->hops : "", hops);
-	if (crawl_schedule(cr, scratch->data, v->c->uri, path, 0, 0) > 0)
+	}
+	l->hops.data[l->hops.len - 1] = hop;
+	if (crawl_schedule(cr, l->href.data, v->c->uri, l->hops.data, 0, 0) > 0)
 		cr->stats.links_scheduled++;
-	free(path);
 }
 
 /* Outlinks of a finished response: the Location header (hop R) and the
@@ -553,15 +590,16 @@ static void visit_schedule_link(struct visit *v, char hop, const char *ref, size
  * navigational links and keeps embeds, which the page needs to render. */
 static void visit_schedule_outlinks(struct visit *v, int status, struct buf *outlinks_text)
 {
-	struct buf scratch = BUF_INIT, basebuf = BUF_INIT;
+	struct visit_links l;
 	const char *loc = v->f ? fetch_header(v->f, "Location") : NULL;
 	int nofollow = v->x && (extract_meta(v->x) & EXTRACT_META_NOFOLLOW) &&
 	    v->cr->robots_policy == 0;
 	const char *p = v->links.data, *end = v->links.data + v->links.len;
 
+	visit_links_init(&l, v);
 	if (loc != NULL && status >= 300 && status < 400) {
-		visit_schedule_link(v, 'R', loc, strlen(loc), NULL, &scratch, &basebuf);
-		buf_appendf(outlinks_text, "%s R =LOCATION\n", scratch.len ? scratch.data : loc);
+		visit_schedule_link(v, &l, 'R', loc, strlen(loc), NULL);
+		buf_appendf(outlinks_text, "%s R =LOCATION\n", l.href.len ? l.href.data : loc);
 	}
 	/* As Heritrix's ExtractorHTTP: Content-Location, and the Refresh header
 	 * that browsers follow like a meta refresh. */
@@ -571,14 +609,14 @@ static void visit_schedule_outlinks(struct visit *v, int status, struct buf *out
 		const char *u;
 		size_t ulen;
 		if (cl != NULL) {
-			visit_schedule_link(v, 'R', cl, strlen(cl), NULL, &scratch, &basebuf);
-			if (scratch.len)
-				buf_appendf(outlinks_text, "%s R =CONTENT_LOCATION\n", scratch.data);
+			visit_schedule_link(v, &l, 'R', cl, strlen(cl), NULL);
+			if (l.href.len)
+				buf_appendf(outlinks_text, "%s R =CONTENT_LOCATION\n", l.href.data);
 		}
 		if (refresh != NULL && extract_refresh_url(refresh, strlen(refresh), &u, &ulen) == 0) {
-			visit_schedule_link(v, 'R', u, ulen, NULL, &scratch, &basebuf);
-			if (scratch.len)
-				buf_appendf(outlinks_text, "%s R =REFRESH\n", scratch.data);
+			visit_schedule_link(v, &l, 'R', u, ulen, NULL);
+			if (l.href.len)
+				buf_appendf(outlinks_text, "%s R =REFRESH\n", l.href.data);
 		}
 	}
 	while (p != NULL && p < end) {
@@ -589,12 +627,11 @@ static void visit_schedule_outlinks(struct visit *v, int status, struct buf *out
 		p = base + strlen(base) + 1;
 		if (nofollow && hop == 'L')
 			continue;
-		visit_schedule_link(v, hop, ref, reflen, *base ? base : NULL, &scratch, &basebuf);
-		if (scratch.len)
-			buf_appendf(outlinks_text, "%s %c\n", scratch.data, hop);
+		visit_schedule_link(v, &l, hop, ref, reflen, *base ? base : NULL);
+		if (l.href.len)
+			buf_appendf(outlinks_text, "%s %c\n", l.href.data, hop);
 	}
-	buf_free(&scratch);
-	buf_free(&basebuf);
+	visit_links_free(&l);
 }
 
 /* Archives the exchange; fills digest and the dedup verdict. Returns -1
@@ -952,6 +989,7 @@ void visit_start(struct crawl *cr, struct curi *c)
 		visit_fail(v, -7, FRONTIER_FAILED, 0, NULL);
 		return;
 	}
+	v->page = up;
 	if (up.host_ip == 6)
 		v->host = xstrndup(c->uri + up.host_off + 1, up.host_len - 2);
 	else
