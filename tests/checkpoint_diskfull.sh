@@ -61,14 +61,7 @@ missing=$(comm -23 allowed.txt requested.txt | wc -l)
 cl=$job/logs/crawl.log
 awk '$4 !~ /^dns:/ && $4 !~ /\/robots\.txt$/ && $2 != -9998 { print $4 }' "$cl" | sort -u >logged.txt
 [ "$(comm -23 allowed.txt logged.txt | wc -l)" -eq 0 ] || fail "pages missing from crawl.log: $(comm -23 allowed.txt logged.txt | head -5)"
-for w in "$job"/warcs/*.warc.gz "$job"/warcs/*.warc.gz.open; do
-	[ -f "$w" ] || continue
-	gzip -dc "$w" 2>/dev/null | awk '
-		/^WARC\/1\.[01]\r?$/ { inhead = 1; type = ""; next }
-		inhead && /^\r?$/ { inhead = 0; next }
-		inhead && /^WARC-Type:/ { type = $2; sub(/\r$/, "", type) }
-		inhead && /^WARC-Target-URI:/ && (type == "response" || type == "revisit") { u = $2; sub(/\r$/, "", u); print u }'
-done | sort -u >archived.txt
+warc_captured_uris "$job"/warcs/*.warc.gz "$job"/warcs/*.warc.gz.open >archived.txt
 awk -F'\t' '$2 == "allowed" && $3 > 0 { print $1 }' "$man" | sort >answered.txt
 unarchived=$(comm -23 answered.txt archived.txt | wc -l)
 [ "$unarchived" -eq 0 ] || fail "$unarchived pages logged but without a WARC capture (lost while the disk was full): $(comm -23 answered.txt archived.txt | head -5)"

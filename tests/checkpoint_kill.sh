@@ -159,14 +159,7 @@ else
 fi
 
 # A response (or revisit) record for every page that answered.
-for w in "$job"/warcs/*.warc.gz; do
-	[ -f "$w" ] || continue
-	gzip -dc "$w" 2>/dev/null | awk '
-		/^WARC\/1\.[01]\r?$/ { inhead = 1; type = ""; next }
-		inhead && /^\r?$/ { inhead = 0; next }
-		inhead && /^WARC-Type:/ { type = $2; sub(/\r$/, "", type) }
-		inhead && /^WARC-Target-URI:/ && (type == "response" || type == "revisit") { u = $2; sub(/\r$/, "", u); print u }'
-done | sort -u >archived.txt
+warc_captured_uris "$job"/warcs/*.warc.gz >archived.txt
 awk -F'\t' '$2 == "allowed" && $3 > 0 { print $1 }' "$man" | sort >answered.txt
 unarchived=$(comm -23 answered.txt archived.txt | wc -l)
 [ "$unarchived" -eq 0 ] || fail "$unarchived pages without a WARC capture: $(comm -23 answered.txt archived.txt | head -5)"

@@ -55,29 +55,6 @@ $1"
 # Stops one pid: TERM, up to 5 s of grace, then KILL; reaps it if our child.
 stop_pid() {
 	_p=$1
-	kill -TERM "$_p" 2>/dev/null || { wait "$_p" 2>/dev/null; return 0; }
-	(sleep 5; kill -KILL "$_p" 2>/dev/null) >/dev/null 2>&1 &
-	_w=$!
-	wait "$_p" 2>/dev/null
-	if [ $? -eq 127 ]; then
-		# Not our child: wait cannot reap it, so poll until it is gone.
-		while kill -0 "$_p" 2>/dev/null; do
-			sleep 0.1
-		done
-	fi
-	kill "$_w" 2>/dev/null
-	wait "$_w" 2>/dev/null
-	return 0
-}
-
-cleanup() {
-	_lib_hooks="$_lib_hooks
-$1"
-}
-
-# Stops one pid: TERM, up to 5 s of grace, then KILL; reaps it if our child.
-stop_pid() {
-	_p=$1
 	kill -0 "$_p" 2>/dev/null || { wait "$_p" 2>/dev/null; return 0; }
 	kill -TERM "$_p" 2>/dev/null
 	_i=0
@@ -294,4 +271,17 @@ dns_dead_start() {
 	done
 	DNS_DEAD_SERVER=127.0.0.1:$(cat "$TW_DIR/deaddns.port")
 	export DNS_DEAD_SERVER DNS_DEAD_PID
+}
+
+# warc_captured_uris FILE...: the target URIs of the response and revisit
+# records in WARC files (missing files skipped), sorted and unique.
+warc_captured_uris() {
+	for _w in "$@"; do
+		[ -f "$_w" ] || continue
+		gzip -dc "$_w" 2>/dev/null | awk '
+			/^WARC\/1\.[01]\r?$/ { inhead = 1; type = ""; next }
+			inhead && /^\r?$/ { inhead = 0; next }
+			inhead && /^WARC-Type:/ { type = $2; sub(/\r$/, "", type) }
+			inhead && /^WARC-Target-URI:/ && (type == "response" || type == "revisit") { u = $2; sub(/\r$/, "", u); print u }'
+	done | sort -u
 }
