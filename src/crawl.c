@@ -114,6 +114,50 @@ long crawl_rss_kb(void)
 	return rss * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
+/* Heritrix's scheduling directive (FrontierPreparer.getSchedulingDirective
+ * with preferenceDepthHops at its default, off): a redirect target (last
+ * hop R) is MEDIUM, which covers the targets of seed redirects that
+ * Heritrix promotes to MEDIUM as well; so is a URI whose trailing run of
+ * non-navigational hops (Heritrix's trans hops: everything back to the last
+ * L or M) is 1 to embed_hops long, so that a page's embeds are fetched
+ * before the plain links queued ahead of them; everything else is NORMAL. */
+static int crawl_directive(const char *hops, int64_t embed_hops)
+{
+	size_t n = strlen(hops);
+	int64_t trans = 0;
+
+	if (n > 0 && hops[n - 1] == 'R')
+		return CURI_MEDIUM;
+	while (n > 0 && hops[n - 1] != 'L' && hops[n - 1] != 'M') {
+		trans++;
+		n--;
+	}
+	return trans > 0 && trans <= embed_hops ? CURI_MEDIUM : CURI_NORMAL;
+}
+
+/* The queue key of href into cr->sched_queue. Under IP assignment a name
+ * whose address is in the DNS cache is keyed by the address; one that is
+ * not yet keeps its host name key and moves when it comes up (visit.c).
+ * frontier.parallel-queues then splits the key. */
+static int crawl_queue_key(struct crawl *cr, const char *href)
+{
+	struct url_parts p;
+	char ip[INET6_ADDRSTRLEN], *host;
+	int known = 0;
+
+	if (cr->assign == SURT_ASSIGN_IP && cr->dns != NULL && url_split(href, &p) == 0 &&
+	    p.host_ip == 0) {
+		host = xstrndup(href + p.host_off, p.host_len);
+		known = dns_peek(cr->dns, host, ip) == 0;
+		free(host);
+	}
+	if ((known ? surt_ip_queue_key(href, ip, &cr->sched_queue) :
+	    surt_queue_key(href, (enum surt_assign)cr->assign, &cr->sched_queue)) < 0)
+		return -1;
+	return surt_parallel_suffix(href, (int)config_int_for(cr->cfg, cr->sched_surt.data,
+	    CK_FRONTIER_PARALLEL_QUEUES), &cr->sched_queue);
+}
+
 int crawl_schedule(struct crawl *cr, const char *href, const char *via,
     const char *hops, unsigned flags, int force)
 {
@@ -131,10 +175,11 @@ int crawl_schedule(struct crawl *cr, const char *href, const char *via,
 	if (!force && scope_check(cr->scope, href, hops, 0) != SCOPE_ACCEPT)
 		return 0;
 	if (canon_key(href, cr->canon_flags, &cr->sched_canon) < 0 ||
-	    surt_queue_key(href, (enum surt_assign)cr->assign, &cr->sched_queue) < 0 ||
-	    surt_override_key(href, &cr->sched_surt) < 0)
+	    surt_override_key(href, &cr->sched_surt) < 0 || crawl_queue_key(cr, href) < 0)
 		return 0;
 	c = curi_new(href, via, hops, flags);
+	c->directive = crawl_directive(hops != NULL ? hops : "", config_int_for(cr->cfg,
+	    cr->sched_surt.data, CK_FRONTIER_PREFERENCE_EMBED_HOPS));
 	rc = frontier_schedule(cr->frontier, c, cr->sched_canon.data, cr->sched_queue.data,
 	    cr->sched_surt.data, force);
 	curi_free(c);
@@ -148,7 +193,7 @@ static int crawl_flush(struct crawl *cr)
 {
 	char *err = NULL;
 	int rc = 0, frc;
-	uint64_t t0;
+	uint64_t t0, d;
 
 	if (cr->warc != NULL && warc_flush(cr->warc, &err) < 0) {
 		/* Said once every 10 s while the hold lasts, not every pass. */
@@ -171,7 +216,9 @@ static int crawl_flush(struct crawl *cr)
 		rc = -1;
 	}
 	t0 = uv_hrtime();
+	d = frontier_discovered(cr->frontier);
 	frc = frontier_flush(cr->frontier, &err);
+	cr->stats.links_scheduled += frontier_discovered(cr->frontier) - d;
 	/* LevelDB stalls a write while compaction catches up: the time spent
 	 * in these writes is what /metrics reports as store write time. */
 	t0 = uv_hrtime() - t0;

@@ -454,6 +454,18 @@ dns_resolve(struct dns *d, const char *host, dns_cb cb, void *arg, struct dns_qu
 	return 0;
 }
 
+int
+dns_peek(struct dns *d, const char *host, char ip[INET6_ADDRSTRLEN])
+{
+	struct dns_entry *e = dns_find(d, host);
+
+	if (e == NULL || e->state != DNS_E_DONE || e->ans.status != 1 || e->ans.naddrs < 1 ||
+	    e->expires <= uv_now(d->loop))
+		return -1;
+	memcpy(ip, e->ans.ip, INET6_ADDRSTRLEN);
+	return 0;
+}
+
 static void
 dns_query_unlink(struct dns_query *q)
 {

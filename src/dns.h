@@ -49,6 +49,10 @@ struct dns *dns_new(uv_loop_t *loop, const struct config *cfg, char **err);
 /* Looks host up (a name or a numeric address); *q (may be NULL) lets the
  * caller cancel. 0, or negative for a name that cannot be looked up. */
 int dns_resolve(struct dns *d, const char *host, dns_cb cb, void *arg, struct dns_query **q);
+/* The cache's answer for host, without a lookup and synchronously: 0 and
+ * the first address as text in ip when a successful answer is cached and
+ * not expired, -1 otherwise (never looked up, pending, failed or expired). */
+int dns_peek(struct dns *d, const char *host, char ip[INET6_ADDRSTRLEN]);
 /* cb is not called afterwards. */
 void dns_cancel(struct dns_query *q);
 /* Closes handles; the loop must run once more to finish closing. Pending

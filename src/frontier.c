@@ -28,6 +28,15 @@
 #define FRONTIER_PREFETCH 64
 /* Queue polls and activations per frontier_next call: bounds one wakeup. */
 #define FRONTIER_POLLS 256
+/* Discovered URIs whose seen test needs the store wait, at most this many,
+ * for one sorted check at the next flush (seen.h). */
+#define FRONTIER_HELD 4096
+
+/* A held URI: what frontier_schedule was given, copied into one block. */
+struct frontier_held {
+	struct curi c;
+	const char *canon, *queue_key, *surt;
+};
 
 struct frontier_pre {
 	char *key;
@@ -60,6 +69,8 @@ struct frontier {
 	size_t nin_process;
 	struct wq *dirty;
 	struct seen *seen;
+	struct frontier_held **held;
+	size_t nheld;
 	struct frontier_pre pre[FRONTIER_PREFETCH];
 	size_t npre, ipre;
 	int pre_prec;
@@ -68,6 +79,8 @@ struct frontier {
 	char *error;
 	struct buf k, v;
 };
+
+static void frontier_resolve_held(struct frontier *f);
 
 #define FRONTIER_READY offsetof(struct wq, ready)
 #define FRONTIER_COLD offsetof(struct wq, cold)
@@ -500,8 +513,9 @@ frontier_counters_put(struct frontier *f)
 	frontier_put(f, &f->k, &f->v);
 }
 
-int
-frontier_flush(struct frontier *f, char **err)
+/* Writes the batch as it stands; held URIs stay held. */
+static int
+frontier_write(struct frontier *f, char **err)
 {
 	struct wq *q, *next;
 	char *lerr = NULL;
@@ -548,7 +562,15 @@ frontier_flush(struct frontier *f, char **err)
 static int
 frontier_flush_quiet(struct frontier *f)
 {
-	return frontier_flush(f, NULL);
+	return frontier_write(f, NULL);
+}
+
+int
+frontier_flush(struct frontier *f, char **err)
+{
+	if (f->error == NULL && f->nheld > 0)
+		frontier_resolve_held(f);
+	return frontier_write(f, err);
 }
 
 int
@@ -663,34 +685,19 @@ frontier_preloaded(struct frontier *f, const char *canon)
 	return p > 0 && p < 1 << 30 ? (int)p : 0;
 }
 
-int
-frontier_schedule(struct frontier *f, const struct curi *c, const char *canon,
-    const char *queue_key, const char *surt, int force)
+/* Puts c on its queue: was_new says the seen set has just recorded it. */
+static int
+frontier_enqueue(struct frontier *f, const struct curi *c, const char *canon,
+    const char *queue_key, const char *surt, int was_new)
 {
 	struct policy_settings s;
 	struct curi st;
 	struct wq *q;
-	char *err = NULL;
-	int r, was_new, pre = 0;
+	int pre = 0;
 
-	if (c == NULL || c->uri == NULL || canon == NULL || !keys_qkey_valid(queue_key))
-		return -EINVAL;
-	if (f->error != NULL)
-		return -EIO;
-	r = seen_add(f->seen, canon, f->wb, &err);
-	if (r < 0) {
-		if (f->error == NULL)
-			f->error = err;
-		else
-			free(err);
-		return -EIO;
-	}
-	was_new = r;
 	if (was_new) {
 		f->wb_ops++;
 		f->c.discovered++;
-	} else if (!force) {
-		return 0;
 	}
 	q = frontier_queue(f, queue_key, 1);
 	if (q == NULL)
@@ -754,6 +761,125 @@ frontier_schedule(struct frontier *f, const struct curi *c, const char *canon,
 		frontier_reevaluate(f, q);
 	}
 	return 1;
+}
+
+static void
+frontier_hold(struct frontier *f, const struct curi *c, const char *canon,
+    const char *queue_key, const char *surt)
+{
+	size_t lu = strlen(c->uri) + 1, lv = c->via != NULL ? strlen(c->via) + 1 : 0;
+	size_t lh = c->hops != NULL ? strlen(c->hops) + 1 : 1, lc = strlen(canon) + 1;
+	size_t lq = strlen(queue_key) + 1, ls = surt != NULL ? strlen(surt) + 1 : 0;
+	struct frontier_held *h = xmalloc(sizeof(*h) + lu + lv + lh + lc + lq + ls);
+	char *p = (char *)(h + 1);
+
+	h->c = *c;
+	h->c.queue_key = NULL;
+	h->c.uri = memcpy(p, c->uri, lu);
+	p += lu;
+	h->c.via = lv > 0 ? memcpy(p, c->via, lv) : NULL;
+	p += lv;
+	h->c.hops = memcpy(p, c->hops != NULL ? c->hops : "", lh);
+	p += lh;
+	h->canon = memcpy(p, canon, lc);
+	p += lc;
+	h->queue_key = memcpy(p, queue_key, lq);
+	p += lq;
+	h->surt = ls > 0 ? memcpy(p, surt, ls) : NULL;
+	if (f->held == NULL)
+		f->held = xmalloc(FRONTIER_HELD * sizeof(*f->held));
+	f->held[f->nheld++] = h;
+}
+
+struct frontier_sorted {
+	const char *canon;
+	size_t i;
+};
+
+static int
+frontier_sorted_cmp(const void *a, const void *b)
+{
+	const struct frontier_sorted *x = a, *y = b;
+	int c = strcmp(x->canon, y->canon);
+
+	return c != 0 ? c : x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Checks the held URIs against the store in one sorted pass and enqueues
+ * the new ones in the order they were discovered, so that ordinals (FIFO
+ * within a precedence) are as if each had been scheduled at once. */
+static void
+frontier_resolve_held(struct frontier *f)
+{
+	size_t n = f->nheld, i;
+	struct frontier_sorted *sorted = xmalloc(n * sizeof(*sorted));
+	const char **canon = xmalloc(n * sizeof(*canon));
+	unsigned char *fresh = xmalloc(n), *enq = xcalloc(n, 1);
+	char *err = NULL;
+
+	for (i = 0; i < n; i++) {
+		sorted[i].canon = f->held[i]->canon;
+		sorted[i].i = i;
+	}
+	qsort(sorted, n, sizeof(*sorted), frontier_sorted_cmp);
+	for (i = 0; i < n; i++)
+		canon[i] = sorted[i].canon;
+	if (seen_resolve(f->seen, canon, n, fresh, f->wb, &err) < 0) {
+		if (f->error == NULL)
+			f->error = err;
+		else
+			free(err);
+	} else {
+		for (i = 0; i < n; i++)
+			if (fresh[i])
+				enq[sorted[i].i] = 1;
+		for (i = 0; i < n && f->error == NULL; i++) {
+			struct frontier_held *h = f->held[i];
+
+			if (enq[i])
+				frontier_enqueue(f, &h->c, h->canon, h->queue_key, h->surt, 1);
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(f->held[i]);
+	f->nheld = 0;
+	free(sorted);
+	free(canon);
+	free(fresh);
+	free(enq);
+}
+
+int
+frontier_schedule(struct frontier *f, const struct curi *c, const char *canon,
+    const char *queue_key, const char *surt, int force)
+{
+	char *err = NULL;
+	int r;
+
+	if (c == NULL || c->uri == NULL || canon == NULL || !keys_qkey_valid(queue_key))
+		return -EINVAL;
+	if (f->error != NULL)
+		return -EIO;
+	if (!force) {
+		r = seen_check(f->seen, canon, f->wb);
+		if (r == SEEN_OLD)
+			return 0;
+		if (r == SEEN_NEW)
+			return frontier_enqueue(f, c, canon, queue_key, surt, 1);
+		if (f->nheld == FRONTIER_HELD)
+			frontier_resolve_held(f);
+		frontier_hold(f, c, canon, queue_key, surt);
+		return f->error != NULL ? -EIO : FRONTIER_HELD_URI;
+	}
+	r = seen_add(f->seen, canon, f->wb, &err);
+	if (r < 0) {
+		if (f->error == NULL)
+			f->error = err;
+		else
+			free(err);
+		return -EIO;
+	}
+	return frontier_enqueue(f, c, canon, queue_key, surt, r);
 }
 
 /* Activation: the first queue of the best eligible inactive bucket, FIFO,
@@ -1045,6 +1171,10 @@ frontier_finish(struct frontier *f, struct curi *c, enum frontier_outcome o,
 		break;
 	case FRONTIER_DEFER:
 		break;
+	case FRONTIER_RELOCATED:
+		/* Its copy on the new queue counts as queued instead. */
+		removed = 1;
+		break;
 	}
 	if (removed) {
 		frontier_del(f, &q->out_key);
@@ -1113,10 +1243,16 @@ frontier_counts(const struct frontier *f, struct frontier_counts *out)
 	out->discovered = f->c.discovered;
 }
 
+uint64_t
+frontier_discovered(const struct frontier *f)
+{
+	return f->c.discovered;
+}
+
 int
 frontier_is_finished(const struct frontier *f)
 {
-	return f->in_flight == 0 && frontier_nready(f) == 0 && wheel_count(f->wheel) == 0 &&
+	return f->in_flight == 0 && f->nheld == 0 && frontier_nready(f) == 0 && wheel_count(f->wheel) == 0 &&
 	    frontier_eligible_inactive(f) == 0;
 }
 
@@ -1162,6 +1298,82 @@ frontier_reconsider_retired(struct frontier *f)
 	return f->error != NULL ? -EIO : moved;
 }
 
+/* Heritrix's "20 longest queues" of the summary. */
+#define FRONTIER_LONGEST 20
+
+struct frontier_longest {
+	uint64_t count;
+	char *line;     /* the queue's report line */
+};
+
+/* Offers one queue to the top list (longest first; among equals the first
+ * offered, i.e. key order, stays ahead). The report line is built only for
+ * a queue that gets in, so the scan keeps FRONTIER_LONGEST lines at most. */
+static void
+frontier_longest_offer(struct frontier *f, struct frontier_longest *top, size_t *n,
+    const char *key, const struct keys_qmeta *m, const struct policy_settings *s)
+{
+	struct buf line = BUF_INIT;
+	size_t i;
+
+	if (m->count == 0 || (*n == FRONTIER_LONGEST && m->count <= top[*n - 1].count))
+		return;
+	if (*n == FRONTIER_LONGEST)
+		free(top[--*n].line);
+	for (i = *n; i > 0 && top[i - 1].count < m->count; i--)
+		top[i] = top[i - 1];
+	wq_report_line(key, m, s, f->o.precedence_floor, f->now, &line, 0);
+	top[i].count = m->count;
+	top[i].line = buf_steal(&line);
+	(*n)++;
+}
+
+/* Every queue record in the store is read once (resident queues from
+ * memory, which may be newer), one at a time: memory holds the top list
+ * only, whatever the number of queues. */
+static void
+frontier_report_longest(struct frontier *f, struct buf *out)
+{
+	struct frontier_longest top[FRONTIER_LONGEST];
+	leveldb_iterator_t *it;
+	const char start = KEYS_QUEUE;
+	size_t n = 0, i;
+
+	if (frontier_flush_quiet(f) < 0)
+		return;
+	it = leveldb_create_iterator(f->db, f->ro);
+	for (leveldb_iter_seek(it, &start, 1); leveldb_iter_valid(it); leveldb_iter_next(it)) {
+		size_t kl, vl;
+		const char *k = leveldb_iter_key(it, &kl);
+		const char *v = leveldb_iter_value(it, &vl);
+		char *key;
+		struct wq *q;
+		struct keys_qmeta m;
+		struct policy_settings s;
+
+		if (kl < 1 || k[0] != KEYS_QUEUE)
+			break;
+		key = xstrndup(k + 1, kl - 1);
+		q = wq_table_get(f->queues, key);
+		if (q != NULL) {
+			frontier_longest_offer(f, top, &n, key, &q->m, frontier_qsettings(f, q));
+		} else if (keys_qmeta_decode(v, vl, &m) == 0) {
+			if (m.count > 0 && (n < FRONTIER_LONGEST || m.count > top[n - 1].count)) {
+				frontier_settings_for(f, m.surt, &s);
+				frontier_longest_offer(f, top, &n, key, &m, &s);
+			}
+			keys_qmeta_clear(&m);
+		}
+		free(key);
+	}
+	leveldb_iter_destroy(it);
+	buf_appendf(out, "\n\n %d longest queues:\n", FRONTIER_LONGEST);
+	for (i = 0; i < n; i++) {
+		buf_appendf(out, "  %s", top[i].line);
+		free(top[i].line);
+	}
+}
+
 void
 frontier_report_summary(struct frontier *f, struct buf *out)
 {
@@ -1188,15 +1400,21 @@ frontier_report_summary(struct frontier *f, struct buf *out)
 	    (unsigned long long)n.discovered, (unsigned long long)n.succeeded,
 	    (unsigned long long)n.failed, (unsigned long long)n.disregarded,
 	    (unsigned long long)n.retired_uris, (unsigned long long)n.ineligible_uris);
-	buf_appendf(out, " seen set: %llu URIs, Bloom %zu bytes in %u layers, %llu store reads "
-	    "(%llu false positives)\n", (unsigned long long)ss.added, ss.bloom_bytes,
-	    ss.bloom_layers, (unsigned long long)ss.store_reads,
+	buf_appendf(out, " seen set: %llu URIs, Bloom %zu bytes in %u layers; %llu tests: "
+	    "%llu Bloom misses, %llu unwritten, %llu cached, %llu held for %llu sorted "
+	    "checks (%llu store seeks, %llu merge steps, %llu false positives)\n",
+	    (unsigned long long)ss.added, ss.bloom_bytes, ss.bloom_layers,
+	    (unsigned long long)ss.lookups, (unsigned long long)ss.bloom_negative,
+	    (unsigned long long)ss.pending_hits, (unsigned long long)ss.cache_hits,
+	    (unsigned long long)ss.held, (unsigned long long)ss.batches,
+	    (unsigned long long)ss.store_reads, (unsigned long long)ss.merge_steps,
 	    (unsigned long long)ss.store_misses);
 	buf_appends(out, "\n inactive queues by precedence:");
 	for (i = 0; i <= KEYS_MAX_QPRECEDENCE; i++)
 		if (f->c.inactive[i] > 0)
 			buf_appendf(out, " %d:%llu", i, (unsigned long long)f->c.inactive[i]);
-	buf_appends(out, "\n\n ready queues (first 2000):\n");
+	frontier_report_longest(f, out);
+	buf_appends(out, "\n ready queues (first 2000):\n");
 	if (f->o.best_first) {
 		for (i = 0; (size_t)i < f->heap.n && i < 2000; i++)
 			buf_appendf(out, "  %s %llu %.3f\n", f->heap.a[i]->key,
@@ -1431,8 +1649,11 @@ frontier_close(struct frontier *f)
 	if (f == NULL)
 		return;
 	if (f->db != NULL)
-		frontier_flush_quiet(f);
+		frontier_flush(f, NULL);
 	frontier_iter_drop(f);
+	for (i = 0; i < f->nheld; i++)
+		free(f->held[i]);
+	free(f->held);
 	for (i = f->ipre; i < f->npre; i++)
 		free(f->pre[i].key);
 	seen_free(f->seen);

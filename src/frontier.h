@@ -60,9 +60,13 @@ int frontier_preload(struct frontier *f, const char *canon, int precedence);
  * surt its SURT (for [override] lookups; may be NULL). c->directive,
  * c->hops, c->via and c->flags are kept; c->cost, when >= 0, is kept instead
  * of the cost policy's; under the preloaded URI precedence policy a
- * c->precedence > 0 is the preloaded value, else the store's (one read). Returns 1 if scheduled, 0 if
- * already seen, negative on a store error or an invalid queue key. force=1
- * schedules even if seen (operator seeds, prerequisites). */
+ * c->precedence > 0 is the preloaded value, else the store's (one read).
+ * Returns 1 if scheduled, 0 if already seen, FRONTIER_HELD_URI if only the
+ * store can tell (the URI is held and checked with the others at the next
+ * frontier_flush, in one sorted pass: seen.h), negative on a store error or
+ * an invalid queue key. force=1 schedules even if seen (operator seeds,
+ * prerequisites), reading the store at once when memory cannot tell. */
+#define FRONTIER_HELD_URI 2
 int frontier_schedule(struct frontier *f, const struct curi *c, const char *canon,
     const char *queue_key, const char *surt, int force);
 
@@ -78,7 +82,10 @@ enum frontier_outcome {
 	FRONTIER_RETRY,      /* retryable failure: stays at the head, attempts+1, charged its
 	                      * cost; the queue waits delay_ms (back-off, Retry-After), or
 	                      * retry-delay-seconds when delay_ms is 0 */
-	FRONTIER_DEFER       /* back to the queue head, attempts unchanged, no charge */
+	FRONTIER_DEFER,      /* back to the queue head, attempts unchanged, no charge */
+	FRONTIER_RELOCATED   /* already scheduled again on another queue (IP queue
+	                      * assignment): removed from this one, counted nowhere,
+	                      * no charge; pass delay_ms 0 */
 };
 /* Takes c back (and frees it). */
 void frontier_finish(struct frontier *f, struct curi *c, enum frontier_outcome o,
@@ -91,8 +98,8 @@ int frontier_may_retry(struct frontier *f, const struct curi *c);
  * back-off. Call before frontier_finish. */
 unsigned frontier_note_connect(struct frontier *f, const struct curi *c, int failed);
 
-/* Writes the pending batch (discovered URIs, finished deletions, queue
- * metadata, counters) in one LevelDB write. */
+/* Checks the held URIs, then writes the pending batch (discovered URIs,
+ * finished deletions, queue metadata, counters) in one LevelDB write. */
 int frontier_flush(struct frontier *f, char **err);
 
 struct frontier_counts {
@@ -101,7 +108,10 @@ struct frontier_counts {
 	    disregarded, discovered, retired_uris, ineligible_uris;
 };
 void frontier_counts(const struct frontier *f, struct frontier_counts *out);
-/* No eligible queue holds a URI and nothing is out (CONTRACT section 5). */
+/* URIs recorded as discovered so far (held ones count once judged new). */
+uint64_t frontier_discovered(const struct frontier *f);
+/* No eligible queue holds a URI, nothing is out and no URI is held
+ * (CONTRACT section 5). */
 int frontier_is_finished(const struct frontier *f);
 /* Moves every retired queue back to inactive to be judged again (the
  * operator's reconsider-retired; also done on any settings change).

@@ -10,6 +10,8 @@
 #define SEEN_PROBES 7
 #define SEEN_FIRST_LAYER (1u << 20)
 #define SEEN_MAX_LAYERS 40
+/* Next() steps tried before a seek when merging sorted candidates. */
+#define SEEN_MERGE_STEPS 4
 
 struct seen_layer {
 	uint64_t *bits;
@@ -215,45 +217,11 @@ seen_cache_put(struct seen *s, const char *canon, uint64_t h)
 	*slot = xstrdup(canon);
 }
 
-int
-seen_add(struct seen *s, const char *canon, leveldb_writebatch_t *wb, char **err)
+/* Records canon as new: its key goes into wb, and the filters learn it. */
+static void
+seen_record(struct seen *s, const char *canon, size_t n, uint64_t h,
+    leveldb_writebatch_t *wb)
 {
-	size_t n = strlen(canon);
-	uint64_t h = seen_hash(canon, n);
-	const char *c;
-	char *lerr = NULL, *v;
-	size_t vlen;
-
-	s->st.lookups++;
-	if (!seen_bloom_test(s, h)) {
-		s->st.bloom_negative++;
-		goto add;
-	}
-	if (seen_pending_has(s, canon, h)) {
-		s->st.pending_hits++;
-		return 0;
-	}
-	c = s->cache[(h >> 17) & s->cache_mask];
-	if (c != NULL && strcmp(c, canon) == 0) {
-		s->st.cache_hits++;
-		return 0;
-	}
-	buf_reset(&s->key);
-	keys_seen(&s->key, canon);
-	s->st.store_reads++;
-	v = leveldb_get(s->db, s->ro, s->key.data, s->key.len, &vlen, &lerr);
-	if (lerr != NULL) {
-		*err = xasprintf("reading the seen set: %s", lerr);
-		leveldb_free(lerr);
-		return -1;
-	}
-	if (v != NULL) {
-		leveldb_free(v);
-		seen_cache_put(s, canon, h);
-		return 0;
-	}
-	s->st.store_misses++;
-add:
 	buf_reset(&s->key);
 	keys_seen(&s->key, canon);
 	leveldb_writebatch_put(wb, s->key.data, s->key.len, "", 0);
@@ -261,7 +229,177 @@ add:
 	seen_pending_put(s, xstrndup(canon, n), h);
 	seen_cache_put(s, canon, h);
 	s->st.added++;
+}
+
+/* The answers memory can give: SEEN_NEW (a Bloom miss), SEEN_OLD (the
+ * unwritten set or the recent cache), or SEEN_MAYBE. */
+static int
+seen_memory(struct seen *s, const char *canon, uint64_t h)
+{
+	const char *c;
+
+	if (!seen_bloom_test(s, h)) {
+		s->st.bloom_negative++;
+		return SEEN_NEW;
+	}
+	if (seen_pending_has(s, canon, h)) {
+		s->st.pending_hits++;
+		return SEEN_OLD;
+	}
+	c = s->cache[(h >> 17) & s->cache_mask];
+	if (c != NULL && strcmp(c, canon) == 0) {
+		s->st.cache_hits++;
+		return SEEN_OLD;
+	}
+	return SEEN_MAYBE;
+}
+
+int
+seen_check(struct seen *s, const char *canon, leveldb_writebatch_t *wb)
+{
+	size_t n = strlen(canon);
+	uint64_t h = seen_hash(canon, n);
+	int r;
+
+	s->st.lookups++;
+	r = seen_memory(s, canon, h);
+	if (r == SEEN_NEW)
+		seen_record(s, canon, n, h, wb);
+	else if (r == SEEN_MAYBE)
+		s->st.held++;
+	return r;
+}
+
+int
+seen_add(struct seen *s, const char *canon, leveldb_writebatch_t *wb, char **err)
+{
+	size_t n = strlen(canon);
+	uint64_t h = seen_hash(canon, n);
+	char *lerr = NULL, *v;
+	size_t vlen;
+	int r;
+
+	s->st.lookups++;
+	r = seen_memory(s, canon, h);
+	if (r == SEEN_OLD)
+		return 0;
+	if (r == SEEN_MAYBE) {
+		buf_reset(&s->key);
+		keys_seen(&s->key, canon);
+		s->st.store_reads++;
+		v = leveldb_get(s->db, s->ro, s->key.data, s->key.len, &vlen, &lerr);
+		if (lerr != NULL) {
+			*err = xasprintf("reading the seen set: %s", lerr);
+			leveldb_free(lerr);
+			return -1;
+		}
+		if (v != NULL) {
+			leveldb_free(v);
+			seen_cache_put(s, canon, h);
+			return 0;
+		}
+		s->st.store_misses++;
+	}
+	seen_record(s, canon, n, h, wb);
 	return 1;
+}
+
+/* 1 if the iterator's key and key name the same scheme://authority/: only
+ * then is the next candidate likely to be a few keys away. */
+static int
+seen_same_site(leveldb_iterator_t *it, const struct buf *key)
+{
+	size_t kl, i, slashes = 0;
+	const char *k;
+
+	if (!leveldb_iter_valid(it))
+		return 0;
+	k = leveldb_iter_key(it, &kl);
+	for (i = 0; i < kl && i < key->len && k[i] == key->data[i]; i++)
+		if (k[i] == '/' && ++slashes == 3)
+			return 1;
+	return 0;
+}
+
+/* Positions it at the first key >= key, the way a merge does: the
+ * candidates come sorted, so the next one is usually a few keys ahead of
+ * the last position (the same host's pages sit together), where stepping
+ * is cheaper than a seek through every level of the store. */
+static void
+seen_iter_advance(struct seen *s, leveldb_iterator_t *it, int *positioned,
+    const struct buf *key)
+{
+	int steps;
+
+	if (*positioned && seen_same_site(it, key)) {
+		for (steps = 0; steps < SEEN_MERGE_STEPS && leveldb_iter_valid(it); steps++) {
+			size_t kl;
+			const char *k = leveldb_iter_key(it, &kl);
+			size_t m = kl < key->len ? kl : key->len;
+			int c = memcmp(k, key->data, m);
+
+			if (c > 0 || (c == 0 && kl >= key->len))
+				return;
+			leveldb_iter_next(it);
+			s->st.merge_steps++;
+		}
+		if (!leveldb_iter_valid(it))
+			return;
+	}
+	leveldb_iter_seek(it, key->data, key->len);
+	s->st.store_reads++;
+	*positioned = 1;
+}
+
+int
+seen_resolve(struct seen *s, const char *const *canon, size_t n, unsigned char *fresh,
+    leveldb_writebatch_t *wb, char **err)
+{
+	leveldb_iterator_t *it = NULL;
+	char *lerr = NULL;
+	int positioned = 0;
+	size_t i;
+
+	s->st.batches++;
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(canon[i]);
+		uint64_t h = seen_hash(canon[i], len);
+		size_t kl;
+		const char *k;
+
+		fresh[i] = 0;
+		if (i > 0 && strcmp(canon[i], canon[i - 1]) == 0)
+			continue;
+		/* Recorded since it was held (a forced schedule, or the batch
+		 * itself): the unwritten set knows. */
+		if (seen_pending_has(s, canon[i], h))
+			continue;
+		if (it == NULL)
+			it = leveldb_create_iterator(s->db, s->ro);
+		buf_reset(&s->key);
+		keys_seen(&s->key, canon[i]);
+		seen_iter_advance(s, it, &positioned, &s->key);
+		if (leveldb_iter_valid(it)) {
+			k = leveldb_iter_key(it, &kl);
+			if (kl == s->key.len && memcmp(k, s->key.data, kl) == 0) {
+				seen_cache_put(s, canon[i], h);
+				continue;
+			}
+		}
+		s->st.store_misses++;
+		seen_record(s, canon[i], len, h, wb);
+		fresh[i] = 1;
+	}
+	if (it != NULL) {
+		leveldb_iter_get_error(it, &lerr);
+		leveldb_iter_destroy(it);
+	}
+	if (lerr != NULL) {
+		*err = xasprintf("reading the seen set: %s", lerr);
+		leveldb_free(lerr);
+		return -1;
+	}
+	return 0;
 }
 
 void

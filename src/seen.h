@@ -5,9 +5,15 @@
  *     the URI new;
  *   - the set of URIs added since the last store write (exact);
  *   - a direct-mapped cache of recently tested URIs (exact strings).
- * Only a Bloom hit that neither exact layer answers reads the store, and
- * LevelDB's own per-table Bloom filters make that read cheap when the key is
- * absent. A false positive therefore costs one read and never loses a URI. */
+ * Only a Bloom hit that neither exact layer answers needs the store. Such a
+ * candidate is held by the caller (seen_check says SEEN_MAYBE) and checked
+ * with the others of its batch by seen_resolve, sorted, in one merge pass of
+ * an iterator over the store, as IRLbot's DRUM and Heritrix's FPMerge filter
+ * batch their checks: duplicates within a batch cost nothing, and a batch's
+ * neighbouring keys (the same host's pages) cost an iterator step instead of
+ * a random read. A Bloom false positive therefore costs part of a merge pass
+ * and never loses a URI. seen_add is the synchronous form, for the rare
+ * caller that needs the answer at once (forced schedules). */
 #ifndef TERN_SEEN_H
 #define TERN_SEEN_H
 #include <stddef.h>
@@ -22,8 +28,11 @@ struct seen_stats {
 	uint64_t bloom_negative;  /* answered "new" by the Bloom filter */
 	uint64_t pending_hits;    /* answered "seen" by the unwritten set */
 	uint64_t cache_hits;      /* answered "seen" by the recent cache */
-	uint64_t store_reads;     /* reads of the store */
-	uint64_t store_misses;    /* of which the URI was new: Bloom false positives */
+	uint64_t held;            /* left to seen_resolve (SEEN_MAYBE) */
+	uint64_t batches;         /* seen_resolve calls */
+	uint64_t store_reads;     /* point reads and seeks of the store */
+	uint64_t merge_steps;     /* iterator steps of the merge, instead of seeks */
+	uint64_t store_misses;    /* the URI was new: Bloom false positives */
 	size_t bloom_bytes;
 	unsigned bloom_layers;
 };
@@ -33,8 +42,19 @@ struct seen *seen_new(leveldb_t *db, size_t cache_slots);
 void seen_free(struct seen *s);
 /* Fills the Bloom filter from the store's seen keys (reopening a crawl). */
 int seen_load(struct seen *s, char **err);
+enum { SEEN_OLD = 0, SEEN_NEW = 1, SEEN_MAYBE = 2 };
+/* Memory only, never the store: SEEN_NEW (recorded: a put is added to wb),
+ * SEEN_OLD, or SEEN_MAYBE (nothing recorded: hold it for seen_resolve). */
+int seen_check(struct seen *s, const char *canon, leveldb_writebatch_t *wb);
+/* Checks n held candidates, sorted ascending by strcmp (duplicates
+ * allowed), in one merge pass over the store: fresh[i] = 1 for each one
+ * recorded as new (its put added to wb; a duplicate's first copy only).
+ * 0, or negative on a store read error (message in *err). */
+int seen_resolve(struct seen *s, const char *const *canon, size_t n, unsigned char *fresh,
+    leveldb_writebatch_t *wb, char **err);
 /* 1 if canon is new (recorded: a put is added to wb), 0 if it was seen,
- * negative on a store read error (message in *err). */
+ * negative on a store read error (message in *err). Reads the store when
+ * memory cannot tell. */
 int seen_add(struct seen *s, const char *canon, leveldb_writebatch_t *wb, char **err);
 /* wb was written: the unwritten set can be forgotten. */
 void seen_flushed(struct seen *s);

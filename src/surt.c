@@ -1,4 +1,5 @@
 /* SURT forms and queue keys; see surt.h for the two conventions. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -284,6 +285,66 @@ surt_queue_key(const char *href, enum surt_assign how, struct buf *out)
 		rc = URL_EINVAL;
 	}
 	return rc;
+}
+
+int
+surt_ip_queue_key(const char *href, const char *ip, struct buf *out)
+{
+	struct url_parts p;
+
+	buf_reset(out);
+	if (url_split(href, &p) < 0 || ip == NULL || *ip == '\0')
+		return URL_EINVAL;
+	if (strchr(ip, ':') != NULL)
+		buf_appendf(out, "[%s]", ip);
+	else
+		buf_appends(out, ip);
+	if (p.has_port)
+		buf_appendf(out, ":%d", p.port);
+	surt_colons_to_hash(out, 0);
+	return 0;
+}
+
+/* Lamping and Veach's jump consistent hash: a bucket in [0, n) such that
+ * going from n to n + 1 buckets moves only the keys that land in the new
+ * one. */
+static int
+surt_jump_hash(uint64_t key, int n)
+{
+	int64_t b = -1, j = 0;
+
+	while (j < n) {
+		b = j;
+		key = key * 2862933555777941757ULL + 1;
+		j = (int64_t)((double)(b + 1) * ((double)(1LL << 31) / (double)((key >> 33) + 1)));
+	}
+	return (int)b;
+}
+
+int
+surt_parallel_suffix(const char *href, int n, struct buf *out)
+{
+	struct url_parts p;
+	const char *seg, *end;
+	uint64_t h = 14695981039346656037ULL;
+	int k;
+
+	if (url_split(href, &p) < 0)
+		return URL_EINVAL;
+	if (n <= 1 || p.path_len < 2)
+		return 0;
+	seg = href + p.path_off + 1;
+	end = memchr(seg, '/', p.path_len - 1);
+	if (end == NULL)
+		return 0;
+	for (; seg < end; seg++) {
+		h ^= (unsigned char)*seg;
+		h *= 1099511628211ULL;
+	}
+	k = surt_jump_hash(h, n);
+	if (k > 0)
+		buf_appendf(out, "+%d", k);
+	return 0;
 }
 
 /* An IP literal, which libpsl must not see: a bracketed IPv6 address, or

@@ -47,8 +47,23 @@ enum surt_assign {
  *   "org,example,", without the port; an IP host stands for itself.
  * - IP: an IP literal host as it is (with "#port" if explicit); a name falls
  *   back to HOSTNAME, as Heritrix's IPQueueAssignmentPolicy does until the
- *   address is known (the caller, who knows it, can build its own key). */
+ *   address is known (the caller, who knows it, uses surt_ip_queue_key). */
 int surt_queue_key(const char *href, enum surt_assign how, struct buf *out);
+
+/* The IP queue key of an href whose host resolved to ip (text, as
+ * inet_ntop writes it): the address, bracketed if IPv6, then "#port" for an
+ * explicit port, as surt_queue_key writes an IP literal host, so that a name
+ * and the address it resolves to share one queue. out is reset first. */
+int surt_ip_queue_key(const char *href, const char *ip, struct buf *out);
+
+/* Heritrix's parallelQueues: with n > 1, appends "+k" to the key in out,
+ * k in 1..n-1 chosen by a consistent hash (jump consistent hashing of a
+ * 64-bit FNV-1a) of the href's first path segment, the text between the
+ * path's first and second '/'. A path with a single segment ("/",
+ * "/index.html") and k = 0 append nothing, so n = 1 keeps every key, and
+ * raising n moves only about 1/n of the segments to a new sub-queue.
+ * 0, or URL_EINVAL for an href url_split refuses. */
+int surt_parallel_suffix(const char *href, int n, struct buf *out);
 
 /* The registered domain (public suffix plus one label) of an ASCII host,
  * into out (reset first). IP literals are copied as they are (libpsl would

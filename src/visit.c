@@ -1,7 +1,9 @@
 /* One URI's journey through the crawl loop, as an explicit state machine:
  *
  *   RESOLVE  the host's address (c-ares, cached); a fresh lookup is logged as
- *            a dns: line and archived; no politeness delay follows it
+ *            a dns: line and archived; no politeness delay follows it; under
+ *            IP queue assignment a URI queued under its host name moves to
+ *            its address's queue here and the visit ends
  *   ROBOTS   robots.txt for scheme://authority, through the same queue, when
  *            the cached verdict is missing or stale; afterwards the URI goes
  *            back to its queue head (a deferral, not an attempt) and the
@@ -342,6 +344,41 @@ static void visit_after_resolve(struct visit *v)
 	}
 }
 
+/* IP queue assignment: a URI queued under its host name before the address
+ * was known moves to the address's queue as soon as it comes up, before
+ * anything is fetched for it (Heritrix's IPQueueAssignmentPolicy ignores
+ * deferToPrevious, so its URIs relocate at emit time). The copy keeps its
+ * hops, directive, cost and attempts; the old queue gives it up without a
+ * politeness delay, a crawl.log line or a count. 1 if it moved (the visit
+ * is over), 0 to go on here (same key, or a store error). */
+static int visit_relocate(struct visit *v)
+{
+	struct crawl *cr = v->cr;
+	struct buf key = BUF_INIT, canon = BUF_INIT;
+	struct curi *moved;
+	int rc = 0;
+
+	if (cr->assign != SURT_ASSIGN_IP || v->host_ip)
+		return 0;
+	if (surt_ip_queue_key(v->c->uri, v->ip, &key) == 0 &&
+	    surt_parallel_suffix(v->c->uri, (int)config_int_for(cr->cfg, v->surt,
+	    CK_FRONTIER_PARALLEL_QUEUES), &key) == 0 &&
+	    (v->c->queue_key == NULL || strcmp(key.data, v->c->queue_key) != 0) &&
+	    canon_key(v->c->uri, cr->canon_flags, &canon) == 0) {
+		moved = curi_dup(v->c);
+		/* Read again from the store under the preloaded policy rather
+		 * than taken as a preloaded value. */
+		moved->precedence = 0;
+		rc = frontier_schedule(cr->frontier, moved, canon.data, key.data, v->surt, 1) == 1;
+		curi_free(moved);
+	}
+	buf_free(&key);
+	buf_free(&canon);
+	if (rc)
+		visit_end(v, FRONTIER_RELOCATED, 0);
+	return rc;
+}
+
 static void visit_dns_cb(void *arg, const struct dns_answer *a)
 {
 	struct visit *v = arg;
@@ -396,6 +433,8 @@ static void visit_dns_cb(void *arg, const struct dns_answer *a)
 		visit_fail(v, -7, FRONTIER_FAILED, 0, "privateAddress");
 		return;
 	}
+	if (visit_relocate(v))
+		return;
 	visit_after_resolve(v);
 }
 
@@ -563,6 +602,7 @@ static void visit_schedule_link(struct visit *v, struct visit_links *l, char hop
 	struct crawl *cr = v->cr;
 	const char *against = v->c->uri;
 	const struct url_parts *parts = &v->page;
+	uint64_t d;
 
 	if (base != NULL && *base) {
 		if (l->base_raw.data == NULL || strcmp(l->base_raw.data, base) != 0) {
@@ -581,8 +621,12 @@ static void visit_schedule_link(struct visit *v, struct visit_links *l, char hop
 		return;
 	}
 	l->hops.data[l->hops.len - 1] = hop;
-	if (crawl_schedule(cr, l->href.data, v->c->uri, l->hops.data, 0, 0) > 0)
-		cr->stats.links_scheduled++;
+	/* A link only the store can judge is counted when the flush does
+	 * (crawl_flush); one judged now, or a batch judged because the hold
+	 * filled, is counted here. */
+	d = frontier_discovered(cr->frontier);
+	crawl_schedule(cr, l->href.data, v->c->uri, l->hops.data, 0, 0);
+	cr->stats.links_scheduled += frontier_discovered(cr->frontier) - d;
 }
 
 /* Outlinks of a finished response: the Location header (hop R) and the

@@ -13,13 +13,13 @@
  *                         override callback returns for URIs scheduled from
  *                         then on, and for every queue after "settings"
  *   open | reopen | flush | settings
- *   add HOST/PATH [via=HOST/PATH] [hops=LL] [dir=N] [cost=N] [pre=N] [force] [=R]
- *                         schedule http://HOST/PATH on queue "HOST,";
+ *   add HOST/PATH [via=HOST/PATH] [hops=LL] [dir=N] [cost=N] [pre=N] [queue=KEY]
+ *       [force] [=R]      schedule http://HOST/PATH on queue "HOST," (or KEY);
  *                         =R checks frontier_schedule's result (default 1)
  *   take HOST/PATH [prec=N] [att=N] [ord=N] [dir=N]   next must be this URI
  *   none [wake=+N|wake=max]                         next gives nothing
- *   fin HOST/PATH S|F|D|R|E [DELAY]   finish a URI out (success, failed,
- *                         disregard, retry, defer), default delay 0
+ *   fin HOST/PATH S|F|D|R|E|L [DELAY]   finish a URI out (success, failed,
+ *                         disregard, retry, defer, relocated), default delay 0
  *   drain [HOST/PATH ...] take and finish (success, delay 0) until nothing
  *                         is ready; the URIs must come in this order
  *   tick N                the clock advances N ms
@@ -289,6 +289,8 @@ test_checklist_add(struct test_checklist *t, int argc, char **argv)
 		else if (argv[i][0] == '=')
 			want = (int)test_checklist_num(t, argv[i] + 1);
 	}
+	if ((s = test_checklist_opt(argc, argv, "queue")) != NULL)
+		snprintf(key, sizeof(key), "%s", s);
 	r = frontier_schedule(t->f, c, uri, key, key, force);
 	curi_free(c);
 	if (r != want)
@@ -347,7 +349,7 @@ test_checklist_none(struct test_checklist *t, int argc, char **argv)
 static void
 test_checklist_fin(struct test_checklist *t, int argc, char **argv)
 {
-	static const char codes[] = "SFDRE";
+	static const char codes[] = "SFDREL";
 	const char *p;
 	char uri[256];
 	int i;
@@ -987,7 +989,7 @@ test_checklist_seen_exact(void **state)
 {
 	struct test_checklist *t = *state;
 	char uri[64], key[16], *err = NULL;
-	int i, pass;
+	int i, pass, r, held = 0;
 
 	t->o.hold_queues = 0;
 	test_checklist_open(t, 1);
@@ -1003,13 +1005,20 @@ test_checklist_seen_exact(void **state)
 				snprintf(uri, sizeof(uri), "http://h%d/p/%d", i % 97, i);
 			c = curi_new(uri, NULL, "", CURI_SEED);
 			snprintf(key, sizeof(key), "h%d,", i % 97);
-			if (frontier_schedule(t->f, c, c->uri, key, NULL, 0) != want)
+			/* A URI the store must judge is held until the flush,
+			 * where the counts below check the verdicts. */
+			r = frontier_schedule(t->f, c, c->uri, key, NULL, 0);
+			if (r != want && r != FRONTIER_HELD_URI)
 				fail_msg("item 61: pass %d URI %s", pass, c->uri);
+			held += r == FRONTIER_HELD_URI;
 			curi_free(c);
 			if (i % 1000 == 999)
 				assert_int_equal(frontier_flush(t->f, &err), 0);
 		}
 	}
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	/* The recent cache cannot hold 30,000 URIs: the store judged some. */
+	assert_true(held > 0);
 	test_checklist_count(t, "discovered", 45000);
 	test_checklist_count(t, "queued", 45000);
 }
@@ -1078,6 +1087,77 @@ test_checklist_report_cap(void **state)
 	buf_free(&b);
 }
 
+/* Item 55, the frontier's side: the crawl loop schedules a URI that came up
+ * on its host name queue again (force) on its IP queue, then finishes it
+ * as relocated: gone from the old queue with no politeness delay, no
+ * charge and no count, fetched once from the new one. */
+static void
+test_checklist_relocation(void **state)
+{
+	struct test_checklist *t = *state;
+
+	test_checklist_run(t, "item 55",
+	    "set hold=0\nadd a/1\nadd a/2\ntake a/1\nadd a/1 queue=ip, force\n"
+	    "count queued 3\nfin a/1 L\ncount queued 2\ncount discovered 2\n"
+	    "count disregarded 0\ncount succeeded 0\ncount failed 0\n"
+	    "q a, state READY\nq a, size 1\nq a, spend 0\nq ip, size 1\n"
+	    "take a/1\ntake a/2\nfin a/1 S\nfin a/2 S\ncount queued 0\n"
+	    "count succeeded 2\ncount disregarded 0\nnone wake=max\nfinished 1\n");
+}
+
+/* Item 77: the summary lists the 20 longest queues, longest first, read
+ * from the store for queues that are not in memory (2 resident queues
+ * besides the working set here, 60 queues). */
+static void
+test_checklist_longest(void **state)
+{
+	struct test_checklist *t = *state;
+	struct buf b = BUF_INIT;
+	const char *p;
+	char want[64], uri[64], key[32], *err = NULL;
+	int i, j, lines = 0;
+	long long last = -1;
+
+	t->o.hold_queues = 1;
+	t->o.cold_queues = 2;
+	test_checklist_open(t, 1);
+	/* Queue qI gets (I * 37) % 60 + 1 URIs: every size from 1 to 60 once. */
+	for (i = 0; i < 60; i++) {
+		for (j = 0; j < (i * 37) % 60 + 1; j++) {
+			struct curi *c;
+
+			snprintf(uri, sizeof(uri), "http://q%d/%d", i, j);
+			snprintf(key, sizeof(key), "q%d,", i);
+			c = curi_new(uri, NULL, "", CURI_SEED);
+			assert_int_equal(frontier_schedule(t->f, c, uri, key, key, 0), 1);
+			curi_free(c);
+		}
+		if (frontier_flush(t->f, &err) < 0)
+			fail_msg("item 77: flush: %s", err);
+	}
+	frontier_report_summary(t->f, &b);
+	p = strstr(b.data, "\n 20 longest queues:\n");
+	if (p == NULL)
+		fail_msg("item 77: no longest queues in %s", b.data);
+	for (p = strchr(p + 1, '\n') + 1; strncmp(p, "  ", 2) == 0; p = strchr(p, '\n') + 1) {
+		char state_word[32], qkey[32];
+		long long prec, size;
+
+		assert_int_equal(sscanf(p, "  %31s %31s %lld %lld", state_word, qkey, &prec, &size), 4);
+		/* 60, 59, ... 41, each on the queue I with (I * 37) % 60 + 1 = size. */
+		for (i = 0; i < 60 && (i * 37) % 60 + 1 != size; i++)
+			;
+		snprintf(want, sizeof(want), "q%d,", i);
+		assert_string_equal(qkey, want);
+		assert_int_equal(size, 60 - lines);
+		assert_true(last < 0 || size < last);
+		last = size;
+		lines++;
+	}
+	assert_int_equal(lines, 20);
+	buf_free(&b);
+}
+
 int
 main(void)
 {
@@ -1093,6 +1173,8 @@ main(void)
 		T(test_checklist_seen_exact),
 		T(test_checklist_reports),
 		T(test_checklist_report_cap),
+		T(test_checklist_relocation),
+		T(test_checklist_longest),
 	};
 #undef T
 

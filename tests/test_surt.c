@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include "surt.h"
@@ -56,6 +58,40 @@ static const struct surt_case surt_keys[] = {
 	{ "nonsense", SURT_ASSIGN_AUTHORITY, NULL },
 };
 
+/* Heritrix's parallelQueues (checklist item 53): the suffix appended to
+ * "k" with arg = N queues. Only the first path segment counts. */
+static const struct surt_case surt_parallel[] = {
+	{ "http://h.example/p/1.html", 1, "k" },
+	{ "http://h.example/p/1.html", 0, "k" },
+	{ "http://h.example/", 8, "k" },
+	{ "http://h.example/index.html", 8, "k" },
+	{ "http://h.example/index.html?a=/b/c", 8, "k" },
+	{ "http://h.example/p/1.html", 2, "k" },
+	{ "http://h.example/p/2/3.html", 2, "k" },
+	{ "http://h.example/i/0.png", 2, "k" },
+	{ "http://h.example/r/0", 2, "k+1" },
+	{ "http://h.example/r/0", 3, "k+1" },
+	{ "http://h.example/i/0.png", 4, "k+3" },
+	{ "http://h.example/a/", 4, "k+2" },
+	{ "http://h.example/b/x", 4, "k+3" },
+	{ "http://h.example/c/x", 4, "k" },
+	{ "http://h.example//x", 4, "k+1" },
+	{ "nonsense", 2, NULL },
+};
+
+/* IP queue assignment once the address is known (item 55): href, then the
+ * address, then the key. */
+static const struct {
+	const char *href, *ip, *want;
+} surt_ip_keys[] = {
+	{ "http://h.example/", "127.0.0.1", "127.0.0.1" },
+	{ "http://h.example:8080/a", "127.0.0.1", "127.0.0.1#8080" },
+	{ "https://h.example/", "10.0.0.1", "10.0.0.1" },
+	{ "http://h.example:81/", "::1", "[##1]#81" },
+	{ "http://h.example/", "", NULL },
+	{ "nonsense", "10.0.0.1", NULL },
+};
+
 static const struct surt_case surt_domains[] = {
 	{ "www.bbc.co.uk", 0, "bbc.co.uk" },
 	{ "foo.github.io", 0, "foo.github.io" },
@@ -100,6 +136,14 @@ static int
 surt_call_key(const struct surt_case *c, struct buf *out)
 {
 	return surt_queue_key(c->in, (enum surt_assign)c->arg, out);
+}
+
+static int
+surt_call_parallel(const struct surt_case *c, struct buf *out)
+{
+	buf_reset(out);
+	buf_appends(out, "k");
+	return surt_parallel_suffix(c->in, c->arg, out);
 }
 
 static int
@@ -149,8 +193,66 @@ test_surt_forms(void **state)
 static void
 test_surt_queue_keys(void **state)
 {
+	struct buf out = BUF_INIT;
+	size_t i;
+
 	(void)state;
 	SURT_RUN(surt_keys, surt_call_key);
+	for (i = 0; i < sizeof(surt_ip_keys) / sizeof(surt_ip_keys[0]); i++) {
+		int rc = surt_ip_queue_key(surt_ip_keys[i].href, surt_ip_keys[i].ip, &out);
+
+		if (surt_ip_keys[i].want == NULL ? rc == 0 :
+		    (rc != 0 || strcmp(out.data, surt_ip_keys[i].want) != 0))
+			fail_msg("ip key %zu: %s %s: got %d \"%s\"", i, surt_ip_keys[i].href,
+			    surt_ip_keys[i].ip, rc, out.data ? out.data : "");
+	}
+	buf_free(&out);
+}
+
+/* The sub-queue of a URI with first segment "sI" among n. */
+static int
+test_surt_bucket(int i, int n)
+{
+	struct buf out = BUF_INIT;
+	char href[64];
+	int k = 0;
+
+	snprintf(href, sizeof(href), "http://h.example/s%d/x.html", i);
+	assert_int_equal(surt_parallel_suffix(href, n, &out), 0);
+	if (out.len > 0)
+		k = atoi(out.data + 1);
+	buf_free(&out);
+	return k;
+}
+
+/* Item 53: the table, then what makes the hash consistent: going from n
+ * to n + 1 sub-queues moves a segment only into the new one (about 1/(n+1)
+ * of them), and the segments spread evenly. */
+static void
+test_surt_parallel_queues(void **state)
+{
+	int count[5] = { 0 }, moved = 0, i, n;
+
+	(void)state;
+	SURT_RUN(surt_parallel, surt_call_parallel);
+	for (n = 2; n < 5; n++) {
+		moved = 0;
+		for (i = 0; i < 2000; i++) {
+			int a = test_surt_bucket(i, n), b = test_surt_bucket(i, n + 1);
+
+			assert_true(a >= 0 && a < n);
+			if (a != b) {
+				assert_int_equal(b, n);
+				moved++;
+			}
+		}
+		assert_in_range(moved, 2000 / (n + 1) - 150, 2000 / (n + 1) + 150);
+	}
+	for (i = 0; i < 2000; i++)
+		count[test_surt_bucket(i, 4)]++;
+	for (i = 0; i < 4; i++)
+		assert_in_range(count[i], 400, 600);
+	assert_int_equal(count[4], 0);
 }
 
 static void
@@ -209,6 +311,7 @@ main(void)
 		cmocka_unit_test(test_surt_forms),
 		cmocka_unit_test(test_surt_override_keys),
 		cmocka_unit_test(test_surt_queue_keys),
+		cmocka_unit_test(test_surt_parallel_queues),
 		cmocka_unit_test(test_surt_domains),
 		cmocka_unit_test(test_surt_seed_prefixes),
 		cmocka_unit_test(test_surt_prefix_covers_seed),
