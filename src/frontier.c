@@ -623,6 +623,16 @@ frontier_peek(struct frontier *f, struct wq *q)
 			if (kl == q->out_key.len && memcmp(k, q->out_key.data, kl) == 0)
 				leveldb_iter_next(it);
 		}
+	} else if (q->m.head_ord > 0) {
+		/* f->v is free here: nothing is encoded while peeking. */
+		buf_reset(&f->v);
+		keys_uri(&f->v, q->key, q->m.head_dir, q->m.head_prec, q->m.head_ord);
+		leveldb_iter_seek(it, f->v.data, f->v.len);
+		if (!q->m.head_live && leveldb_iter_valid(it)) {
+			k = leveldb_iter_key(it, &kl);
+			if (kl == f->v.len && memcmp(k, f->v.data, kl) == 0)
+				leveldb_iter_next(it);
+		}
 	} else {
 		leveldb_iter_seek(it, f->k.data, f->k.len);
 	}
@@ -685,6 +695,64 @@ frontier_preloaded(struct frontier *f, const char *canon)
 	return p > 0 && p < 1 << 30 ? (int)p : 0;
 }
 
+/* (d1, p1, o1) sorts before (d2, p2, o2): how their URI keys compare. */
+static int
+frontier_key_less(int d1, int p1, uint64_t o1, int d2, int p2, uint64_t o2)
+{
+	return d1 < d2 || (d1 == d2 && (p1 < p2 || (p1 == p2 && o1 < o2)));
+}
+
+/* The queue's head bound (keys.h): a URI enqueued below it lowers it. A
+ * URI enqueued ahead of the one out must also survive that one's deletion
+ * (frontier_head_deleted), so it lowers the bound too. */
+static void
+frontier_head_lower(struct wq *q, int dir, int prec, uint64_t ord)
+{
+	const char *qk;
+	size_t ql;
+	int od, op;
+	uint64_t oo;
+
+	if (prec > KEYS_MAX_PRECEDENCE)
+		prec = KEYS_MAX_PRECEDENCE;
+	if (q->m.head_ord > 0 && frontier_key_less(dir, prec, ord, q->m.head_dir,
+	    q->m.head_prec, q->m.head_ord))
+		goto lower;
+	if (q->m.head_ord > 0 && q->m.head_live)
+		return;
+	if (q->out && keys_uri_parse(q->out_key.data, q->out_key.len, &qk, &ql, &od, &op,
+	    &oo) == 0 && frontier_key_less(dir, prec, ord, od, op, oo))
+		goto lower;
+	return;
+lower:
+	q->m.head_dir = dir;
+	q->m.head_prec = prec;
+	q->m.head_ord = ord;
+	q->m.head_live = 1;
+}
+
+/* The URI out (the queue's head when it was taken) is being deleted: every
+ * URI left sorts after it, except one enqueued ahead of it since, which
+ * already lowered the bound below it. */
+static void
+frontier_head_deleted(struct wq *q)
+{
+	const char *qk;
+	size_t ql;
+	int dir, prec;
+	uint64_t ord;
+
+	if (keys_uri_parse(q->out_key.data, q->out_key.len, &qk, &ql, &dir, &prec, &ord) < 0)
+		return;
+	if (q->m.head_ord > 0 && q->m.head_live && frontier_key_less(q->m.head_dir,
+	    q->m.head_prec, q->m.head_ord, dir, prec, ord))
+		return;
+	q->m.head_dir = dir;
+	q->m.head_prec = prec;
+	q->m.head_ord = ord;
+	q->m.head_live = 0;
+}
+
 /* Puts c on its queue: was_new says the seen set has just recorded it. */
 static int
 frontier_enqueue(struct frontier *f, const struct curi *c, const char *canon,
@@ -714,6 +782,7 @@ frontier_enqueue(struct frontier *f, const struct curi *c, const char *canon,
 	st.attempts = c->attempts < 0 ? 0 : c->attempts;
 	st.ordinal = ++f->c.next_ordinal;
 	st.queue_key = NULL;
+	frontier_head_lower(q, st.directive, st.precedence, st.ordinal);
 	buf_reset(&f->k);
 	keys_uri(&f->k, queue_key, st.directive, st.precedence, st.ordinal);
 	buf_reset(&f->v);
@@ -1177,6 +1246,7 @@ frontier_finish(struct frontier *f, struct curi *c, enum frontier_outcome o,
 		break;
 	}
 	if (removed) {
+		frontier_head_deleted(q);
 		frontier_del(f, &q->out_key);
 		q->m.count--;
 		f->c.queued--;

@@ -329,6 +329,12 @@ keys_qmeta_encode(struct buf *b, const struct keys_qmeta *m)
 	keys_put_str(b, m->surt);
 	keys_put_str(b, m->last_peeked);
 	keys_put_str(b, m->last_queued);
+	keys_put_uv(b, m->head_ord);
+	if (m->head_ord > 0) {
+		keys_put_sv(b, m->head_dir);
+		keys_put_sv(b, m->head_prec);
+		keys_put_sv(b, m->head_live);
+	}
 }
 
 void
@@ -378,6 +384,14 @@ keys_qmeta_decode(const char *v, size_t n, struct keys_qmeta *m)
 		m->last_peeked = keys_get_str(&r);
 	if (!r.bad)
 		m->last_queued = keys_get_str(&r);
+	if (!r.bad) {
+		m->head_ord = keys_get_uv(&r);
+		if (m->head_ord > 0) {
+			m->head_dir = keys_get_int(&r, 0, 255);
+			m->head_prec = keys_get_int(&r, 0, KEYS_MAX_PRECEDENCE);
+			m->head_live = keys_get_int(&r, 0, 1);
+		}
+	}
 	if (r.bad || r.p != r.end) {
 		keys_qmeta_clear(m);
 		return -1;

@@ -50,6 +50,12 @@ struct keys_qmeta {
 	uint64_t hist_count[KEYS_HIST_MAX];
 	char *surt;                /* SURT of the last URI placed on it: its settings */
 	char *last_peeked, *last_queued;
+	/* A lower bound of the queue's URI keys (head_ord 0: none): the
+	 * last head deleted, or a URI enqueued ahead of it (head_live). The
+	 * head is found by seeking there instead of to the queue's first key,
+	 * which would step over every deleted head LevelDB still keeps. */
+	int head_dir, head_prec, head_live;
+	uint64_t head_ord;
 };
 
 struct keys_counters {

@@ -834,6 +834,51 @@ test_frontier_held(void **state)
 	assert_true(frontier_is_finished(t->f));
 }
 
+/* The head bound (keys.h) never hides a URI: one enqueued ahead of the URI
+ * out, though behind the last head deleted, is the next one out, also after
+ * the queue has left memory and come back. */
+static void
+test_frontier_head_bound(void **state)
+{
+	struct test_frontier *t = *state;
+	struct curi *c;
+	char *err = NULL;
+	int i;
+
+	t->o.cold_queues = 0;
+	test_frontier_open(t, 1);
+	assert_int_equal(test_frontier_add(t, "http://a/1", NULL, "", 0), 1);
+	assert_int_equal(test_frontier_add(t, "http://a/2", NULL, "", 3), 1);
+	assert_int_equal(test_frontier_add(t, "http://a/4", NULL, "", 3), 1);
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/1");
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/2");
+	assert_int_equal(test_frontier_add(t, "http://a/3", NULL, "", 1), 1);
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(frontier_flush(t->f, &err), 0);
+		frontier_close(t->f);
+		t->f = NULL;
+		test_frontier_open(t, 0);
+	}
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/3");
+	/* A retry keeps its URI at the head, ahead of the bound's successor. */
+	frontier_finish(t->f, c, FRONTIER_RETRY, t->now, 1);
+	t->now += 10;
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/3");
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/4");
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	assert_true(frontier_is_finished(t->f));
+}
+
 /* Many URIs over many queues, with flushes and evictions of cold queues
  * between: every URI is handed out exactly once. */
 static void
@@ -950,6 +995,7 @@ main(void)
 		T(test_frontier_long_snooze),
 		T(test_frontier_recovery),
 		T(test_frontier_held),
+		T(test_frontier_head_bound),
 		T(test_frontier_many),
 		T(test_frontier_reports),
 		T(test_frontier_bad_input),

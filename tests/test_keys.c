@@ -189,6 +189,10 @@ test_keys_qmeta_roundtrip(void **state)
 	assert_int_equal(keys_hist_add(&m, 1, 1), 0);
 	m.surt = strdup("(com,example,");
 	m.last_queued = strdup("http://example.com/x");
+	m.head_dir = 3;
+	m.head_prec = 255;
+	m.head_ord = 1ull << 40;
+	m.head_live = 1;
 	keys_qmeta_encode(&v, &m);
 	assert_int_equal(keys_qmeta_decode(v.data, v.len, &d), 0);
 	assert_int_equal(d.state, 2);
@@ -202,6 +206,10 @@ test_keys_qmeta_roundtrip(void **state)
 	assert_string_equal(d.surt, "(com,example,");
 	assert_null(d.last_peeked);
 	assert_string_equal(d.last_queued, "http://example.com/x");
+	assert_int_equal(d.head_dir, 3);
+	assert_int_equal(d.head_prec, 255);
+	assert_true(d.head_ord == 1ull << 40);
+	assert_int_equal(d.head_live, 1);
 	keys_qmeta_clear(&d);
 	for (n = 0; n < v.len; n++)
 		assert_int_equal(keys_qmeta_decode(v.data, n, &d), -1);
