@@ -2,7 +2,8 @@
  * finish operations per second over a real LevelDB store, and the process's
  * resident memory after each phase.
  *
- *   bench/frontierbench [-p MODE] [URIS [HOSTS [DIR]]]   (defaults 1000000 10000 /tmp)
+ *   bench/frontierbench [-p MODE] [-b BALANCE] [-d DUPS] [-t TAKE] [URIS [HOSTS [DIR]]]
+ *   (defaults 1000000 10000 /tmp)
  *
  * MODE sets the budget and precedence policies, to measure what they cost:
  *   default  the configuration defaults (unit cost, balance 3000, hold-queues)
@@ -16,9 +17,14 @@
  *   success  as highest, with success-counts queue precedence (10,10), so
  *            queues are demoted and yield as the crawl goes
  * -b BALANCE replaces the mode's balance-replenish-amount (0: no rotation).
+ * -d DUPS is the number of already-seen URIs scheduled per new one (default
+ * 1; 0 measures the queue alone, as bench/run's 10M-URI curve does, where
+ * the duplicates' store reads would take most of the time).
+ * -t TAKE stops phase 2 after TAKE next+finish pairs (default all): the rate
+ * with a huge queue is measured without draining all of it.
  *
- * Phase 1 schedules URIS new URIs spread over HOSTS queues, plus as many
- * already-seen ones (a crawl's outlinks are mostly duplicates), flushing
+ * Phase 1 schedules URIS new URIs spread over HOSTS queues, plus DUPS
+ * times as many already-seen ones (a crawl's outlinks are mostly duplicates), flushing
  * every 1000 URIs as the crawl loop would once per iteration. Phase 2 takes
  * and finishes every URI with no politeness delay, flushing every 256
  * operations. */
@@ -129,6 +135,7 @@ main(int argc, char **argv)
 {
 	const char *mode = "default";
 	long long balance = -1;
+	unsigned long dups = 1, take = 0;
 	unsigned long n, hosts;
 	const char *base;
 	struct frontier_options o;
@@ -141,11 +148,16 @@ main(int argc, char **argv)
 	double t0, t1, t2;
 	long rss, hwm;
 
-	while (argc > 2 && (strcmp(argv[1], "-p") == 0 || strcmp(argv[1], "-b") == 0)) {
+	while (argc > 2 && (strcmp(argv[1], "-p") == 0 || strcmp(argv[1], "-b") == 0 ||
+	    strcmp(argv[1], "-d") == 0 || strcmp(argv[1], "-t") == 0)) {
 		if (argv[1][1] == 'p')
 			mode = argv[2];
-		else
+		else if (argv[1][1] == 'b')
 			balance = strtoll(argv[2], NULL, 10);
+		else if (argv[1][1] == 'd')
+			dups = strtoul(argv[2], NULL, 10);
+		else
+			take = strtoul(argv[2], NULL, 10);
 		argc -= 2;
 		argv += 2;
 	}
@@ -154,7 +166,7 @@ main(int argc, char **argv)
 	base = argc > 3 ? argv[3] : "/tmp";
 	if (n == 0 || hosts == 0 || frontierbench_mode(&o, mode) < 0) {
 		fprintf(stderr, "usage: frontierbench [-p default|off|off-hold|highest|success] "
-		    "[-b BALANCE] [URIS [HOSTS [DIR]]]\n");
+		    "[-b BALANCE] [-d DUPS] [-t TAKE] [URIS [HOSTS [DIR]]]\n");
 		return 2;
 	}
 	if (balance >= 0)
@@ -169,28 +181,31 @@ main(int argc, char **argv)
 	t0 = frontierbench_secs();
 	for (i = 0; i < n; i++) {
 		frontierbench_schedule(f, i, hosts);
-		frontierbench_schedule(f, i / 2, hosts);   /* already seen */
+		for (unsigned long d = 1; d <= dups; d++)
+			frontierbench_schedule(f, i / (d + 1), hosts);   /* already seen */
 		if (i % 1000 == 999)
 			frontierbench_flush(f);
 	}
 	frontierbench_flush(f);
 	t1 = frontierbench_secs();
 	frontierbench_rss(&rss, &hwm);
-	printf("policies %s balance %lld uris %lu hosts %lu\n", mode,
-	    (long long)o.defaults.balance_replenish, n, hosts);
-	printf("schedule: %lu calls (half duplicates) in %.2f s = %.0f/s; RSS %ld KiB\n",
-	    2 * n, t1 - t0, 2 * (double)n / (t1 - t0), rss);
-	for (;;) {
+	printf("policies %s balance %lld uris %lu hosts %lu duplicates %lu\n", mode,
+	    (long long)o.defaults.balance_replenish, n, hosts, dups);
+	printf("schedule: %lu calls (%lu duplicates) in %.2f s = %.0f/s; RSS %ld KiB\n",
+	    (dups + 1) * n, dups * n, t1 - t0, (double)(dups + 1) * n / (t1 - t0), rss);
+	if (take == 0 || take > n)
+		take = n;
+	while (done < take) {
 		int got = 0;
 
-		while (frontier_next(f, now, &c, &wake) == 1) {
+		while (done < take && frontier_next(f, now, &c, &wake) == 1) {
 			frontier_finish(f, c, FRONTIER_SUCCESS, now, 0);
 			done++;
 			if (++got % 256 == 0)
 				frontierbench_flush(f);
 		}
 		frontierbench_flush(f);
-		if (wake == UINT64_MAX)
+		if (done >= take || wake == UINT64_MAX)
 			break;
 		if (wake > now)
 			now = wake;
@@ -206,5 +221,5 @@ main(int argc, char **argv)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", dir);
-	return done == n ? 0 : 1;
+	return done == take ? 0 : 1;
 }

@@ -1,7 +1,10 @@
 # Plots of bench/run's results (gnuplot 5, pngcairo or png terminal).
-#   gnuplot -e "curves='C.tsv'; pps='PPS.tsv'; rss='RSS.tsv'; outdir='DIR'; sfx=''" bench/plot.gp
-# curves: curve x pages wall cpu rss_kb queued C exit (one row per point).
+#   gnuplot -e "curves='C.tsv'; store='S.tsv'; pps='PPS.tsv'; rss='RSS.tsv'; outdir='DIR'; sfx=''" bench/plot.gp
+# curves: curve x pages wall cpu rss_kb queued C exit peak errors latency_ms
+# seconds_at_90pc (one row per point). store: bench/frontierbench points (see bench/run).
 # pps, rss: workload x tool matrices of medians (bench/stats.awk mode=matrix).
+# have: the curves with points (e.g. "hosts conc"); pps/rss and store are
+# defined only when there is something to draw (a partial run, --only).
 if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
 	set terminal pngcairo size 900,560 font "DejaVu Sans,11" noenhanced
 } else {
@@ -13,6 +16,7 @@ set grid
 set key top left
 
 # Workloads: median pages/s and peak RSS per tool.
+if (exists("pps")) {
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
@@ -28,30 +32,53 @@ set ylabel "peak RSS (MB)"
 plot for [i=2:6] rss using i:xtic(1) title columnheader(i)
 unset logscale y
 unset style
+}
+if (!exists("have")) { have = "" }
 
 set style data linespoints
 set logscale x
-set output outdir."/hosts".sfx.".png"
-set title "tern: pages/s and peak RSS vs number of hosts"
-set xlabel "hosts (every host a seed)"
 set ylabel "pages/s"
 set y2label "peak RSS (MB)"
 set ytics nomirror
 set y2tics
 set yrange [0:*]
 set y2range [0:*]
+if (strstrt(have, "hosts") > 0) {
+set output outdir."/hosts".sfx.".png"
+set title "tern: pages/s and peak RSS vs number of hosts"
+set xlabel "hosts (every host a seed)"
 plot curves using (strcol(1) eq "hosts" ? $2 : NaN):($3/$4) title "pages/s" lw 2 pt 7, \
      curves using (strcol(1) eq "hosts" ? $2 : NaN):($6/1024) axes x1y2 title "peak RSS MB" lw 2 pt 5
+}
 
-set output outdir."/frontier".sfx.".png"
+if (strstrt(have, "frontier") > 0) {
+set output outdir."/frontier-crawl".sfx.".png"
 set title "tern: pages/s and peak RSS vs queued URLs at the end of the crawl"
 set xlabel "queued URLs"
 plot curves using (strcol(1) eq "frontier" ? $7 : NaN):($3/$4) title "pages/s" lw 2 pt 7, \
      curves using (strcol(1) eq "frontier" ? $7 : NaN):($6/1024) axes x1y2 title "peak RSS MB" lw 2 pt 5
+}
 
+if (strstrt(have, "conc") > 0) {
 set output outdir."/concurrency".sfx.".png"
-set title "tern: pages/s and peak RSS vs crawl.max-connections (100 ms per response)"
-set xlabel "connections C (2C hosts)"
+set title "tern: pages/s, requests in flight and peak RSS vs crawl.max-connections"
+set xlabel "connections C (2C hosts; 100 ms per response, 5 s at C = 10,000)"
+set ylabel "pages/s, requests in flight at the server"
 plot curves using (strcol(1) eq "conc" ? $2 : NaN):($3/$4) title "pages/s" lw 2 pt 7, \
-     curves using (strcol(1) eq "conc" ? $2 : NaN):($2/0.1) title "C / 100 ms (latency bound)" lw 1 dt 2 pt 0, \
+     curves using (strcol(1) eq "conc" ? $2 : NaN):($2*1000/$12) with points title "C / latency (latency bound on pages/s)" pt 6 ps 1.5, \
+     curves using (strcol(1) eq "conc" ? $2 : NaN):10 title "most requests in flight (server)" lw 2 pt 9, \
      curves using (strcol(1) eq "conc" ? $2 : NaN):($6/1024) axes x1y2 title "peak RSS MB" lw 2 pt 5
+}
+
+# The frontier alone: operations per second and RSS as the queue grows.
+if (exists("store")) {
+	set output outdir."/frontier".sfx.".png"
+	set title "frontier alone (bench/frontierbench): ops/s and RSS vs URIs queued (1,000 queues)"
+	set xlabel "URIs queued at once"
+	set ylabel "operations/s"
+	set y2label "RSS (MB)"
+	plot store using 1:5 title "schedule/s" lw 2 pt 7, \
+	     store using 1:9 title "next+finish/s" lw 2 pt 9, \
+	     store using 1:($6/1024) axes x1y2 title "RSS with all queued MB" lw 2 pt 5, \
+	     store using 1:($10/1024) axes x1y2 title "peak RSS MB" lw 2 pt 4
+}

@@ -2,7 +2,8 @@
 # Writes bench/results/latest.md from the raw rows bench/run collected.
 #   sh bench/report.sh WORKDIR OUT.md QUICK ELAPSED_SECONDS TERN_BINARY
 # WORKDIR holds rows.tsv (workload tool rep pages coverage wall cpu rss_kb
-# server_cpu exit), workloads.tsv, curves.tsv, sizes.txt and lowmem.txt.
+# server_cpu exit), workloads.tsv, curves.tsv, store.tsv, concweb.tsv,
+# sizes.txt and lowmem.txt.
 # lib.sh reads unset variables: no set -u.
 W=$1 out=$2 quick=$3 elapsed=$4 tern=$5 only=${6:-}
 rows=$W/rows.tsv
@@ -24,11 +25,11 @@ ver() { "$@" 2>&1 | head -1; }
 	echo
 	echo "## Settings (matched across tools)"
 	echo
-	echo "- Same test web (tests/testweb, one process, HTTP/1.1 keep-alive, gzip), same dnsmasq for every tool, loopback."
+	echo "- Same test web (tests/testweb, one process, HTTP/1.1 keep-alive, gzip assembled from cached compressed filler paragraphs, so the server does not deflate per request), same dnsmasq for every tool, loopback."
 	echo "- tern: \`tern crawl\` with politeness.min-delay-ms=0, delay-factor=0, max-delay-ms=0, respect-crawl-delay-up-to-seconds=0, robots.policy=obey, crawl.max-hops=10000, crawl.max-connections=C, fetch.allow-private-addresses=true, dns.servers=the benchmark dnsmasq, warc.enabled=false (\`tern\`) or true (\`tern+warc\`); HTTPS adds fetch.ca-file. One request in flight per host."
 	echo "- wget2: \`-r -l0 --span-hosts --domains=web.test --robots=on --max-threads=C --tries=1\`, saving files into a scratch directory. **wget2 cannot limit itself to one request in flight per host**: its threads take any queued URL."
 	echo "- Scrapy: bench/scrapy_spider.py (CrawlSpider, CONCURRENT_REQUESTS=C, CONCURRENT_REQUESTS_PER_DOMAIN=1, DOWNLOAD_DELAY=0, ROBOTSTXT_OBEY=True, cookies and retries off), stopped by CLOSESPIDER_TIMEOUT (it would need tens of minutes per workload): its pages/s is a rate over that window and its coverage is partial."
-	echo "- wrk: \`wrk -t1 -cC\` with bench/wrk_random.lua (random host and page, Accept-Encoding: gzip) for 10 s (3 s in --quick): the server's ceiling for this page mix over kept-alive connections."
+	echo "- wrk: \`wrk -t1 -cC\` with bench/wrk_random.lua (random host and page, Accept-Encoding: gzip) for 5 s (3 s in --quick): the server's ceiling for this page mix over kept-alive connections."
 	echo "- Crawl-delay (every 7th host of the test web) is not honoured by any tool (wget2 and Scrapy ignore it)."
 	echo "- pages = requests in the test web's request log during the run, robots.txt excluded (includes redirects, 404s, images, CSS); coverage = distinct URLs of the test web's manifest (reachable, allowed by robots) requested / all of them; wall, CPU (user+sys) and peak RSS from /usr/bin/time -v; server = the test web's CPU seconds during the run."
 	echo
@@ -58,17 +59,33 @@ ver() { "$@" 2>&1 | head -1; }
 		echo
 		echo "## Scale curves (tern alone, warc off, stopped by crawl.max-pages)"
 		echo
-		echo "| curve | x | C | pages | wall s | pages/s | CPU s per 1000 pages | peak RSS MB | queued URLs at the end | most requests in progress at the server | errors | exit |"
-		echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
-		awk -F'\t' '{ printf "| %s | %s | %s | %s | %.1f | %.0f | %.3f | %.1f | %s | %s | %s | %s |\n", $1, $2, $8, $3, $4, ($4 > 0 ? $3 / $4 : 0), ($3 > 0 ? $5 * 1000 / $3 : 0), $6 / 1024, $7, $10, $11, $9 }' "$W/curves.tsv"
+		echo "| curve | x | C | latency ms | pages | wall s | pages/s | CPU s per 1000 pages | peak RSS MB | queued URLs at the end | most requests in progress at the server | s with >= 90 % of C in progress | errors | exit |"
+		echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+		awk -F'\t' '{ printf "| %s | %s | %s | %s | %s | %.1f | %.0f | %.3f | %.1f | %s | %s | %s | %s | %s |\n", $1, $2, $8, $12, $3, $4, ($4 > 0 ? $3 / $4 : 0), ($3 > 0 ? $5 * 1000 / $3 : 0), $6 / 1024, $7, $10, $13, $11, $9 }' "$W/curves.tsv"
 		echo
 		echo "errors: crawl.log lines with a negative status other than -9998 (robots-precluded)."
 		echo
 		echo "hosts: x = hosts (5 pages each, 2 KB, every host a seed), C = min(1000, hosts), stopped at 20,000 pages (5,000 in --quick)."
 		echo "frontier: x = crawl.max-pages on a 20-host web of 10^8 pages per host with 50 links a page, C = 20: the queue holds ~49 new URLs per page fetched when the crawl stops."
-		echo "conc: x = crawl.max-connections C, 2C hosts (at least 200) with 100 ms of latency per response, stopped at 4C pages (2,000..40,000)."
+		echo "conc: x = crawl.max-connections C, 2C hosts (at least 200) with 100 ms of latency per response (5 s at C = 10,000, so that 10,000 fetches in flight need only 2,000 pages/s, within one core's reach; at 100 ms they would need 100,000 pages/s), stopped at 4C pages (2,000..40,000)."
+		if [ -s "$W/concweb.tsv" ]; then
+			echo
+			awk -F'\t' 'BEGIN { printf "Test web during the conc points (its exit summary):" } { printf " C=%s (%s ms): at most %s connections open at once, %s failed accepts;", $1, $2, $3, $4 } END { print "" }' "$W/concweb.tsv"
+		fi
 		awk -F'\t' '$1 == "frontier" { n++; x[n] = $7; r[n] = $6 } END { if (n >= 2 && x[n] > x[1])
 			printf "\nRSS per queued URL (frontier curve, first to last point): %.1f bytes (%.1f MB more for %d more queued URLs).\n", (r[n] - r[1]) * 1024 / (x[n] - x[1]), (r[n] - r[1]) / 1024, x[n] - x[1] }' "$W/curves.tsv"
+	fi
+	if [ -s "$W/store.tsv" ]; then
+		echo
+		echo "## Frontier store curve (bench/frontierbench: the frontier alone, real LevelDB store, simulated clock, no network)"
+		echo
+		echo "\`bench/frontierbench -d 0 -t 1000000 N 1000\`: schedules N new URIs on 1,000 queues (flushed every 1,000; no already-seen ones, whose cost the crawl curves carry), so all N are queued at once; then takes and finishes the first min(N, 1,000,000) with no politeness delay. RSS with all queued is read after the schedule phase; peak is the process's high-water mark."
+		echo
+		echo "| URIs queued | schedule calls | schedule/s | RSS with all queued MB | next+finish pairs | next+finish/s | peak RSS MB | wall s | CPU s |"
+		echo "|---|---|---|---|---|---|---|---|---|"
+		awk -F'\t' '{ printf "| %s | %s | %s | %.1f | %s | %s | %.1f | %s | %s |\n", $1, $3, $5, $6 / 1024, $7, $9, $10 / 1024, $11, $12 }' "$W/store.tsv"
+		awk -F'\t' '{ n++; x[n] = $1; r[n] = $10 } END { if (n >= 2 && x[n] > x[1])
+			printf "\nPeak RSS per queued URI (first to last point): %.1f bytes.\n", (r[n] - r[1]) * 1024 / (x[n] - x[1]) }' "$W/store.tsv"
 	fi
 	if [ -s "$W/sizes.txt" ]; then
 		echo

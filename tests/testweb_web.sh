@@ -50,6 +50,21 @@ grep -qi '^Content-Encoding' "$D/h" && fail "gzip sent despite q=0"
 cmp -s "$D/a" "$D/a.id" || fail "identity body differs"
 pass "gzip when accepted, correct, and not when refused"
 
+# gzip is assembled from cached pieces (filler paragraphs, whole small
+# bodies): every page decodes to its identity body whether its pieces were
+# cached or not (second round), and so do robots.txt, CSS, 404s, redirects.
+for round in 1 2; do
+	for p in /p/4.html /p/2.html /p/3.html /p/19.html / /robots.txt /s.css /p/missing-3.html /r/4 /p/private/2.html; do
+		for h in 0 5 7 998; do
+			tw_curl -H 'Accept-Encoding: gzip' -o "$D/g.gz" "$(tw_url $h "$p")" || fail "fetch $h $p"
+			tw_curl -o "$D/g.id" "$(tw_url $h "$p")" || fail "fetch $h $p"
+			gzip -dc <"$D/g.gz" >"$D/g.plain" || fail "round $round: gzip of h$h $p does not decode"
+			cmp -s "$D/g.id" "$D/g.plain" || fail "round $round: gzip of h$h $p differs from identity"
+		done
+	done
+done
+pass "gzip from cached pieces decodes to the identity body (pages, robots, css, 404, 301)"
+
 # robots.txt per host.
 tw_curl "$(tw_url 5 /robots.txt)" | grep -qx 'Disallow: /p/private/' || fail "h5 robots lacks the private subtree"
 tw_curl "$(tw_url 1 /robots.txt)" | grep -qx 'Disallow:' || fail "h1 robots does not allow all"
@@ -139,3 +154,7 @@ pass "3000 simultaneous connections"
 
 tw_stop
 pass "testweb stopped on SIGTERM"
+# Its exit summary saw the 3000 connections open at once and no failed accept.
+sum=$(grep '^testweb: at most' "$D/testweb.log") || fail "no exit summary in testweb.log"
+echo "$sum" | awk '{ exit !($4 >= 3000 && $9 == 0) }' || fail "exit summary: $sum"
+pass "exit summary: $sum"

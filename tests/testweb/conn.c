@@ -79,6 +79,8 @@ struct conn_write {
 };
 
 static struct conn *conn_list;
+/* Connections open now and the most open at once, for the exit summary. */
+static unsigned long conn_open, conn_open_max;
 static uint64_t conn_next_id;
 static llhttp_settings_t conn_settings;
 static int conn_settings_ready;
@@ -569,10 +571,16 @@ static void conn_close(struct conn *c, int reset)
 		conn_list = c->next;
 	if (c->next)
 		c->next->prev = c->prev;
+	conn_open--;
 	uv_timer_stop(&c->timer);
 	uv_close((uv_handle_t *)&c->timer, conn_closed_cb);
 	if (!reset || uv_tcp_close_reset(&c->tcp, conn_closed_cb) != 0)
 		uv_close((uv_handle_t *)&c->tcp, conn_closed_cb);
+}
+
+unsigned long conn_max_open(void)
+{
+	return conn_open_max;
 }
 
 void conn_close_all(void)
@@ -599,6 +607,8 @@ int conn_accept(uv_stream_t *server, struct conn_ctx *ctx, enum conn_port port)
 	if (conn_list)
 		conn_list->prev = c;
 	conn_list = c;
+	if (++conn_open > conn_open_max)
+		conn_open_max = conn_open;
 	e = uv_accept(server, (uv_stream_t *)&c->tcp);
 	if (e == 0 && port == CONN_HTTPS) {
 		c->ssl = SSL_new(ctx->ssl);

@@ -23,6 +23,8 @@ struct conn_ctx {
 
 /* Accepts one pending connection on server; returns 0 or a libuv error. */
 int conn_accept(uv_stream_t *server, struct conn_ctx *ctx, enum conn_port port);
+/* The most connections that were open at once (accepted, not yet closed). */
+unsigned long conn_max_open(void);
 /* Closes every connection (shutdown); their memory is freed once the loop
  * runs their close callbacks. */
 void conn_close_all(void);

@@ -61,13 +61,19 @@ static unsigned long main_number(const char *opt, const char *s, unsigned long m
 	return v;
 }
 
+/* Failed accepts, reported at exit: a benchmark must know whether the
+ * server turned connections away (descriptor limit, backlog). */
+static unsigned long main_accept_failures;
+static int main_accept_first_error;
+
 static void main_connection_cb(uv_stream_t *server, int status)
 {
 	struct main_listener *l = server->data;
 
-	if (status < 0)
-		return;
-	conn_accept(server, l->ctx, l->port);
+	if (status == 0)
+		status = conn_accept(server, l->ctx, l->port);
+	if (status < 0 && main_accept_failures++ == 0)
+		main_accept_first_error = status;
 }
 
 static unsigned main_listen(uv_loop_t *loop, struct conn_ctx *ctx, enum conn_port port)
@@ -271,6 +277,9 @@ int main(int argc, char **argv)
 	main_write_atomic(ready, line);
 	free(line);
 	uv_run(loop, UV_RUN_DEFAULT);
+	fprintf(stderr, "testweb: at most %lu connections open at once; %lu accepts failed%s%s\n",
+	    conn_max_open(), main_accept_failures, main_accept_failures ? ", first: " : "",
+	    main_accept_failures ? uv_strerror(main_accept_first_error) : "");
 	uv_loop_close(loop);
 	reqlog_close(main_log);
 	if (ctx.ssl)

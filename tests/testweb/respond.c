@@ -7,6 +7,7 @@
 #include "xmalloc.h"
 #include "respond.h"
 #include "mis.h"
+#include "gzcache.h"
 
 void respond_init(struct response *r)
 {
@@ -145,7 +146,7 @@ static void respond_web(const struct web *w, const struct respond_req *q, const 
 	if (wr.location.len)
 		buf_appendf(&extra, "Location: %s\r\n", wr.location.data);
 	if (q->accept_gzip && respond_textual(wr.content_type)) {
-		body_gzip(wr.body.data, wr.body.len, &r->body);
+		gzcache_encode(&wr, &r->body);
 		buf_appends(&extra, "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n");
 	} else {
 		buf_append(&r->body, wr.body.data, wr.body.len);

@@ -299,6 +299,7 @@ void web_reply_free(struct web_reply *r)
 {
 	buf_free(&r->body);
 	buf_free(&r->location);
+	free(r->span);
 }
 
 /* One page in three shows an image. */
@@ -340,25 +341,43 @@ static void web_filler_init(void)
 	web_filler_ready = 1;
 }
 
-/* Appends about `want` bytes of filler chosen by r, cut at word boundaries. */
-static void web_filler_append(uint64_t r, size_t want, struct buf *b)
+/* Paragraphs start at one of this many points of the filler, so that the
+ * same paragraphs recur across pages and their gzip encoding can be cached
+ * (the server would otherwise spend its CPU compressing, and be the limit
+ * of every benchmark of large pages). */
+#define WEB_FILLER_STARTS 256
+
+/* Appends about `want` bytes of filler chosen by r, cut at word boundaries,
+ * and records them as a shared span of the reply. */
+static void web_filler_append(uint64_t r, size_t want, struct web_reply *wr)
 {
+	struct buf *b = &wr->body;
 	size_t off, end;
 
 	if (want > WEB_FILLER / 2)
 		want = WEB_FILLER / 2;
-	off = (size_t)(r % (WEB_FILLER / 2));
+	off = (size_t)(r % WEB_FILLER_STARTS) * (WEB_FILLER / 2 / WEB_FILLER_STARTS);
 	while (off > 0 && web_filler[off - 1] != ' ')
 		off--;
 	end = off + want;
 	while (end > off && web_filler[end - 1] != ' ')
 		end--;
+	if (end == off)
+		return;
+	if (wr->nspan == wr->spancap) {
+		wr->spancap = wr->spancap ? wr->spancap * 2 : 16;
+		wr->span = xrealloc(wr->span, wr->spancap * sizeof(*wr->span));
+	}
+	wr->span[wr->nspan].at = b->len;
+	wr->span[wr->nspan].len = end - off;
+	wr->nspan++;
 	buf_append(b, web_filler + off, end - off);
 }
 
 static void web_render_page(const struct web *w, uint32_t host, enum web_kind kind, uint32_t num,
-    const char *scheme, unsigned port, struct buf *b)
+    const char *scheme, unsigned port, struct web_reply *wr)
 {
+	struct buf *b = &wr->body;
 	struct web_link *links = xmalloc(sizeof(*links) * (w->o.links ? w->o.links : 1));
 	uint32_t n = web_links(w, host, kind, num, links), img;
 	uint64_t r = web_hash(w, host, (uint64_t)kind << 32 | num, 0, 2);
@@ -378,7 +397,7 @@ static void web_render_page(const struct web *w, uint32_t host, enum web_kind ki
 	for (uint32_t j = 0; j <= n; j++) {
 		r = web_mix(r);
 		buf_appends(b, "<p>");
-		web_filler_append(r, seg, b);
+		web_filler_append(r, seg, wr);
 		if (j < n) {
 			buf_appends(b, "<a href=\"");
 			web_link_text(&links[j], host, dir, scheme, port, b);
@@ -400,7 +419,7 @@ void web_render(const struct web *w, uint32_t host, enum web_kind kind, uint32_t
 	switch (kind) {
 	case WEB_PAGE:
 	case WEB_PRIVATE:
-		web_render_page(w, host, kind, num, scheme, port, &r->body);
+		web_render_page(w, host, kind, num, scheme, port, r);
 		break;
 	case WEB_REDIRECT:
 		r->status = 301;

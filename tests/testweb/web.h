@@ -29,12 +29,21 @@ enum web_kind {
 	WEB_ROBOTS,
 };
 
-/* What one URL answers: status, type, body, and for 301 the Location. */
+/* A byte range of a reply's body that many replies share verbatim (a filler
+ * paragraph), so that an encoder may cache its encoding. */
+struct web_span {
+	size_t at, len;
+};
+
+/* What one URL answers: status, type, body, and for 301 the Location. A
+ * page also lists its shared spans, in order and not overlapping. */
 struct web_reply {
 	int status;
 	const char *content_type;
 	struct buf body;
 	struct buf location;
+	struct web_span *span;
+	size_t nspan, spancap;
 };
 
 struct web;
