@@ -44,8 +44,8 @@ struct css {
 	size_t ident_len;	/* full length of the run */
 	char run_prefix;	/* '@', '#' or 0: what started the run */
 	int url_bad;		/* the URL outgrew CSS_URL_MAX */
-	size_t url_len;
-	char url[CSS_URL_MAX];
+	size_t url_len, url_cap;
+	char *url;		/* grown on demand: most URLs are short */
 };
 
 struct css *css_new(css_cb cb, void *arg)
@@ -54,6 +54,8 @@ struct css *css_new(css_cb cb, void *arg)
 
 	c->cb = cb;
 	c->arg = arg;
+	c->url = NULL;
+	c->url_cap = 0;
 	css_reset(c);
 	return c;
 }
@@ -74,6 +76,9 @@ void css_reset(struct css *c)
 
 void css_free(struct css *c)
 {
+	if (c == NULL)
+		return;
+	free(c->url);
 	free(c);
 }
 
@@ -99,6 +104,14 @@ static void css_url_append(struct css *c, const char *p, size_t n)
 	if (c->url_bad || c->url_len + n > CSS_URL_MAX) {
 		c->url_bad = 1;
 		return;
+	}
+	if (c->url_len + n > c->url_cap) {
+		size_t cap = c->url_cap ? c->url_cap : 128;
+
+		while (cap < c->url_len + n)
+			cap *= 2;
+		c->url_cap = cap < CSS_URL_MAX ? cap : CSS_URL_MAX;
+		c->url = xrealloc(c->url, c->url_cap);
 	}
 	memcpy(c->url + c->url_len, p, n);
 	c->url_len += n;

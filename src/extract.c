@@ -374,10 +374,14 @@ static void extract_start_tag(struct extract *x, const struct htmltok_tag *t)
 		extract_meta_tag(x, t);
 	} else if (extract_is(t, "style") && t->text == HTMLTOK_RAWTEXT) {
 		x->in_style = 1;
+		if (x->css == NULL)
+			x->css = css_new(extract_css_cb, x);
 		css_reset(x->css);
 	}
 	v = extract_attr(x, t, "style", &n);
 	if (v) {
+		if (x->css_attr == NULL)
+			x->css_attr = css_new(extract_css_cb, x);
 		css_reset(x->css_attr);
 		css_feed(x->css_attr, v, n);
 		css_finish(x->css_attr);
@@ -417,11 +421,12 @@ struct extract *extract_new(enum extract_type type, const struct extract_opts *o
 		x->opts = *o;
 	x->cb = cb;
 	x->arg = arg;
-	x->css = css_new(extract_css_cb, x);
-	if (type == EXTRACT_HTML) {
+	/* An HTML page gets its CSS extractors at its first <style> element
+	 * or style attribute: thousands of pages are parsed at once. */
+	if (type == EXTRACT_HTML)
 		x->tok = htmltok_new(&cbs, x);
-		x->css_attr = css_new(extract_css_cb, x);
-	}
+	else
+		x->css = css_new(extract_css_cb, x);
 	buf_init(&x->dec);
 	return x;
 }

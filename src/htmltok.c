@@ -114,8 +114,10 @@ struct htmltok {
 	char raw_name[HT_TMP_MAX + 1];
 	size_t raw_len;
 
-	struct htmltok_el stack[HTMLTOK_DEPTH_MAX];
-	size_t depth;
+	/* Grown on demand: most pages never open a foreign element, and a
+	 * crawl keeps thousands of tokenizers alive at once. */
+	struct htmltok_el *stack;
+	size_t depth, stack_cap;
 	/* Inside an HTML <select> ("in select" insertion mode), where the tree
 	 * builder ignores most start tags, so they switch no state. */
 	int in_select;
@@ -161,6 +163,7 @@ void htmltok_free(struct htmltok *t)
 	free(t->tb);
 	free(t->recs);
 	free(t->attrs);
+	free(t->stack);
 	free(t);
 }
 
@@ -366,6 +369,10 @@ static void htmltok_push(struct htmltok *t, enum htmltok_ns ns)
 
 	if (t->depth == HTMLTOK_DEPTH_MAX)
 		return;
+	if (t->depth == t->stack_cap) {
+		t->stack_cap = t->stack_cap ? t->stack_cap * 2 : 8;
+		t->stack = xrealloc(t->stack, t->stack_cap * sizeof(*t->stack));
+	}
 	e = &t->stack[t->depth++];
 	e->ns = (unsigned char)ns;
 	e->ip = HT_IP_NONE;
