@@ -79,11 +79,11 @@ ver() { "$@" 2>&1 | head -1; }
 		echo
 		echo "## Frontier store curve (bench/frontierbench: the frontier alone, real LevelDB store, simulated clock, no network)"
 		echo
-		echo "\`bench/frontierbench -d 0 -t 1000000 N 1000\`: schedules N new URIs on 1,000 queues (flushed every 1,000; no already-seen ones, whose cost the crawl curves carry), so all N are queued at once; then takes and finishes the first min(N, 1,000,000) with no politeness delay. RSS with all queued is read after the schedule phase; peak is the process's high-water mark."
+		echo "\`bench/frontierbench -d 0 -t 1000000 N 1000\`: schedules N new URIs on 1,000 queues (flushed every 1,000; no already-seen ones, whose cost the crawl curves carry), so all N are queued at once; then takes and finishes the first min(N, 1,000,000) with no politeness delay. RSS with all queued is read after the schedule phase; peak is the process's high-water mark; peak anonymous is the highest RssAnon sampled every 50,000 operations: the heap, without the file pages LevelDB maps to read its tables (page cache the kernel reclaims under pressure, which VmRSS counts)."
 		echo
-		echo "| URIs queued | schedule calls | schedule/s | RSS with all queued MB | next+finish pairs | next+finish/s | peak RSS MB | wall s | CPU s |"
-		echo "|---|---|---|---|---|---|---|---|---|"
-		awk -F'\t' '{ printf "| %s | %s | %s | %.1f | %s | %s | %.1f | %s | %s |\n", $1, $3, $5, $6 / 1024, $7, $9, $10 / 1024, $11, $12 }' "$W/store.tsv"
+		echo "| URIs queued | schedule calls | schedule/s | RSS with all queued MB | next+finish pairs | next+finish/s | peak RSS MB | peak anonymous MB | wall s | CPU s |"
+		echo "|---|---|---|---|---|---|---|---|---|---|"
+		awk -F'\t' '{ printf "| %s | %s | %s | %.1f | %s | %s | %.1f | %.1f | %s | %s |\n", $1, $3, $5, $6 / 1024, $7, $9, $10 / 1024, $13 / 1024, $11, $12 }' "$W/store.tsv"
 		awk -F'\t' '{ n++; x[n] = $1; r[n] = $10 } END { if (n >= 2 && x[n] > x[1])
 			printf "\nPeak RSS per queued URI (first to last point): %.1f bytes.\n", (r[n] - r[1]) * 1024 / (x[n] - x[1]) }' "$W/store.tsv"
 	fi
