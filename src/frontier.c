@@ -1398,16 +1398,17 @@ frontier_longest_offer(struct frontier *f, struct frontier_longest *top, size_t 
 	(*n)++;
 }
 
-/* Every queue record in the store is read once (resident queues from
- * memory, which may be newer), one at a time: memory holds the top list
- * only, whatever the number of queues. */
+typedef void frontier_queue_fn(struct frontier *f, void *arg, const char *key,
+    const struct keys_qmeta *m, const struct policy_settings *s);
+
+/* Calls fn for every queue record in the store, one at a time, in key
+ * order (resident queues from memory, which may be newer): memory holds one
+ * record at a time, whatever the number of queues. */
 static void
-frontier_report_longest(struct frontier *f, struct buf *out)
+frontier_each_queue(struct frontier *f, frontier_queue_fn *fn, void *arg)
 {
-	struct frontier_longest top[FRONTIER_LONGEST];
 	leveldb_iterator_t *it;
 	const char start = KEYS_QUEUE;
-	size_t n = 0, i;
 
 	if (frontier_flush_quiet(f) < 0)
 		return;
@@ -1426,21 +1427,43 @@ frontier_report_longest(struct frontier *f, struct buf *out)
 		key = xstrndup(k + 1, kl - 1);
 		q = wq_table_get(f->queues, key);
 		if (q != NULL) {
-			frontier_longest_offer(f, top, &n, key, &q->m, frontier_qsettings(f, q));
+			fn(f, arg, key, &q->m, frontier_qsettings(f, q));
 		} else if (keys_qmeta_decode(v, vl, &m) == 0) {
-			if (m.count > 0 && (n < FRONTIER_LONGEST || m.count > top[n - 1].count)) {
-				frontier_settings_for(f, m.surt, &s);
-				frontier_longest_offer(f, top, &n, key, &m, &s);
-			}
+			frontier_settings_for(f, m.surt, &s);
+			fn(f, arg, key, &m, &s);
 			keys_qmeta_clear(&m);
 		}
 		free(key);
 	}
 	leveldb_iter_destroy(it);
+}
+
+struct frontier_top {
+	struct frontier_longest a[FRONTIER_LONGEST];
+	size_t n;
+};
+
+static void
+frontier_longest_cb(struct frontier *f, void *arg, const char *key,
+    const struct keys_qmeta *m, const struct policy_settings *s)
+{
+	struct frontier_top *top = arg;
+
+	frontier_longest_offer(f, top->a, &top->n, key, m, s);
+}
+
+static void
+frontier_report_longest(struct frontier *f, struct buf *out)
+{
+	struct frontier_top top;
+	size_t i;
+
+	top.n = 0;
+	frontier_each_queue(f, frontier_longest_cb, &top);
 	buf_appendf(out, "\n\n %d longest queues:\n", FRONTIER_LONGEST);
-	for (i = 0; i < n; i++) {
-		buf_appendf(out, "  %s", top[i].line);
-		free(top[i].line);
+	for (i = 0; i < top.n; i++) {
+		buf_appendf(out, "  %s", top.a[i].line);
+		free(top.a[i].line);
 	}
 }
 
@@ -1494,43 +1517,31 @@ frontier_report_summary(struct frontier *f, struct buf *out)
 		buf_appendf(out, "  %s %llu\n", q->key, (unsigned long long)q->m.count);
 }
 
+struct frontier_sink {
+	struct buf *out;
+	FILE *fp;
+	int json;
+};
+
+static void
+frontier_report_queue_cb(struct frontier *f, void *arg, const char *key,
+    const struct keys_qmeta *m, const struct policy_settings *s)
+{
+	struct frontier_sink *k = arg;
+
+	wq_report_line(key, m, s, f->o.precedence_floor, f->now, k->out, k->json);
+	if (k->fp != NULL && k->out->len >= 65536) {
+		fwrite(k->out->data, 1, k->out->len, k->fp);
+		buf_reset(k->out);
+	}
+}
+
 static void
 frontier_report_queues_sink(struct frontier *f, struct buf *out, int json, FILE *fp)
 {
-	leveldb_iterator_t *it;
-	const char start = KEYS_QUEUE;
+	struct frontier_sink k = { out, fp, json };
 
-	if (frontier_flush_quiet(f) < 0)
-		return;
-	it = leveldb_create_iterator(f->db, f->ro);
-	for (leveldb_iter_seek(it, &start, 1); leveldb_iter_valid(it); leveldb_iter_next(it)) {
-		size_t kl, vl;
-		const char *k = leveldb_iter_key(it, &kl);
-		const char *v = leveldb_iter_value(it, &vl);
-		char *key;
-		struct wq *q;
-		struct keys_qmeta m;
-		struct policy_settings s;
-
-		if (kl < 1 || k[0] != KEYS_QUEUE)
-			break;
-		key = xstrndup(k + 1, kl - 1);
-		q = wq_table_get(f->queues, key);
-		if (q != NULL) {
-			wq_report_line(key, &q->m, frontier_qsettings(f, q), f->o.precedence_floor,
-			    f->now, out, json);
-		} else if (keys_qmeta_decode(v, vl, &m) == 0) {
-			frontier_settings_for(f, m.surt, &s);
-			wq_report_line(key, &m, &s, f->o.precedence_floor, f->now, out, json);
-			keys_qmeta_clear(&m);
-		}
-		free(key);
-		if (fp != NULL && out->len >= 65536) {
-			fwrite(out->data, 1, out->len, fp);
-			buf_reset(out);
-		}
-	}
-	leveldb_iter_destroy(it);
+	frontier_each_queue(f, frontier_report_queue_cb, &k);
 	if (fp != NULL && out->len > 0) {
 		fwrite(out->data, 1, out->len, fp);
 		buf_reset(out);

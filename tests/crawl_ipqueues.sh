@@ -16,26 +16,12 @@ tw_start --hosts 3 --pages 15 --links 4 --cross 0.3 --kb 1 --latency-ms 20-20
 dns_start
 cd "$TW_DIR" || fail "no work directory"
 
-most_in_flight() {
-	awk -F'\t' '{ print $1, 1; print $2, 0 }' requests.tsv | sort -k1,1n -k2,2n |
-		awk '$2 == 1 { n++; if (n > m) m = n; next } { n-- } END { print m + 0 }'
-}
-
-check_pages() {
-	awk -F'\t' -v p="$TW_PORT" '$4 != "/robots.txt" { print "http://" $3 ":" p $4 }' requests.tsv |
-		sort >requested.txt
-	awk -F'\t' '$2 == "allowed" { print $1 }' manifest.tsv | sort >allowed.txt
-	[ -z "$(uniq -d requested.txt)" ] || fail "requested twice: $(uniq -d requested.txt | head -3)"
-	cmp -s requested.txt allowed.txt ||
-		fail "requests differ from the manifest: $(diff allowed.txt requested.txt | head -5)"
-}
-
 job=$TW_DIR/job
 policy_crawl "$job" -s "$TW_DIR/seeds.txt" --set frontier.queue-assignment=ip \
 	--set crawl.max-connections=4
 policy_wait_exit
-check_pages
-most=$(most_in_flight)
+tw_check_once
+most=$(tw_most_in_flight)
 [ "$most" -eq 1 ] || fail "$most requests in flight at once on one IP queue"
 robots=$(awk -F'\t' '$4 == "/robots.txt"' requests.tsv | wc -l)
 [ "$robots" -eq 3 ] || fail "robots.txt fetched $robots times for 3 hosts"
@@ -67,7 +53,7 @@ policy_crawl "$TW_DIR/job2" -s "$TW_DIR/seeds.txt" --set frontier.queue-assignme
 	--set crawl.max-connections=4
 policy_wait_exit
 tw_stop
-check_pages
-most=$(most_in_flight)
+tw_check_once
+most=$(tw_most_in_flight)
 [ "$most" -gt 1 ] || fail "hostname queues never overlapped: the check cannot see overlap"
 pass "hostname queues: $most requests in flight at once"

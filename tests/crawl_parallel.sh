@@ -15,27 +15,11 @@ dns_start
 cd "$TW_DIR" || fail "no work directory"
 grep -q '/r/' manifest.tsv || fail "no redirect in the manifest: nothing on the second queue"
 
-# most_in_flight: the most requests the server had open at once.
-most_in_flight() {
-	awk -F'\t' '{ print $1, 1; print $2, 0 }' requests.tsv | sort -k1,1n -k2,2n |
-		awk '$2 == 1 { n++; if (n > m) m = n; next } { n-- } END { print m + 0 }'
-}
-
-# check_pages: every reachable page requested exactly once.
-check_pages() {
-	awk -F'\t' -v p="$TW_PORT" '$4 != "/robots.txt" { print "http://" $3 ":" p $4 }' requests.tsv |
-		sort >requested.txt
-	awk -F'\t' '$2 == "allowed" { print $1 }' manifest.tsv | sort >allowed.txt
-	[ -z "$(uniq -d requested.txt)" ] || fail "requested twice: $(uniq -d requested.txt | head -3)"
-	cmp -s requested.txt allowed.txt ||
-		fail "requests differ from the manifest: $(diff allowed.txt requested.txt | head -5)"
-}
-
 policy_crawl "$TW_DIR/job" -s "$TW_DIR/seeds.txt" --set frontier.parallel-queues=2 \
 	--set crawl.max-connections=2
 policy_wait_exit
-check_pages
-most=$(most_in_flight)
+tw_check_once
+most=$(tw_most_in_flight)
 [ "$most" -eq 2 ] || fail "at most $most requests in flight with two queues for one host"
 "$TERN" report "$TW_DIR/job" queues >queues.txt 2>&1 || fail "tern report: $(cat queues.txt)"
 key="test,web,h0,#$TW_PORT"
@@ -48,7 +32,7 @@ pass "parallel-queues = 2: queues $key and $key+1, two requests in flight at mos
 policy_crawl "$TW_DIR/job1" -s "$TW_DIR/seeds.txt" --set crawl.max-connections=2
 policy_wait_exit
 tw_stop
-check_pages
-most=$(most_in_flight)
+tw_check_once
+most=$(tw_most_in_flight)
 [ "$most" -eq 1 ] || fail "$most requests in flight at once with one queue"
 pass "parallel-queues = 1: one request in flight"

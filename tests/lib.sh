@@ -185,6 +185,25 @@ tw_stop() {
 }
 
 # tw_url I PATH: the URL of PATH on host hI over HTTP.
+# tw_most_in_flight: the most requests the test web had open at once (from
+# the request log, in $TW_DIR).
+tw_most_in_flight() {
+	awk -F'\t' '{ print $1, 1; print $2, 0 }' "$TW_DIR/requests.tsv" | sort -k1,1n -k2,2n |
+		awk '$2 == 1 { n++; if (n > m) m = n; next } { n-- } END { print m + 0 }'
+}
+
+# tw_check_once: every page the manifest allows was requested exactly once
+# (robots.txt aside), and nothing else was.
+tw_check_once() {
+	awk -F'\t' -v p="$TW_PORT" '$4 != "/robots.txt" { print "http://" $3 ":" p $4 }' \
+		"$TW_DIR/requests.tsv" | sort >"$TW_DIR/requested.txt"
+	awk -F'\t' '$2 == "allowed" { print $1 }' "$TW_DIR/manifest.tsv" | sort >"$TW_DIR/allowed.txt"
+	[ -z "$(uniq -d "$TW_DIR/requested.txt")" ] ||
+		fail "requested twice: $(uniq -d "$TW_DIR/requested.txt" | head -3)"
+	cmp -s "$TW_DIR/requested.txt" "$TW_DIR/allowed.txt" ||
+		fail "requests differ from the manifest: $(diff "$TW_DIR/allowed.txt" "$TW_DIR/requested.txt" | head -5)"
+}
+
 tw_url() {
 	echo "http://h$1.web.test:$TW_PORT$2"
 }
