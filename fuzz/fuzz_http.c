@@ -77,7 +77,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	http_status(s.h);
 	http_keep_alive(s.h);
 	if (s.dec)
-		decode_finish(s.dec);
+		decode_finish(s.dec, fuzz_out_cb, NULL);
 	decode_free(s.dec);
 	http_free(s.h);
 

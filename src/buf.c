@@ -41,40 +41,70 @@ void buf_reserve(struct buf *b, size_t extra)
 	b->cap = cap;
 }
 
-void buf_append(struct buf *b, const void *data, size_t len)
-{
-	buf_reserve(b, len);
-	if (len > 0)
-		memcpy(b->data + b->len, data, len);
-	b->len += len;
-	b->data[b->len] = '\0';
-}
-
 void buf_appends(struct buf *b, const char *s)
 {
 	buf_append(b, s, strlen(s));
 }
 
-void buf_appendc(struct buf *b, char c)
-{
-	buf_append(b, &c, 1);
-}
-
+/* One vsnprintf into the spare room suffices for the short pieces this
+ * mostly formats; only a piece that does not fit is formatted twice. */
 void buf_appendf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
+	size_t room;
 
+	buf_reserve(b, 64);
+	room = b->cap - b->len;
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(b->data + b->len, room, fmt, ap);
 	va_end(ap);
-	if (n < 0)
+	if (n < 0) {
+		b->data[b->len] = '\0';
 		return;
-	buf_reserve(b, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	}
+	if ((size_t)n >= room) {
+		buf_reserve(b, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	b->len += (size_t)n;
+}
+
+void buf_appendu(struct buf *b, uint64_t v)
+{
+	char tmp[20];
+	size_t i = sizeof(tmp);
+
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	buf_append(b, tmp + i, sizeof(tmp) - i);
+}
+
+void buf_appendint(struct buf *b, int64_t v, size_t width, char pad)
+{
+	char tmp[21];
+	size_t i = sizeof(tmp), digits;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	do {
+		tmp[--i] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	digits = sizeof(tmp) - i + (v < 0);
+	buf_reserve(b, digits > width ? digits : width);
+	/* As printf: spaces go before the sign, zeros after it. */
+	if (pad != '0')
+		for (; width > digits; width--)
+			b->data[b->len++] = pad;
+	if (v < 0)
+		b->data[b->len++] = '-';
+	for (; width > digits; width--)
+		b->data[b->len++] = '0';
+	buf_append(b, tmp + i, sizeof(tmp) - i);
 }
 
 char *buf_steal(struct buf *b)

@@ -175,14 +175,41 @@ fetch_hash(const char *s)
 	return h;
 }
 
+/* Writes port (0-65535) in decimal; returns the number of digits. */
+static size_t
+fetch_port_digits(char *out, int port)
+{
+	char tmp[12];
+	size_t i = sizeof(tmp), n;
+	unsigned v = port < 0 ? 0 : (unsigned)port;
+
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	n = sizeof(tmp) - i;
+	memcpy(out, tmp + i, n);
+	return n;
+}
+
 /* The site of scheme+host+port, created if create. */
 static struct fetch_site *
 fetch_site_get(struct fetcher *fr, int tls, const char *host, int port, int create)
 {
 	char key[300];
 	struct fetch_site *s, **bucket;
+	size_t hl = strlen(host), klen;
 
-	snprintf(key, sizeof(key), "%c%s:%d", tls ? 's' : 'p', host, port);
+	/* Every site's host came through http_url_parse (at most 253 bytes):
+	 * a longer name has no site. */
+	if (hl > sizeof(key) - 16)
+		return NULL;
+	/* Built by hand rather than with snprintf: this runs for every fetch. */
+	key[0] = tls ? 's' : 'p';
+	memcpy(key + 1, host, hl);
+	key[hl + 1] = ':';
+	klen = hl + 2 + fetch_port_digits(key + hl + 2, port);
+	key[klen] = '\0';
 	bucket = &fr->sites[fetch_hash(key) & (fr->nbuckets - 1)];
 	for (s = *bucket; s; s = s->hnext)
 		if (strcmp(s->key, key) == 0)
@@ -684,14 +711,36 @@ fetch_http_body_cb(void *arg, const char *data, size_t len)
 	return stop || f->cancel_req;
 }
 
+/* The body ended (whole or cut): the decoder delivers what it still holds
+ * (a gzip body held whole comes out here) and says whether the stream was
+ * complete. */
+static void
+fetch_decode_end(struct fetch *f)
+{
+	struct fetch_deliver d = { f, NULL, 0 };
+	enum decode_result r;
+
+	if (!f->decoding)
+		return;
+	f->decoding = 0;
+	r = decode_finish(f->dec, fetch_decoded_cb, &d);
+	if (r == DECODE_CAPPED)
+		f->annotations |= FETCH_DECTRUNC;
+	else if (r == DECODE_FAILED)
+		f->annotations |= FETCH_DECERR;
+}
+
 /* The response is complete: keep the connection if it may be reused. */
 static void
 fetch_complete(struct fetch *f, int reusable)
 {
 	struct conn *c = f->conn;
 
-	if (f->decoding && decode_finish(f->dec) == DECODE_FAILED)
-		f->annotations |= FETCH_DECERR;
+	fetch_decode_end(f);
+	if (f->cancel_req) {
+		fetch_finish(f, -3, "cancelled");
+		return;
+	}
 	if (conn_is_tls(c))
 		fetch_session_put(f->fr, f);
 	f->conn = NULL;
@@ -919,8 +968,7 @@ fetch_sweep_cb(uv_timer_t *t)
 		case FETCH_S_BODY:
 			if (now - f->last_io >= fr->idle_ms || now >= f->deadline_total) {
 				f->annotations |= FETCH_TIMETRUNC;
-				if (f->decoding && decode_finish(f->dec) == DECODE_FAILED)
-					f->annotations |= FETCH_DECERR;
+				fetch_decode_end(f);
 				fetch_finish(f, f->status, now >= f->deadline_total ?
 				    "body cut at fetch.timeout-seconds" :
 				    "body cut: no data within fetch.idle-timeout-seconds");

@@ -35,7 +35,9 @@ struct fetch_cbs {
 	/* raw: entity bytes as received, transfer coding removed, content
 	 * coding kept (WARC payload, digest); dec: after content decoding
 	 * (link extraction). Either may be empty in one call; for an
-	 * identity body they are the same bytes. */
+	 * identity body they are the same bytes. A gzip body is decoded
+	 * when it ends, so its decoded bytes come in one late call, before
+	 * on_done; a fetch that fails (negative status) may deliver none. */
 	void (*on_body)(void *arg, struct fetch *f, const char *raw, size_t rawlen,
 	    const char *dec, size_t declen);
 	/* Exactly once, never synchronously from fetcher_start. */

@@ -148,13 +148,30 @@ http_url_parse(const char *url, struct http_url *u, const char **err)
 		}
 		u->port = port;
 	}
-	if (strchr(u->host, ':'))
-		snprintf(u->hostport, sizeof(u->hostport), "[%s]", u->host);
-	else
-		snprintf(u->hostport, sizeof(u->hostport), "%s", u->host);
-	if (u->port != (u->tls ? 443 : 80))
-		snprintf(u->hostport + strlen(u->hostport),
-		    sizeof(u->hostport) - strlen(u->hostport), ":%d", u->port);
+	/* The Host value, built by hand (this runs for every fetch): the host
+	 * is at most 253 bytes, so brackets and a port always fit. */
+	{
+		char *o = u->hostport;
+		int v6 = memchr(u->host, ':', hl) != NULL;
+
+		if (v6)
+			*o++ = '[';
+		memcpy(o, u->host, hl);
+		o += hl;
+		if (v6)
+			*o++ = ']';
+		if (u->port != (u->tls ? 443 : 80)) {
+			char digits[8];
+			int nd = 0;
+
+			*o++ = ':';
+			for (int v = u->port; v > 0 || nd == 0; v /= 10)
+				digits[nd++] = (char)('0' + v % 10);
+			while (nd > 0)
+				*o++ = digits[--nd];
+		}
+		*o = '\0';
+	}
 
 	/* The request target: everything up to the fragment. Bytes that would
 	 * break the request line (space, controls) make the URL unusable;
@@ -189,8 +206,16 @@ http_url_clear(struct http_url *u)
 static void
 http_append_clean(struct buf *out, const char *s)
 {
-	for (; *s; s++)
-		buf_appendc(out, ((unsigned char)*s < 0x20 || *s == 0x7f) ? ' ' : *s);
+	const char *run = s;
+
+	for (; *s; s++) {
+		if ((unsigned char)*s >= 0x20 && *s != 0x7f)
+			continue;
+		buf_append(out, run, s - run);
+		buf_appendc(out, ' ');
+		run = s + 1;
+	}
+	buf_append(out, run, s - run);
 }
 
 void

@@ -5,7 +5,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "crawllog.h"
 
@@ -71,11 +73,98 @@ static void test_crawllog_long_hops(void **state)
 	buf_free(&b);
 }
 
+/* The times of the layout as the C library formats them. */
+static void test_crawllog_ref_times(uint64_t ms, char iso[32], char compact[32])
+{
+	time_t t = (time_t)(ms / 1000);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(iso, 32, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(iso + 19, 13, ".%03uZ", (unsigned)(ms % 1000));
+	strftime(compact, 32, "%Y%m%d%H%M%S", &tm);
+	snprintf(compact + 14, 18, "%03u", (unsigned)(ms % 1000));
+}
+
+/* Hand-made dates against gmtime_r and strftime: the epoch, leap days
+ * (2000 is a leap year, 2100 is not), the last millisecond of a year, year
+ * 9999 and beyond, and a spread of pseudo-random instants. */
+static void test_crawllog_times(void **state)
+{
+	static const uint64_t fixed[] = {
+		0, 999, 1000, 86399999, 86400000, 68255999999ULL, 951782400000ULL,
+		951868800000ULL, 4107542400000ULL, 4107456000000ULL, 1308849128802ULL,
+		253402300799999ULL, 253402300800000ULL, 253402387200123ULL,
+	};
+	uint64_t x = 88172645463325252ULL;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0] + 20000; i++) {
+		uint64_t ms;
+		char got[32], want[32], gotc[32], wantc[32];
+
+		if (i < sizeof fixed / sizeof fixed[0]) {
+			ms = fixed[i];
+		} else {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			ms = x % 253402300800000ULL;
+		}
+		test_crawllog_ref_times(ms, want, wantc);
+		crawllog_iso_time(ms, got);
+		crawllog_compact_time(ms, gotc);
+		if (strcmp(got, want) != 0 || strcmp(gotc, wantc) != 0)
+			fail_msg("%llu ms: got %s %s, want %s %s", (unsigned long long)ms, got, gotc, want, wantc);
+	}
+}
+
+/* The numeric columns at their extremes against the printf formats of the
+ * layout ("%5d", "%10lld", "%zu+", "#%03d", "+%llu"), and escapes of
+ * control bytes. */
+static void test_crawllog_numbers(void **state)
+{
+	static const int ints[] = { 0, 1, -1, 7, 99, 100, 999, 1000, 99999, 100000, -9998,
+		-99999, -100000, 2147483647, -2147483647 - 1 };
+	static const int64_t sizes[] = { 0, 1, 999999999, 1000000000, 9999999999LL,
+		10000000000LL, 9223372036854775807LL };
+	static const uint64_t durs[] = { 0, 5, 18446744073709551615ULL };
+	char hops[200];
+
+	(void)state;
+	memset(hops, 'L', sizeof hops - 1);
+	hops[sizeof hops - 1] = '\0';
+	for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+		for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++) {
+			uint64_t dur = durs[(i + j) % 3];
+			size_t nh = (i * 13 + j) % sizeof hops;
+			struct crawllog_entry e = { 1308849128802ULL, ints[i], sizes[j], "http://x.test/a\x01" "b c\x7f",
+			    hops + sizeof hops - 1 - nh, "http://x.test/", "text/html", ints[(i + j) % 15],
+			    1308849128051ULL, dur, NULL, NULL, "x" };
+			struct buf b = BUF_INIT;
+			char want[600], hop[80];
+
+			if (nh > 50)
+				snprintf(hop, sizeof hop, "%zu+%s", nh, hops + sizeof hops - 51);
+			else
+				snprintf(hop, sizeof hop, "%s", nh ? hops + sizeof hops - 1 - nh : "-");
+			snprintf(want, sizeof want, "2011-06-23T17:12:08.802Z %5d %10lld http://x.test/a%%01b%%20c%%7F "
+			    "%s http://x.test/ text/html #%03d 20110623171208051+%llu - - x\n",
+			    ints[i], (long long)sizes[j], hop, ints[(i + j) % 15], (unsigned long long)dur);
+			crawllog_format(&e, &b);
+			if (strcmp(b.data, want) != 0)
+				fail_msg("got  %swant %s", b.data, want);
+			buf_free(&b);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_crawllog_lines),
 		cmocka_unit_test(test_crawllog_long_hops),
+		cmocka_unit_test(test_crawllog_times),
+		cmocka_unit_test(test_crawllog_numbers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
