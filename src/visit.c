@@ -672,8 +672,12 @@ static void visit_schedule_outlinks(struct visit *v, int status, struct buf *out
 		if (nofollow && hop == 'L')
 			continue;
 		visit_schedule_link(v, &l, hop, ref, reflen, *base ? base : NULL);
-		if (l.href.len)
-			buf_appendf(outlinks_text, "%s %c\n", l.href.data, hop);
+		if (l.href.len) {
+			buf_append(outlinks_text, l.href.data, l.href.len);
+			buf_appendc(outlinks_text, ' ');
+			buf_appendc(outlinks_text, hop);
+			buf_appendc(outlinks_text, '\n');
+		}
 	}
 	visit_links_free(&l);
 }
