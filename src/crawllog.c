@@ -48,61 +48,54 @@ static char *crawllog_digits(char *p, unsigned v, int n)
 	return p + n;
 }
 
-void crawllog_iso_time(uint64_t ms, char out[32])
+/* Both timestamp forms: ISO 8601 with milliseconds (iso) or the 17 digits
+ * of WARC-Date-like stamps, YYYYMMDDhhmmssSSS. Years past 9999 need more
+ * than four digits: strftime writes those. */
+static void crawllog_time(uint64_t ms, char out[32], int iso)
 {
+	static const char sep[] = "--T::.";
+	static const int width[] = { 4, 2, 2, 2, 2, 2, 3 };
 	struct crawllog_tm t;
+	unsigned field[7];
 	char *p = out;
+	int i;
 
 	if (ms >= CRAWLLOG_Y10K_MS) {
 		time_t tt = (time_t)(ms / 1000);
 		struct tm tm;
+		size_t n;
 
 		gmtime_r(&tt, &tm);
-		strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm);
-		snprintf(out + 19, 13, ".%03uZ", (unsigned)(ms % 1000));
+		n = strftime(out, 32, iso ? "%Y-%m-%dT%H:%M:%S" : "%Y%m%d%H%M%S", &tm);
+		snprintf(out + n, 32 - n, iso ? ".%03uZ" : "%03u", (unsigned)(ms % 1000));
 		return;
 	}
 	crawllog_split(ms, &t);
-	p = crawllog_digits(p, t.year, 4);
-	*p++ = '-';
-	p = crawllog_digits(p, t.mon, 2);
-	*p++ = '-';
-	p = crawllog_digits(p, t.mday, 2);
-	*p++ = 'T';
-	p = crawllog_digits(p, t.hour, 2);
-	*p++ = ':';
-	p = crawllog_digits(p, t.min, 2);
-	*p++ = ':';
-	p = crawllog_digits(p, t.sec, 2);
-	*p++ = '.';
-	p = crawllog_digits(p, t.msec, 3);
-	*p++ = 'Z';
+	field[0] = t.year;
+	field[1] = t.mon;
+	field[2] = t.mday;
+	field[3] = t.hour;
+	field[4] = t.min;
+	field[5] = t.sec;
+	field[6] = t.msec;
+	for (i = 0; i < 7; i++) {
+		if (iso && i > 0)
+			*p++ = sep[i - 1];
+		p = crawllog_digits(p, field[i], width[i]);
+	}
+	if (iso)
+		*p++ = 'Z';
 	*p = '\0';
+}
+
+void crawllog_iso_time(uint64_t ms, char out[32])
+{
+	crawllog_time(ms, out, 1);
 }
 
 void crawllog_compact_time(uint64_t ms, char out[32])
 {
-	struct crawllog_tm t;
-	char *p = out;
-
-	if (ms >= CRAWLLOG_Y10K_MS) {
-		time_t tt = (time_t)(ms / 1000);
-		struct tm tm;
-
-		gmtime_r(&tt, &tm);
-		strftime(out, 32, "%Y%m%d%H%M%S", &tm);
-		snprintf(out + 14, 18, "%03u", (unsigned)(ms % 1000));
-		return;
-	}
-	crawllog_split(ms, &t);
-	p = crawllog_digits(p, t.year, 4);
-	p = crawllog_digits(p, t.mon, 2);
-	p = crawllog_digits(p, t.mday, 2);
-	p = crawllog_digits(p, t.hour, 2);
-	p = crawllog_digits(p, t.min, 2);
-	p = crawllog_digits(p, t.sec, 2);
-	p = crawllog_digits(p, t.msec, 3);
-	*p = '\0';
+	crawllog_time(ms, out, 0);
 }
 
 /* A field that must not break the space-separated layout: empty becomes

@@ -78,12 +78,14 @@ static void test_crawllog_ref_times(uint64_t ms, char iso[32], char compact[32])
 {
 	time_t t = (time_t)(ms / 1000);
 	struct tm tm;
+	size_t n;
 
 	gmtime_r(&t, &tm);
-	strftime(iso, 32, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(iso + 19, 13, ".%03uZ", (unsigned)(ms % 1000));
-	strftime(compact, 32, "%Y%m%d%H%M%S", &tm);
-	snprintf(compact + 14, 18, "%03u", (unsigned)(ms % 1000));
+	/* After the seconds, wherever they end: a five-digit year is longer. */
+	n = strftime(iso, 32, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(iso + n, 32 - n, ".%03uZ", (unsigned)(ms % 1000));
+	n = strftime(compact, 32, "%Y%m%d%H%M%S", &tm);
+	snprintf(compact + n, 32 - n, "%03u", (unsigned)(ms % 1000));
 }
 
 /* Hand-made dates against gmtime_r and strftime: the epoch, leap days
