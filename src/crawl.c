@@ -135,27 +135,27 @@ static int crawl_directive(const char *hops, int64_t embed_hops)
 	return trans > 0 && trans <= embed_hops ? CURI_MEDIUM : CURI_NORMAL;
 }
 
-/* The queue key of href into cr->sched_queue. Under IP assignment a name
- * whose address is in the DNS cache is keyed by the address; one that is
- * not yet keeps its host name key and moves when it comes up (visit.c).
- * frontier.parallel-queues then splits the key. */
-static int crawl_queue_key(struct crawl *cr, const char *href)
+int crawl_queue_key(struct crawl *cr, const char *href, const char *surt, const char *ip,
+    struct buf *out)
 {
 	struct url_parts p;
-	char ip[INET6_ADDRSTRLEN], *host;
-	int known = 0;
+	char cached[INET6_ADDRSTRLEN], *host;
 
-	if (cr->assign == SURT_ASSIGN_IP && cr->dns != NULL && url_split(href, &p) == 0 &&
-	    p.host_ip == 0) {
+	if (ip == NULL && cr->assign == SURT_ASSIGN_IP && cr->dns != NULL &&
+	    url_split(href, &p) == 0 && p.host_ip == 0) {
 		host = xstrndup(href + p.host_off, p.host_len);
-		known = dns_peek(cr->dns, host, ip) == 0;
+		if (dns_peek(cr->dns, host, cached) == 0)
+			ip = cached;
 		free(host);
 	}
-	if ((known ? surt_ip_queue_key(href, ip, &cr->sched_queue) :
-	    surt_queue_key(href, (enum surt_assign)cr->assign, &cr->sched_queue)) < 0)
+	if (ip != NULL && cr->assign == SURT_ASSIGN_IP) {
+		if (surt_ip_queue_key(href, ip, out) < 0)
+			return -1;
+	} else if (surt_queue_key(href, (enum surt_assign)cr->assign, out) < 0) {
 		return -1;
-	return surt_parallel_suffix(href, (int)config_int_for(cr->cfg, cr->sched_surt.data,
-	    CK_FRONTIER_PARALLEL_QUEUES), &cr->sched_queue);
+	}
+	return surt_parallel_suffix(href, (int)config_int_for(cr->cfg, surt,
+	    CK_FRONTIER_PARALLEL_QUEUES), out);
 }
 
 int crawl_schedule(struct crawl *cr, const char *href, const char *via,
@@ -175,7 +175,8 @@ int crawl_schedule(struct crawl *cr, const char *href, const char *via,
 	if (!force && scope_check(cr->scope, href, hops, 0) != SCOPE_ACCEPT)
 		return 0;
 	if (canon_key(href, cr->canon_flags, &cr->sched_canon) < 0 ||
-	    surt_override_key(href, &cr->sched_surt) < 0 || crawl_queue_key(cr, href) < 0)
+	    surt_override_key(href, &cr->sched_surt) < 0 ||
+	    crawl_queue_key(cr, href, cr->sched_surt.data, NULL, &cr->sched_queue) < 0)
 		return 0;
 	c = curi_new(href, via, hops, flags);
 	c->directive = crawl_directive(hops != NULL ? hops : "", config_int_for(cr->cfg,

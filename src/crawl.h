@@ -117,7 +117,15 @@ uint64_t crawl_now_ms(void);
 void crawl_log_event(struct crawl *cr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Called by a visit that has ended, after it has told the frontier. */
 void crawl_visit_ended(struct crawl *cr);
-/* Schedules a discovered absolute URI; returns 1 if new to the frontier. */
+/* The queue key of href into out (replacing its contents), by
+ * frontier.queue-assignment, split by frontier.parallel-queues (read for
+ * surt). Under ip assignment, ip is the host's address, or NULL to key by the
+ * DNS cache's answer when it has one and by the host name until then. */
+int crawl_queue_key(struct crawl *cr, const char *href, const char *surt, const char *ip,
+    struct buf *out);
+
+/* Schedules a discovered absolute URI: frontier_schedule's answer (1 new,
+ * 0 seen or out of scope, FRONTIER_HELD_URI held for the next flush). */
 int crawl_schedule(struct crawl *cr, const char *href, const char *via,
     const char *hops, unsigned flags, int force);
 

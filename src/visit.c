@@ -360,9 +360,7 @@ static int visit_relocate(struct visit *v)
 
 	if (cr->assign != SURT_ASSIGN_IP || v->host_ip)
 		return 0;
-	if (surt_ip_queue_key(v->c->uri, v->ip, &key) == 0 &&
-	    surt_parallel_suffix(v->c->uri, (int)config_int_for(cr->cfg, v->surt,
-	    CK_FRONTIER_PARALLEL_QUEUES), &key) == 0 &&
+	if (crawl_queue_key(cr, v->c->uri, v->surt, v->ip, &key) == 0 &&
 	    (v->c->queue_key == NULL || strcmp(key.data, v->c->queue_key) != 0) &&
 	    canon_key(v->c->uri, cr->canon_flags, &canon) == 0) {
 		moved = curi_dup(v->c);
