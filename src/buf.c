@@ -72,7 +72,7 @@ void buf_appendf(struct buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-void buf_appendu(struct buf *b, uint64_t v)
+size_t buf_digits(char *out, uint64_t v)
 {
 	char tmp[20];
 	size_t i = sizeof(tmp);
@@ -81,20 +81,23 @@ void buf_appendu(struct buf *b, uint64_t v)
 		tmp[--i] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v != 0);
-	buf_append(b, tmp + i, sizeof(tmp) - i);
+	memcpy(out, tmp + i, sizeof(tmp) - i);
+	return sizeof(tmp) - i;
+}
+
+void buf_appendu(struct buf *b, uint64_t v)
+{
+	char tmp[20];
+
+	buf_append(b, tmp, buf_digits(tmp, v));
 }
 
 void buf_appendint(struct buf *b, int64_t v, size_t width, char pad)
 {
-	char tmp[21];
-	size_t i = sizeof(tmp), digits;
+	char tmp[20];
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	size_t n = buf_digits(tmp, u), digits = n + (v < 0);
 
-	do {
-		tmp[--i] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u != 0);
-	digits = sizeof(tmp) - i + (v < 0);
 	buf_reserve(b, digits > width ? digits : width);
 	/* As printf: spaces go before the sign, zeros after it. */
 	if (pad != '0')
@@ -104,7 +107,7 @@ void buf_appendint(struct buf *b, int64_t v, size_t width, char pad)
 		b->data[b->len++] = '-';
 	for (; width > digits; width--)
 		b->data[b->len++] = '0';
-	buf_append(b, tmp + i, sizeof(tmp) - i);
+	buf_append(b, tmp, n);
 }
 
 char *buf_steal(struct buf *b)

@@ -45,6 +45,8 @@ void buf_appendf(struct buf *b, const char *fmt, ...) __attribute__((format(prin
 /* Decimal integers without printf, for hot paths: buf_appendu as "%llu";
  * buf_appendint as "%*lld" (pad ' ') or "%0*lld" (pad '0') with width. */
 void buf_appendu(struct buf *b, uint64_t v);
+/* The same digits written to out (room for 20, no NUL); returns how many. */
+size_t buf_digits(char *out, uint64_t v);
 void buf_appendint(struct buf *b, int64_t v, size_t width, char pad);
 /* Hands the bytes to the caller (who frees them) and leaves b empty. */
 char *buf_steal(struct buf *b);

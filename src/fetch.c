@@ -175,23 +175,6 @@ fetch_hash(const char *s)
 	return h;
 }
 
-/* Writes port (0-65535) in decimal; returns the number of digits. */
-static size_t
-fetch_port_digits(char *out, int port)
-{
-	char tmp[12];
-	size_t i = sizeof(tmp), n;
-	unsigned v = port < 0 ? 0 : (unsigned)port;
-
-	do {
-		tmp[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v != 0);
-	n = sizeof(tmp) - i;
-	memcpy(out, tmp + i, n);
-	return n;
-}
-
 /* The site of scheme+host+port, created if create. */
 static struct fetch_site *
 fetch_site_get(struct fetcher *fr, int tls, const char *host, int port, int create)
@@ -208,7 +191,7 @@ fetch_site_get(struct fetcher *fr, int tls, const char *host, int port, int crea
 	key[0] = tls ? 's' : 'p';
 	memcpy(key + 1, host, hl);
 	key[hl + 1] = ':';
-	klen = hl + 2 + fetch_port_digits(key + hl + 2, port);
+	klen = hl + 2 + buf_digits(key + hl + 2, port < 0 ? 0 : (uint64_t)port);
 	key[klen] = '\0';
 	bucket = &fr->sites[fetch_hash(key) & (fr->nbuckets - 1)];
 	for (s = *bucket; s; s = s->hnext)

@@ -161,14 +161,8 @@ http_url_parse(const char *url, struct http_url *u, const char **err)
 		if (v6)
 			*o++ = ']';
 		if (u->port != (u->tls ? 443 : 80)) {
-			char digits[8];
-			int nd = 0;
-
 			*o++ = ':';
-			for (int v = u->port; v > 0 || nd == 0; v /= 10)
-				digits[nd++] = (char)('0' + v % 10);
-			while (nd > 0)
-				*o++ = digits[--nd];
+			o += buf_digits(o, (uint64_t)u->port);
 		}
 		*o = '\0';
 	}
