@@ -36,6 +36,7 @@
 struct frontier_held {
 	struct curi c;
 	const char *canon, *queue_key, *surt;
+	unsigned char fresh;    /* judged new by frontier_resolve_held */
 };
 
 struct frontier_pre {
@@ -883,7 +884,7 @@ frontier_resolve_held(struct frontier *f)
 	size_t n = f->nheld, i;
 	struct frontier_sorted *sorted = xmalloc(n * sizeof(*sorted));
 	const char **canon = xmalloc(n * sizeof(*canon));
-	unsigned char *fresh = xmalloc(n), *enq = xcalloc(n, 1);
+	unsigned char *fresh = xmalloc(n);
 	char *err = NULL;
 
 	for (i = 0; i < n; i++) {
@@ -900,12 +901,11 @@ frontier_resolve_held(struct frontier *f)
 			free(err);
 	} else {
 		for (i = 0; i < n; i++)
-			if (fresh[i])
-				enq[sorted[i].i] = 1;
+			f->held[sorted[i].i]->fresh = fresh[i];
 		for (i = 0; i < n && f->error == NULL; i++) {
 			struct frontier_held *h = f->held[i];
 
-			if (enq[i])
+			if (h->fresh)
 				frontier_enqueue(f, &h->c, h->canon, h->queue_key, h->surt, 1);
 		}
 	}
@@ -915,7 +915,6 @@ frontier_resolve_held(struct frontier *f)
 	free(sorted);
 	free(canon);
 	free(fresh);
-	free(enq);
 }
 
 int
