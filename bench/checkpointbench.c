@@ -17,9 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "checkpoint.h"
-#include "frontier.h"
-#include "xmalloc.h"
+#include "crawl/checkpoint.h"
+#include "frontier/frontier.h"
+#include "lib/xmalloc.h"
 
 static double checkpointbench_secs(void)
 {

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "buf.h"
-#include "extract.h"
-#include "htmltok.h"
-#include "url.h"
+#include "lib/buf.h"
+#include "lib/extract.h"
+#include "lib/htmltok.h"
+#include "lib/url.h"
 
 #define EXTRACTBENCH_CHUNK 16384
 #define EXTRACTBENCH_PAGE "https://www.example.com/news/2024/article.html"

@@ -16,9 +16,9 @@
 #include <sys/resource.h>
 #include <sys/time.h>
 
-#include "config.h"
-#include "fetch.h"
-#include "xmalloc.h"
+#include "lib/config.h"
+#include "net/fetch.h"
+#include "lib/xmalloc.h"
 
 struct bench {
 	struct fetcher *fr;

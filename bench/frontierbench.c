@@ -33,7 +33,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "frontier.h"
+#include "frontier/frontier.h"
 
 static double
 frontierbench_secs(void)

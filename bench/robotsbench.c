@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "buf.h"
-#include "robots.h"
+#include "lib/buf.h"
+#include "lib/robots.h"
 
 static double robotsbench_now(void)
 {

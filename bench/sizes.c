@@ -16,11 +16,11 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "config.h"
-#include "conn.h"
-#include "dns.h"
-#include "fetch.h"
-#include "xmalloc.h"
+#include "lib/config.h"
+#include "net/conn.h"
+#include "net/dns.h"
+#include "net/fetch.h"
+#include "lib/xmalloc.h"
 
 /* Connections per measurement (below the usual 1024 descriptors). */
 #define SIZES_N 800

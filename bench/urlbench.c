@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "canon.h"
-#include "surt.h"
-#include "url.h"
+#include "lib/canon.h"
+#include "lib/surt.h"
+#include "lib/url.h"
 
 static const char *const urlbench_links[] = {
 	"index.html",

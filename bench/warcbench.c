@@ -16,9 +16,9 @@
 #ifdef HAVE_LIBDEFLATE
 #include <libdeflate.h>
 #endif
-#include "digest.h"
-#include "warc.h"
-#include "xmalloc.h"
+#include "archive/digest.h"
+#include "archive/warc.h"
+#include "lib/xmalloc.h"
 
 #ifdef HAVE_LIBDEFLATE
 #define WARCBENCH_BACKEND "libdeflate"

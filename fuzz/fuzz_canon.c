@@ -5,9 +5,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "canon.h"
-#include "surt.h"
-#include "url.h"
+#include "lib/canon.h"
+#include "lib/surt.h"
+#include "lib/url.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,8 +3,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "css.h"
-#include "buf.h"
+#include "lib/css.h"
+#include "lib/buf.h"
 
 static void fuzz_css_cb(void *arg, const char *ref, size_t len, int is_import)
 {

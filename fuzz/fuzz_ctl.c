@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ctlreq.h"
+#include "net/ctlreq.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "extract.h"
-#include "buf.h"
+#include "lib/extract.h"
+#include "lib/buf.h"
 
 static void fuzz_extract_cb(void *arg, const struct extract_link *l)
 {

@@ -1,6 +1,6 @@
 /* libFuzzer target for the response path: arbitrary server bytes through
- * the HTTP glue (src/http.c) in pieces whose sizes the input chooses, the
- * body through the content decoder (src/decode.c), then EOF; and the same
+ * the HTTP glue (src/net/http.c) in pieces whose sizes the input chooses, the
+ * body through the content decoder (src/net/decode.c), then EOF; and the same
  * bytes as a URL through http_url_parse and the request builder. */
 #include <build-config.h>
 
@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "decode.h"
-#include "http.h"
+#include "lib/buf.h"
+#include "net/decode.h"
+#include "net/http.h"
 
 struct fuzz_state {
 	struct http *h;

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "keys.h"
-#include "politeness.h"
+#include "lib/keys.h"
+#include "lib/politeness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,12 +1,12 @@
-/* libFuzzer target for src/robots.c: the input is a robots.txt body, and the
+/* libFuzzer target for src/lib/robots.c: the input is a robots.txt body, and the
  * same bytes are also tried as a serialized verdict and as paths. Checks that
  * nothing crashes and that serialization round-trips to the same verdicts. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "robots.h"
+#include "lib/buf.h"
+#include "lib/robots.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "url.h"
+#include "lib/url.h"
 
 static const char *const fuzz_url_bases[] = {
 	NULL,

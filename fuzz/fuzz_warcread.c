@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "warcread.h"
+#include "archive/warcread.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,12 +11,12 @@
 
 #include <openssl/evp.h>
 
-#include "config.h"
-#include "dns.h"
-#include "fetch.h"
+#include "lib/config.h"
+#include "net/dns.h"
+#include "net/fetch.h"
 #include "fetchcmd.h"
-#include "http.h"
-#include "xmalloc.h"
+#include "net/http.h"
+#include "lib/xmalloc.h"
 
 struct fetchcmd {
 	EVP_MD_CTX *raw_md;

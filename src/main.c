@@ -2,14 +2,14 @@
  * parsing shared by the subcommands, and the configuration they run with. */
 #include <build-config.h>
 
-#include "config.h"
-#include "crawl.h"
-#include "ctl.h"
+#include "lib/config.h"
+#include "crawl/crawl.h"
+#include "ops/ctl.h"
 #include "fetchcmd.h"
-#include "precload.h"
-#include "report.h"
-#include "warcindex.h"
-#include "xmalloc.h"
+#include "frontier/precload.h"
+#include "crawl/report.h"
+#include "archive/warcindex.h"
+#include "lib/xmalloc.h"
 
 #include <getopt.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Drives src/checkpoint.c against a job directory's real store, for the
+/* Drives src/crawl/checkpoint.c against a job directory's real store, for the
  * shell tests (until the crawl loop takes checkpoints itself):
  *
  *   checkpoint_driver create JOBDIR [--forget]   checkpoint a stopped job
@@ -13,10 +13,10 @@
 #include <string.h>
 #include <sys/time.h>
 
-#include "checkpoint.h"
-#include "config.h"
-#include "frontier.h"
-#include "xmalloc.h"
+#include "crawl/checkpoint.h"
+#include "lib/config.h"
+#include "frontier/frontier.h"
+#include "lib/xmalloc.h"
 
 static uint64_t checkpoint_driver_now_ms(void)
 {

@@ -4,7 +4,7 @@
 set -u
 : "${top_srcdir:?}"
 fails=0
-keys=$top_srcdir/src/config-keys.h
+keys=$top_srcdir/src/lib/config-keys.h
 man=$top_srcdir/doc/tern.conf.5
 example=$top_srcdir/doc/tern.conf.example
 n=0

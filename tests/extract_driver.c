@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "extract.h"
-#include "buf.h"
+#include "lib/extract.h"
+#include "lib/buf.h"
 
 static void extract_driver_put(const char *s, size_t n)
 {

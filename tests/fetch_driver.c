@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "dns.h"
-#include "fetch.h"
-#include "xmalloc.h"
+#include "lib/config.h"
+#include "net/dns.h"
+#include "net/fetch.h"
+#include "lib/xmalloc.h"
 
 struct driver {
 	struct fetcher *fr;

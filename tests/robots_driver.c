@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "robots.h"
-#include "xmalloc.h"
+#include "lib/buf.h"
+#include "lib/robots.h"
+#include "lib/xmalloc.h"
 
 static int robots_driver_number(const char **p, const char *end, char stop, size_t *out)
 {

@@ -1,4 +1,4 @@
-/* Growable buffers (src/buf.c): appending, and the printf-free integer
+/* Growable buffers (src/lib/buf.c): appending, and the printf-free integer
  * formatting checked against snprintf with the same widths. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "buf.h"
+#include "lib/buf.h"
 
 static const int64_t test_buf_values[] = {
 	0, 1, -1, 9, 10, -10, 99, 100, 12345, -12345, 999999999, 1000000000,

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "canon.h"
-#include "config.h"
-#include "url.h"
+#include "lib/canon.h"
+#include "lib/config.h"
+#include "lib/url.h"
 
 #define SID32 "0123456789abcdef0123456789ABCDEF"
 

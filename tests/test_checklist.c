@@ -39,8 +39,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "frontier.h"
-#include "politeness.h"
+#include "frontier/frontier.h"
+#include "lib/politeness.h"
 
 #define CK_OUT 32
 #define CK_ARGS 64

@@ -16,11 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "checkpoint.h"
-#include "frontier.h"
-#include "job.h"
-#include "warc.h"
-#include "xmalloc.h"
+#include "crawl/checkpoint.h"
+#include "frontier/frontier.h"
+#include "crawl/job.h"
+#include "archive/warc.h"
+#include "lib/xmalloc.h"
 
 struct test_checkpoint {
 	char job[64];

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "lib/config.h"
 
 static char *test_config_write_file(const char *text)
 {

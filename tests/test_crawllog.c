@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "crawllog.h"
+#include "archive/crawllog.h"
 
 struct test_crawllog_case {
 	struct crawllog_entry e;

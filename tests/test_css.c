@@ -7,8 +7,8 @@
 #include <string.h>
 #include <stdlib.h>
 #include <cmocka.h>
-#include "css.h"
-#include "buf.h"
+#include "lib/css.h"
+#include "lib/buf.h"
 
 static void test_css_cb(void *arg, const char *ref, size_t len, int is_import)
 {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctlreq.h"
+#include "net/ctlreq.h"
 
 struct test_ctlreq_case {
 	const char *in;

@@ -1,4 +1,4 @@
-/* Tests of content decoding (src/decode.c): gzip, zlib and raw deflate,
+/* Tests of content decoding (src/net/decode.c): gzip, zlib and raw deflate,
  * multi-member gzip, corrupt and truncated streams, the caps that stop a
  * compression bomb, and (built with libdeflate) the gzip body held whole:
  * output from feed and finish together must be what streaming gives. */
@@ -13,8 +13,8 @@
 #include <cmocka.h>
 #include <zlib.h>
 
-#include "buf.h"
-#include "decode.h"
+#include "lib/buf.h"
+#include "net/decode.h"
 
 /* Compresses in with the given window bits (31 gzip, 15 zlib, -15 raw). */
 static void

@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "digest.h"
+#include "archive/digest.h"
 #include <stdlib.h>
-#include "xmalloc.h"
+#include "lib/xmalloc.h"
 
 static const struct {
 	const char *in;

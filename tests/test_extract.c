@@ -8,10 +8,10 @@
 #include <string.h>
 #include <stdlib.h>
 #include <cmocka.h>
-#include "extract.h"
-#include "htmltok.h"
-#include "entity.h"
-#include "buf.h"
+#include "lib/extract.h"
+#include "lib/htmltok.h"
+#include "lib/entity.h"
+#include "lib/buf.h"
 
 /* Links are rendered "HOP CONTEXT BASE|REF FLAGS;" with "-" for no base. */
 static void test_extract_link_cb(void *arg, const struct extract_link *l)

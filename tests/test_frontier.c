@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "config.h"
-#include "frontier.h"
+#include "lib/config.h"
+#include "frontier/frontier.h"
 
 struct test_frontier {
 	char dir[64];

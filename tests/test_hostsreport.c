@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "hostsreport.h"
+#include "crawl/hostsreport.h"
 
 static const char *const test_hostsreport_lines[] = {
 	"2026-11-21T18:00:00.000Z     1         62 dns:a.test P http://a.test/ text/dns #001 20261121180000000+1 - - -\n",

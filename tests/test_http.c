@@ -1,4 +1,4 @@
-/* Tests of the HTTP glue (src/http.c) with canned server bytes: framing,
+/* Tests of the HTTP glue (src/net/http.c) with canned server bytes: framing,
  * the llhttp 8.1 traps (bad status lines, bodies after 204/304, 1xx),
  * limits, and URL splitting and the request head. */
 #include <build-config.h>
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "buf.h"
-#include "http.h"
+#include "lib/buf.h"
+#include "net/http.h"
 
 struct sink {
 	struct buf body;

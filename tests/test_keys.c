@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
-#include "keys.h"
+#include "lib/keys.h"
 
 static int
 test_keys_cmp(const struct buf *a, const struct buf *b)

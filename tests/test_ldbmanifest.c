@@ -16,9 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "ldbmanifest.h"
-#include "xmalloc.h"
+#include "lib/buf.h"
+#include "lib/ldbmanifest.h"
+#include "lib/xmalloc.h"
 
 static int test_ldbmanifest_rm_cb(const char *path, const struct stat *sb, int flag,
     struct FTW *ftw)

@@ -5,7 +5,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "policy.h"
+#include "lib/policy.h"
 
 /* Checklist 18. */
 static void

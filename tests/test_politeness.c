@@ -5,7 +5,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "politeness.h"
+#include "lib/politeness.h"
 
 static void
 test_politeness_delay_table(void **state)

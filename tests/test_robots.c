@@ -1,4 +1,4 @@
-/* Unit tests of src/robots.c: a table of edge cases, the examples of RFC 9309
+/* Unit tests of src/lib/robots.c: a table of edge cases, the examples of RFC 9309
  * section 5 and its encoding table (section 2.2.2), fetch outcomes, crawl
  * delay, serialization and the size cap. */
 #include <stdarg.h>
@@ -9,9 +9,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "buf.h"
-#include "robots.h"
-#include "xmalloc.h"
+#include "lib/buf.h"
+#include "lib/robots.h"
+#include "lib/xmalloc.h"
 
 struct robots_case {
 	const char *name;

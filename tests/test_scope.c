@@ -1,4 +1,4 @@
-/* Unit tests of src/scope.c: every rule of the scope sequence, its order,
+/* Unit tests of src/lib/scope.c: every rule of the scope sequence, its order,
  * the three scope modes, prefix list parsing and the calendar pattern. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,9 +8,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "buf.h"
-#include "scope.h"
-#include "xmalloc.h"
+#include "lib/buf.h"
+#include "lib/scope.h"
+#include "lib/xmalloc.h"
 
 struct scope_case {
 	const char *name;

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "surt.h"
-#include "url.h"
+#include "lib/surt.h"
+#include "lib/url.h"
 
 struct surt_case {
 	const char *in;

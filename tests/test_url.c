@@ -8,7 +8,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include <cmocka.h>
-#include "url.h"
+#include "lib/url.h"
 
 #define B "http://example.com/a/b/c?q=1#f"
 

@@ -16,12 +16,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <leveldb/c.h>
-#include "buf.h"
-#include "dedup.h"
-#include "digest.h"
-#include "warc.h"
-#include "warcread.h"
-#include "xmalloc.h"
+#include "lib/buf.h"
+#include "archive/dedup.h"
+#include "archive/digest.h"
+#include "archive/warc.h"
+#include "archive/warcread.h"
+#include "lib/xmalloc.h"
 
 #define T_DATE_US 1763740800123456ull	/* 2025-11-21T16:00:00.123456Z */
 

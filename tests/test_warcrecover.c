@@ -14,12 +14,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "buf.h"
-#include "digest.h"
-#include "warc.h"
-#include "warcread.h"
-#include "warcrecover.h"
-#include "xmalloc.h"
+#include "lib/buf.h"
+#include "archive/digest.h"
+#include "archive/warc.h"
+#include "archive/warcread.h"
+#include "archive/warcrecover.h"
+#include "lib/xmalloc.h"
 
 #define T_DATE_US 1763740800123456ull
 #define T_BIG (300u << 10)

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdlib.h>
-#include "wheel.h"
+#include "lib/wheel.h"
 
 struct test_wheel_item {
 	struct wheel_entry e;

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "url.h"
+#include "lib/url.h"
 
 static size_t
 url_driver_unescape(char *s, size_t n)

@@ -16,12 +16,12 @@
 #include <unistd.h>
 #include <zlib.h>
 #include <leveldb/c.h>
-#include "buf.h"
-#include "dedup.h"
-#include "digest.h"
-#include "warc.h"
-#include "warcindex.h"
-#include "xmalloc.h"
+#include "lib/buf.h"
+#include "archive/dedup.h"
+#include "archive/digest.h"
+#include "archive/warc.h"
+#include "archive/warcindex.h"
+#include "lib/xmalloc.h"
 
 #define SAMPLE_T0 1763740800000000ull
 

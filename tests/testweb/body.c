@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-#include "xmalloc.h"
+#include "lib/xmalloc.h"
 #include "body.h"
 
 #define BODY_MIB (1024 * 1024)

@@ -4,7 +4,7 @@
 #define TESTWEB_BODY_H
 #include <stddef.h>
 #include <stdint.h>
-#include "buf.h"
+#include "lib/buf.h"
 
 struct body;
 

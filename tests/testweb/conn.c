@@ -10,8 +10,8 @@
 #include <inttypes.h>
 #include <llhttp.h>
 #include <openssl/err.h>
-#include "xmalloc.h"
-#include "buf.h"
+#include "lib/xmalloc.h"
+#include "lib/buf.h"
 #include "respond.h"
 #include "conn.h"
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-#include "xmalloc.h"
+#include "lib/xmalloc.h"
 #include "gzcache.h"
 
 #define GZCACHE_SLOTS 16384

@@ -4,7 +4,7 @@
  * passes and a copy instead of a deflate per request. */
 #ifndef TESTWEB_GZCACHE_H
 #define TESTWEB_GZCACHE_H
-#include "buf.h"
+#include "lib/buf.h"
 #include "web.h"
 
 /* Appends one gzip member decoding to wr->body to out. The reply's spans

@@ -12,7 +12,7 @@
 #include <uv.h>
 #include <openssl/ssl.h>
 #include <openssl/err.h>
-#include "xmalloc.h"
+#include "lib/xmalloc.h"
 #include "web.h"
 #include "script.h"
 #include "reqlog.h"

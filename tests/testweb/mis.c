@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <inttypes.h>
-#include "xmalloc.h"
+#include "lib/xmalloc.h"
 #include "mis.h"
 
 /* A small deterministic page whose links stay inside the test web. */

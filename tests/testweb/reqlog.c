@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <time.h>
-#include "xmalloc.h"
+#include "lib/xmalloc.h"
 #include "reqlog.h"
 
 struct reqlog {

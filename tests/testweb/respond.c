@@ -4,7 +4,7 @@
 #include <string.h>
 #include <strings.h>
 #include <inttypes.h>
-#include "xmalloc.h"
+#include "lib/xmalloc.h"
 #include "respond.h"
 #include "mis.h"
 #include "gzcache.h"

@@ -3,7 +3,7 @@
 #ifndef TESTWEB_RESPOND_H
 #define TESTWEB_RESPOND_H
 #include <stdint.h>
-#include "buf.h"
+#include "lib/buf.h"
 #include "web.h"
 #include "script.h"
 #include "body.h"

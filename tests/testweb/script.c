@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "xmalloc.h"
+#include "lib/xmalloc.h"
 #include "script.h"
 
 enum script_kind { SCRIPT_REFUSE_FIRST, SCRIPT_FAIL_5XX, SCRIPT_KIND_RETRY_AFTER, SCRIPT_ROBOTS_5XX, SCRIPT_SLOW };

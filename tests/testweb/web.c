@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <inttypes.h>
-#include "xmalloc.h"
+#include "lib/xmalloc.h"
 #include "web.h"
 
 /* Each host has a few images; higher numbers are 404s. */

@@ -5,7 +5,7 @@
 #define TESTWEB_WEB_H
 #include <stdint.h>
 #include <stdio.h>
-#include "buf.h"
+#include "lib/buf.h"
 
 struct web_opts {
 	uint32_t hosts;

@@ -1,0 +1,247 @@
+/* CDXJ indexing of tern's own WARCs. Lines are collected in memory and sorted
+ * once: about 300 bytes per capture, so a crawl of a few million pages
+ * indexes in well under a gigabyte. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <jansson.h>
+#include "lib/buf.h"
+#include "lib/surt.h"
+#include "archive/warcindex.h"
+#include "archive/warcread.h"
+#include "lib/xmalloc.h"
+
+/* Enough of a block for any sane HTTP head; a longer head yields no status. */
+#define WARCINDEX_HEAD_MAX (64u << 10)
+
+struct warcindex {
+	char **lines;
+	size_t n;
+	size_t cap;
+};
+
+struct warcindex *warcindex_new(void)
+{
+	return xcalloc(1, sizeof(struct warcindex));
+}
+
+void warcindex_free(struct warcindex *x)
+{
+	if (x == NULL)
+		return;
+	for (size_t i = 0; i < x->n; i++)
+		free(x->lines[i]);
+	free(x->lines);
+	free(x);
+}
+
+size_t warcindex_count(const struct warcindex *x)
+{
+	return x->n;
+}
+
+/* Status code and media type (parameters dropped) from an HTTP head. */
+static void warcindex_http(const char *p, size_t n, struct buf *status, struct buf *mime)
+{
+	const char *end = p + n, *eol;
+
+	buf_reset(status);
+	buf_reset(mime);
+	if (n < 12 || strncmp(p, "HTTP/", 5) != 0)
+		return;
+	eol = memchr(p, '\n', n);
+	if (eol == NULL)
+		return;
+	for (const char *s = memchr(p, ' ', (size_t)(eol - p)); s != NULL && s + 4 <= eol; s = NULL)
+		if (s[1] >= '1' && s[1] <= '9' && s[2] >= '0' && s[2] <= '9' &&
+		    s[3] >= '0' && s[3] <= '9')
+			buf_append(status, s + 1, 3);
+	for (p = eol + 1; p < end; p = eol + 1) {
+		eol = memchr(p, '\n', (size_t)(end - p));
+		if (eol == NULL || eol - p <= 1)
+			break;
+		if (eol - p > 13 && strncasecmp(p, "content-type:", 13) == 0) {
+			const char *v = p + 13, *ve = eol;
+			while (v < ve && (*v == ' ' || *v == '\t'))
+				v++;
+			for (const char *q = v; q < ve; q++)
+				if (*q == ';') {
+					ve = q;
+					break;
+				}
+			while (ve > v && (ve[-1] == '\r' || ve[-1] == ' ' || ve[-1] == '\t'))
+				ve--;
+			buf_append(mime, v, (size_t)(ve - v));
+			break;
+		}
+	}
+}
+
+static void warcindex_push(struct warcindex *x, char *line)
+{
+	if (x->n == x->cap) {
+		x->cap = x->cap ? x->cap * 2 : 256;
+		x->lines = xrealloc(x->lines, x->cap * sizeof *x->lines);
+	}
+	x->lines[x->n++] = line;
+}
+
+static void warcindex_set(json_t *o, const char *k, const char *v)
+{
+	/* Invalid UTF-8 cannot be a JSON string; such fields are left out. */
+	json_t *s = json_string(v);
+
+	if (s != NULL)
+		json_object_set_new(o, k, s);
+}
+
+/* One line for a response or revisit record with an http(s) target. */
+static void warcindex_record(struct warcindex *x, const struct warcread_record *rec,
+			     const char *filename)
+{
+	struct buf type = BUF_INIT, uri = BUF_INIT, date = BUF_INIT, dig = BUF_INIT;
+	struct buf key = BUF_INIT, status = BUF_INIT, mime = BUF_INIT;
+	char ts[15], num[24];
+	size_t t = 0;
+	json_t *o;
+	char *js;
+
+	if (warcread_header(rec, "WARC-Type", &type) < 0 ||
+	    (strcmp(type.data, "response") != 0 && strcmp(type.data, "revisit") != 0) ||
+	    warcread_header(rec, "WARC-Target-URI", &uri) < 0 ||
+	    (strncasecmp(uri.data, "http://", 7) != 0 && strncasecmp(uri.data, "https://", 8) != 0) ||
+	    warcread_header(rec, "WARC-Date", &date) < 0 ||
+	    surt_from_url(uri.data, 0, &key) < 0)
+		goto out;
+	for (size_t i = 0; i < date.len && t < 14; i++)
+		if (date.data[i] >= '0' && date.data[i] <= '9')
+			ts[t++] = date.data[i];
+	if (t != 14)
+		goto out;
+	ts[14] = '\0';
+	warcindex_http(rec->block.data, rec->block.len, &status, &mime);
+	o = json_object();
+	warcindex_set(o, "url", uri.data);
+	warcindex_set(o, "mime", strcmp(type.data, "revisit") == 0 ? "warc/revisit"
+				  : mime.len > 0 ? mime.data : "unk");
+	if (status.len > 0)
+		warcindex_set(o, "status", status.data);
+	if (warcread_header(rec, "WARC-Payload-Digest", &dig) == 0) {
+		const char *colon = strchr(dig.data, ':');
+		warcindex_set(o, "digest", colon != NULL ? colon + 1 : dig.data);
+	}
+	snprintf(num, sizeof num, "%llu", (unsigned long long)rec->length);
+	warcindex_set(o, "length", num);
+	snprintf(num, sizeof num, "%llu", (unsigned long long)rec->offset);
+	warcindex_set(o, "offset", num);
+	warcindex_set(o, "filename", filename);
+	js = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	if (js != NULL) {
+		warcindex_push(x, xasprintf("%s %s %s", key.data, ts, js));
+		free(js);
+	}
+out:
+	buf_free(&type);
+	buf_free(&uri);
+	buf_free(&date);
+	buf_free(&dig);
+	buf_free(&key);
+	buf_free(&status);
+	buf_free(&mime);
+}
+
+int warcindex_add_file(struct warcindex *x, const char *path, const char *filename, char **err)
+{
+	FILE *fp = fopen(path, "rb");
+	struct warcread *r;
+	struct warcread_record rec;
+	char *rerr = NULL;
+	int rc;
+
+	if (fp == NULL) {
+		*err = xasprintf("opening %s: %s", path, strerror(errno));
+		return -1;
+	}
+	r = warcread_new(fp, WARCINDEX_HEAD_MAX);
+	warcread_record_init(&rec);
+	while ((rc = warcread_next(r, &rec, &rerr)) > 0)
+		warcindex_record(x, &rec, filename);
+	if (rc < 0) {
+		*err = xasprintf("%s: %s", path, rerr);
+		free(rerr);
+	}
+	warcread_record_free(&rec);
+	warcread_free(r);
+	fclose(fp);
+	return rc < 0 ? -1 : 0;
+}
+
+static int warcindex_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int warcindex_write(struct warcindex *x, FILE *out, char **err)
+{
+	qsort(x->lines, x->n, sizeof *x->lines, warcindex_cmp);
+	for (size_t i = 0; i < x->n; i++)
+		if (fputs(x->lines[i], out) == EOF || fputc('\n', out) == EOF)
+			break;
+	if (fflush(out) != 0 || ferror(out)) {
+		*err = xasprintf("writing the index: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int warcindex_is_warc(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 8 && strcmp(name + n - 8, ".warc.gz") == 0;
+}
+
+int warcindex_run(const char *jobdir, FILE *out, char **err)
+{
+	char *dir = xasprintf("%s/warcs", jobdir);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct warcindex *x;
+	int rc = 0;
+
+	if (d == NULL) {
+		*err = xasprintf("opening %s: %s", dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (!warcindex_is_warc(e->d_name))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			names = xrealloc(names, cap * sizeof *names);
+		}
+		names[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof *names, warcindex_cmp);
+	x = warcindex_new();
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char *path = xasprintf("%s/%s", dir, names[i]);
+		rc = warcindex_add_file(x, path, names[i], err);
+		free(path);
+	}
+	if (rc == 0)
+		rc = warcindex_write(x, out, err);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(dir);
+	warcindex_free(x);
+	return rc;
+}

@@ -1,0 +1,37 @@
+/* Reader for the WARC files tern writes: gzip members of exactly one record
+ * each, which is what gives every record its own (offset, length) in an
+ * index. It streams: a block of any size is digested while only its first
+ * max_block bytes are kept. Used by `tern warc-index` and the tests. */
+#ifndef TERN_WARCREAD_H
+#define TERN_WARCREAD_H
+#include <stdint.h>
+#include <stdio.h>
+#include "lib/buf.h"
+#include "archive/digest.h"
+
+/* Cap on the WARC header text of one record. */
+#define WARCREAD_MAX_HEADER (64u << 10)
+
+struct warcread_record {
+	uint64_t offset;		/* of the record's gzip member in the file */
+	uint64_t length;		/* compressed length of that member */
+	struct buf header;		/* "WARC/1.1\r\n" ... up to the blank line */
+	struct buf block;		/* the first max_block bytes of the block */
+	uint64_t block_len;		/* Content-Length */
+	char block_digest[DIGEST_STRLEN];	/* computed over the whole block */
+};
+
+struct warcread;
+
+struct warcread *warcread_new(FILE *fp, size_t max_block);
+void warcread_free(struct warcread *r);
+void warcread_record_init(struct warcread_record *rec);
+void warcread_record_free(struct warcread_record *rec);
+/* 1: a record was read into rec; 0: clean end of file; -1: malformed or
+ * unreadable input, with a message giving the offset. */
+int warcread_next(struct warcread *r, struct warcread_record *rec, char **err);
+/* Copies the value of a header field (case-insensitive name, first
+ * occurrence, surrounding blanks removed) into out; -1 if absent. */
+int warcread_header(const struct warcread_record *rec, const char *name, struct buf *out);
+
+#endif

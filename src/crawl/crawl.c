@@ -1,0 +1,1087 @@
+/* The crawl loop. Phases of one libuv loop iteration:
+ *
+ *   timers     the frontier's next wake-up (one uv_timer), the 1 s "cron"
+ *              (progress, time limit), the shutdown grace timer
+ *   poll       DNS, connections, TLS, HTTP: visits advance and end; an
+ *              ending visit writes its crawl.log line and WARC records into
+ *              buffers and tells the frontier, which only adds to its batch
+ *   prepare    crawl_tick: flush WARC buffers and crawl.log first, then the
+ *              frontier's and the dedup index's LevelDB batches (so a URI is
+ *              never marked done before its records are on disk), then hand
+ *              out new work up to crawl.max-connections, then check the end
+ *
+ * Work handed out per iteration is bounded; when the bound is hit an idle
+ * handle keeps the next poll from blocking. */
+#include <build-config.h>
+
+#include "crawl/crawl.h"
+#include "lib/canon.h"
+#include "crawl/checkpoint.h"
+#include "lib/config.h"
+#include "archive/crawllog.h"
+#include "net/ctlserver.h"
+#include "lib/curi.h"
+#include "archive/dedup.h"
+#include "net/dns.h"
+#include "net/fetch.h"
+#include "frontier/frontier.h"
+#include "frontier/hosts.h"
+#include "crawl/job.h"
+#include "crawl/report.h"
+#include "lib/robots.h"
+#include "lib/scope.h"
+#include "lib/surt.h"
+#include "lib/url.h"
+#include "archive/warc.h"
+#include "archive/warcrecover.h"
+#include "lib/xmalloc.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+/* New visits started per loop iteration at most. */
+#define CRAWL_FILL_BATCH 2048
+/* How long in-flight fetches may finish after a stop signal. */
+#define CRAWL_GRACE_MS 5000
+/* Servers whose robots verdicts are kept in memory. */
+#define CRAWL_HOSTS_CAPACITY 65536
+/* Seeds scheduled between two frontier writes while a seed list loads. */
+#define CRAWL_SEED_FLUSH 4096
+/* progress.log period. */
+#define CRAWL_PROGRESS_MS 20000
+
+uint64_t crawl_now_ms(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
+}
+
+void crawl_log_event(struct crawl *cr, const char *fmt, ...)
+{
+	char t[32];
+	va_list ap;
+
+	crawllog_iso_time(crawl_now_ms(), t);
+	if (cr->ternlog != NULL) {
+		fprintf(cr->ternlog, "%s ", t);
+		va_start(ap, fmt);
+		vfprintf(cr->ternlog, fmt, ap);
+		va_end(ap);
+		fputc('\n', cr->ternlog);
+		fflush(cr->ternlog);
+	}
+}
+
+static const char *const crawl_state_names[CRAWL__NSTATES] = {
+	"RUNNING", "PAUSING", "PAUSED", "EMPTY", "STOPPING", "FINISHED",
+};
+
+const char *crawl_state_name(enum crawl_state s)
+{
+	return (unsigned)s < CRAWL__NSTATES ? crawl_state_names[s] : "?";
+}
+
+/* Every change of the crawl's state goes through here, logged old -> new. */
+static void crawl_set_state(struct crawl *cr, enum crawl_state s, const char *why)
+{
+	if (cr->state == s)
+		return;
+	crawl_log_event(cr, "state %s -> %s%s%s", crawl_state_name(cr->state),
+	    crawl_state_name(s), why ? ": " : "", why ? why : "");
+	cr->state = s;
+}
+
+long crawl_rss_kb(void)
+{
+	FILE *fp = fopen("/proc/self/statm", "r");
+	long pages = 0, rss = 0;
+
+	if (fp == NULL)
+		return 0;
+	if (fscanf(fp, "%ld %ld", &pages, &rss) != 2)
+		rss = 0;
+	fclose(fp);
+	return rss * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* Heritrix's scheduling directive (FrontierPreparer.getSchedulingDirective
+ * with preferenceDepthHops at its default, off): a redirect target (last
+ * hop R) is MEDIUM, which covers the targets of seed redirects that
+ * Heritrix promotes to MEDIUM as well; so is a URI whose trailing run of
+ * non-navigational hops (Heritrix's trans hops: everything back to the last
+ * L or M) is 1 to embed_hops long, so that a page's embeds are fetched
+ * before the plain links queued ahead of them; everything else is NORMAL. */
+static int crawl_directive(const char *hops, int64_t embed_hops)
+{
+	size_t n = strlen(hops);
+	int64_t trans = 0;
+
+	if (n > 0 && hops[n - 1] == 'R')
+		return CURI_MEDIUM;
+	while (n > 0 && hops[n - 1] != 'L' && hops[n - 1] != 'M') {
+		trans++;
+		n--;
+	}
+	return trans > 0 && trans <= embed_hops ? CURI_MEDIUM : CURI_NORMAL;
+}
+
+int crawl_queue_key(struct crawl *cr, const char *href, const char *surt, const char *ip,
+    struct buf *out)
+{
+	struct url_parts p;
+	char cached[INET6_ADDRSTRLEN], *host;
+
+	if (ip == NULL && cr->assign == SURT_ASSIGN_IP && cr->dns != NULL &&
+	    url_split(href, &p) == 0 && p.host_ip == 0) {
+		host = xstrndup(href + p.host_off, p.host_len);
+		if (dns_peek(cr->dns, host, cached) == 0)
+			ip = cached;
+		free(host);
+	}
+	if (ip != NULL && cr->assign == SURT_ASSIGN_IP) {
+		if (surt_ip_queue_key(href, ip, out) < 0)
+			return -1;
+	} else if (surt_queue_key(href, (enum surt_assign)cr->assign, out) < 0) {
+		return -1;
+	}
+	return surt_parallel_suffix(href, (int)config_int_for(cr->cfg, surt,
+	    CK_FRONTIER_PARALLEL_QUEUES), out);
+}
+
+int crawl_schedule(struct crawl *cr, const char *href, const char *via,
+    const char *hops, unsigned flags, int force)
+{
+	const char *hash = strchr(href, '#');
+	struct curi *c;
+	int rc;
+
+	/* The fragment never reaches the server: as Heritrix's UURIs, the URI
+	 * tern fetches, logs and archives is the one without it. */
+	if (hash != NULL) {
+		buf_reset(&cr->sched_href);
+		buf_append(&cr->sched_href, href, (size_t)(hash - href));
+		href = cr->sched_href.data;
+	}
+	if (!force && scope_check(cr->scope, href, hops, 0) != SCOPE_ACCEPT)
+		return 0;
+	if (canon_key(href, cr->canon_flags, &cr->sched_canon) < 0 ||
+	    surt_override_key(href, &cr->sched_surt) < 0 ||
+	    crawl_queue_key(cr, href, cr->sched_surt.data, NULL, &cr->sched_queue) < 0)
+		return 0;
+	c = curi_new(href, via, hops, flags);
+	c->directive = crawl_directive(hops != NULL ? hops : "", config_int_for(cr->cfg,
+	    cr->sched_surt.data, CK_FRONTIER_PREFERENCE_EMBED_HOPS));
+	rc = frontier_schedule(cr->frontier, c, cr->sched_canon.data, cr->sched_queue.data,
+	    cr->sched_surt.data, force);
+	curi_free(c);
+	return rc;
+}
+
+/* Writes everything recorded so far, in the order that keeps the promise:
+ * records and log lines before the frontier marks URIs done. A WARC write
+ * failure (a full disk) stops handing out work until it clears. */
+static int crawl_flush(struct crawl *cr)
+{
+	char *err = NULL;
+	int rc = 0, frc;
+	uint64_t t0, d;
+
+	if (cr->warc != NULL && warc_flush(cr->warc, &err) < 0) {
+		/* Said once every 10 s while the hold lasts, not every pass. */
+		uint64_t now = crawl_now_ms();
+		if (now - cr->last_warc_error_ms >= 10000) {
+			crawl_log_event(cr, "WARC write failed, crawl held until it succeeds: %s", err);
+			fprintf(stderr, "tern: WARC write failed, crawl held until it succeeds: %s\n", err);
+			cr->last_warc_error_ms = now;
+		}
+		free(err);
+		return -1;
+	}
+	if (fflush(cr->crawllog) != 0) {
+		crawl_log_event(cr, "crawl.log write failed: %s", strerror(errno));
+		return -1;
+	}
+	if (cr->dedup != NULL && dedup_flush(cr->dedup, &err) < 0) {
+		crawl_log_event(cr, "dedup index write failed: %s", err);
+		free(err);
+		rc = -1;
+	}
+	t0 = uv_hrtime();
+	d = frontier_discovered(cr->frontier);
+	frc = frontier_flush(cr->frontier, &err);
+	cr->stats.links_scheduled += frontier_discovered(cr->frontier) - d;
+	/* LevelDB stalls a write while compaction catches up: the time spent
+	 * in these writes is what /metrics reports as store write time. */
+	t0 = uv_hrtime() - t0;
+	cr->store_write_ns += t0;
+	if (t0 > cr->store_write_max_ns)
+		cr->store_write_max_ns = t0;
+	if (frc < 0) {
+		crawl_log_event(cr, "frontier write failed: %s", err);
+		fprintf(stderr, "tern: frontier write failed: %s\n", err);
+		free(err);
+		rc = -1;
+	}
+	return rc;
+}
+
+int crawl_checkpoint(struct crawl *cr, char *name, size_t cap, char **err)
+{
+	struct checkpoint_parts p;
+	struct checkpoint_timing t;
+	char cp[CHECKPOINT_NAME_MAX];
+
+	if (crawl_flush(cr) < 0) {
+		*err = xstrdup("pending records could not be written (see logs/tern.log): no checkpoint");
+		return -1;
+	}
+	/* logs.json records the logs' sizes: everything logged so far in. */
+	fflush(cr->ternlog);
+	fflush(cr->progress);
+	memset(&p, 0, sizeof p);
+	p.frontier = cr->frontier;
+	p.warc = cr->warc;
+	p.stats = &cr->stats;
+	p.forget_all_but_latest = config_bool(cr->cfg, CK_CHECKPOINT_FORGET_ALL_BUT_LATEST);
+	if (checkpoint_create(cr->jobdir, &p, cp, &t, err) < 0) {
+		crawl_log_event(cr, "checkpoint failed: %s", *err);
+		return -1;
+	}
+	cr->last_checkpoint_ms = crawl_now_ms();
+	cr->checkpoint_us = t.total_us;
+	cr->checkpoints++;
+	cr->checkpoint_total_us += t.total_us;
+	crawl_log_event(cr, "checkpoint %s in %.1f ms (%u tables linked); %d URIs in flight are fetched again after a resume from it",
+	    cp, (double)t.total_us / 1000.0, t.tables, cr->in_flight);
+	snprintf(name, cap, "%s", cp);
+	return 0;
+}
+
+static void crawl_wake_cb(uv_timer_t *t)
+{
+	/* Nothing to do here: the prepare phase that follows hands out work. */
+	(void)t;
+}
+
+static void crawl_idle_cb(uv_idle_t *h)
+{
+	(void)h;
+}
+
+static void crawl_fill(struct crawl *cr)
+{
+	int budget = CRAWL_FILL_BATCH;
+	uint64_t now = crawl_now_ms(), wake = UINT64_MAX;
+
+	while (cr->state == CRAWL_RUNNING && cr->in_flight < cr->max_conns && budget > 0) {
+		struct curi *c = NULL;
+		if (frontier_next(cr->frontier, now, &c, &wake) != 1)
+			break;
+		budget--;
+		cr->end_if_finished = 0;
+		{
+			int before = cr->in_flight;
+			visit_start(cr, c);
+			/* A visit that ended at once has its crawl.log line in the
+			 * stdio buffer and its removal in the frontier's batch,
+			 * which the next frontier_next may write: the line first. */
+			if (cr->in_flight == before)
+				fflush(cr->crawllog);
+		}
+	}
+	if (budget == 0)
+		uv_idle_start(&cr->idle, crawl_idle_cb);
+	else
+		uv_idle_stop(&cr->idle);
+	if (wake != UINT64_MAX && cr->state == CRAWL_RUNNING)
+		uv_timer_start(&cr->wake, crawl_wake_cb, wake > now ? wake - now : 0, 0);
+}
+
+json_t *crawl_stats_json(struct crawl *cr)
+{
+	struct frontier_counts fc;
+	double secs = (double)(crawl_now_ms() - cr->start_ms) / 1000.0;
+
+	frontier_counts(cr->frontier, &fc);
+	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:{s:I,s:I,s:I,s:I,s:I,s:I}, "
+	    "s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:I}",
+	    "state", crawl_state_name(cr->state),
+	    "reason", cr->stop_reason ? cr->stop_reason : cr->pause_reason ? cr->pause_reason : "",
+	    "pages", (json_int_t)cr->stats.pages,
+	    "bytes", (json_int_t)cr->stats.bytes,
+	    "failures", (json_int_t)cr->stats.failures,
+	    "dns_lookups", (json_int_t)cr->stats.dns_lookups,
+	    "robots_fetches", (json_int_t)cr->stats.robots_fetches,
+	    "retries", (json_int_t)cr->stats.retries,
+	    "revisits", (json_int_t)cr->stats.revisits,
+	    "seconds", secs,
+	    "pages_per_second", secs > 0 ? (double)cr->stats.pages / secs : 0.0,
+	    "statuses",
+	    "negative", (json_int_t)cr->stats.status_class[0],
+	    "1xx", (json_int_t)cr->stats.status_class[1],
+	    "2xx", (json_int_t)cr->stats.status_class[2],
+	    "3xx", (json_int_t)cr->stats.status_class[3],
+	    "4xx", (json_int_t)cr->stats.status_class[4],
+	    "5xx", (json_int_t)cr->stats.status_class[5],
+	    "frontier",
+	    "queued", (json_int_t)fc.queued,
+	    "discovered", (json_int_t)fc.discovered,
+	    "queues", (json_int_t)fc.queues_total,
+	    "ready", (json_int_t)fc.ready,
+	    "snoozed", (json_int_t)fc.snoozed,
+	    "inactive", (json_int_t)fc.inactive,
+	    "ineligible", (json_int_t)fc.ineligible,
+	    "retired", (json_int_t)fc.retired,
+	    "exhausted", (json_int_t)fc.exhausted,
+	    "peak_rss_kb", (json_int_t)crawl_rss_kb());
+}
+
+const char *crawl_report_word(const struct crawl *cr)
+{
+	switch (cr->state) {
+	case CRAWL_RUNNING:
+		return "RUN";
+	case CRAWL_PAUSING:
+	case CRAWL_PAUSED:
+		return "PAUSE";
+	case CRAWL_EMPTY:
+		return "EMPTY";
+	default:
+		return "FINISH";
+	}
+}
+
+/* reports/: the frontier summary, the queues, the hosts and stats.json,
+ * written at the end and whenever the crawl is held at finish. */
+static void crawl_write_reports(struct crawl *cr)
+{
+	struct buf b = BUF_INIT;
+	char *path, *text, *tmp;
+	FILE *fp;
+	json_t *j;
+
+	report_frontier(cr->frontier, crawl_report_word(cr), 0, &b);
+	path = xasprintf("%s/reports/frontier-summary.txt", cr->jobdir);
+	job_write_file(path, b.data, b.len);
+	free(path);
+	buf_reset(&b);
+	path = xasprintf("%s/reports/queues.txt", cr->jobdir);
+	tmp = xasprintf("%s.tmp", path);
+	if ((fp = fopen(tmp, "w")) != NULL) {
+		frontier_report_queues_fp(cr->frontier, fp, 0);
+		if (fclose(fp) == 0)
+			rename(tmp, path);
+		else
+			unlink(tmp);
+	}
+	free(tmp);
+	free(path);
+	if (report_hosts(cr->jobdir, 0, &b, NULL) == 0) {
+		path = xasprintf("%s/reports/hosts.txt", cr->jobdir);
+		job_write_file(path, b.data, b.len);
+		free(path);
+	}
+	buf_free(&b);
+
+	j = crawl_stats_json(cr);
+	if (j != NULL) {
+		text = json_dumps(j, JSON_INDENT(2));
+		if (text != NULL) {
+			buf_appends(&b, text);
+			buf_appendc(&b, '\n');
+			path = xasprintf("%s/reports/stats.json", cr->jobdir);
+			job_write_file(path, b.data, b.len);
+			free(path);
+			free(text);
+			buf_free(&b);
+		}
+		json_decref(j);
+	}
+}
+
+static void crawl_progress(struct crawl *cr, int final)
+{
+	uint64_t now = crawl_now_ms();
+	struct frontier_counts fc;
+	double secs = (double)(now - cr->start_ms) / 1000.0;
+	char t[32];
+
+	frontier_counts(cr->frontier, &fc);
+	if (cr->tty) {
+		fprintf(stderr, "\r\033[K%llu pages, %.1f pages/s, %.2f MB/s, %d in flight, queues %llu ready %llu snoozed %llu inactive %llu retired, %ld MB RSS",
+		    (unsigned long long)cr->stats.pages,
+		    secs > 0 ? (double)cr->stats.pages / secs : 0.0,
+		    secs > 0 ? (double)cr->stats.bytes / secs / 1e6 : 0.0, cr->in_flight,
+		    (unsigned long long)fc.ready, (unsigned long long)fc.snoozed,
+		    (unsigned long long)fc.inactive, (unsigned long long)fc.retired,
+		    crawl_rss_kb() / 1024);
+		if (final)
+			fputc('\n', stderr);
+	}
+	if (final || now - cr->last_progress_ms >= CRAWL_PROGRESS_MS) {
+		crawllog_iso_time(now, t);
+		fprintf(cr->progress, "%s %llu %llu %llu %.1f %.1f %llu %d %llu %llu %llu %llu %ld\n", t,
+		    (unsigned long long)fc.discovered, (unsigned long long)fc.queued,
+		    (unsigned long long)cr->stats.pages,
+		    secs > 0 ? (double)cr->stats.pages / secs : 0.0,
+		    secs > 0 ? (double)cr->stats.bytes / secs / 1024 : 0.0,
+		    (unsigned long long)cr->stats.failures, cr->in_flight,
+		    (unsigned long long)fc.ready, (unsigned long long)fc.snoozed,
+		    (unsigned long long)fc.inactive, (unsigned long long)fc.retired, crawl_rss_kb());
+		fflush(cr->progress);
+		cr->last_progress_ms = now;
+	}
+}
+
+static void crawl_close_cb(uv_handle_t *h)
+{
+	(void)h;
+}
+
+/* The end: everything written, handles closed, the loop let go. */
+static void crawl_end(struct crawl *cr)
+{
+	crawl_flush(cr);
+	if (cr->stop_reason != NULL && config_bool(cr->cfg, CK_CHECKPOINT_ON_SHUTDOWN)) {
+		char name[CHECKPOINT_NAME_MAX], *err = NULL;
+		if (crawl_checkpoint(cr, name, sizeof name, &err) < 0)
+			free(err);
+	}
+	crawl_set_state(cr, CRAWL_FINISHED, cr->stop_reason);
+	crawl_progress(cr, 1);
+	crawl_write_reports(cr);
+	crawl_log_event(cr, "crawl %s%s%s: %llu pages, %llu failures",
+	    cr->stop_reason == NULL ? "finished" : "stopped",
+	    cr->stop_reason ? ": " : "", cr->stop_reason ? cr->stop_reason : "",
+	    (unsigned long long)cr->stats.pages, (unsigned long long)cr->stats.failures);
+	uv_close((uv_handle_t *)&cr->prepare, crawl_close_cb);
+	uv_close((uv_handle_t *)&cr->idle, crawl_close_cb);
+	uv_close((uv_handle_t *)&cr->wake, crawl_close_cb);
+	uv_close((uv_handle_t *)&cr->cron, crawl_close_cb);
+	uv_close((uv_handle_t *)&cr->grace, crawl_close_cb);
+	uv_close((uv_handle_t *)&cr->sigint, crawl_close_cb);
+	uv_close((uv_handle_t *)&cr->sigterm, crawl_close_cb);
+	ctlserver_close(cr->ctl);
+	cr->ctl = NULL;
+	fetcher_free(cr->fetcher);
+	cr->fetcher = NULL;
+	dns_free(cr->dns);
+	cr->dns = NULL;
+}
+
+/* The limit the crawl has reached (max-pages, max-bytes, max-time-seconds),
+ * or NULL. Read from the configuration each time: the operator may raise a
+ * limit mid-crawl. */
+static const char *crawl_limit_reached(struct crawl *cr)
+{
+	int64_t max_pages = config_int(cr->cfg, CK_CRAWL_MAX_PAGES);
+	int64_t max_bytes = config_int(cr->cfg, CK_CRAWL_MAX_BYTES);
+	int64_t max_time = config_int(cr->cfg, CK_CRAWL_MAX_TIME_SECONDS);
+
+	if (max_pages > 0 && cr->stats.pages >= (uint64_t)max_pages)
+		return "max-pages reached";
+	if (max_bytes > 0 && cr->stats.bytes >= (uint64_t)max_bytes)
+		return "max-bytes reached";
+	if (max_time > 0 && crawl_now_ms() - cr->start_ms >= (uint64_t)max_time * 1000)
+		return "max-time-seconds reached";
+	return NULL;
+}
+
+/* The crawl is at its finish: no eligible URI is left (limit NULL) or a
+ * limit is reached. With crawl.pause-at-finish it is held (EMPTY, or
+ * PAUSING/PAUSED for a limit) so the operator can look and change settings;
+ * otherwise, or when the operator unpaused it at finish, it ends. */
+static void crawl_at_finish(struct crawl *cr, const char *limit)
+{
+	if (config_bool(cr->cfg, CK_CRAWL_PAUSE_AT_FINISH) && !cr->end_if_finished) {
+		cr->at_finish = 1;
+		cr->pause_reason = limit != NULL ? limit :
+		    "finished: no eligible queue holds a URI (pause-at-finish)";
+		if (limit == NULL)
+			crawl_set_state(cr, CRAWL_EMPTY, cr->pause_reason);
+		else
+			crawl_set_state(cr, cr->in_flight > 0 ? CRAWL_PAUSING : CRAWL_PAUSED,
+			    cr->pause_reason);
+		uv_timer_stop(&cr->wake);
+		crawl_write_reports(cr);
+		return;
+	}
+	if (limit != NULL) {
+		cr->stop_reason = limit;
+		crawl_set_state(cr, CRAWL_STOPPING, limit);
+	} else if (cr->in_flight == 0) {
+		crawl_end(cr);
+	}
+}
+
+static void crawl_prepare_cb(uv_prepare_t *h)
+{
+	struct crawl *cr = h->data;
+
+	if (cr->state == CRAWL_FINISHED)
+		return;
+	if (crawl_flush(cr) < 0 && cr->state == CRAWL_RUNNING) {
+		/* Hold: retry the writes on the next cron tick. */
+		return;
+	}
+	crawl_fill(cr);
+	if (cr->in_flight > 0)
+		return;
+	switch (cr->state) {
+	case CRAWL_STOPPING:
+		crawl_end(cr);
+		break;
+	case CRAWL_PAUSING:
+		crawl_set_state(cr, CRAWL_PAUSED, cr->pause_reason);
+		if (cr->at_finish)
+			crawl_write_reports(cr);
+		break;
+	case CRAWL_RUNNING:
+		if (frontier_is_finished(cr->frontier))
+			crawl_at_finish(cr, NULL);
+		break;
+	default:
+		break;
+	}
+}
+
+void crawl_visit_ended(struct crawl *cr)
+{
+	const char *limit;
+
+	if (cr->state == CRAWL_RUNNING && (limit = crawl_limit_reached(cr)) != NULL)
+		crawl_at_finish(cr, limit);
+	if (cr->state == CRAWL_RUNNING && checkpoint_due(cr->last_checkpoint_ms, crawl_now_ms(),
+	    config_int(cr->cfg, CK_CHECKPOINT_INTERVAL_MINUTES))) {
+		char name[CHECKPOINT_NAME_MAX], *err = NULL;
+		if (crawl_checkpoint(cr, name, sizeof name, &err) < 0) {
+			/* Tried again at the next interval. */
+			cr->last_checkpoint_ms = crawl_now_ms();
+			free(err);
+		}
+	}
+}
+
+static void crawl_cron_cb(uv_timer_t *t)
+{
+	struct crawl *cr = t->data;
+	const char *limit;
+
+	if (cr->state == CRAWL_RUNNING && (limit = crawl_limit_reached(cr)) != NULL)
+		crawl_at_finish(cr, limit);
+	crawl_progress(cr, 0);
+}
+
+static void crawl_grace_cb(uv_timer_t *t)
+{
+	struct crawl *cr = t->data;
+
+	crawl_log_event(cr, "abandoning %d in-flight fetches; they are fetched again on resume",
+	    cr->in_flight);
+	visit_abandon_all(cr);
+}
+
+int crawl_pause(struct crawl *cr, const char **why)
+{
+	if (cr->state != CRAWL_RUNNING) {
+		*why = cr->state == CRAWL_STOPPING || cr->state == CRAWL_FINISHED ?
+		    "the crawl is ending" : "already paused";
+		return cr->state == CRAWL_STOPPING || cr->state == CRAWL_FINISHED ? -1 : 0;
+	}
+	cr->pause_reason = "paused by the operator";
+	cr->at_finish = 0;
+	uv_timer_stop(&cr->wake);
+	crawl_set_state(cr, cr->in_flight > 0 ? CRAWL_PAUSING : CRAWL_PAUSED, cr->pause_reason);
+	return 0;
+}
+
+int crawl_unpause(struct crawl *cr, const char **why)
+{
+	const char *limit;
+
+	switch (cr->state) {
+	case CRAWL_RUNNING:
+		*why = "not paused";
+		return 0;
+	case CRAWL_STOPPING:
+	case CRAWL_FINISHED:
+	case CRAWL__NSTATES:
+		*why = "the crawl is ending";
+		return -1;
+	default:
+		break;
+	}
+	/* Unpaused at finish: if it is still finished, it ends (Heritrix 1's
+	 * pause-at-finish); a raised limit or revived queues let it go on. */
+	if (cr->at_finish)
+		cr->end_if_finished = 1;
+	cr->at_finish = 0;
+	cr->pause_reason = NULL;
+	if (cr->end_if_finished && (limit = crawl_limit_reached(cr)) != NULL) {
+		cr->stop_reason = limit;
+		crawl_set_state(cr, CRAWL_STOPPING, limit);
+		return 0;
+	}
+	crawl_set_state(cr, CRAWL_RUNNING, "unpaused by the operator");
+	return 0;
+}
+
+int crawl_stop(struct crawl *cr, const char *reason, const char **why)
+{
+	if (cr->state == CRAWL_STOPPING || cr->state == CRAWL_FINISHED) {
+		*why = "already stopping";
+		return 0;
+	}
+	/* Held at finish: stopping is how the operator ends it (exit 0, the
+	 * crawl finished). */
+	cr->stop_reason = cr->state == CRAWL_EMPTY ? NULL : reason;
+	uv_timer_stop(&cr->wake);
+	crawl_set_state(cr, CRAWL_STOPPING, reason);
+	if (cr->in_flight > 0) {
+		crawl_log_event(cr, "in-flight fetches get %d ms", CRAWL_GRACE_MS);
+		uv_timer_start(&cr->grace, crawl_grace_cb, CRAWL_GRACE_MS, 0);
+	}
+	return 0;
+}
+
+void crawl_settings_changed(struct crawl *cr)
+{
+	/* Let the frontier (which notices the change itself at its next
+	 * call) re-judge its retired queues: if some revive, the crawl goes
+	 * on; if not, it is back at finish on the next loop iteration. */
+	if (cr->state == CRAWL_EMPTY) {
+		cr->at_finish = 0;
+		cr->pause_reason = NULL;
+		crawl_set_state(cr, CRAWL_RUNNING, "settings changed at finish");
+	}
+}
+
+static void crawl_signal_cb(uv_signal_t *s, int signum)
+{
+	struct crawl *cr = s->data;
+	const char *why;
+
+	cr->signals++;
+	if (cr->signals > 1) {
+		/* A second signal: leave now, keeping what is recorded. */
+		crawl_log_event(cr, "second signal %d: exiting at once", signum);
+		crawl_flush(cr);
+		frontier_close(cr->frontier);
+		_exit(0);
+	}
+	crawl_log_event(cr, "signal %d: stopping; in-flight fetches get %d ms", signum, CRAWL_GRACE_MS);
+	crawl_stop(cr, signum == SIGINT ? "interrupted" : "terminated", &why);
+	uv_timer_start(&cr->grace, crawl_grace_cb, CRAWL_GRACE_MS, 0);
+}
+
+/* Reads seeds from the command line and the seed file, checks each, and
+ * adds it to the scope; schedule 1 also puts it in the frontier even if
+ * seen (a new crawl), 2 only if not seen yet (a resume), 0 not at all. */
+static int crawl_seeds(struct crawl *cr, const struct crawl_opts *o, int schedule,
+    FILE *record)
+{
+	struct buf href = BUF_INIT;
+	FILE *fp = NULL;
+	char *line = NULL;
+	size_t cap = 0, n = 0;
+	int lineno = 0, rc = 0;
+	char *ferr = NULL;
+
+	for (size_t i = 0; i < o->nseeds + 1; i++) {
+		const char *seed, *origin;
+		char where[600];
+		if (i < o->nseeds) {
+			seed = o->seeds[i];
+			origin = "command line";
+		} else {
+			if (o->seedfile == NULL)
+				break;
+			if (fp == NULL && (fp = fopen(o->seedfile, "r")) == NULL) {
+				fprintf(stderr, "tern: %s: %s\n", o->seedfile, strerror(errno));
+				rc = 2;
+				break;
+			}
+			if (getline(&line, &cap, fp) < 0)
+				break;
+			lineno++;
+			i--;
+			line[strcspn(line, "#\r\n")] = '\0';
+			seed = line;
+			while (isspace((unsigned char)*seed))
+				seed++;
+			if (*seed == '\0')
+				continue;
+			line[strcspn(line, " \t")] = '\0';
+			snprintf(where, sizeof where, "%s:%d", o->seedfile, lineno);
+			origin = where;
+		}
+		if (url_resolve(NULL, seed, strlen(seed), &href) < 0) {
+			fprintf(stderr, "tern: %s: '%s' is not an http or https URL\n", origin, seed);
+			rc = 2;
+			break;
+		}
+		scope_add_seed(cr->scope, href.data);
+		if (record != NULL)
+			fprintf(record, "%s\n", href.data);
+		if (schedule)
+			crawl_schedule(cr, href.data, NULL, "", CURI_SEED, schedule == 1);
+		n++;
+		/* A seed list of 100,000 hosts would otherwise sit whole in the
+		 * write batch and create as many queue objects before the first
+		 * flush; the frontier evicts cold queues only after a write. */
+		if (schedule && n % CRAWL_SEED_FLUSH == 0 && frontier_flush(cr->frontier, &ferr) < 0) {
+			fprintf(stderr, "tern: %s\n", ferr);
+			free(ferr);
+			rc = 1;
+			break;
+		}
+	}
+	if (fp != NULL)
+		fclose(fp);
+	free(line);
+	buf_free(&href);
+	if (rc == 0 && n == 0) {
+		fprintf(stderr, "tern: no seeds\n");
+		rc = 2;
+	}
+	return rc;
+}
+
+static unsigned crawl_next_warc_serial(const char *dir)
+{
+	return job_max_warc_serial(dir) + 1;
+}
+
+static int crawl_open_outputs(struct crawl *cr, char **err)
+{
+	struct config *cfg = cr->cfg;
+	char *p;
+
+	p = xasprintf("%s/logs/crawl.log", cr->jobdir);
+	/* A kill may have cut the last line short; its URI is still queued. */
+	job_log_repair(p);
+	cr->crawllog = fopen(p, "a");
+	free(p);
+	p = xasprintf("%s/logs/tern.log", cr->jobdir);
+	cr->ternlog = fopen(p, "a");
+	free(p);
+	p = xasprintf("%s/logs/progress.log", cr->jobdir);
+	cr->progress = fopen(p, "a");
+	free(p);
+	if (cr->crawllog == NULL || cr->ternlog == NULL || cr->progress == NULL) {
+		*err = xasprintf("%s/logs: %s", cr->jobdir, strerror(errno));
+		return -1;
+	}
+	/* crawl.log is flushed explicitly, once per loop iteration. */
+	setvbuf(cr->crawllog, NULL, _IOFBF, 1 << 16);
+	if (ftell(cr->progress) == 0)
+		fprintf(cr->progress, "# timestamp discovered queued downloaded pages/s(avg) KB/s(avg) failures in-flight ready snoozed inactive retired rss-KB\n");
+	if (config_bool(cfg, CK_WARC_ENABLED)) {
+		struct warc_opts wo;
+		char host[256], *extra, *wdir = xasprintf("%s/warcs", cr->jobdir);
+		if (gethostname(host, sizeof host) != 0)
+			snprintf(host, sizeof host, "localhost");
+		host[sizeof host - 1] = '\0';
+		extra = xasprintf("operator: %s\r\nhttp-header-user-agent: %s\r\nrobots: %s\r\n"
+		    "description: tern crawl of job %s\r\n",
+		    "tern operator", config_str(cfg, CK_CRAWL_USER_AGENT),
+		    config_str(cfg, CK_ROBOTS_POLICY), cr->jobdir);
+		memset(&wo, 0, sizeof wo);
+		wo.dir = wdir;
+		wo.prefix = config_str(cfg, CK_WARC_PREFIX);
+		wo.max_size = (uint64_t)config_int(cfg, CK_WARC_MAX_SIZE_BYTES);
+		wo.version10 = config_enum(cfg, CK_WARC_VERSION) == 1;
+		wo.software = "tern/" PACKAGE_VERSION;
+		wo.hostname = host;
+		wo.first_serial = crawl_next_warc_serial(wdir);
+		if (cr->warc_serial_floor > wo.first_serial)
+			wo.first_serial = cr->warc_serial_floor;
+		wo.warcinfo_extra = extra;
+		{
+			/* Files a killed run left ".open" are cut to their last
+			 * whole record and closed (doc/warc.md). The serial
+			 * above was taken first, so a file removed here never
+			 * has its serial reused. The frontier's LevelDB lock,
+			 * held already, keeps any other tern off this job. A
+			 * file that cannot be recovered stays as it is and
+			 * the crawl goes on with new files. */
+			struct buf rep = BUF_INIT;
+			char *rerr = NULL, *line, *nl;
+
+			/* The report has a line for each failure too. */
+			if (warcrecover_dir(wdir, &rep, &rerr) < 0)
+				free(rerr);
+			for (line = rep.data; line != NULL && (nl = strchr(line, '\n')) != NULL; line = nl + 1)
+				crawl_log_event(cr, "WARC recovery: %.*s", (int)(nl - line), line);
+			buf_free(&rep);
+		}
+		cr->warc = warc_open(&wo, err);
+		free(extra);
+		free(wdir);
+		if (cr->warc == NULL)
+			return -1;
+		if (config_enum(cfg, CK_WARC_DEDUP) == 0) {
+			cr->dedup = dedup_open(frontier_db(cr->frontier), err);
+			if (cr->dedup == NULL)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static void crawl_free(struct crawl *cr)
+{
+	if (cr->warc != NULL)
+		warc_close(cr->warc);
+	if (cr->dedup != NULL)
+		dedup_free(cr->dedup);
+	if (cr->frontier != NULL)
+		frontier_close(cr->frontier);
+	if (cr->scope != NULL)
+		scope_free(cr->scope);
+	if (cr->hosts != NULL)
+		hosts_free(cr->hosts);
+	if (cr->crawllog)
+		fclose(cr->crawllog);
+	if (cr->ternlog)
+		fclose(cr->ternlog);
+	if (cr->progress)
+		fclose(cr->progress);
+	buf_free(&cr->line);
+	buf_free(&cr->sched_href);
+	buf_free(&cr->sched_canon);
+	buf_free(&cr->sched_queue);
+	buf_free(&cr->sched_surt);
+	free(cr->slots);
+	free(cr->tmpdir);
+	free(cr->jobdir);
+}
+
+static void crawl_print_summary(const struct crawl *cr)
+{
+	double secs = (double)(crawl_now_ms() - cr->start_ms) / 1000.0;
+
+	printf("tern: crawl %s%s%s in %.1f s: %llu pages (%.1f pages/s), %llu failures; "
+	    "2xx %llu, 3xx %llu, 4xx %llu, 5xx %llu\n",
+	    cr->stop_reason ? "stopped" : "finished",
+	    cr->stop_reason ? ", " : "", cr->stop_reason ? cr->stop_reason : "", secs,
+	    (unsigned long long)cr->stats.pages, secs > 0 ? (double)cr->stats.pages / secs : 0.0,
+	    (unsigned long long)cr->stats.failures,
+	    (unsigned long long)cr->stats.status_class[2], (unsigned long long)cr->stats.status_class[3],
+	    (unsigned long long)cr->stats.status_class[4], (unsigned long long)cr->stats.status_class[5]);
+	/* URIs left where only the operator can release them (CONTRACT 5). */
+	if (cr->frontier != NULL) {
+		struct frontier_counts fc;
+		frontier_counts(cr->frontier, &fc);
+		if (fc.retired > 0)
+			printf("tern: %llu retired queues hold %llu URIs (tern report %s queues --state retired)\n",
+			    (unsigned long long)fc.retired, (unsigned long long)fc.retired_uris, cr->jobdir);
+		if (fc.ineligible > 0)
+			printf("tern: %llu ineligible queues (at or past the precedence floor) hold %llu URIs\n",
+			    (unsigned long long)fc.ineligible, (unsigned long long)fc.ineligible_uris);
+	}
+	printf("tern: crawl.log %s/logs/crawl.log\ntern: WARCs    %s/warcs/\ntern: reports  %s/reports/\n",
+	    cr->jobdir, cr->jobdir, cr->jobdir);
+}
+
+int crawl_run(struct config *cfg, const struct crawl_opts *o)
+{
+	char restored[CHECKPOINT_NAME_MAX] = "";
+	uint64_t restored_log_bytes = 0;
+	struct crawl cr;
+	struct scope_opts so;
+	char *err = NULL, *statedir = NULL, *seedpath = NULL, *sockpath;
+	FILE *seedrec = NULL;
+	int rc = 1, rc_fail = 0;
+
+	if (scope_validate(config_str(cfg, CK_CRAWL_SCOPE), &err) < 0) {
+		fprintf(stderr, "tern: crawl.scope: %s\n", err);
+		free(err);
+		return 2;
+	}
+	memset(&cr, 0, sizeof cr);
+	cr.cfg = cfg;
+	cr.jobdir = xstrdup(o->jobdir);
+	cr.start_ms = crawl_now_ms();
+	cr.last_progress_ms = cr.start_ms;
+	cr.last_checkpoint_ms = cr.start_ms;
+	signal(SIGPIPE, SIG_IGN);
+
+	if (o->resume) {
+		if (job_check_resumable(cr.jobdir, &err) < 0) {
+			fprintf(stderr, "tern: %s\n", err);
+			free(err);
+			free(cr.jobdir);
+			return 2;
+		}
+	} else if (job_create(cr.jobdir, cfg, &err) < 0) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		free(cr.jobdir);
+		return 2;
+	}
+
+	robots_agent_token(config_str(cfg, CK_CRAWL_USER_AGENT), cr.agent, sizeof cr.agent);
+	cr.canon_flags = canon_flags(cfg);
+	cr.assign = config_enum(cfg, CK_FRONTIER_QUEUE_ASSIGNMENT);
+	cr.robots_policy = config_enum(cfg, CK_ROBOTS_POLICY);
+	cr.max_conns = (int)config_int(cfg, CK_CRAWL_MAX_CONNECTIONS);
+	cr.slots = xcalloc((size_t)cr.max_conns + 1, 1);
+	cr.hosts = hosts_new(CRAWL_HOSTS_CAPACITY);
+	cr.tmpdir = xasprintf("%s/state/tmp", cr.jobdir);
+	cr.tty = isatty(STDERR_FILENO);
+
+	memset(&so, 0, sizeof so);
+	so.scope = config_str(cfg, CK_CRAWL_SCOPE);
+	so.max_hops = (int)config_int(cfg, CK_CRAWL_MAX_HOPS);
+	so.max_trans_hops = (int)config_int(cfg, CK_CRAWL_MAX_TRANS_HOPS);
+	so.max_uri_length = (size_t)config_int(cfg, CK_CRAWL_MAX_URI_LENGTH);
+	so.max_path_repeats = (int)config_int(cfg, CK_CRAWL_MAX_PATH_REPEATS);
+	so.max_query_length = (size_t)config_int(cfg, CK_CRAWL_MAX_QUERY_LENGTH);
+	cr.scope = scope_new(&so);
+
+	if (o->resume && o->checkpoint != NULL) {
+		struct checkpoint_restored rs;
+		int r = checkpoint_restore(cr.jobdir, o->checkpoint, &rs, &err);
+		if (r < 0) {
+			fprintf(stderr, "tern: %s\n", err);
+			free(err);
+			crawl_free(&cr);
+			return r == -2 ? 2 : 1;
+		}
+		if (rs.have_stats)
+			cr.stats = rs.stats;
+		cr.warc_serial_floor = rs.warc_next_serial;
+		snprintf(restored, sizeof restored, "%s", rs.name);
+		restored_log_bytes = rs.crawl_log_bytes;
+	}
+	statedir = xasprintf("%s/state/frontier", cr.jobdir);
+	cr.frontier = frontier_open(statedir, cfg, !o->resume, cr.start_ms, &err);
+	free(statedir);
+	if (cr.frontier == NULL) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		crawl_free(&cr);
+		return 1;
+	}
+
+	seedpath = xasprintf("%s/seeds.txt", cr.jobdir);
+	if (o->resume) {
+		struct crawl_opts ro = { cr.jobdir, NULL, 0, seedpath, 1, NULL };
+		/* Seeds again, as discoveries rather than forced: a crawl killed
+		 * before its first flush still has them, and otherwise they
+		 * are already seen and cost nothing. */
+		rc = crawl_seeds(&cr, &ro, 2, NULL);
+	} else {
+		seedrec = fopen(seedpath, "w");
+		rc = crawl_seeds(&cr, o, 1, seedrec);
+		if (seedrec)
+			fclose(seedrec);
+	}
+	free(seedpath);
+	if (rc != 0) {
+		crawl_free(&cr);
+		return rc;
+	}
+	if (crawl_open_outputs(&cr, &err) < 0) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		crawl_free(&cr);
+		return 1;
+	}
+	if (restored[0] != '\0')
+		crawl_log_event(&cr, "restored checkpoint %s; crawl.log lines after byte %llu were written after it",
+		    restored, (unsigned long long)restored_log_bytes);
+	if (frontier_flush(cr.frontier, &err) < 0) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		crawl_free(&cr);
+		return 1;
+	}
+
+	uv_loop_init(&cr.loop);
+	cr.dns = dns_new(&cr.loop, cfg, &err);
+	if (cr.dns == NULL) {
+		fprintf(stderr, "tern: DNS: %s\n", err);
+		free(err);
+		uv_loop_close(&cr.loop);
+		crawl_free(&cr);
+		return 2;
+	}
+	cr.fetcher = fetcher_new(&cr.loop, cfg, cr.dns, &err);
+	if (cr.fetcher == NULL) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		dns_free(cr.dns);
+		uv_run(&cr.loop, UV_RUN_DEFAULT);
+		uv_loop_close(&cr.loop);
+		crawl_free(&cr);
+		return 2;
+	}
+	crawl_log_event(&cr, "%s job %s with %d connections", o->resume ? "resuming" : "starting",
+	    cr.jobdir, cr.max_conns);
+
+	uv_prepare_init(&cr.loop, &cr.prepare);
+	cr.prepare.data = &cr;
+	uv_prepare_start(&cr.prepare, crawl_prepare_cb);
+	uv_idle_init(&cr.loop, &cr.idle);
+	uv_timer_init(&cr.loop, &cr.wake);
+	uv_timer_init(&cr.loop, &cr.cron);
+	cr.cron.data = &cr;
+	uv_timer_start(&cr.cron, crawl_cron_cb, 1000, 1000);
+	uv_timer_init(&cr.loop, &cr.grace);
+	cr.grace.data = &cr;
+	uv_signal_init(&cr.loop, &cr.sigint);
+	uv_signal_init(&cr.loop, &cr.sigterm);
+	cr.sigint.data = cr.sigterm.data = &cr;
+	uv_signal_start(&cr.sigint, crawl_signal_cb, SIGINT);
+	uv_signal_start(&cr.sigterm, crawl_signal_cb, SIGTERM);
+
+	sockpath = xasprintf("%s/control.sock", cr.jobdir);
+	cr.ctl = ctlserver_start(&cr.loop, sockpath, crawlctl_handle, &cr, &err);
+	if (cr.ctl == NULL) {
+		/* Without its socket a crawl cannot be paused or unpaused, so
+		 * one that would wait for the operator must not start. */
+		crawl_log_event(&cr, "control socket: %s", err);
+		fprintf(stderr, "tern: control socket: %s\n", err);
+		free(err);
+		err = NULL;
+		if (config_bool(cfg, CK_CRAWL_PAUSE_AT_START) ||
+		    config_bool(cfg, CK_CRAWL_PAUSE_AT_FINISH)) {
+			cr.stop_reason = "no control socket";
+			cr.state = CRAWL_STOPPING;
+			rc_fail = 1;
+		}
+	}
+	free(sockpath);
+	if (cr.state == CRAWL_RUNNING && config_bool(cfg, CK_CRAWL_PAUSE_AT_START)) {
+		cr.pause_reason = "pause-at-start";
+		crawl_set_state(&cr, CRAWL_PAUSED, cr.pause_reason);
+	}
+
+	uv_run(&cr.loop, UV_RUN_DEFAULT);
+	/* A last pass lets closing handles finish. */
+	uv_run(&cr.loop, UV_RUN_DEFAULT);
+	if (uv_loop_close(&cr.loop) != 0)
+		crawl_log_event(&cr, "event loop closed with handles still open");
+
+	crawl_print_summary(&cr);
+	rc = rc_fail;
+	if (cr.warc != NULL && warc_flush(cr.warc, &err) < 0) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		rc = 1;
+	}
+	crawl_free(&cr);
+	return rc;
+}

@@ -1,0 +1,26 @@
+/* The hosts report (reports/hosts.txt): per host, what crawl.log says was
+ * done there. Pure: lines in, report out; the caller reads the file.
+ *
+ * Text: a legend line, then one line per host, most URIs first:
+ *   #urls #bytes host #robots-precluded #2xx #3xx #4xx #5xx #failed #dns
+ * (hosts without their port; #urls counts final dispositions of the host's URIs, robots.txt included
+ * and dns: lookups not; #bytes sums their size column; #failed counts
+ * negative statuses other than -9998). JSON: one array of objects. */
+#ifndef TERN_HOSTSREPORT_H
+#define TERN_HOSTSREPORT_H
+#include <stddef.h>
+
+#include "lib/buf.h"
+
+struct hostsreport;
+
+struct hostsreport *hostsreport_new(void);
+void hostsreport_free(struct hostsreport *h);
+/* One crawl.log line (with or without its newline); lines that are not
+ * crawl.log lines are counted as skipped and otherwise ignored. */
+void hostsreport_add_line(struct hostsreport *h, const char *line, size_t len);
+size_t hostsreport_hosts(const struct hostsreport *h);
+size_t hostsreport_skipped(const struct hostsreport *h);
+void hostsreport_write(const struct hostsreport *h, int json, struct buf *out);
+
+#endif

@@ -1,0 +1,191 @@
+#include "crawl/job.h"
+#include "lib/config.h"
+#include "lib/xmalloc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const job_subdirs[] = {
+	"state", "state/tmp", "logs", "warcs", "reports", "checkpoints",
+};
+
+static int job_mkdir(const char *path, char **err)
+{
+	if (mkdir(path, 0755) == 0 || errno == EEXIST)
+		return 0;
+	*err = xasprintf("%s: %s", path, strerror(errno));
+	return -1;
+}
+
+/* mkdir -p for the job directory itself. */
+static int job_mkdirs(const char *dir, char **err)
+{
+	char *p = xstrdup(dir);
+	int rc = 0;
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		rc = job_mkdir(p, err);
+		*s = '/';
+		if (rc < 0)
+			break;
+	}
+	if (rc == 0)
+		rc = job_mkdir(p, err);
+	free(p);
+	return rc;
+}
+
+int job_create(const char *dir, const struct config *cfg, char **err)
+{
+	char *path;
+	struct stat st;
+	FILE *fp;
+
+	path = xasprintf("%s/state/frontier", dir);
+	if (stat(path, &st) == 0) {
+		*err = xasprintf("%s already holds a crawl's state: continue it with `tern resume %s`, or choose a new job directory",
+		    dir, dir);
+		free(path);
+		return -1;
+	}
+	free(path);
+	if (job_mkdirs(dir, err) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof job_subdirs / sizeof job_subdirs[0]; i++) {
+		path = xasprintf("%s/%s", dir, job_subdirs[i]);
+		if (job_mkdir(path, err) < 0) {
+			free(path);
+			return -1;
+		}
+		free(path);
+	}
+	path = xasprintf("%s/tern.conf", dir);
+	fp = fopen(path, "w");
+	if (fp == NULL || config_write(cfg, fp) < 0) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		if (fp)
+			fclose(fp);
+		free(path);
+		return -1;
+	}
+	fclose(fp);
+	free(path);
+	return 0;
+}
+
+int job_check_resumable(const char *dir, char **err)
+{
+	char *path = xasprintf("%s/state/frontier", dir);
+	struct stat st;
+	int rc = 0;
+
+	if (stat(path, &st) != 0) {
+		*err = xasprintf("%s is not a job directory with a crawl's state (no %s)", dir, path);
+		rc = -1;
+	}
+	free(path);
+	if (rc == 0) {
+		/* Directories a crawl writes into may have been removed by hand. */
+		for (size_t i = 0; i < sizeof job_subdirs / sizeof job_subdirs[0] && rc == 0; i++) {
+			path = xasprintf("%s/%s", dir, job_subdirs[i]);
+			rc = job_mkdir(path, err);
+			free(path);
+		}
+	}
+	return rc;
+}
+
+int job_write_file(const char *path, const char *data, size_t len)
+{
+	char *tmp = xasprintf("%s.tmp", path);
+	FILE *fp = fopen(tmp, "w");
+	int rc = 0;
+
+	if (fp == NULL) {
+		free(tmp);
+		return -1;
+	}
+	if (len > 0 && fwrite(data, 1, len, fp) != len)
+		rc = -1;
+	if (fclose(fp) != 0)
+		rc = -1;
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -1;
+	if (rc != 0)
+		unlink(tmp);
+	free(tmp);
+	return rc;
+}
+
+long job_log_repair(const char *path)
+{
+	char chunk[4096];
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	off_t end, pos;
+	long rc = 0;
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	end = lseek(fd, 0, SEEK_END);
+	pos = end;
+	/* Backwards a chunk at a time: only the cut line is read. */
+	while (pos > 0) {
+		size_t n = pos < (off_t)sizeof chunk ? (size_t)pos : sizeof chunk;
+		char *nl;
+
+		if (pread(fd, chunk, n, pos - (off_t)n) != (ssize_t)n) {
+			rc = -1;
+			break;
+		}
+		nl = memrchr(chunk, '\n', n);
+		if (nl != NULL) {
+			pos = pos - (off_t)n + (nl - chunk) + 1;
+			break;
+		}
+		pos -= (off_t)n;
+	}
+	if (rc == 0 && pos < end) {
+		if (ftruncate(fd, pos) < 0)
+			rc = -1;
+		else
+			rc = (long)(end - pos);
+	}
+	close(fd);
+	return rc;
+}
+
+unsigned job_max_warc_serial(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	unsigned max = 0;
+
+	if (d == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		/* PREFIX-YYYYMMDDHHMMSSmmm-SERIAL-PID~HOST~PORT.warc.gz: the
+		 * serial follows the 17-digit timestamp. */
+		const char *p = e->d_name;
+		while ((p = strchr(p, '-')) != NULL) {
+			size_t n = strspn(p + 1, "0123456789");
+			if (n == 17 && p[18] == '-') {
+				unsigned s = (unsigned)strtoul(p + 19, NULL, 10);
+				if (s > max)
+					max = s;
+				break;
+			}
+			p++;
+		}
+	}
+	closedir(d);
+	return max;
+}

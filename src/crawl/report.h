@@ -1,0 +1,28 @@
+/* Reports (CONTRACT section 3): the frontier summary with Heritrix's
+ * one-line status, the per-queue lines, the hosts and the statistics, built
+ * the same way live (the control socket) and offline (`tern report` on a job
+ * whose crawl is not running, from its store and logs). */
+#ifndef TERN_REPORT_H
+#define TERN_REPORT_H
+
+#include "lib/buf.h"
+
+struct frontier;
+
+/* The frontier summary; word is the one-line status's first word (RUN,
+ * PAUSE, EMPTY, FINISH; HOLD offline). JSON: an object of counts. */
+void report_frontier(struct frontier *f, const char *word, int json, struct buf *out);
+/* One line (or, with json, an array of objects) per queue; state, when not
+ * NULL, keeps only queues in that state (a state word of CONTRACT section 3,
+ * any case). -1 and *err for an unknown state. */
+int report_queues(struct frontier *f, const char *state, int json, struct buf *out,
+    char **err);
+/* The hosts report from JOBDIR/logs/crawl.log (src/crawl/hostsreport.h); err may
+ * be NULL. */
+int report_hosts(const char *jobdir, int json, struct buf *out, char **err);
+
+/* tern report JOBDIR [frontier|queues|hosts|stats] [--json] [--state S]:
+ * argv[0] is "report". Returns the exit status. */
+int report_run(int argc, char **argv);
+
+#endif

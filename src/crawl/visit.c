@@ -1,0 +1,1091 @@
+/* One URI's journey through the crawl loop, as an explicit state machine:
+ *
+ *   RESOLVE  the host's address (c-ares, cached); a fresh lookup is logged as
+ *            a dns: line and archived; no politeness delay follows it; under
+ *            IP queue assignment a URI queued under its host name moves to
+ *            its address's queue here and the visit ends
+ *   ROBOTS   robots.txt for scheme://authority, through the same queue, when
+ *            the cached verdict is missing or stale; afterwards the URI goes
+ *            back to its queue head (a deferral, not an attempt) and the
+ *            queue snoozes politely
+ *   FETCH    the page itself: body recorded for the WARC (spilled to a file
+ *            past a bound), digested, and fed to the link extractor
+ *   DONE     crawl.log line and WARC records written, outlinks scheduled,
+ *            and only then the frontier told: a URI is never marked done
+ *            before its records are written
+ *
+ * A visit never frees itself inside a callback of the object that called it:
+ * fetches are released with fetch_release (freed later by the engine), and
+ * the visit itself is freed on the path that ends it, after it has let go of
+ * every handle. */
+#include <build-config.h>
+
+#include "crawl/crawl.h"
+#include "lib/canon.h"
+#include "lib/config.h"
+#include "archive/crawllog.h"
+#include "lib/curi.h"
+#include "archive/dedup.h"
+#include "archive/digest.h"
+#include "net/dns.h"
+#include "lib/extract.h"
+#include "net/fetch.h"
+#include "frontier/frontier.h"
+#include "frontier/hosts.h"
+#include "lib/robots.h"
+#include "lib/scope.h"
+#include "lib/surt.h"
+#include "lib/url.h"
+#include "archive/warc.h"
+#include "lib/xmalloc.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+/* Bodies are recorded in memory up to this size, then in a spill file. */
+#define VISIT_SPILL_BYTES (1024 * 1024)
+/* RFC 9309: follow at least five redirects for robots.txt. */
+#define VISIT_ROBOTS_REDIRECTS 5
+/* Snoozes longer than this close the host's idle connections. */
+#define VISIT_LONG_SNOOZE_MS 30000
+/* Host back-off after connection failures: 2 s doubling up to the retry delay. */
+#define VISIT_BACKOFF_BASE_MS 2000
+
+enum visit_state { VISIT_RESOLVE, VISIT_ROBOTS, VISIT_FETCH, VISIT_DONE };
+
+static const char *const visit_state_names[] = { "RESOLVE", "ROBOTS", "FETCH", "DONE" };
+
+struct visit {
+	struct crawl *cr;
+	struct curi *c;
+	enum visit_state state;
+	struct visit *prev, *next;
+	int slot;
+	int abandoned;
+
+	/* The URI's parts and the keys derived from it. */
+	char *host;			/* ASCII host, without IPv6 brackets */
+	int port;
+	int https;
+	int host_ip;
+	char *server_key;		/* "scheme://host:port" for robots */
+	char *surt;			/* for [override] lookups */
+	struct url_parts page;		/* c->uri split, for resolving its links */
+	struct buf target;		/* "/path?query" */
+
+	struct dns_query *dq;
+	struct sockaddr_storage addr;
+	int have_addr;
+	char ip[INET6_ADDRSTRLEN];
+
+	struct fetch *f;
+	char *fetch_url;		/* the URL being fetched (robots.txt or the page) */
+	int robots_redirects;
+	int robot_excluded;
+
+	/* What the response body becomes. */
+	struct digest *dg;
+	struct buf body;
+	int spill_fd;
+	uint64_t spill_len;
+	struct extract *x;
+	struct buf links;		/* records: hop, then ref NUL, base NUL */
+	struct buf robots;		/* decoded robots.txt body, up to ROBOTS_MAX_BODY */
+	size_t nlinks;
+};
+
+static void visit_fetch_page(struct visit *v);
+static void visit_fetch_robots(struct visit *v, const char *url);
+
+static void visit_set_state(struct visit *v, enum visit_state s)
+{
+	(void)visit_state_names;
+	v->state = s;
+}
+
+static int visit_slot_take(struct crawl *cr)
+{
+	for (int i = 0; i < cr->max_conns; i++) {
+		if (!cr->slots[i]) {
+			cr->slots[i] = 1;
+			return i;
+		}
+	}
+	return cr->max_conns;
+}
+
+static void visit_free(struct visit *v)
+{
+	struct crawl *cr = v->cr;
+
+	if (v->prev)
+		v->prev->next = v->next;
+	else
+		cr->visits = v->next;
+	if (v->next)
+		v->next->prev = v->prev;
+	if (v->slot < cr->max_conns)
+		cr->slots[v->slot] = 0;
+	if (v->x)
+		extract_free(v->x);
+	if (v->dg)
+		digest_free(v->dg);
+	if (v->spill_fd >= 0)
+		close(v->spill_fd);
+	buf_free(&v->body);
+	buf_free(&v->links);
+	buf_free(&v->robots);
+	buf_free(&v->target);
+	curi_free(v->c);
+	free(v->host);
+	free(v->server_key);
+	free(v->surt);
+	free(v->fetch_url);
+	free(v);
+	cr->in_flight--;
+	crawl_visit_ended(cr);
+}
+
+/* The annotations column: Nt for several attempts, then the rest. */
+static void visit_annotations(const struct visit *v, int attempts, const char *extra,
+    struct buf *out)
+{
+	buf_reset(out);
+	if (attempts > 1)
+		buf_appendf(out, "%dt", attempts);
+	if (extra != NULL && *extra) {
+		if (out->len)
+			buf_appendc(out, ',');
+		buf_appends(out, extra);
+	}
+	if (v->robot_excluded) {
+		if (out->len)
+			buf_appendc(out, ',');
+		buf_appends(out, "robotExcluded");
+	}
+}
+
+static void visit_log(struct visit *v, int status, int64_t size, const char *uri,
+    const char *hops, const char *via, const char *mime, uint64_t begin_ms,
+    uint64_t duration_ms, const char *digest, const char *annotations)
+{
+	struct crawl *cr = v->cr;
+	struct crawllog_entry e = {
+		crawl_now_ms(), status, size, uri, hops, via, mime, v->slot,
+		begin_ms, duration_ms, digest, NULL, annotations,
+	};
+
+	buf_reset(&cr->line);
+	crawllog_format(&e, &cr->line);
+	fwrite(cr->line.data, 1, cr->line.len, cr->crawllog);
+}
+
+/* Hop path of a prerequisite: the parent's, plus P. */
+static char *visit_prereq_hops(const struct visit *v)
+{
+	return xasprintf("%sP", v->c->hops ? v->c->hops : "");
+}
+
+static int visit_max_retries(const struct visit *v)
+{
+	return (int)config_int_for(v->cr->cfg, v->surt, CK_FRONTIER_MAX_RETRIES);
+}
+
+static void visit_politeness(const struct visit *v, struct politeness_params *p)
+{
+	const struct config *cfg = v->cr->cfg;
+
+	p->delay_factor = config_double_for(cfg, v->surt, CK_POLITENESS_DELAY_FACTOR);
+	p->min_delay_ms = config_int_for(cfg, v->surt, CK_POLITENESS_MIN_DELAY_MS);
+	p->max_delay_ms = config_int_for(cfg, v->surt, CK_POLITENESS_MAX_DELAY_MS);
+	p->respect_crawl_delay_s = config_int_for(cfg, v->surt,
+	    CK_POLITENESS_RESPECT_CRAWL_DELAY_UP_TO_SECONDS);
+	p->max_kb_sec = config_int_for(cfg, v->surt, CK_POLITENESS_MAX_PER_HOST_BANDWIDTH_KB_SEC);
+}
+
+/* The queue's snooze after a fetch that reached the host. */
+static uint64_t visit_delay(struct visit *v, uint64_t duration_ms, uint64_t bytes)
+{
+	struct politeness_params p;
+	struct host *h = hosts_get(v->cr->hosts, v->server_key, 1);
+	int64_t crawl_delay = h->robots ? robots_crawl_delay_ms(h->robots) : -1;
+	uint64_t d, bw;
+
+	visit_politeness(v, &p);
+	d = politeness_delay(&p, 1, duration_ms, crawl_delay);
+	bw = politeness_bandwidth(p.max_kb_sec, &h->bandwidth_next_ms, crawl_now_ms(), bytes);
+	return bw > d ? bw : d;
+}
+
+/* Ends the visit: tells the frontier, then frees. */
+static void visit_end(struct visit *v, enum frontier_outcome o, uint64_t delay_ms)
+{
+	struct crawl *cr = v->cr;
+
+	/* A kept-alive connection to a host that will sleep long only costs
+	 * the server a socket. */
+	if (delay_ms > VISIT_LONG_SNOOZE_MS && v->host != NULL)
+		fetcher_close_idle(cr->fetcher, v->host, v->port);
+	visit_set_state(v, VISIT_DONE);
+	frontier_finish(cr->frontier, v->c, o, crawl_now_ms(), delay_ms);
+	v->c = NULL;
+	visit_free(v);
+}
+
+/* A final failure before or instead of a fetch: one crawl.log line. */
+static void visit_fail(struct visit *v, int status, enum frontier_outcome o,
+    uint64_t delay_ms, const char *extra)
+{
+	struct buf ann = BUF_INIT;
+	int attempts = v->c->attempts + (o == FRONTIER_DISREGARD ? 0 : 1);
+
+	if (attempts < 1)
+		attempts = 1;
+	visit_annotations(v, attempts, extra, &ann);
+	visit_log(v, status, -1, v->c->uri, v->c->hops, v->c->via, NULL, 0, 0, NULL, ann.data);
+	buf_free(&ann);
+	v->cr->stats.failures++;
+	v->cr->stats.status_class[0]++;
+	visit_end(v, o, delay_ms);
+}
+
+/* A retryable failure: retried while attempts remain, else final. */
+static void visit_retry_or_fail(struct visit *v, int status, uint64_t delay_ms)
+{
+	if (frontier_may_retry(v->cr->frontier, v->c)) {
+		v->cr->stats.retries++;
+		visit_end(v, FRONTIER_RETRY, delay_ms);
+	} else {
+		visit_fail(v, status, FRONTIER_FAILED, delay_ms, NULL);
+	}
+}
+
+/* A connection failure: the queue backs off as a whole, exponentially with
+ * jitter, instead of cycling each URI at the fixed retry delay; once the
+ * host has failed as many times in a row as a URI may be tried, further
+ * URIs of the queue get one attempt each rather than a full cycle. */
+static void visit_connect_failed(struct visit *v, int status)
+{
+	struct crawl *cr = v->cr;
+	unsigned n = frontier_note_connect(cr->frontier, v->c, 1);
+	uint64_t cap = (uint64_t)config_int_for(cr->cfg, v->surt, CK_FRONTIER_RETRY_DELAY_SECONDS) * 1000;
+	uint64_t delay = politeness_backoff(n, VISIT_BACKOFF_BASE_MS, cap, (uint32_t)random());
+
+	if (n >= (unsigned)visit_max_retries(v))
+		visit_fail(v, status, FRONTIER_FAILED, delay, NULL);
+	else
+		visit_retry_or_fail(v, status, delay);
+}
+
+/* Private, loopback, link-local, unspecified, multicast and cloud metadata
+ * addresses: a name that resolves there is refused (-7) unless the operator
+ * allowed it, so a page cannot point the crawler at internal services. */
+static int visit_addr_private(const struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET) {
+		uint32_t a = ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr);
+		return (a >> 24) == 10 || (a >> 24) == 127 || (a >> 24) == 0 ||
+		    (a >> 20) == (172u << 4 | 1) || (a >> 16) == (192u << 8 | 168) ||
+		    (a >> 16) == (169u << 8 | 254) || (a >> 22) == (100u << 2 | 1) ||
+		    (a >> 28) == 14 || (a >> 28) == 15;
+	}
+	if (ss->ss_family == AF_INET6) {
+		const struct in6_addr *a = &((const struct sockaddr_in6 *)ss)->sin6_addr;
+		if (IN6_IS_ADDR_V4MAPPED(a)) {
+			struct sockaddr_storage v4;
+			memset(&v4, 0, sizeof v4);
+			v4.ss_family = AF_INET;
+			memcpy(&((struct sockaddr_in *)&v4)->sin_addr, &a->s6_addr[12], 4);
+			return visit_addr_private(&v4);
+		}
+		return IN6_IS_ADDR_LOOPBACK(a) || IN6_IS_ADDR_UNSPECIFIED(a) ||
+		    IN6_IS_ADDR_LINKLOCAL(a) || IN6_IS_ADDR_SITELOCAL(a) ||
+		    IN6_IS_ADDR_MULTICAST(a) || (a->s6_addr[0] & 0xfe) == 0xfc;
+	}
+	return 1;
+}
+
+static void visit_set_port(struct sockaddr_storage *ss, int port)
+{
+	if (ss->ss_family == AF_INET)
+		((struct sockaddr_in *)ss)->sin_port = htons((uint16_t)port);
+	else if (ss->ss_family == AF_INET6)
+		((struct sockaddr_in6 *)ss)->sin6_port = htons((uint16_t)port);
+}
+
+/* The robots gate, once the address is known. */
+static void visit_after_resolve(struct visit *v)
+{
+	struct crawl *cr = v->cr;
+	struct host *h;
+	uint64_t validity;
+
+	if (cr->robots_policy == 1) {
+		visit_fetch_page(v);
+		return;
+	}
+	h = hosts_get(cr->hosts, v->server_key, 1);
+	validity = (uint64_t)config_int(cr->cfg, CK_ROBOTS_VALIDITY_SECONDS) * 1000;
+	if (h->robots != NULL &&
+	    (validity == 0 || crawl_now_ms() - h->robots_fetched_ms < validity)) {
+		visit_fetch_page(v);
+		return;
+	}
+	{
+		char *url = xasprintf("%s/robots.txt", v->server_key);
+		visit_fetch_robots(v, url);
+		free(url);
+	}
+}
+
+/* IP queue assignment: a URI queued under its host name before the address
+ * was known moves to the address's queue as soon as it comes up, before
+ * anything is fetched for it (Heritrix's IPQueueAssignmentPolicy ignores
+ * deferToPrevious, so its URIs relocate at emit time). The copy keeps its
+ * hops, directive, cost and attempts; the old queue gives it up without a
+ * politeness delay, a crawl.log line or a count. 1 if it moved (the visit
+ * is over), 0 to go on here (same key, or a store error). */
+static int visit_relocate(struct visit *v)
+{
+	struct crawl *cr = v->cr;
+	struct buf key = BUF_INIT, canon = BUF_INIT;
+	struct curi *moved;
+	int rc = 0;
+
+	if (cr->assign != SURT_ASSIGN_IP || v->host_ip)
+		return 0;
+	if (crawl_queue_key(cr, v->c->uri, v->surt, v->ip, &key) == 0 &&
+	    (v->c->queue_key == NULL || strcmp(key.data, v->c->queue_key) != 0) &&
+	    canon_key(v->c->uri, cr->canon_flags, &canon) == 0) {
+		moved = curi_dup(v->c);
+		/* Read again from the store under the preloaded policy rather
+		 * than taken as a preloaded value. */
+		moved->precedence = 0;
+		rc = frontier_schedule(cr->frontier, moved, canon.data, key.data, v->surt, 1) == 1;
+		curi_free(moved);
+	}
+	buf_free(&key);
+	buf_free(&canon);
+	if (rc)
+		visit_end(v, FRONTIER_RELOCATED, 0);
+	return rc;
+}
+
+static void visit_dns_cb(void *arg, const struct dns_answer *a)
+{
+	struct visit *v = arg;
+	struct crawl *cr = v->cr;
+	int allow_private = config_bool(cr->cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES);
+
+	v->dq = NULL;
+	if (v->abandoned) {
+		visit_free(v);
+		return;
+	}
+	if (!a->from_cache) {
+		char digest[DIGEST_STRLEN], stamp[32], server_ip[64];
+		char *uri = xasprintf("dns:%s", v->host), *hops = visit_prereq_hops(v);
+		struct buf block = BUF_INIT;
+		cr->stats.dns_lookups++;
+		/* Heritrix's text/dns block: the 14-digit lookup time, then the
+		 * answer's records, one a line. */
+		crawllog_compact_time(a->fetch_time_ms, stamp);
+		stamp[14] = '\0';
+		buf_appendf(&block, "%s\n%s", stamp, a->rr_text ? a->rr_text : "");
+		digest_of(block.data, block.len, digest);
+		/* WARC-IP-Address names the DNS server, without its port. */
+		snprintf(server_ip, sizeof server_ip, "%s", a->server ? a->server : "");
+		if (strchr(server_ip, ':') == strrchr(server_ip, ':') && strchr(server_ip, ':'))
+			*strchr(server_ip, ':') = '\0';
+		if (a->status == 1 && cr->warc != NULL) {
+			char *err = NULL;
+			if (warc_write_dns(cr->warc, v->host, server_ip, a->fetch_time_ms * 1000,
+			    block.data, block.len, &err) < 0) {
+				crawl_log_event(cr, "WARC: %s", err);
+				free(err);
+			}
+		}
+		visit_log(v, a->status, a->status == 1 ? (int64_t)block.len : -1, uri, hops,
+		    v->c->uri, "text/dns", a->fetch_time_ms, 0, a->status == 1 ? digest : NULL, NULL);
+		buf_free(&block);
+		free(uri);
+		free(hops);
+	}
+	if (a->status != 1 || a->naddrs < 1) {
+		/* The DNS server is not the host: no politeness delay, only the
+		 * retry delay the frontier applies to the URI. */
+		visit_retry_or_fail(v, -6, 0);
+		return;
+	}
+	memcpy(&v->addr, &a->addrs[0], sizeof v->addr);
+	visit_set_port(&v->addr, v->port);
+	snprintf(v->ip, sizeof v->ip, "%s", a->ip);
+	v->have_addr = 1;
+	if (!allow_private && visit_addr_private(&v->addr)) {
+		visit_fail(v, -7, FRONTIER_FAILED, 0, "privateAddress");
+		return;
+	}
+	if (visit_relocate(v))
+		return;
+	visit_after_resolve(v);
+}
+
+/* Literal IP hosts need no lookup; the operator's own IP-literal seeds are
+ * always allowed, other private literals are refused like resolved names. */
+static int visit_literal_addr(struct visit *v)
+{
+	struct sockaddr_in *s4 = (struct sockaddr_in *)&v->addr;
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&v->addr;
+
+	memset(&v->addr, 0, sizeof v->addr);
+	if (inet_pton(AF_INET, v->host, &s4->sin_addr) == 1) {
+		s4->sin_family = AF_INET;
+	} else if (inet_pton(AF_INET6, v->host, &s6->sin6_addr) == 1) {
+		s6->sin6_family = AF_INET6;
+	} else {
+		return -1;
+	}
+	visit_set_port(&v->addr, v->port);
+	snprintf(v->ip, sizeof v->ip, "%s", v->host);
+	v->have_addr = 1;
+	return 0;
+}
+
+/* Recording the body: memory first, then a spill file in JOBDIR/state/tmp. */
+static int visit_record(struct visit *v, const char *p, size_t n)
+{
+	if (v->spill_fd < 0 && v->body.len + n <= VISIT_SPILL_BYTES) {
+		buf_append(&v->body, p, n);
+		return 0;
+	}
+	if (v->spill_fd < 0) {
+		v->spill_fd = open(v->cr->tmpdir, O_TMPFILE | O_RDWR, 0600);
+		if (v->spill_fd < 0) {
+			crawl_log_event(v->cr, "cannot create a spill file in %s: %s",
+			    v->cr->tmpdir, strerror(errno));
+			return -1;
+		}
+		if (v->body.len > 0 && write(v->spill_fd, v->body.data, v->body.len) !=
+		    (ssize_t)v->body.len)
+			return -1;
+		v->spill_len = v->body.len;
+		buf_free(&v->body);
+	}
+	while (n > 0) {
+		ssize_t w = write(v->spill_fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+		v->spill_len += (uint64_t)w;
+	}
+	return 0;
+}
+
+static void visit_link_cb(void *arg, const struct extract_link *l)
+{
+	struct visit *v = arg;
+
+	buf_appendc(&v->links, l->hop);
+	buf_append(&v->links, l->ref, l->len);
+	buf_appendc(&v->links, '\0');
+	if (l->base)
+		buf_appends(&v->links, l->base);
+	buf_appendc(&v->links, '\0');
+	v->nlinks++;
+}
+
+static int visit_mime_is(const char *mime, const char *want)
+{
+	size_t n = strlen(want);
+	return mime != NULL && strncasecmp(mime, want, n) == 0 &&
+	    (mime[n] == '\0' || mime[n] == ';' || mime[n] == ' ');
+}
+
+/* Whether the links of a response with this status are scheduled
+ * (extract.extract-404s, extract.process-error-outlinks). */
+static int visit_extracts(const struct visit *v, int status)
+{
+	const struct config *cfg = v->cr->cfg;
+
+	if (status >= 200 && status < 400)
+		return 1;
+	if (status == 404)
+		return config_bool_for(cfg, v->surt, CK_EXTRACT_EXTRACT_404S);
+	return config_bool_for(cfg, v->surt, CK_EXTRACT_PROCESS_ERROR_OUTLINKS);
+}
+
+static void visit_head_cb(void *arg, struct fetch *f)
+{
+	struct visit *v = arg;
+	const char *mime = fetch_header(f, "Content-Type");
+	struct extract_opts xo;
+	int status = fetch_status(f);
+
+	if (v->state != VISIT_FETCH || v->abandoned || !visit_extracts(v, status))
+		return;
+	memset(&xo, 0, sizeof xo);
+	xo.max_outlinks = (size_t)config_int_for(v->cr->cfg, v->surt, CK_EXTRACT_MAX_OUTLINKS);
+	xo.forms = config_bool_for(v->cr->cfg, v->surt, CK_EXTRACT_FORMS);
+	if (visit_mime_is(mime, "text/html") || visit_mime_is(mime, "application/xhtml+xml"))
+		v->x = extract_new(EXTRACT_HTML, &xo, visit_link_cb, v);
+	else if (visit_mime_is(mime, "text/css"))
+		v->x = extract_new(EXTRACT_CSS, &xo, visit_link_cb, v);
+}
+
+static void visit_body_cb(void *arg, struct fetch *f, const char *raw, size_t rawlen,
+    const char *dec, size_t declen)
+{
+	struct visit *v = arg;
+
+	(void)f;
+	if (v->abandoned)
+		return;
+	if (rawlen > 0) {
+		digest_update(v->dg, raw, rawlen);
+		if (visit_record(v, raw, rawlen) < 0 && v->f != NULL) {
+			crawl_log_event(v->cr, "recording %s failed: %s", v->fetch_url, strerror(errno));
+			fetch_cancel(v->f);
+		}
+	}
+	if (v->x != NULL && declen > 0)
+		extract_feed(v->x, dec, declen);
+	/* robots.txt is parsed from the decoded body: servers gzip it too. */
+	if (v->state == VISIT_ROBOTS && declen > 0 && v->robots.len < ROBOTS_MAX_BODY)
+		buf_append(&v->robots, dec, declen < ROBOTS_MAX_BODY - v->robots.len ?
+		    declen : ROBOTS_MAX_BODY - v->robots.len);
+}
+
+/* What resolving one page's links needs, built once per page rather than
+ * per link: the resolved <base href> (redone only when the raw base the
+ * extractor reports changes) and the hop path with a slot for the last hop. */
+struct visit_links {
+	struct buf href;		/* the link just resolved ("" if it was not) */
+	struct buf base_raw;		/* the <base href> that base was resolved from */
+	struct buf base;		/* base_raw resolved against the page */
+	struct url_parts base_parts;
+	int base_ok;
+	struct buf hops;		/* the page's hops plus one, rewritten per link */
+};
+
+static void visit_links_init(struct visit_links *l, const struct visit *v)
+{
+	memset(l, 0, sizeof *l);
+	buf_appends(&l->hops, v->c->hops ? v->c->hops : "");
+	buf_appendc(&l->hops, 'L');
+}
+
+static void visit_links_free(struct visit_links *l)
+{
+	buf_free(&l->href);
+	buf_free(&l->base_raw);
+	buf_free(&l->base);
+	buf_free(&l->hops);
+}
+
+/* Resolves a link against the page (or its <base href>) into l->href and
+ * schedules it. */
+static void visit_schedule_link(struct visit *v, struct visit_links *l, char hop,
+    const char *ref, size_t reflen, const char *base)
+{
+	struct crawl *cr = v->cr;
+	const char *against = v->c->uri;
+	const struct url_parts *parts = &v->page;
+	uint64_t d;
+
+	if (base != NULL && *base) {
+		if (l->base_raw.data == NULL || strcmp(l->base_raw.data, base) != 0) {
+			buf_reset(&l->base_raw);
+			buf_appends(&l->base_raw, base);
+			l->base_ok = url_resolve_parsed(v->c->uri, &v->page, base, strlen(base),
+			    &l->base) == 0 && url_split(l->base.data, &l->base_parts) == 0;
+		}
+		if (l->base_ok) {
+			against = l->base.data;
+			parts = &l->base_parts;
+		}
+	}
+	if (url_resolve_parsed(against, parts, ref, reflen, &l->href) < 0) {
+		buf_reset(&l->href);
+		return;
+	}
+	l->hops.data[l->hops.len - 1] = hop;
+	/* A link only the store can judge is counted when the flush does
+	 * (crawl_flush); one judged now, or a batch judged because the hold
+	 * filled, is counted here. */
+	d = frontier_discovered(cr->frontier);
+	crawl_schedule(cr, l->href.data, v->c->uri, l->hops.data, 0, 0);
+	cr->stats.links_scheduled += frontier_discovered(cr->frontier) - d;
+}
+
+/* Outlinks of a finished response: the Location header (hop R) and the
+ * extracted links. meta robots nofollow, under the obey policy, drops the
+ * navigational links and keeps embeds, which the page needs to render. */
+static void visit_schedule_outlinks(struct visit *v, int status, struct buf *outlinks_text)
+{
+	struct visit_links l;
+	const char *loc = v->f ? fetch_header(v->f, "Location") : NULL;
+	int nofollow = v->x && (extract_meta(v->x) & EXTRACT_META_NOFOLLOW) &&
+	    v->cr->robots_policy == 0;
+	const char *p = v->links.data, *end = v->links.data + v->links.len;
+
+	visit_links_init(&l, v);
+	if (loc != NULL && status >= 300 && status < 400) {
+		visit_schedule_link(v, &l, 'R', loc, strlen(loc), NULL);
+		buf_appendf(outlinks_text, "%s R =LOCATION\n", l.href.len ? l.href.data : loc);
+	}
+	/* As Heritrix's ExtractorHTTP: Content-Location, and the Refresh header
+	 * that browsers follow like a meta refresh. */
+	if (v->f != NULL) {
+		const char *cl = fetch_header(v->f, "Content-Location");
+		const char *refresh = fetch_header(v->f, "Refresh");
+		const char *u;
+		size_t ulen;
+		if (cl != NULL) {
+			visit_schedule_link(v, &l, 'R', cl, strlen(cl), NULL);
+			if (l.href.len)
+				buf_appendf(outlinks_text, "%s R =CONTENT_LOCATION\n", l.href.data);
+		}
+		if (refresh != NULL && extract_refresh_url(refresh, strlen(refresh), &u, &ulen) == 0) {
+			visit_schedule_link(v, &l, 'R', u, ulen, NULL);
+			if (l.href.len)
+				buf_appendf(outlinks_text, "%s R =REFRESH\n", l.href.data);
+		}
+	}
+	while (p != NULL && p < end) {
+		char hop = *p++;
+		const char *ref = p;
+		size_t reflen = strlen(ref);
+		const char *base = ref + reflen + 1;
+		p = base + strlen(base) + 1;
+		if (nofollow && hop == 'L')
+			continue;
+		visit_schedule_link(v, &l, hop, ref, reflen, *base ? base : NULL);
+		if (l.href.len) {
+			buf_append(outlinks_text, l.href.data, l.href.len);
+			buf_appendc(outlinks_text, ' ');
+			buf_appendc(outlinks_text, hop);
+			buf_appendc(outlinks_text, '\n');
+		}
+	}
+	visit_links_free(&l);
+}
+
+/* Archives the exchange; fills digest and the dedup verdict. Returns -1
+ * when the records could not be queued (a full disk holds the writer): the
+ * URI must then not be marked done. */
+static int visit_archive(struct visit *v, const char *digest, const char *truncated,
+    int *revisit, struct buf *outlinks_text)
+{
+	struct crawl *cr = v->cr;
+	struct warc_capture cap;
+	struct warc_ids ids;
+	struct buf ruri = BUF_INIT, rdate = BUF_INIT;
+	const char **lines = NULL;
+	size_t nlines = 0;
+	char *err = NULL, *save = NULL, *tok;
+	size_t hlen = 0, qlen = 0;
+	int rc = 0;
+
+	*revisit = 0;
+	if (cr->warc == NULL)
+		return 0;
+	/* Before the dedup index records a capture that would not exist. */
+	if (!warc_writable(cr->warc))
+		return -1;
+	memset(&cap, 0, sizeof cap);
+	cap.uri = v->fetch_url;
+	cap.ip = v->ip;
+	cap.date_us = fetch_timings(v->f)->start_wall_ms * 1000;
+	cap.req = fetch_request_head(v->f, &qlen);
+	cap.req_len = qlen;
+	cap.resp_head = fetch_response_head(v->f, &hlen);
+	cap.resp_head_len = hlen;
+	if (v->spill_fd >= 0) {
+		cap.payload_fd = v->spill_fd;
+		cap.payload_fd_len = v->spill_len;
+	} else {
+		cap.payload = v->body.data ? v->body.data : "";
+		cap.payload_len = v->body.len;
+		cap.payload_fd = -1;
+	}
+	cap.payload_digest = digest;
+	cap.truncated = truncated;
+	/* A truncated capture is not the resource: it neither revisits nor is
+	 * revisited. */
+	if (cr->dedup != NULL && truncated == NULL && v->body.len + v->spill_len > 0) {
+		char date[32];
+		warc_date_format(cr->warc, cap.date_us, date);
+		if (dedup_check(cr->dedup, digest, v->fetch_url, date, &ruri, &rdate) == 1) {
+			cap.refers_to_uri = ruri.data;
+			cap.refers_to_date = rdate.data;
+			*revisit = 1;
+		}
+	}
+	cap.via = v->c->via ? v->c->via : "";
+	cap.hops = v->c->hops;
+	for (tok = outlinks_text->data ? strtok_r(outlinks_text->data, "\n", &save) : NULL;
+	    tok != NULL; tok = strtok_r(NULL, "\n", &save)) {
+		lines = xrealloc(lines, (nlines + 1) * sizeof *lines);
+		lines[nlines++] = tok;
+	}
+	cap.outlinks = lines;
+	cap.noutlinks = nlines;
+	if (warc_write_http(cr->warc, &cap, &ids, &err) < 0) {
+		crawl_log_event(cr, "WARC: %s", err);
+		free(err);
+		rc = -1;
+	}
+	free(lines);
+	buf_free(&ruri);
+	buf_free(&rdate);
+	return rc;
+}
+
+static void visit_robots_done(struct visit *v, struct fetch *f)
+{
+	struct crawl *cr = v->cr;
+	int status = fetch_status(f);
+	const struct fetch_timings *t = fetch_timings(f);
+	char digest[DIGEST_STRLEN];
+	struct buf ann = BUF_INIT, none = BUF_INIT;
+	char *hops = visit_prereq_hops(v);
+	const char *loc = fetch_header(f, "Location");
+	int revisit = 0;
+	uint64_t delay;
+
+	cr->stats.robots_fetches++;
+	digest_final(v->dg, digest);
+	if (status > 0 && visit_archive(v, digest, NULL, &revisit, &none) < 0) {
+		/* Not archived: robots.txt is asked again later. */
+		uint64_t wait = visit_delay(v, fetch_duration_ms(f), fetch_raw_bytes(f));
+		buf_free(&none);
+		free(hops);
+		fetch_release(v->f);
+		v->f = NULL;
+		visit_end(v, FRONTIER_DEFER, wait);
+		return;
+	}
+	buf_free(&none);
+	if (fetch_annotations(f) & FETCH_LENTRUNC)
+		buf_appends(&ann, "lenTrunc");
+	visit_log(v, status, status > 0 ? (int64_t)fetch_raw_bytes(f) : -1, v->fetch_url, hops,
+	    v->c->uri, fetch_header(f, "Content-Type"), status > 0 ? t->start_wall_ms : 0,
+	    fetch_duration_ms(f), status > 0 ? digest : NULL, ann.data);
+	buf_free(&ann);
+	free(hops);
+
+	/* Redirects on the same host are followed (RFC 9309 asks for five);
+	 * a redirect elsewhere counts as "no robots.txt here" (allow), a
+	 * departure documented in doc/crawl.md. */
+	if (status >= 300 && status < 400 && loc != NULL &&
+	    v->robots_redirects < VISIT_ROBOTS_REDIRECTS) {
+		struct buf next = BUF_INIT;
+		struct url_parts up;
+		if (url_resolve(v->fetch_url, loc, strlen(loc), &next) == 0 &&
+		    url_split(next.data, &up) == 0 &&
+		    up.host_len == strlen(v->host) &&
+		    strncasecmp(next.data + up.host_off, v->host, up.host_len) == 0) {
+			v->robots_redirects++;
+			fetch_release(v->f);
+			v->f = NULL;
+			visit_set_port(&v->addr, up.port);
+			visit_fetch_robots(v, next.data);
+			visit_set_port(&v->addr, v->port);
+			buf_free(&next);
+			return;
+		}
+		buf_free(&next);
+	}
+	delay = visit_delay(v, fetch_duration_ms(f), fetch_raw_bytes(f));
+	if ((status == 429 || status == 503) && fetch_header(f, "Retry-After") != NULL) {
+		/* The server asked for time: no verdict is cached, the page waits
+		 * as long as asked and robots.txt is asked again. */
+		uint64_t wait;
+		if (politeness_retry_after(fetch_header(f, "Retry-After"),
+		    (int64_t)(crawl_now_ms() / 1000), 24ULL * 3600 * 1000, &wait) == 0) {
+			fetch_release(v->f);
+			v->f = NULL;
+			visit_retry_or_fail(v, -61, wait > delay ? wait : delay);
+			return;
+		}
+	}
+	if (status < 0) {
+		/* The server could not be asked: the page waits and retries; its
+		 * final status, if attempts run out, is -61. */
+		fetch_release(v->f);
+		v->f = NULL;
+		if (status == -2 || status == -3)
+			visit_connect_failed(v, -61);
+		else
+			visit_retry_or_fail(v, -61, delay);
+		return;
+	}
+	{
+		struct host *h = hosts_get(cr->hosts, v->server_key, 1);
+		int on5xx_allow = config_enum_for(cr->cfg, v->surt, CK_ROBOTS_ON_SERVER_ERROR) == 1;
+		const char *body = v->robots.data ? v->robots.data : "";
+		size_t blen = v->robots.len;
+		struct robots *r;
+		/* A redirect that was not followed means no robots.txt: allow. */
+		if (status >= 300 && status < 400)
+			r = robots_allow_all();
+		else
+			r = robots_from_fetch(status, body, blen, cr->agent, on5xx_allow);
+		frontier_note_connect(cr->frontier, v->c, 0);
+		hosts_set_robots(cr->hosts, h, r, crawl_now_ms());
+	}
+	fetch_release(v->f);
+	v->f = NULL;
+	visit_end(v, FRONTIER_DEFER, delay);
+}
+
+static void visit_page_done(struct visit *v, struct fetch *f)
+{
+	struct crawl *cr = v->cr;
+	int status = fetch_status(f);
+	unsigned fa = fetch_annotations(f);
+	const struct fetch_timings *t = fetch_timings(f);
+	char digest[DIGEST_STRLEN];
+	struct buf ann = BUF_INIT, extra = BUF_INIT, outlinks = BUF_INIT;
+	const char *truncated = NULL;
+	int revisit = 0, attempts = v->c->attempts + 1;
+	uint64_t bytes = fetch_raw_bytes(f), delay;
+	if (v->x)
+		extract_finish(v->x);
+	digest_final(v->dg, digest);
+	if (status == -2 || status == -3) {
+		fetch_release(v->f);
+		v->f = NULL;
+		visit_connect_failed(v, status);
+		buf_free(&ann);
+		buf_free(&extra);
+		return;
+	}
+	if (status > 0)
+		frontier_note_connect(cr->frontier, v->c, 0);
+	delay = status > 0 ? visit_delay(v, fetch_duration_ms(f), bytes) : 0;
+	if (status == 429 || status == 503) {
+		const char *ra = fetch_header(f, "Retry-After");
+		uint64_t wait;
+		if (ra != NULL && politeness_retry_after(ra, (int64_t)(crawl_now_ms() / 1000),
+		    24ULL * 3600 * 1000, &wait) == 0 && frontier_may_retry(cr->frontier, v->c)) {
+			/* The server named its time: the queue sleeps until then and
+			 * the URI is asked again. */
+			fetch_release(v->f);
+			v->f = NULL;
+			cr->stats.retries++;
+			visit_end(v, FRONTIER_RETRY, wait > delay ? wait : delay);
+			buf_free(&ann);
+			buf_free(&extra);
+			return;
+		}
+	}
+	if (fa & FETCH_LENTRUNC) {
+		buf_appends(&extra, "lenTrunc");
+		truncated = "length";
+	}
+	if (fa & FETCH_TIMETRUNC) {
+		buf_appends(&extra, extra.len ? ",timeTrunc" : "timeTrunc");
+		truncated = "time";
+	}
+	/* The archived bytes are whole; only what extraction saw was cut. */
+	if (fa & FETCH_DECTRUNC)
+		buf_appends(&extra, extra.len ? ",decodeTrunc" : "decodeTrunc");
+	if (fa & FETCH_DECERR)
+		buf_appends(&extra, extra.len ? ",decodeError" : "decodeError");
+	if (v->x && extract_dropped(v->x) > 0)
+		buf_appendf(&extra, "%sdol:%zu", extra.len ? "," : "", extract_dropped(v->x));
+	if (status > 0) {
+		if (visit_extracts(v, status))
+			visit_schedule_outlinks(v, status, &outlinks);
+		if (visit_archive(v, digest, truncated, &revisit, &outlinks) < 0) {
+			/* Not archived, so not done: back to its queue's head, to
+			 * be fetched again once the writer works. */
+			buf_free(&ann);
+			buf_free(&extra);
+			buf_free(&outlinks);
+			fetch_release(v->f);
+			v->f = NULL;
+			visit_end(v, FRONTIER_DEFER, delay);
+			return;
+		}
+		if (revisit) {
+			buf_appends(&extra, extra.len ? ",duplicate:digest" : "duplicate:digest");
+			cr->stats.revisits++;
+		}
+	}
+	visit_annotations(v, attempts, extra.data, &ann);
+	visit_log(v, status, status > 0 ? (int64_t)bytes : -1, v->c->uri, v->c->hops, v->c->via,
+	    status > 0 ? fetch_header(f, "Content-Type") : NULL, status > 0 ? t->start_wall_ms : 0,
+	    fetch_duration_ms(f), status > 0 ? digest : NULL, ann.data);
+	if (status > 0) {
+		cr->stats.pages++;
+		cr->stats.bytes += bytes;
+		cr->stats.status_class[status / 100 <= 5 ? status / 100 : 0]++;
+	} else {
+		cr->stats.failures++;
+		cr->stats.status_class[0]++;
+	}
+	buf_free(&ann);
+	buf_free(&extra);
+	buf_free(&outlinks);
+	fetch_release(v->f);
+	v->f = NULL;
+	visit_end(v, status > 0 ? FRONTIER_SUCCESS : FRONTIER_FAILED, delay);
+}
+
+static void visit_done_cb(void *arg, struct fetch *f)
+{
+	struct visit *v = arg;
+
+	if (v->abandoned) {
+		fetch_release(f);
+		v->f = NULL;
+		visit_free(v);
+		return;
+	}
+	if (v->state == VISIT_ROBOTS)
+		visit_robots_done(v, f);
+	else
+		visit_page_done(v, f);
+}
+
+static const struct fetch_cbs visit_fetch_cbs = { visit_head_cb, visit_body_cb, visit_done_cb };
+
+static void visit_start_fetch(struct visit *v, const char *url)
+{
+	struct fetch_req req;
+
+	free(v->fetch_url);
+	v->fetch_url = xstrdup(url);
+	buf_reset(&v->body);
+	buf_reset(&v->robots);
+	if (v->spill_fd >= 0) {
+		close(v->spill_fd);
+		v->spill_fd = -1;
+	}
+	v->spill_len = 0;
+	if (v->dg == NULL)
+		v->dg = digest_new();
+	else
+		digest_reset(v->dg);
+	memset(&req, 0, sizeof req);
+	req.url = v->fetch_url;
+	req.addr = (const struct sockaddr *)&v->addr;
+	req.max_length = config_int_for(v->cr->cfg, v->surt, CK_FETCH_MAX_LENGTH_BYTES);
+	if (fetcher_start(v->cr->fetcher, &req, &visit_fetch_cbs, v, &v->f) < 0) {
+		/* fetcher_start reports through on_done; a refusal to start at
+		 * all is an unfetchable URI. */
+		v->f = NULL;
+		visit_fail(v, -7, FRONTIER_FAILED, 0, NULL);
+	}
+}
+
+static void visit_fetch_robots(struct visit *v, const char *url)
+{
+	visit_set_state(v, VISIT_ROBOTS);
+	visit_start_fetch(v, url);
+}
+
+static void visit_fetch_page(struct visit *v)
+{
+	struct crawl *cr = v->cr;
+
+	if (cr->robots_policy != 1) {
+		struct host *h = hosts_get(cr->hosts, v->server_key, 1);
+		if (h->robots != NULL &&
+		    !robots_allowed(h->robots, v->target.data, v->target.len)) {
+			if (cr->robots_policy == 0) {
+				visit_fail(v, -9998, FRONTIER_DISREGARD, 0, NULL);
+				return;
+			}
+			v->robot_excluded = 1;
+		}
+	}
+	visit_set_state(v, VISIT_FETCH);
+	visit_start_fetch(v, v->c->uri);
+}
+
+void visit_start(struct crawl *cr, struct curi *c)
+{
+	struct visit *v = xcalloc(1, sizeof *v);
+	struct url_parts up;
+	struct buf b = BUF_INIT;
+
+	v->cr = cr;
+	v->c = c;
+	v->spill_fd = -1;
+	v->slot = visit_slot_take(cr);
+	v->next = cr->visits;
+	if (cr->visits)
+		cr->visits->prev = v;
+	cr->visits = v;
+	cr->in_flight++;
+	if (url_split(c->uri, &up) < 0) {
+		visit_fail(v, -7, FRONTIER_FAILED, 0, NULL);
+		return;
+	}
+	v->page = up;
+	if (up.host_ip == 6)
+		v->host = xstrndup(c->uri + up.host_off + 1, up.host_len - 2);
+	else
+		v->host = xstrndup(c->uri + up.host_off, up.host_len);
+	v->port = up.port;
+	v->https = up.https;
+	v->host_ip = up.host_ip;
+	v->server_key = xasprintf("%s://%.*s:%d", up.https ? "https" : "http",
+	    (int)up.host_len, c->uri + up.host_off, up.port);
+	url_request_target(c->uri, &up, &v->target);
+	if (surt_override_key(c->uri, &b) == 0)
+		v->surt = buf_steal(&b);
+	buf_free(&b);
+	visit_set_state(v, VISIT_RESOLVE);
+	if (v->host_ip) {
+		if (visit_literal_addr(v) < 0) {
+			visit_fail(v, -7, FRONTIER_FAILED, 0, NULL);
+			return;
+		}
+		if (!(c->flags & CURI_SEED) &&
+		    !config_bool(cr->cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES) &&
+		    visit_addr_private(&v->addr)) {
+			visit_fail(v, -7, FRONTIER_FAILED, 0, "privateAddress");
+			return;
+		}
+		visit_after_resolve(v);
+		return;
+	}
+	if (dns_resolve(cr->dns, v->host, visit_dns_cb, v, &v->dq) < 0) {
+		v->dq = NULL;
+		visit_fail(v, -6, FRONTIER_FAILED, 0, NULL);
+	}
+}
+
+void visit_abandon_all(struct crawl *cr)
+{
+	struct visit *v, *next;
+
+	for (v = cr->visits; v != NULL; v = next) {
+		next = v->next;
+		if (v->abandoned)
+			continue;
+		v->abandoned = 1;
+		if (v->dq != NULL) {
+			dns_cancel(v->dq);
+			v->dq = NULL;
+			visit_free(v);
+		} else if (v->f != NULL) {
+			/* on_done follows asynchronously and frees the visit. */
+			fetch_cancel(v->f);
+		}
+	}
+}

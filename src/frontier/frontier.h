@@ -1,0 +1,148 @@
+/* The frontier: every queued URI in LevelDB, each queue a contiguous key range
+ * ordered by (directive, URI precedence, ordinal); queue states as Heritrix's
+ * (in-process, ready, snoozed, inactive by precedence, retired, exhausted)
+ * with only the working set in memory; snoozes on a timer wheel; session
+ * budgets, total budgets, precedence and the precedence floor. Writes go into
+ * one batch written by frontier_flush. Single-threaded; no libuv: the caller
+ * passes the clock. Layout and behaviour: doc/frontier.md. */
+#ifndef TERN_FRONTIER_H
+#define TERN_FRONTIER_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "lib/buf.h"
+#include "lib/config.h"
+#include "lib/curi.h"
+#include "lib/policy.h"
+
+struct frontier;
+
+/* Everything the frontier reads from the configuration, as plain values
+ * (so that tests and the benchmark need no configuration file). */
+struct frontier_options {
+	struct policy_settings defaults;  /* the overridable [frontier] keys */
+	int hold_queues;                  /* frontier.hold-queues */
+	int precedence_floor;             /* frontier.precedence-floor */
+	uint64_t snooze_deactivate_ms;    /* frontier.snooze-deactivate-ms */
+	size_t cache_mb;                  /* storage.cache-mb */
+	size_t write_buffer_mb;           /* storage.write-buffer-mb */
+	size_t cold_queues;               /* queues kept in memory outside the working set */
+	size_t seen_cache;                /* slots of the seen set's recent cache */
+	/* Ready queues in FIFO order (Heritrix) or best-first (iudex): by the
+	 * best URI precedence enqueued, lowered by (URIs given out since the
+	 * queue's activation) / host_depth_divisor, favouring breadth. */
+	int best_first;
+	double host_depth_divisor;
+	/* Settings for a URI under [override] sections; NULL: defaults for all. */
+	void (*settings_for)(void *ctx, const char *surt, struct policy_settings *out);
+	void *settings_ctx;
+};
+
+void frontier_options_defaults(struct frontier_options *o);
+/* Global values from cfg, and settings_for reading its [override] sections. */
+void frontier_options_from_config(struct frontier_options *o, const struct config *cfg);
+
+/* Opens (create=1: must not exist) or reopens the store in dir. Reopening
+ * (crash recovery) puts URIs that were in flight back at their queues' heads:
+ * a URI is only deleted from the store when finished. */
+struct frontier *frontier_open(const char *dir, const struct config *cfg, int create,
+    uint64_t now_ms, char **err);
+struct frontier *frontier_open_opts(const char *dir, const struct frontier_options *o,
+    int create, uint64_t now_ms, char **err);
+/* Writes what is pending (best effort) and closes. */
+void frontier_close(struct frontier *f);
+
+/* Records a preloaded URI precedence (tern precedence-load) for canon, used
+ * by the preloaded URI precedence policy when the URI is scheduled. */
+int frontier_preload(struct frontier *f, const char *canon, int precedence);
+
+/* A discovered URI: canon is its already-seen key, queue_key its class key,
+ * surt its SURT (for [override] lookups; may be NULL). c->directive,
+ * c->hops, c->via and c->flags are kept; c->cost, when >= 0, is kept instead
+ * of the cost policy's; under the preloaded URI precedence policy a
+ * c->precedence > 0 is the preloaded value, else the store's (one read).
+ * Returns 1 if scheduled, 0 if already seen, FRONTIER_HELD_URI if only the
+ * store can tell (the URI is held and checked with the others at the next
+ * frontier_flush, in one sorted pass: seen.h), negative on a store error or
+ * an invalid queue key. force=1 schedules even if seen (operator seeds,
+ * prerequisites), reading the store at once when memory cannot tell. */
+#define FRONTIER_HELD_URI 2
+int frontier_schedule(struct frontier *f, const struct curi *c, const char *canon,
+    const char *queue_key, const char *surt, int force);
+
+/* The next URI to fetch at now_ms: 1 and *out (the caller's until
+ * frontier_finish), or 0 with *wake_ms the earliest time something may become
+ * ready (UINT64_MAX if nothing may). At most one URI per queue is out. */
+int frontier_next(struct frontier *f, uint64_t now_ms, struct curi **out, uint64_t *wake_ms);
+
+enum frontier_outcome {
+	FRONTIER_SUCCESS,    /* fetched (any HTTP status): success and budget; queue snoozes delay_ms */
+	FRONTIER_FAILED,     /* final failure: cost + error penalty */
+	FRONTIER_DISREGARD,  /* dropped without fetching: no budget; delay_ms still applies (pass 0) */
+	FRONTIER_RETRY,      /* retryable failure: stays at the head, attempts+1, charged its
+	                      * cost; the queue waits delay_ms (back-off, Retry-After), or
+	                      * retry-delay-seconds when delay_ms is 0 */
+	FRONTIER_DEFER,      /* back to the queue head, attempts unchanged, no charge */
+	FRONTIER_RELOCATED   /* already scheduled again on another queue (IP queue
+	                      * assignment): removed from this one, counted nowhere,
+	                      * no charge; pass delay_ms 0 */
+};
+/* Takes c back (and frees it). */
+void frontier_finish(struct frontier *f, struct curi *c, enum frontier_outcome o,
+    uint64_t now_ms, uint64_t delay_ms);
+/* 1 if a retryable failure of c may be retried: attempts+1 < max-retries. */
+int frontier_may_retry(struct frontier *f, const struct curi *c);
+/* Records whether c's host failed to connect (failed=1) or answered (0)
+ * and returns the queue's consecutive connection failures, so the crawl
+ * loop can pass politeness_backoff(n, ...) as the delay of a whole-queue
+ * back-off. Call before frontier_finish. */
+unsigned frontier_note_connect(struct frontier *f, const struct curi *c, int failed);
+
+/* Checks the held URIs, then writes the pending batch (discovered URIs,
+ * finished deletions, queue metadata, counters) in one LevelDB write. */
+int frontier_flush(struct frontier *f, char **err);
+
+struct frontier_counts {
+	uint64_t queued, in_flight, queues_total, in_process, ready, snoozed,
+	    inactive, ineligible, retired, exhausted, succeeded, failed,
+	    disregarded, discovered, retired_uris, ineligible_uris;
+};
+void frontier_counts(const struct frontier *f, struct frontier_counts *out);
+/* URIs recorded as discovered so far (held ones count once judged new). */
+uint64_t frontier_discovered(const struct frontier *f);
+/* No eligible queue holds a URI, nothing is out and no URI is held
+ * (CONTRACT section 5). */
+int frontier_is_finished(const struct frontier *f);
+/* Moves every retired queue back to inactive to be judged again (the
+ * operator's reconsider-retired; also done on any settings change).
+ * Returns the number moved, or negative on a store error. */
+int frontier_reconsider_retired(struct frontier *f);
+/* Settings changed (the crawl loop calls it after a mid-crawl change made
+ * without a config, e.g. through settings_for): per-queue settings are
+ * resolved again and retired queues re-judged, as in Heritrix. With a
+ * config, frontier_next notices config_generation changes by itself. */
+void frontier_settings_changed(struct frontier *f);
+/* Heritrix's one-line status and the frontier summary. */
+void frontier_report_summary(struct frontier *f, struct buf *out);
+/* One line (or JSON object) per queue, CONTRACT section 3. */
+void frontier_report_queues(struct frontier *f, struct buf *out, int json);
+/* The same, written to fp in 64 KiB pieces: the end-of-crawl report of
+ * 100,000 queues never sits whole in memory. */
+void frontier_report_queues_fp(struct frontier *f, FILE *fp, int json);
+/* The leveldb_t*, for the WARC dedup index sharing the store (it must use
+ * key prefixes other than those of src/lib/keys.h). */
+void *frontier_db(struct frontier *f);
+/* The first store error met outside frontier_flush, or NULL. */
+const char *frontier_error(const struct frontier *f);
+
+/* The store key of the checkpoint marker: its value names the last
+ * checkpoint taken (src/crawl/checkpoint.c freezes the store right after it). */
+#define FRONTIER_CHECKPOINT_KEY "mcheckpoint"
+/* Writes the pending batch, then FRONTIER_CHECKPOINT_KEY = name in a
+ * synchronous write: the store's files on disk then hold every change up to
+ * this call, in a process crash and a power loss alike. */
+int frontier_checkpoint_mark(struct frontier *f, const char *name, char **err);
+/* The store's directory, as given to frontier_open. */
+const char *frontier_dir(const struct frontier *f);
+
+#endif

@@ -1,0 +1,441 @@
+/* The already-seen set (see seen.h for the layering and its guarantees). */
+#include "frontier/seen.h"
+#include "lib/buf.h"
+#include "lib/keys.h"
+#include "lib/xmalloc.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define SEEN_BITS_PER_URI 10
+#define SEEN_PROBES 7
+#define SEEN_FIRST_LAYER (1u << 20)
+#define SEEN_MAX_LAYERS 40
+/* Next() steps tried before a seek when merging sorted candidates. */
+#define SEEN_MERGE_STEPS 4
+
+struct seen_layer {
+	uint64_t *bits;
+	uint64_t mask;     /* number of bits - 1 (a power of two) */
+	uint64_t cap, n;
+};
+
+struct seen {
+	leveldb_t *db;
+	leveldb_readoptions_t *ro;
+	struct seen_layer layer[SEEN_MAX_LAYERS];
+	unsigned nlayers;
+	char **cache;
+	size_t cache_mask;
+	char **pending;    /* open addressing, NULL = empty */
+	size_t pending_cap, pending_n;
+	struct seen_stats st;
+	struct buf key;
+};
+
+/* 64-bit hash: FNV-1a over the bytes, then a strong finaliser (splitmix64)
+ * so that the Bloom probes derived from it are independent enough. */
+uint64_t
+seen_hash(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ull;
+	}
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebull;
+	h ^= h >> 31;
+	return h;
+}
+
+static void
+seen_layer_add(struct seen *s)
+{
+	struct seen_layer *l = &s->layer[s->nlayers];
+	uint64_t cap = s->nlayers == 0 ? SEEN_FIRST_LAYER :
+	    s->layer[s->nlayers - 1].cap * 2;
+	uint64_t bits = 64;
+
+	while (bits < cap * SEEN_BITS_PER_URI)
+		bits <<= 1;
+	l->bits = xcalloc(bits / 64, sizeof(uint64_t));
+	l->mask = bits - 1;
+	l->cap = cap;
+	l->n = 0;
+	s->st.bloom_bytes += bits / 8;
+	s->nlayers++;
+	s->st.bloom_layers = s->nlayers;
+}
+
+static int
+seen_layer_test(const struct seen_layer *l, uint64_t h)
+{
+	uint64_t h2 = (h >> 32 | h << 32) | 1;
+	int i;
+
+	for (i = 0; i < SEEN_PROBES; i++) {
+		uint64_t b = (h + (uint64_t)i * h2) & l->mask;
+
+		if ((l->bits[b / 64] & (1ull << (b % 64))) == 0)
+			return 0;
+	}
+	return 1;
+}
+
+static void
+seen_bloom_add(struct seen *s, uint64_t h)
+{
+	struct seen_layer *l = &s->layer[s->nlayers - 1];
+	uint64_t h2 = (h >> 32 | h << 32) | 1;
+	int i;
+
+	if (l->n >= l->cap && s->nlayers < SEEN_MAX_LAYERS) {
+		seen_layer_add(s);
+		l = &s->layer[s->nlayers - 1];
+	}
+	for (i = 0; i < SEEN_PROBES; i++) {
+		uint64_t b = (h + (uint64_t)i * h2) & l->mask;
+
+		l->bits[b / 64] |= 1ull << (b % 64);
+	}
+	l->n++;
+}
+
+static int
+seen_bloom_test(const struct seen *s, uint64_t h)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nlayers; i++)
+		if (seen_layer_test(&s->layer[i], h))
+			return 1;
+	return 0;
+}
+
+struct seen *
+seen_new(leveldb_t *db, size_t cache_slots)
+{
+	struct seen *s = xcalloc(1, sizeof(*s));
+	size_t n = 16;
+
+	while (n < cache_slots)
+		n <<= 1;
+	s->db = db;
+	s->ro = leveldb_readoptions_create();
+	/* Seen reads are scattered: keep them out of the block cache, which
+	 * holds queue heads worth more. */
+	leveldb_readoptions_set_fill_cache(s->ro, 0);
+	s->cache = xcalloc(n, sizeof(char *));
+	s->cache_mask = n - 1;
+	s->pending_cap = 1024;
+	s->pending = xcalloc(s->pending_cap, sizeof(char *));
+	seen_layer_add(s);
+	buf_init(&s->key);
+	return s;
+}
+
+static void
+seen_pending_clear(struct seen *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->pending_cap && s->pending_n > 0; i++) {
+		if (s->pending[i] != NULL) {
+			free(s->pending[i]);
+			s->pending[i] = NULL;
+			s->pending_n--;
+		}
+	}
+}
+
+void
+seen_free(struct seen *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->nlayers; i++)
+		free(s->layer[i].bits);
+	for (i = 0; i <= s->cache_mask; i++)
+		free(s->cache[i]);
+	free(s->cache);
+	seen_pending_clear(s);
+	free(s->pending);
+	leveldb_readoptions_destroy(s->ro);
+	buf_free(&s->key);
+	free(s);
+}
+
+static int
+seen_pending_has(const struct seen *s, const char *canon, uint64_t h)
+{
+	size_t i = h & (s->pending_cap - 1);
+
+	while (s->pending[i] != NULL) {
+		if (strcmp(s->pending[i], canon) == 0)
+			return 1;
+		i = (i + 1) & (s->pending_cap - 1);
+	}
+	return 0;
+}
+
+static void
+seen_pending_put(struct seen *s, char *canon, uint64_t h)
+{
+	size_t i;
+
+	if ((s->pending_n + 1) * 2 > s->pending_cap) {
+		char **old = s->pending;
+		size_t oldcap = s->pending_cap, j;
+
+		s->pending_cap *= 2;
+		s->pending = xcalloc(s->pending_cap, sizeof(char *));
+		s->pending_n = 0;
+		for (j = 0; j < oldcap; j++)
+			if (old[j] != NULL)
+				seen_pending_put(s, old[j], seen_hash(old[j], strlen(old[j])));
+		free(old);
+	}
+	i = h & (s->pending_cap - 1);
+	while (s->pending[i] != NULL)
+		i = (i + 1) & (s->pending_cap - 1);
+	s->pending[i] = canon;
+	s->pending_n++;
+}
+
+static void
+seen_cache_put(struct seen *s, const char *canon, uint64_t h)
+{
+	char **slot = &s->cache[(h >> 17) & s->cache_mask];
+
+	free(*slot);
+	*slot = xstrdup(canon);
+}
+
+/* Records canon as new: its key goes into wb, and the filters learn it. */
+static void
+seen_record(struct seen *s, const char *canon, size_t n, uint64_t h,
+    leveldb_writebatch_t *wb)
+{
+	buf_reset(&s->key);
+	keys_seen(&s->key, canon);
+	leveldb_writebatch_put(wb, s->key.data, s->key.len, "", 0);
+	seen_bloom_add(s, h);
+	seen_pending_put(s, xstrndup(canon, n), h);
+	seen_cache_put(s, canon, h);
+	s->st.added++;
+}
+
+/* The answers memory can give: SEEN_NEW (a Bloom miss), SEEN_OLD (the
+ * unwritten set or the recent cache), or SEEN_MAYBE. */
+static int
+seen_memory(struct seen *s, const char *canon, uint64_t h)
+{
+	const char *c;
+
+	if (!seen_bloom_test(s, h)) {
+		s->st.bloom_negative++;
+		return SEEN_NEW;
+	}
+	if (seen_pending_has(s, canon, h)) {
+		s->st.pending_hits++;
+		return SEEN_OLD;
+	}
+	c = s->cache[(h >> 17) & s->cache_mask];
+	if (c != NULL && strcmp(c, canon) == 0) {
+		s->st.cache_hits++;
+		return SEEN_OLD;
+	}
+	return SEEN_MAYBE;
+}
+
+int
+seen_check(struct seen *s, const char *canon, leveldb_writebatch_t *wb)
+{
+	size_t n = strlen(canon);
+	uint64_t h = seen_hash(canon, n);
+	int r;
+
+	s->st.lookups++;
+	r = seen_memory(s, canon, h);
+	if (r == SEEN_NEW)
+		seen_record(s, canon, n, h, wb);
+	else if (r == SEEN_MAYBE)
+		s->st.held++;
+	return r;
+}
+
+int
+seen_add(struct seen *s, const char *canon, leveldb_writebatch_t *wb, char **err)
+{
+	size_t n = strlen(canon);
+	uint64_t h = seen_hash(canon, n);
+	char *lerr = NULL, *v;
+	size_t vlen;
+	int r;
+
+	s->st.lookups++;
+	r = seen_memory(s, canon, h);
+	if (r == SEEN_OLD)
+		return 0;
+	if (r == SEEN_MAYBE) {
+		buf_reset(&s->key);
+		keys_seen(&s->key, canon);
+		s->st.store_reads++;
+		v = leveldb_get(s->db, s->ro, s->key.data, s->key.len, &vlen, &lerr);
+		if (lerr != NULL) {
+			*err = xasprintf("reading the seen set: %s", lerr);
+			leveldb_free(lerr);
+			return -1;
+		}
+		if (v != NULL) {
+			leveldb_free(v);
+			seen_cache_put(s, canon, h);
+			return 0;
+		}
+		s->st.store_misses++;
+	}
+	seen_record(s, canon, n, h, wb);
+	return 1;
+}
+
+/* 1 if the iterator's key and key name the same scheme://authority/: only
+ * then is the next candidate likely to be a few keys away. */
+static int
+seen_same_site(leveldb_iterator_t *it, const struct buf *key)
+{
+	size_t kl, i, slashes = 0;
+	const char *k;
+
+	if (!leveldb_iter_valid(it))
+		return 0;
+	k = leveldb_iter_key(it, &kl);
+	for (i = 0; i < kl && i < key->len && k[i] == key->data[i]; i++)
+		if (k[i] == '/' && ++slashes == 3)
+			return 1;
+	return 0;
+}
+
+/* Positions it at the first key >= key, the way a merge does: the
+ * candidates come sorted, so the next one is usually a few keys ahead of
+ * the last position (the same host's pages sit together), where stepping
+ * is cheaper than a seek through every level of the store. */
+static void
+seen_iter_advance(struct seen *s, leveldb_iterator_t *it, int *positioned,
+    const struct buf *key)
+{
+	int steps;
+
+	if (*positioned && seen_same_site(it, key)) {
+		for (steps = 0; steps < SEEN_MERGE_STEPS && leveldb_iter_valid(it); steps++) {
+			size_t kl;
+			const char *k = leveldb_iter_key(it, &kl);
+			size_t m = kl < key->len ? kl : key->len;
+			int c = memcmp(k, key->data, m);
+
+			if (c > 0 || (c == 0 && kl >= key->len))
+				return;
+			leveldb_iter_next(it);
+			s->st.merge_steps++;
+		}
+		if (!leveldb_iter_valid(it))
+			return;
+	}
+	leveldb_iter_seek(it, key->data, key->len);
+	s->st.store_reads++;
+	*positioned = 1;
+}
+
+int
+seen_resolve(struct seen *s, const char *const *canon, size_t n, unsigned char *fresh,
+    leveldb_writebatch_t *wb, char **err)
+{
+	leveldb_iterator_t *it = NULL;
+	char *lerr = NULL;
+	int positioned = 0;
+	size_t i;
+
+	s->st.batches++;
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(canon[i]);
+		uint64_t h = seen_hash(canon[i], len);
+		size_t kl;
+		const char *k;
+
+		fresh[i] = 0;
+		if (i > 0 && strcmp(canon[i], canon[i - 1]) == 0)
+			continue;
+		/* Recorded since it was held (a forced schedule, or the batch
+		 * itself): the unwritten set knows. */
+		if (seen_pending_has(s, canon[i], h))
+			continue;
+		if (it == NULL)
+			it = leveldb_create_iterator(s->db, s->ro);
+		buf_reset(&s->key);
+		keys_seen(&s->key, canon[i]);
+		seen_iter_advance(s, it, &positioned, &s->key);
+		if (leveldb_iter_valid(it)) {
+			k = leveldb_iter_key(it, &kl);
+			if (kl == s->key.len && memcmp(k, s->key.data, kl) == 0) {
+				seen_cache_put(s, canon[i], h);
+				continue;
+			}
+		}
+		s->st.store_misses++;
+		seen_record(s, canon[i], len, h, wb);
+		fresh[i] = 1;
+	}
+	if (it != NULL) {
+		leveldb_iter_get_error(it, &lerr);
+		leveldb_iter_destroy(it);
+	}
+	if (lerr != NULL) {
+		*err = xasprintf("reading the seen set: %s", lerr);
+		leveldb_free(lerr);
+		return -1;
+	}
+	return 0;
+}
+
+void
+seen_flushed(struct seen *s)
+{
+	seen_pending_clear(s);
+}
+
+int
+seen_load(struct seen *s, char **err)
+{
+	leveldb_iterator_t *it = leveldb_create_iterator(s->db, s->ro);
+	const char start = KEYS_SEEN;
+	char *lerr = NULL;
+
+	for (leveldb_iter_seek(it, &start, 1); leveldb_iter_valid(it); leveldb_iter_next(it)) {
+		size_t kl;
+		const char *k = leveldb_iter_key(it, &kl);
+
+		if (kl < 1 || k[0] != KEYS_SEEN)
+			break;
+		seen_bloom_add(s, seen_hash(k + 1, kl - 1));
+		s->st.added++;
+	}
+	leveldb_iter_get_error(it, &lerr);
+	leveldb_iter_destroy(it);
+	if (lerr != NULL) {
+		*err = xasprintf("loading the seen set: %s", lerr);
+		leveldb_free(lerr);
+		return -1;
+	}
+	return 0;
+}
+
+void
+seen_get_stats(const struct seen *s, struct seen_stats *out)
+{
+	*out = s->st;
+}

@@ -1,0 +1,551 @@
+/* Configuration: the key table of config-keys.h, INI files read with inih,
+ * --set assignments, and [override "SURT-PREFIX"] sections.
+ *
+ * inih is used for the file syntax because it is small, well kept and in
+ * Debian; it reports the line of the first error, which is all we need to
+ * name file, line and key. Values are validated here against the table. */
+#include <build-config.h>
+
+#include "lib/config.h"
+#include "lib/buf.h"
+#include "lib/xmalloc.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+struct config_def {
+	const char *section;
+	const char *key;
+	const char *name;	/* "section.key" */
+	enum config_type type;
+	const char *def;
+	int64_t min;
+	int64_t max;
+	const char *choices;
+	int overridable;
+};
+
+static const struct config_def config_defs[CK__COUNT] = {
+#define X(id, sec, key, type, def, min, max, choices, ovr) \
+	{ sec, key, sec "." key, type, def, min, max, choices, ovr },
+#include "lib/config-keys.h"
+#undef X
+};
+
+struct config_value {
+	int set;		/* meaningful in overrides: the key is given there */
+	int64_t i;		/* CT_BOOL, CT_INT, CT_ENUM index */
+	double d;
+	char *s;		/* text form for every type, as given or defaulted */
+	int64_t *list;
+	size_t nlist;
+};
+
+struct config_override {
+	char *prefix;
+	size_t prefix_len;
+	struct config_value v[CK__COUNT];
+};
+
+struct config {
+	struct config_value v[CK__COUNT];
+	struct config_override *ovr;	/* sorted by prefix length, longest first */
+	size_t novr;
+	unsigned generation;
+	int loading;
+};
+
+int config_find(const char *name)
+{
+	for (int k = 0; k < CK__COUNT; k++)
+		if (strcmp(config_defs[k].name, name) == 0)
+			return k;
+	return -1;
+}
+
+const char *config_name(enum config_key k)
+{
+	return config_defs[k].name;
+}
+
+enum config_type config_type(enum config_key k)
+{
+	return config_defs[k].type;
+}
+
+static void config_value_clear(struct config_value *v)
+{
+	free(v->s);
+	free(v->list);
+	memset(v, 0, sizeof *v);
+}
+
+static char *config_trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+static int config_parse_int(const char *s, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int config_enum_index(const char *choices, const char *s)
+{
+	size_t n = strlen(s);
+	int idx = 0;
+	const char *p = choices;
+
+	while (*p) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+		if (len == n && strncmp(p, s, n) == 0)
+			return idx;
+		idx++;
+		if (bar == NULL)
+			break;
+		p = bar + 1;
+	}
+	return -1;
+}
+
+/* Parses text into v for key k; on error sets *what to a description of the
+ * expected value. */
+static int config_parse_value(enum config_key k, const char *text,
+    struct config_value *v, const char **what)
+{
+	const struct config_def *d = &config_defs[k];
+	struct config_value nv;
+	static char expect[160];
+
+	memset(&nv, 0, sizeof nv);
+	switch (d->type) {
+	case CT_BOOL:
+		if (strcmp(text, "true") == 0 || strcmp(text, "yes") == 0 ||
+		    strcmp(text, "on") == 0 || strcmp(text, "1") == 0)
+			nv.i = 1;
+		else if (strcmp(text, "false") == 0 || strcmp(text, "no") == 0 ||
+		    strcmp(text, "off") == 0 || strcmp(text, "0") == 0)
+			nv.i = 0;
+		else {
+			*what = "expected true or false";
+			return -1;
+		}
+		break;
+	case CT_INT:
+		if (config_parse_int(text, &nv.i) < 0 || nv.i < d->min || nv.i > d->max) {
+			if (d->max == INT64_MAX)
+				snprintf(expect, sizeof expect,
+				    "expected an integer of at least %lld", (long long)d->min);
+			else
+				snprintf(expect, sizeof expect,
+				    "expected an integer from %lld to %lld",
+				    (long long)d->min, (long long)d->max);
+			*what = expect;
+			return -1;
+		}
+		break;
+	case CT_DOUBLE: {
+		char *end;
+		errno = 0;
+		nv.d = strtod(text, &end);
+		if (errno != 0 || end == text || *end != '\0' || !isfinite(nv.d) ||
+		    nv.d < (double)d->min || nv.d > (double)d->max) {
+			snprintf(expect, sizeof expect, "expected a number from %lld to %lld",
+			    (long long)d->min, (long long)d->max);
+			*what = expect;
+			return -1;
+		}
+		break;
+	}
+	case CT_STR:
+		break;
+	case CT_ENUM:
+		nv.i = config_enum_index(d->choices, text);
+		if (nv.i < 0) {
+			snprintf(expect, sizeof expect, "expected one of %s", d->choices);
+			*what = expect;
+			return -1;
+		}
+		break;
+	case CT_INTLIST: {
+		char *copy = xstrdup(text), *save = NULL, *tok;
+		for (tok = strtok_r(copy, ",", &save); tok != NULL;
+		    tok = strtok_r(NULL, ",", &save)) {
+			int64_t x;
+			tok = config_trim(tok);
+			if (config_parse_int(tok, &x) < 0 || x < d->min || x > d->max) {
+				free(copy);
+				free(nv.list);
+				snprintf(expect, sizeof expect,
+				    "expected a comma-separated list of integers of at least %lld",
+				    (long long)d->min);
+				*what = expect;
+				return -1;
+			}
+			nv.list = xrealloc(nv.list, (nv.nlist + 1) * sizeof *nv.list);
+			nv.list[nv.nlist++] = x;
+		}
+		free(copy);
+		if (nv.nlist == 0) {
+			*what = "expected a comma-separated list of integers";
+			return -1;
+		}
+		break;
+	}
+	}
+	nv.s = xstrdup(text);
+	nv.set = 1;
+	config_value_clear(v);
+	*v = nv;
+	return 0;
+}
+
+struct config *config_new(void)
+{
+	struct config *c = xcalloc(1, sizeof *c);
+	const char *what;
+
+	for (int k = 0; k < CK__COUNT; k++) {
+		if (config_parse_value(k, config_defs[k].def, &c->v[k], &what) < 0) {
+			fprintf(stderr, "tern: bad built-in default for %s: %s\n",
+			    config_defs[k].name, what);
+			abort();
+		}
+		c->v[k].set = 0;
+	}
+	return c;
+}
+
+void config_free(struct config *c)
+{
+	if (c == NULL)
+		return;
+	for (int k = 0; k < CK__COUNT; k++)
+		config_value_clear(&c->v[k]);
+	for (size_t i = 0; i < c->novr; i++) {
+		for (int k = 0; k < CK__COUNT; k++)
+			config_value_clear(&c->ovr[i].v[k]);
+		free(c->ovr[i].prefix);
+	}
+	free(c->ovr);
+	free(c);
+}
+
+unsigned config_generation(const struct config *c)
+{
+	return c->generation;
+}
+
+size_t config_override_count(const struct config *c)
+{
+	return c->novr;
+}
+
+static struct config_override *config_override_get(struct config *c, const char *prefix)
+{
+	size_t len, i;
+	struct config_override *o;
+
+	/* Overrides match the scheme-less SURT ("gov,nasa,www,)/path"), so that
+	 * http and https URIs of a site share them; a prefix written with its
+	 * scheme, as in Heritrix ("http://(gov,"), means the same. */
+	if (strncmp(prefix, "http://(", 8) == 0)
+		prefix += 8;
+	else if (strncmp(prefix, "https://(", 9) == 0)
+		prefix += 9;
+	len = strlen(prefix);
+
+	for (i = 0; i < c->novr; i++)
+		if (strcmp(c->ovr[i].prefix, prefix) == 0)
+			return &c->ovr[i];
+	/* Keep the array sorted longest prefix first so that lookups stop at the
+	 * first override that sets the key. */
+	c->ovr = xrealloc(c->ovr, (c->novr + 1) * sizeof *c->ovr);
+	for (i = 0; i < c->novr && c->ovr[i].prefix_len >= len; i++)
+		;
+	memmove(&c->ovr[i + 1], &c->ovr[i], (c->novr - i) * sizeof *c->ovr);
+	c->novr++;
+	o = &c->ovr[i];
+	memset(o, 0, sizeof *o);
+	o->prefix = xstrdup(prefix);
+	o->prefix_len = len;
+	return o;
+}
+
+/* Sets name=value globally, or in the override for prefix when not NULL. */
+static int config_assign(struct config *c, const char *prefix, const char *name,
+    const char *value, const char *origin, char **err)
+{
+	int k = config_find(name);
+	const char *what = NULL;
+	struct config_value *slot;
+
+	if (k < 0) {
+		*err = xasprintf("%s: %s: unknown key", origin, name);
+		return -1;
+	}
+	if (prefix != NULL && !config_defs[k].overridable) {
+		*err = xasprintf("%s: %s: not a per-URI or per-queue key, so it cannot be overridden by SURT prefix",
+		    origin, name);
+		return -1;
+	}
+	slot = prefix != NULL ? &config_override_get(c, prefix)->v[k] : &c->v[k];
+	if (config_parse_value(k, value, slot, &what) < 0) {
+		*err = xasprintf("%s: %s: %s, got '%s'", origin, name, what, value);
+		return -1;
+	}
+	if (!c->loading)
+		c->generation++;
+	return 0;
+}
+
+int config_set_key(struct config *c, const char *name, const char *value,
+    const char *origin, char **err)
+{
+	return config_assign(c, NULL, name, value, origin, err);
+}
+
+int config_set(struct config *c, const char *assignment, char **err)
+{
+	const char *eq = strchr(assignment, '=');
+	char *name, *value;
+	int rc;
+
+	if (eq == NULL) {
+		*err = xasprintf("--set %s: expected section.key=value", assignment);
+		return -1;
+	}
+	name = xstrndup(assignment, (size_t)(eq - assignment));
+	value = xstrdup(eq + 1);
+	rc = config_assign(c, NULL, config_trim(name), config_trim(value), "--set", err);
+	free(name);
+	free(value);
+	return rc;
+}
+
+struct config_load_ctx {
+	struct config *c;
+	const char *path;
+	FILE *fp;
+	int lines;		/* lines read so far: the handler's line number */
+	char *err;
+};
+
+/* inih as packaged by Debian has no line number in the handler; reading the
+ * lines ourselves lets the handler name the line it is judging. */
+static char *config_ini_reader(char *str, int num, void *stream)
+{
+	struct config_load_ctx *x = stream;
+	char *r = fgets(str, num, x->fp);
+
+	if (r != NULL)
+		x->lines++;
+	return r;
+}
+
+/* inih calls this once per name=value with the current section. A section is
+ * either a plain name or `override "SURT-PREFIX"`. */
+static int config_ini_cb(void *user, const char *section, const char *name,
+    const char *value)
+{
+	struct config_load_ctx *x = user;
+	int lineno = x->lines;
+	char origin[512], full[256], *val, *prefix = NULL;
+	int rc;
+
+	snprintf(origin, sizeof origin, "%s:%d", x->path, lineno);
+	val = xstrdup(value ? value : "");
+	if (strncmp(section, "override", 8) == 0 && isspace((unsigned char)section[8])) {
+		const char *q = strchr(section, '"');
+		const char *e = q ? strrchr(q + 1, '"') : NULL;
+		if (q == NULL || e == NULL || e == q + 1 || e[1] != '\0') {
+			x->err = xasprintf("%s: [%s]: expected [override \"SURT-PREFIX\"]", origin, section);
+			free(val);
+			return 0;
+		}
+		prefix = xstrndup(q + 1, (size_t)(e - q - 1));
+		if (strchr(name, '.') == NULL) {
+			x->err = xasprintf("%s: %s: keys in an override section are written fully qualified (section.key)",
+			    origin, name);
+			free(prefix);
+			free(val);
+			return 0;
+		}
+		snprintf(full, sizeof full, "%s", name);
+	} else {
+		int found = 0;
+		for (int k = 0; k < CK__COUNT; k++)
+			if (strcmp(config_defs[k].section, section) == 0)
+				found = 1;
+		if (!found) {
+			x->err = xasprintf("%s: [%s]: unknown section", origin, section);
+			free(val);
+			return 0;
+		}
+		snprintf(full, sizeof full, "%s.%s", section, name);
+	}
+	rc = config_assign(x->c, prefix, full, config_trim(val), origin, &x->err);
+	free(prefix);
+	free(val);
+	if (rc < 0)
+		return 0;
+	return 1;
+}
+
+int config_load_file(struct config *c, const char *path, char **err)
+{
+	struct config_load_ctx x;
+	int rc;
+
+	memset(&x, 0, sizeof x);
+	x.c = c;
+	x.path = path;
+	x.fp = fopen(path, "r");
+	if (x.fp == NULL) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	/* Settings of Debian's inih: '#' and ';' comments, also after a value
+	 * when preceded by a space; no continuation lines, which would turn an
+	 * indented typo into part of the previous value; long lines allowed. */
+	ini_allow_multiline = false;
+	ini_inline_comment_prefixes = "#;";
+	ini_use_stack = false;
+	ini_max_line = 16384;
+	ini_stop_on_first_error = true;
+	c->loading = 1;
+	rc = ini_parse_stream(config_ini_reader, &x, config_ini_cb, &x);
+	c->loading = 0;
+	fclose(x.fp);
+	if (x.err != NULL) {
+		*err = x.err;
+		return -1;
+	}
+	if (rc != 0) {
+		*err = xasprintf("%s:%d: expected [section] or key = value", path, rc);
+		return -1;
+	}
+	return 0;
+}
+
+/* The value a URI or queue with this SURT sees: the longest override prefix
+ * that sets the key, else the global value. */
+static const struct config_value *config_lookup(const struct config *c,
+    const char *surt, enum config_key k)
+{
+	if (surt != NULL && c->novr > 0 && config_defs[k].overridable) {
+		for (size_t i = 0; i < c->novr; i++) {
+			const struct config_override *o = &c->ovr[i];
+			if (o->v[k].set && strncmp(surt, o->prefix, o->prefix_len) == 0)
+				return &o->v[k];
+		}
+	}
+	return &c->v[k];
+}
+
+int config_bool_for(const struct config *c, const char *surt, enum config_key k)
+{
+	return (int)config_lookup(c, surt, k)->i;
+}
+
+int64_t config_int_for(const struct config *c, const char *surt, enum config_key k)
+{
+	return config_lookup(c, surt, k)->i;
+}
+
+double config_double_for(const struct config *c, const char *surt, enum config_key k)
+{
+	return config_lookup(c, surt, k)->d;
+}
+
+const char *config_str_for(const struct config *c, const char *surt, enum config_key k)
+{
+	return config_lookup(c, surt, k)->s;
+}
+
+int config_enum_for(const struct config *c, const char *surt, enum config_key k)
+{
+	return (int)config_lookup(c, surt, k)->i;
+}
+
+const int64_t *config_intlist_for(const struct config *c, const char *surt,
+    enum config_key k, size_t *n)
+{
+	const struct config_value *v = config_lookup(c, surt, k);
+	*n = v->nlist;
+	return v->list;
+}
+
+int config_bool(const struct config *c, enum config_key k)
+{
+	return (int)c->v[k].i;
+}
+
+int64_t config_int(const struct config *c, enum config_key k)
+{
+	return c->v[k].i;
+}
+
+double config_double(const struct config *c, enum config_key k)
+{
+	return c->v[k].d;
+}
+
+const char *config_str(const struct config *c, enum config_key k)
+{
+	return c->v[k].s;
+}
+
+int config_enum(const struct config *c, enum config_key k)
+{
+	return (int)c->v[k].i;
+}
+
+const int64_t *config_intlist(const struct config *c, enum config_key k, size_t *n)
+{
+	*n = c->v[k].nlist;
+	return c->v[k].list;
+}
+
+int config_write(const struct config *c, FILE *fp)
+{
+	const char *section = NULL;
+
+	fprintf(fp, "# The effective configuration of this job: every key with its value.\n");
+	for (int k = 0; k < CK__COUNT; k++) {
+		const struct config_def *d = &config_defs[k];
+		if (section == NULL || strcmp(section, d->section) != 0) {
+			fprintf(fp, "%s[%s]\n", section ? "\n" : "", d->section);
+			section = d->section;
+		}
+		fprintf(fp, "%s = %s\n", d->key, c->v[k].s);
+	}
+	for (size_t i = 0; i < c->novr; i++) {
+		fprintf(fp, "\n[override \"%s\"]\n", c->ovr[i].prefix);
+		for (int k = 0; k < CK__COUNT; k++)
+			if (c->ovr[i].v[k].set)
+				fprintf(fp, "%s = %s\n", config_defs[k].name, c->ovr[i].v[k].s);
+	}
+	return ferror(fp) ? -1 : 0;
+}

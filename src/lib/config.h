@@ -1,0 +1,71 @@
+/* The configuration: every key of src/lib/config-keys.h with its default, values
+ * from an INI file and from --set, and [override "SURT-PREFIX"] sections that
+ * change per-URI and per-queue keys for URIs whose scheme-less SURT
+ * ("gov,nasa,www,)/path") starts with the prefix (longest prefix wins, key by
+ * key, as Heritrix's sheets do; "http://(gov," is accepted as "gov,").
+ *
+ * Errors come back as 0 / negative with a message for a person, naming the
+ * file, line and key: "tern.conf:12: politeness.min-delay-ms: expected an
+ * integer from 0 to 86400000, got 'soon'". */
+#ifndef TERN_CONFIG_H
+#define TERN_CONFIG_H
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
+
+enum config_type { CT_BOOL, CT_INT, CT_DOUBLE, CT_STR, CT_ENUM, CT_INTLIST };
+
+enum config_key {
+#define X(id, sec, key, type, def, min, max, choices, ovr) CK_##id,
+#include "lib/config-keys.h"
+#undef X
+	CK__COUNT
+};
+
+struct config;
+
+struct config *config_new(void);
+void config_free(struct config *c);
+
+/* Reads an INI file over the current values. */
+int config_load_file(struct config *c, const char *path, char **err);
+/* Applies "section.key=value" (command-line --set, or a mid-crawl change). */
+int config_set(struct config *c, const char *assignment, char **err);
+/* Sets one key from its text form; origin names where it came from in errors. */
+int config_set_key(struct config *c, const char *name, const char *value,
+    const char *origin, char **err);
+/* Writes the effective configuration, every key with its value, as INI. */
+int config_write(const struct config *c, FILE *fp);
+/* Bumped by every change after loading, so holders of derived state (such as
+ * the frontier re-judging retired queues) can notice a settings change. */
+unsigned config_generation(const struct config *c);
+
+/* Lookup by name ("politeness.min-delay-ms"); -1 if unknown. */
+int config_find(const char *name);
+const char *config_name(enum config_key k);
+enum config_type config_type(enum config_key k);
+
+/* Global values. */
+int config_bool(const struct config *c, enum config_key k);
+int64_t config_int(const struct config *c, enum config_key k);
+double config_double(const struct config *c, enum config_key k);
+/* CT_STR and CT_ENUM: the text; owned by the config. */
+const char *config_str(const struct config *c, enum config_key k);
+/* CT_ENUM: index of the value in the choices list. */
+int config_enum(const struct config *c, enum config_key k);
+/* CT_INTLIST: the values and their count. */
+const int64_t *config_intlist(const struct config *c, enum config_key k, size_t *n);
+
+/* The same, as seen by a URI or queue whose scheme-less SURT is surt
+ * (NULL = global). */
+int config_bool_for(const struct config *c, const char *surt, enum config_key k);
+int64_t config_int_for(const struct config *c, const char *surt, enum config_key k);
+double config_double_for(const struct config *c, const char *surt, enum config_key k);
+const char *config_str_for(const struct config *c, const char *surt, enum config_key k);
+int config_enum_for(const struct config *c, const char *surt, enum config_key k);
+const int64_t *config_intlist_for(const struct config *c, const char *surt,
+    enum config_key k, size_t *n);
+/* Number of override sections; 0 lets hot paths skip the prefix search. */
+size_t config_override_count(const struct config *c);
+
+#endif

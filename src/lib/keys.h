@@ -1,0 +1,102 @@
+/* The frontier's LevelDB key and value encodings: pure functions, no I/O.
+ * The layout is documented in doc/frontier.md. Every key starts with one
+ * prefix byte naming its record kind, so that kinds are contiguous ranges and
+ * other users of the same store (the WARC dedup index) can take other bytes.
+ *
+ *   'u' QKEY 0x00 DIR PREC ORD64   queued URI; value: keys_curi_encode
+ *   'q' QKEY                       queue metadata; value: keys_qmeta_encode
+ *   'a' QKEY                       queue is in the working set (recovery)
+ *   'i' PREC SEQ64                 inactive FIFO for precedence PREC; value QKEY
+ *   'r' SEQ64                      retired list; value QKEY
+ *   's' CANON                      already-seen set; empty value
+ *   'm' "counters"                 frontier counters; value: keys_counters_encode
+ *   'p' CANON                      preloaded URI precedence; value: decimal text
+ *
+ * Integers in keys are big-endian so that byte order is numeric order. */
+#ifndef TERN_KEYS_H
+#define TERN_KEYS_H
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/buf.h"
+#include "lib/curi.h"
+
+enum {
+	KEYS_URI = 'u', KEYS_QUEUE = 'q', KEYS_ACTIVE = 'a', KEYS_INACTIVE = 'i',
+	KEYS_RETIRED = 'r', KEYS_SEEN = 's', KEYS_META = 'm',
+	KEYS_PRELOAD = 'p'
+};
+
+/* Largest URI precedence that sorts correctly inside a queue; larger values
+ * are clipped (Heritrix clips at 127 for the same reason). */
+#define KEYS_MAX_PRECEDENCE 255
+/* Largest queue precedence (one byte in the inactive keys). */
+#define KEYS_MAX_QPRECEDENCE 255
+#define KEYS_HIST_MAX 16
+
+/* The parts of a queue that outlive its time in memory. */
+struct keys_qmeta {
+	int state;                 /* enum wq_state */
+	int precedence;            /* current queue precedence */
+	int filed_precedence;      /* bucket of its inactive key, when inactive */
+	uint64_t filed_seq;        /* sequence of its inactive or retired key */
+	uint64_t count;            /* URIs stored in the queue */
+	uint64_t enqueues, successes, errors, cost_count;
+	int64_t total_expenditure, expenditure_at_activation, last_cost;
+	int active;                /* session balance is live (Heritrix's active) */
+	uint64_t wake_ms, last_dequeue_ms;
+	unsigned failures;         /* consecutive connection failures (back-off) */
+	size_t nhist;              /* URI precedences enqueued, for highest-uri */
+	int hist_prec[KEYS_HIST_MAX];
+	uint64_t hist_count[KEYS_HIST_MAX];
+	char *surt;                /* SURT of the last URI placed on it: its settings */
+	char *last_peeked, *last_queued;
+	/* A lower bound of the queue's URI keys (head_ord 0: none): the
+	 * last head deleted, or a URI enqueued ahead of it (head_live). The
+	 * head is found by seeking there instead of to the queue's first key,
+	 * which would step over every deleted head LevelDB still keeps. */
+	int head_dir, head_prec, head_live;
+	uint64_t head_ord;
+};
+
+struct keys_counters {
+	uint64_t next_ordinal, next_seq;
+	uint64_t queued, succeeded, failed, disregarded, discovered;
+	uint64_t queues_total, retired, retired_uris;
+	uint64_t inactive[KEYS_MAX_QPRECEDENCE + 1];      /* queues per bucket */
+	uint64_t inactive_uris[KEYS_MAX_QPRECEDENCE + 1]; /* their URIs */
+};
+
+void keys_uri(struct buf *b, const char *qkey, int directive, int precedence, uint64_t ordinal);
+/* The prefix every URI key of a queue starts with: seek here for its head. */
+void keys_uri_prefix(struct buf *b, const char *qkey);
+/* Splits a URI key; 0 or -1 if it is not one. *qkey is not NUL-terminated. */
+int keys_uri_parse(const char *k, size_t n, const char **qkey, size_t *qlen,
+    int *directive, int *precedence, uint64_t *ordinal);
+void keys_queue(struct buf *b, const char *qkey);
+void keys_active(struct buf *b, const char *qkey);
+void keys_inactive(struct buf *b, int precedence, uint64_t seq);
+int keys_inactive_parse(const char *k, size_t n, int *precedence, uint64_t *seq);
+void keys_retired(struct buf *b, uint64_t seq);
+void keys_seen(struct buf *b, const char *canon);
+void keys_meta(struct buf *b);
+void keys_preload(struct buf *b, const char *canon);
+
+/* A queue key may not be empty, hold a NUL byte or exceed 1024 bytes. */
+int keys_qkey_valid(const char *qkey);
+
+void keys_curi_encode(struct buf *b, const struct curi *c);
+/* 0 and a new *out, or -1 on a malformed value (never reads past n). */
+int keys_curi_decode(const char *v, size_t n, struct curi **out);
+void keys_qmeta_encode(struct buf *b, const struct keys_qmeta *m);
+/* 0, or -1 on a malformed value; strings in *m are allocated. */
+int keys_qmeta_decode(const char *v, size_t n, struct keys_qmeta *m);
+void keys_qmeta_clear(struct keys_qmeta *m);
+void keys_counters_encode(struct buf *b, const struct keys_counters *c);
+int keys_counters_decode(const char *v, size_t n, struct keys_counters *c);
+
+/* Adds delta to the histogram count of precedence p; -1 if it is full. */
+int keys_hist_add(struct keys_qmeta *m, int p, int64_t delta);
+/* Lowest precedence with a non-zero count, or -1 if empty. */
+int keys_hist_min(const struct keys_qmeta *m);
+
+#endif

@@ -1,0 +1,563 @@
+/* HTTP/1.1 client protocol glue over llhttp 8.1: URL split, request head,
+ * and the response parser (struct http).
+ *
+ * The parser pauses llhttp at the end of every head and every message, so
+ * that it knows exactly which bytes belong to the head (kept raw for the
+ * WARC record), can skip the body of 1xx/204/304 responses itself (llhttp
+ * 8.1 would read a Content-Length body there and eat the next response), and
+ * never parses bytes past the end of the response it asked for. */
+#include <build-config.h>
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <llhttp.h>
+
+#include "lib/buf.h"
+#include "net/http.h"
+#include "lib/xmalloc.h"
+
+/* Interim responses allowed before the final one; more is a server that
+ * tries to keep us reading forever. */
+#define HTTP_MAX_INTERIM 16
+/* Header lines allowed in one head (curl allows 5000; 64 KiB of headers
+ * rarely needs more than a few dozen). */
+#define HTTP_MAX_HEADERS 1000
+
+enum http_phase { HTTP_PHASE_HEAD, HTTP_PHASE_BODY, HTTP_PHASE_DONE, HTTP_PHASE_FAILED };
+enum http_event { HTTP_EV_NONE, HTTP_EV_HEAD, HTTP_EV_MESSAGE };
+
+struct http {
+	llhttp_t parser;
+	const struct http_cbs *cbs;
+	void *arg;
+	size_t max_head;
+	enum http_phase phase;
+	enum http_event event;
+	int status;
+	int interim;		/* the current message is 1xx */
+	int ninterim;
+	int keep_alive;
+	int started;
+	int head_done;	/* the final head was seen */
+	int stopped;		/* a callback asked to stop */
+	struct buf head;	/* raw bytes of the current head */
+	struct buf hdrs;	/* "name\0value\0" pairs of the current head */
+	size_t nhdrs;
+	size_t value_start;
+	const char *err;
+};
+
+static int http_on_message_begin_cb(llhttp_t *p);
+static int http_on_header_field_cb(llhttp_t *p, const char *at, size_t len);
+static int http_on_header_field_complete_cb(llhttp_t *p);
+static int http_on_header_value_cb(llhttp_t *p, const char *at, size_t len);
+static int http_on_header_value_complete_cb(llhttp_t *p);
+static int http_on_headers_complete_cb(llhttp_t *p);
+static int http_on_body_cb(llhttp_t *p, const char *at, size_t len);
+static int http_on_message_complete_cb(llhttp_t *p);
+
+static llhttp_settings_t http_settings;
+static int http_settings_ready;
+
+/* Parses url into u. Only http and https; the host must already be ASCII
+ * (the URL layer turns IDNs into punycode). */
+int
+http_url_parse(const char *url, struct http_url *u, const char **err)
+{
+	const char *p, *auth, *end, *at, *h, *hend, *colon;
+	size_t hl;
+	struct buf t = BUF_INIT;
+	struct in6_addr a6;
+	struct in_addr a4;
+
+	memset(u, 0, sizeof(*u));
+	if (strncasecmp(url, "http://", 7) == 0) {
+		p = url + 7;
+		u->port = 80;
+	} else if (strncasecmp(url, "https://", 8) == 0) {
+		p = url + 8;
+		u->port = 443;
+		u->tls = 1;
+	} else {
+		*err = "not an http or https URL";
+		return -1;
+	}
+	auth = p;
+	end = auth + strcspn(auth, "/?#");
+	at = NULL;
+	for (const char *q = auth; q < end; q++)
+		if (*q == '@')
+			at = q;
+	h = at ? at + 1 : auth;
+	if (*h == '[') {
+		hend = memchr(h, ']', end - h);
+		if (hend == NULL) {
+			*err = "unterminated IPv6 literal";
+			return -1;
+		}
+		colon = hend + 1 < end ? hend + 1 : NULL;
+		if (colon && *colon != ':') {
+			*err = "junk after IPv6 literal";
+			return -1;
+		}
+		h++;
+		u->host_is_literal = 1;
+	} else {
+		colon = memchr(h, ':', end - h);
+		hend = colon ? colon : end;
+	}
+	hl = hend - h;
+	if (hl == 0 || hl > 253) {
+		*err = hl == 0 ? "empty host" : "host longer than 253 bytes";
+		return -1;
+	}
+	for (size_t i = 0; i < hl; i++) {
+		unsigned char c = h[i];
+		if (!(isalnum(c) || c == '-' || c == '.' || c == '_' ||
+		    (u->host_is_literal && c == ':'))) {
+			*err = "bad character in host";
+			return -1;
+		}
+		u->host[i] = tolower(c);
+	}
+	u->host[hl] = '\0';
+	if (u->host_is_literal && inet_pton(AF_INET6, u->host, &a6) != 1) {
+		*err = "bad IPv6 literal";
+		return -1;
+	}
+	/* inet_aton also takes 127.1 and 2130706433, as browsers do. */
+	if (!u->host_is_literal && inet_aton(u->host, &a4) != 0)
+		u->host_is_literal = 1;
+	if (colon && colon + 1 < end) {
+		long port = 0;
+		for (const char *q = colon + 1; q < end; q++) {
+			if (!isdigit((unsigned char)*q) || port > 65535) {
+				*err = "bad port";
+				return -1;
+			}
+			port = port * 10 + (*q - '0');
+		}
+		if (port < 1 || port > 65535) {
+			*err = "bad port";
+			return -1;
+		}
+		u->port = port;
+	}
+	/* The Host value, built by hand (this runs for every fetch): the host
+	 * is at most 253 bytes, so brackets and a port always fit. */
+	{
+		char *o = u->hostport;
+		int v6 = memchr(u->host, ':', hl) != NULL;
+
+		if (v6)
+			*o++ = '[';
+		memcpy(o, u->host, hl);
+		o += hl;
+		if (v6)
+			*o++ = ']';
+		if (u->port != (u->tls ? 443 : 80)) {
+			*o++ = ':';
+			o += buf_digits(o, (uint64_t)u->port);
+		}
+		*o = '\0';
+	}
+
+	/* The request target: everything up to the fragment. Bytes that would
+	 * break the request line (space, controls) make the URL unusable;
+	 * non-ASCII bytes are percent-encoded. */
+	if (*end != '/')
+		buf_appendc(&t, '/');
+	for (p = end; *p && *p != '#'; p++) {
+		unsigned char c = *p;
+		if (c <= 0x20 || c == 0x7f) {
+			buf_free(&t);
+			*err = "space or control character in URL";
+			return -1;
+		}
+		if (c >= 0x80)
+			buf_appendf(&t, "%%%02X", c);
+		else
+			buf_appendc(&t, c);
+	}
+	u->target = buf_steal(&t);
+	return 0;
+}
+
+void
+http_url_clear(struct http_url *u)
+{
+	free(u->target);
+	u->target = NULL;
+}
+
+/* Appends s with control characters replaced, so a configured value can
+ * never split the request head. */
+static void
+http_append_clean(struct buf *out, const char *s)
+{
+	const char *run = s;
+
+	for (; *s; s++) {
+		if ((unsigned char)*s >= 0x20 && *s != 0x7f)
+			continue;
+		buf_append(out, run, s - run);
+		buf_appendc(out, ' ');
+		run = s + 1;
+	}
+	buf_append(out, run, s - run);
+}
+
+void
+http_request_build(struct buf *out, const struct http_url *u,
+    const char *user_agent, int accept_gzip)
+{
+	buf_appends(out, "GET ");
+	buf_appends(out, u->target);
+	buf_appends(out, " HTTP/1.1\r\nHost: ");
+	buf_appends(out, u->hostport);
+	buf_appends(out, "\r\nUser-Agent: ");
+	http_append_clean(out, user_agent);
+	buf_appends(out, "\r\nAccept: text/html,application/xhtml+xml,"
+	    "application/xml;q=0.9,*/*;q=0.8\r\nAccept-Encoding: ");
+	buf_appends(out, accept_gzip ? "gzip" : "identity");
+	buf_appends(out, "\r\nConnection: keep-alive\r\n\r\n");
+}
+
+static void
+http_settings_init(void)
+{
+	if (http_settings_ready)
+		return;
+	llhttp_settings_init(&http_settings);
+	http_settings.on_message_begin = http_on_message_begin_cb;
+	http_settings.on_header_field = http_on_header_field_cb;
+	http_settings.on_header_field_complete = http_on_header_field_complete_cb;
+	http_settings.on_header_value = http_on_header_value_cb;
+	http_settings.on_header_value_complete = http_on_header_value_complete_cb;
+	http_settings.on_headers_complete = http_on_headers_complete_cb;
+	http_settings.on_body = http_on_body_cb;
+	http_settings.on_message_complete = http_on_message_complete_cb;
+	http_settings_ready = 1;
+}
+
+struct http *
+http_new(size_t max_header_bytes, const struct http_cbs *cbs, void *arg)
+{
+	struct http *h = xcalloc(1, sizeof(*h));
+
+	http_settings_init();
+	llhttp_init(&h->parser, HTTP_RESPONSE, &http_settings);
+	h->parser.data = h;
+	h->cbs = cbs;
+	h->arg = arg;
+	h->max_head = max_header_bytes;
+	h->phase = HTTP_PHASE_HEAD;
+	return h;
+}
+
+void
+http_free(struct http *h)
+{
+	if (h == NULL)
+		return;
+	buf_free(&h->head);
+	buf_free(&h->hdrs);
+	free(h);
+}
+
+static int
+http_on_message_begin_cb(llhttp_t *p)
+{
+	struct http *h = p->data;
+
+	buf_reset(&h->hdrs);
+	h->nhdrs = 0;
+	return 0;
+}
+
+static int
+http_on_header_field_cb(llhttp_t *p, const char *at, size_t len)
+{
+	struct http *h = p->data;
+
+	buf_append(&h->hdrs, at, len);
+	return 0;
+}
+
+static int
+http_on_header_field_complete_cb(llhttp_t *p)
+{
+	struct http *h = p->data;
+
+	if (++h->nhdrs > HTTP_MAX_HEADERS) {
+		h->err = "too many header lines";
+		return -1;
+	}
+	buf_appendc(&h->hdrs, '\0');
+	h->value_start = h->hdrs.len;
+	return 0;
+}
+
+static int
+http_on_header_value_cb(llhttp_t *p, const char *at, size_t len)
+{
+	struct http *h = p->data;
+
+	buf_append(&h->hdrs, at, len);
+	return 0;
+}
+
+static int
+http_on_header_value_complete_cb(llhttp_t *p)
+{
+	struct http *h = p->data;
+
+	/* llhttp strips leading whitespace of a value but keeps trailing. */
+	while (h->hdrs.len > h->value_start &&
+	    (h->hdrs.data[h->hdrs.len - 1] == ' ' || h->hdrs.data[h->hdrs.len - 1] == '\t'))
+		h->hdrs.len--;
+	buf_appendc(&h->hdrs, '\0');
+	return 0;
+}
+
+/* Validates the status line (llhttp 8.1 accepts any version and a status
+ * of any number of digits) and decides whether a body follows. Setting
+ * F_SKIPBODY is what returning 1 does; we pause instead so that the caller
+ * learns where the head ends, and llhttp resumes at the body decision. */
+static int
+http_on_headers_complete_cb(llhttp_t *p)
+{
+	struct http *h = p->data;
+	int code = p->status_code;
+
+	if (p->http_major != 1) {
+		h->err = "unsupported HTTP version";
+		return -1;
+	}
+	if (code < 100 || code > 599) {
+		h->err = "invalid status code";
+		return -1;
+	}
+	if (code == 101) {
+		h->err = "unsolicited 101 Switching Protocols";
+		return -1;
+	}
+	h->interim = code < 200;
+	if (h->interim || code == 204 || code == 304)
+		p->flags |= F_SKIPBODY;
+	h->status = code;
+	h->event = HTTP_EV_HEAD;
+	return HPE_PAUSED;
+}
+
+static int
+http_on_body_cb(llhttp_t *p, const char *at, size_t len)
+{
+	struct http *h = p->data;
+
+	if (h->cbs->on_body && h->cbs->on_body(h->arg, at, len) != 0) {
+		h->stopped = 1;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+http_on_message_complete_cb(llhttp_t *p)
+{
+	struct http *h = p->data;
+
+	/* Only valid here: llhttp resets the flags for the next message. */
+	h->keep_alive = llhttp_should_keep_alive(p);
+	h->event = HTTP_EV_MESSAGE;
+	return HPE_PAUSED;
+}
+
+static enum http_result
+http_fail(struct http *h, const char *why)
+{
+	h->phase = HTTP_PHASE_FAILED;
+	if (h->err == NULL)
+		h->err = why;
+	return HTTP_ERROR;
+}
+
+/* Acts on the pause that ended the last llhttp_execute. */
+static enum http_result
+http_event(struct http *h)
+{
+	enum http_event ev = h->event;
+
+	h->event = HTTP_EV_NONE;
+	if (ev == HTTP_EV_HEAD && !h->interim) {
+		h->phase = HTTP_PHASE_BODY;
+		h->head_done = 1;
+		if (h->cbs->on_head && h->cbs->on_head(h->arg) != 0) {
+			h->stopped = 1;
+			return HTTP_STOPPED;
+		}
+	} else if (ev == HTTP_EV_MESSAGE) {
+		if (h->interim) {
+			if (++h->ninterim > HTTP_MAX_INTERIM)
+				return http_fail(h, "too many interim responses");
+			h->interim = 0;
+			buf_reset(&h->head);
+			return HTTP_MORE;
+		}
+		h->phase = HTTP_PHASE_DONE;
+		return HTTP_DONE;
+	}
+	return HTTP_MORE;
+}
+
+enum http_result
+http_feed(struct http *h, const char *data, size_t len, size_t *used)
+{
+	size_t off = 0;
+	int again = 0;
+	enum http_result r = HTTP_MORE;
+
+	if (used)
+		*used = 0;
+	if (h->phase == HTTP_PHASE_FAILED)
+		return HTTP_ERROR;
+	if (len > 0)
+		h->started = 1;
+	/* After a pause llhttp may have work left that needs no input (the
+	 * end of a bodiless message), so run it once more even at the end. */
+	while ((off < len || again) && h->phase != HTTP_PHASE_DONE) {
+		size_t n = len - off, took;
+		llhttp_errno_t e;
+
+		again = 0;
+
+		/* Feed a head at most one byte past the cap, so an endless head
+		 * costs no more than the cap. */
+		if (h->phase == HTTP_PHASE_HEAD && n > h->max_head + 1 - h->head.len)
+			n = h->max_head + 1 - h->head.len;
+		h->event = HTTP_EV_NONE;
+		e = llhttp_execute(&h->parser, data + off, n);
+		took = n;
+		if (e == HPE_PAUSED) {
+			took = llhttp_get_error_pos(&h->parser) - (data + off);
+			llhttp_resume(&h->parser);
+			again = 1;
+		} else if (e != HPE_OK) {
+			if (h->stopped) {
+				r = HTTP_STOPPED;
+				break;
+			}
+			return http_fail(h, llhttp_get_error_reason(&h->parser));
+		}
+		if (h->phase == HTTP_PHASE_HEAD)
+			buf_append(&h->head, data + off, took);
+		off += took;
+		r = http_event(h);
+		if (r == HTTP_ERROR || r == HTTP_STOPPED)
+			break;
+		if (h->phase == HTTP_PHASE_HEAD && h->head.len > h->max_head)
+			return http_fail(h, "response head larger than fetch.max-header-bytes");
+	}
+	if (used)
+		*used = off;
+	return r;
+}
+
+enum http_result
+http_eof(struct http *h)
+{
+	llhttp_errno_t e;
+
+	if (h->phase == HTTP_PHASE_DONE)
+		return HTTP_DONE;
+	if (h->phase == HTTP_PHASE_FAILED)
+		return HTTP_ERROR;
+	if (!h->started)
+		return http_fail(h, "connection closed before any response byte");
+	if (h->phase == HTTP_PHASE_HEAD)
+		return http_fail(h, "connection closed in the response head");
+	h->event = HTTP_EV_NONE;
+	e = llhttp_finish(&h->parser);
+	if ((e == HPE_OK || e == HPE_PAUSED) && h->event == HTTP_EV_MESSAGE) {
+		h->keep_alive = 0;
+		h->phase = HTTP_PHASE_DONE;
+		return HTTP_DONE;
+	}
+	return http_fail(h, "connection closed before the end of the body");
+}
+
+int
+http_started(const struct http *h)
+{
+	return h->started;
+}
+
+int
+http_head_done(const struct http *h)
+{
+	return h->head_done;
+}
+
+int
+http_status(const struct http *h)
+{
+	return h->status;
+}
+
+int
+http_keep_alive(const struct http *h)
+{
+	return h->phase == HTTP_PHASE_DONE && h->keep_alive;
+}
+
+const char *
+http_head(const struct http *h, size_t *len)
+{
+	*len = h->head.len;
+	return h->head.data ? h->head.data : "";
+}
+
+int
+http_header_at(const struct http *h, size_t i, const char **name, const char **value)
+{
+	const char *p = h->hdrs.data, *end = h->hdrs.data + h->hdrs.len;
+
+	if (p == NULL)
+		return 0;
+	for (size_t k = 0; p < end; k++) {
+		const char *n = p, *v;
+		p += strlen(p) + 1;
+		if (p >= end)
+			return 0;
+		v = p;
+		p += strlen(p) + 1;
+		if (k == i) {
+			*name = n;
+			*value = v;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+const char *
+http_header(const struct http *h, const char *name)
+{
+	const char *n, *v;
+
+	for (size_t i = 0; http_header_at(h, i, &n, &v); i++)
+		if (strcasecmp(n, name) == 0)
+			return v;
+	return NULL;
+}
+
+const char *
+http_error(const struct http *h)
+{
+	return h->err;
+}

@@ -1,0 +1,427 @@
+/* The control socket's routes (CONTRACT section 7), run inside the crawl's
+ * loop by src/net/ctlserver.c for each well-formed request:
+ *
+ *   GET  /status                 state, reason and counts (JSON)
+ *   GET  /report/frontier|queues|hosts|stats   [?format=json|text][&state=S]
+ *   GET  /metrics                Prometheus text
+ *   POST /pause /unpause /stop /checkpoint /reconsider-retired
+ *   POST /settings               {"section.key": value, ...}
+ *
+ * Errors are JSON objects {"error", "status"} with a 4xx or 5xx status. */
+#include <build-config.h>
+
+#include "crawl/checkpoint.h"
+#include "lib/config.h"
+#include "crawl/crawl.h"
+#include "net/ctlserver.h"
+#include "net/dns.h"
+#include "frontier/frontier.h"
+#include "frontier/hosts.h"
+#include "crawl/report.h"
+#include "lib/xmalloc.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Keys read only when the crawl starts: a mid-crawl change is kept in
+ * tern.conf and takes effect on resume. Prefixes end with '.' for whole
+ * sections. Everything else is read as it is used (frontier, politeness,
+ * limits, pause-at-finish, per-URI fetch and extract keys). */
+static const char *const crawlctl_at_start[] = {
+	"crawl.user-agent", "crawl.max-connections", "crawl.scope", "crawl.max-hops",
+	"crawl.max-trans-hops", "crawl.max-uri-length", "crawl.max-path-repeats",
+	"crawl.max-query-length", "crawl.pause-at-start", "frontier.queue-assignment",
+	"frontier.ready-order", "frontier.host-depth-divisor", "robots.policy",
+	"dns.", "warc.", "storage.", "canonicalize.", "checkpoint.",
+	"fetch.connect-timeout-ms", "fetch.timeout-seconds", "fetch.idle-timeout-seconds",
+	"fetch.max-header-bytes", "fetch.accept-encoding", "fetch.tls-verify", "fetch.ca-file",
+	"fetch.allow-private-addresses",
+};
+
+static int crawlctl_key_at_start(const char *key)
+{
+	for (size_t i = 0; i < sizeof crawlctl_at_start / sizeof crawlctl_at_start[0]; i++) {
+		const char *k = crawlctl_at_start[i];
+		size_t n = strlen(k);
+		if (k[n - 1] == '.' ? strncmp(key, k, n) == 0 : strcmp(key, k) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static void crawlctl_json(struct ctlserver_reply *r, json_t *j)
+{
+	char *text = j != NULL ? json_dumps(j, JSON_INDENT(2)) : NULL;
+
+	if (text == NULL) {
+		ctlserver_reply_error(r, 500, "could not build the answer");
+	} else {
+		buf_appends(&r->body, text);
+		buf_appendc(&r->body, '\n');
+		free(text);
+	}
+	json_decref(j);
+}
+
+static void crawlctl_status(struct crawl *cr, struct ctlserver_reply *r)
+{
+	struct frontier_counts fc;
+	const char *reason = cr->state == CRAWL_STOPPING || cr->state == CRAWL_FINISHED ?
+	    cr->stop_reason : cr->pause_reason;
+
+	frontier_counts(cr->frontier, &fc);
+	crawlctl_json(r, json_pack("{s:s, s:s?, s:b, s:I, s:I, s:I, s:i, s:I, s:I, s:f, "
+	    "s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:I, s:I}",
+	    "state", crawl_state_name(cr->state),
+	    "reason", reason,
+	    "at_finish", cr->at_finish || cr->state == CRAWL_EMPTY,
+	    "pages", (json_int_t)cr->stats.pages,
+	    "bytes", (json_int_t)cr->stats.bytes,
+	    "failures", (json_int_t)cr->stats.failures,
+	    "in_flight", cr->in_flight,
+	    "queued", (json_int_t)fc.queued,
+	    "discovered", (json_int_t)fc.discovered,
+	    "seconds", (double)(crawl_now_ms() - cr->start_ms) / 1000.0,
+	    "queues",
+	    "total", (json_int_t)fc.queues_total,
+	    "in_process", (json_int_t)fc.in_process,
+	    "ready", (json_int_t)fc.ready,
+	    "snoozed", (json_int_t)fc.snoozed,
+	    "inactive", (json_int_t)fc.inactive,
+	    "ineligible", (json_int_t)fc.ineligible,
+	    "retired", (json_int_t)fc.retired,
+	    "exhausted", (json_int_t)fc.exhausted,
+	    "active", (json_int_t)(fc.in_process + fc.ready + fc.snoozed),
+	    "uris_in_retired_queues", (json_int_t)fc.retired_uris,
+	    "uris_in_ineligible_queues", (json_int_t)fc.ineligible_uris));
+}
+
+static void crawlctl_metrics(struct crawl *cr, struct ctlserver_reply *r)
+{
+	static const char *const classes[6] = { "negative", "1xx", "2xx", "3xx", "4xx", "5xx" };
+	struct frontier_counts fc;
+	struct buf *b = &r->body;
+	const struct { const char *name; uint64_t v; } qs[] = {
+		{ "in-process", 0 }, { "ready", 0 }, { "snoozed", 0 }, { "inactive", 0 },
+		{ "ineligible", 0 }, { "retired", 0 }, { "exhausted", 0 },
+	};
+	uint64_t qv[7];
+
+	frontier_counts(cr->frontier, &fc);
+	qv[0] = fc.in_process;
+	qv[1] = fc.ready;
+	qv[2] = fc.snoozed;
+	qv[3] = fc.inactive;
+	qv[4] = fc.ineligible;
+	qv[5] = fc.retired;
+	qv[6] = fc.exhausted;
+	r->content_type = "text/plain; version=0.0.4";
+	buf_appends(b, "# HELP tern_pages_total Final dispositions with an HTTP status.\n"
+	    "# TYPE tern_pages_total counter\n");
+	buf_appendf(b, "tern_pages_total %llu\n", (unsigned long long)cr->stats.pages);
+	buf_appends(b, "# HELP tern_bytes_total Entity bytes of those pages.\n"
+	    "# TYPE tern_bytes_total counter\n");
+	buf_appendf(b, "tern_bytes_total %llu\n", (unsigned long long)cr->stats.bytes);
+	buf_appends(b, "# HELP tern_responses_total Final dispositions by status class.\n"
+	    "# TYPE tern_responses_total counter\n");
+	for (int i = 0; i < 6; i++)
+		buf_appendf(b, "tern_responses_total{class=\"%s\"} %llu\n", classes[i],
+		    (unsigned long long)cr->stats.status_class[i]);
+	buf_appends(b, "# TYPE tern_failures_total counter\n");
+	buf_appendf(b, "tern_failures_total %llu\n", (unsigned long long)cr->stats.failures);
+	buf_appends(b, "# TYPE tern_retries_total counter\n");
+	buf_appendf(b, "tern_retries_total %llu\n", (unsigned long long)cr->stats.retries);
+	buf_appends(b, "# TYPE tern_dns_lookups_total counter\n");
+	buf_appendf(b, "tern_dns_lookups_total %llu\n", (unsigned long long)cr->stats.dns_lookups);
+	buf_appends(b, "# TYPE tern_robots_fetches_total counter\n");
+	buf_appendf(b, "tern_robots_fetches_total %llu\n",
+	    (unsigned long long)cr->stats.robots_fetches);
+	buf_appends(b, "# TYPE tern_revisits_total counter\n");
+	buf_appendf(b, "tern_revisits_total %llu\n", (unsigned long long)cr->stats.revisits);
+	buf_appends(b, "# TYPE tern_links_scheduled_total counter\n");
+	buf_appendf(b, "tern_links_scheduled_total %llu\n",
+	    (unsigned long long)cr->stats.links_scheduled);
+	buf_appends(b, "# HELP tern_in_flight Fetches in flight.\n# TYPE tern_in_flight gauge\n");
+	buf_appendf(b, "tern_in_flight %d\n", cr->in_flight);
+	buf_appends(b, "# HELP tern_queues Frontier queues by state.\n# TYPE tern_queues gauge\n");
+	for (int i = 0; i < 7; i++)
+		buf_appendf(b, "tern_queues{state=\"%s\"} %llu\n", qs[i].name,
+		    (unsigned long long)qv[i]);
+	buf_appends(b, "# HELP tern_uris_queued URIs queued (retired and ineligible queues included).\n"
+	    "# TYPE tern_uris_queued gauge\n");
+	buf_appendf(b, "tern_uris_queued %llu\n", (unsigned long long)fc.queued);
+	buf_appends(b, "# TYPE tern_uris_discovered_total counter\n");
+	buf_appendf(b, "tern_uris_discovered_total %llu\n", (unsigned long long)fc.discovered);
+	buf_appends(b, "# HELP tern_robots_cache_entries Servers whose robots.txt verdict is in memory.\n"
+	    "# TYPE tern_robots_cache_entries gauge\n");
+	buf_appendf(b, "tern_robots_cache_entries %zu\n", hosts_count(cr->hosts));
+	buf_appends(b, "# TYPE tern_robots_cache_bytes gauge\n");
+	buf_appendf(b, "tern_robots_cache_bytes %zu\n", hosts_memory(cr->hosts));
+	buf_appends(b, "# HELP tern_dns_cache_entries Names in the DNS cache (answers and failures).\n"
+	    "# TYPE tern_dns_cache_entries gauge\n");
+	buf_appendf(b, "tern_dns_cache_entries %zu\n", cr->dns ? dns_cache_count(cr->dns) : 0);
+	buf_appends(b, "# HELP tern_store_write_seconds_total Time in the frontier's LevelDB writes, stalls included.\n"
+	    "# TYPE tern_store_write_seconds_total counter\n");
+	buf_appendf(b, "tern_store_write_seconds_total %.6f\n", (double)cr->store_write_ns / 1e9);
+	buf_appends(b, "# HELP tern_store_write_max_seconds The longest single LevelDB write.\n"
+	    "# TYPE tern_store_write_max_seconds gauge\n");
+	buf_appendf(b, "tern_store_write_max_seconds %.6f\n", (double)cr->store_write_max_ns / 1e9);
+	buf_appends(b, "# HELP tern_checkpoints_total Checkpoints taken by this process.\n"
+	    "# TYPE tern_checkpoints_total counter\n");
+	buf_appendf(b, "tern_checkpoints_total %llu\n", (unsigned long long)cr->checkpoints);
+	buf_appends(b, "# HELP tern_checkpoint_seconds_total Time spent taking them (the loop stalls meanwhile).\n"
+	    "# TYPE tern_checkpoint_seconds_total counter\n");
+	buf_appendf(b, "tern_checkpoint_seconds_total %.6f\n", (double)cr->checkpoint_total_us / 1e6);
+	buf_appends(b, "# HELP tern_checkpoint_last_seconds Duration of the latest checkpoint.\n"
+	    "# TYPE tern_checkpoint_last_seconds gauge\n");
+	buf_appendf(b, "tern_checkpoint_last_seconds %.6f\n", (double)cr->checkpoint_us / 1e6);
+	buf_appends(b, "# HELP tern_resident_memory_bytes Resident set size.\n"
+	    "# TYPE tern_resident_memory_bytes gauge\n");
+	buf_appendf(b, "tern_resident_memory_bytes %lld\n", (long long)crawl_rss_kb() * 1024);
+	buf_appends(b, "# HELP tern_state The crawl's state (1 for the current one).\n"
+	    "# TYPE tern_state gauge\n");
+	for (int s = 0; s < CRAWL__NSTATES; s++)
+		buf_appendf(b, "tern_state{state=\"%s\"} %d\n", crawl_state_name((enum crawl_state)s),
+		    cr->state == (enum crawl_state)s);
+	buf_appends(b, "# TYPE tern_uptime_seconds gauge\n");
+	buf_appendf(b, "tern_uptime_seconds %.3f\n",
+	    (double)(crawl_now_ms() - cr->start_ms) / 1000.0);
+	buf_appends(b, "# TYPE tern_control_connections gauge\n");
+	buf_appendf(b, "tern_control_connections %u\n",
+	    cr->ctl != NULL ? ctlserver_connections(cr->ctl) : 0);
+}
+
+static void crawlctl_report(struct crawl *cr, const struct ctlreq *req, struct ctlserver_reply *r)
+{
+	const char *what = req->path.data + strlen("/report/");
+	struct buf fmt = BUF_INIT, state = BUF_INIT;
+	char *err = NULL;
+	int json = 0;
+
+	if (ctlreq_query_param(req->query.data, "format", &fmt) == 0) {
+		if (strcmp(fmt.data != NULL ? fmt.data : "", "json") == 0)
+			json = 1;
+		else if (fmt.data == NULL || strcmp(fmt.data, "text") != 0) {
+			ctlserver_reply_error(r, 400, "format: expected json or text");
+			goto out;
+		}
+	}
+	r->content_type = json ? "application/json" : "text/plain; charset=utf-8";
+	if (strcmp(what, "frontier") == 0) {
+		report_frontier(cr->frontier, crawl_report_word(cr), json, &r->body);
+	} else if (strcmp(what, "queues") == 0) {
+		int has = ctlreq_query_param(req->query.data, "state", &state) == 0;
+		if (report_queues(cr->frontier, has ? (state.data != NULL ? state.data : "") : NULL,
+		    json, &r->body, &err) < 0) {
+			ctlserver_reply_error(r, 400, err);
+			free(err);
+		}
+	} else if (strcmp(what, "hosts") == 0) {
+		if (report_hosts(cr->jobdir, json, &r->body, &err) < 0) {
+			ctlserver_reply_error(r, 500, err);
+			free(err);
+		}
+	} else if (strcmp(what, "stats") == 0) {
+		r->content_type = "application/json";
+		crawlctl_json(r, crawl_stats_json(cr));
+	} else {
+		ctlserver_reply_error(r, 404, "no such report (frontier, queues, hosts, stats)");
+	}
+out:
+	buf_free(&fmt);
+	buf_free(&state);
+}
+
+/* A JSON value as tern.conf text: strings as they are, numbers and booleans
+ * printed; anything else is refused. */
+static int crawlctl_value_text(json_t *v, struct buf *out)
+{
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		buf_append(out, json_string_value(v), json_string_length(v));
+		return memchr(json_string_value(v), '\n', json_string_length(v)) == NULL &&
+		    strlen(json_string_value(v)) == json_string_length(v) ? 0 : -1;
+	case JSON_INTEGER:
+		buf_appendf(out, "%lld", (long long)json_integer_value(v));
+		return 0;
+	case JSON_REAL:
+		buf_appendf(out, "%.17g", json_real_value(v));
+		return 0;
+	case JSON_TRUE:
+		buf_appends(out, "true");
+		return 0;
+	case JSON_FALSE:
+		buf_appends(out, "false");
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* Rewrites JOBDIR/tern.conf so that a resume runs with the new settings. */
+static void crawlctl_save_config(struct crawl *cr)
+{
+	char *path = xasprintf("%s/tern.conf", cr->jobdir);
+	char *tmp = xasprintf("%s.tmp", path);
+	FILE *fp = fopen(tmp, "w");
+	int ok = fp != NULL && config_write(cr->cfg, fp) == 0;
+
+	if (fp != NULL && fclose(fp) != 0)
+		ok = 0;
+	if (!ok || rename(tmp, path) != 0) {
+		crawl_log_event(cr, "could not rewrite %s after a settings change", path);
+		unlink(tmp);
+	}
+	free(tmp);
+	free(path);
+}
+
+static void crawlctl_settings(struct crawl *cr, const struct ctlreq *req, struct ctlserver_reply *r)
+{
+	json_error_t jerr;
+	json_t *j = json_loadb(req->body.data, req->body.len, 0, &jerr), *v, *applied;
+	struct config *scratch;
+	struct buf a = BUF_INIT;
+	const char *key;
+	char *err = NULL;
+	int pass;
+
+	if (j == NULL || !json_is_object(j) || json_object_size(j) == 0) {
+		buf_appendf(&a, "expected a JSON object of settings such as "
+		    "{\"frontier.queue-total-budget\": 500}%s%s", j == NULL ? ": " : "",
+		    j == NULL ? jerr.text : "");
+		ctlserver_reply_error(r, 400, a.data);
+		buf_free(&a);
+		json_decref(j);
+		return;
+	}
+	/* Pass 0 checks every assignment on a scratch configuration, so that
+	 * a bad one changes nothing; pass 1 applies them. */
+	scratch = config_new();
+	applied = json_object();
+	for (pass = 0; pass < 2; pass++) {
+		json_object_foreach(j, key, v) {
+			buf_reset(&a);
+			buf_appends(&a, key);
+			buf_appendc(&a, '=');
+			if (crawlctl_value_text(v, &a) < 0) {
+				err = xasprintf("%s: expected a string, number or boolean", key);
+			} else if (config_set(pass == 0 ? scratch : cr->cfg, a.data, &err) == 0) {
+				if (pass == 1) {
+					json_object_set_new(applied, key, json_string(
+					    crawlctl_key_at_start(key) ? "on resume" : "now"));
+					crawl_log_event(cr, "setting changed: %s", a.data);
+				}
+				continue;
+			}
+			break;
+		}
+		if (err != NULL)
+			break;
+	}
+	config_free(scratch);
+	json_decref(j);
+	buf_free(&a);
+	if (err != NULL) {
+		ctlserver_reply_error(r, 400, err);
+		free(err);
+		json_decref(applied);
+		return;
+	}
+	crawlctl_save_config(cr);
+	crawl_settings_changed(cr);
+	crawlctl_json(r, json_pack("{s:o, s:s}", "applied", applied,
+	    "state", crawl_state_name(cr->state)));
+}
+
+static void crawlctl_action(struct crawl *cr, const char *what, struct ctlserver_reply *r)
+{
+	const char *why = NULL;
+	int rc = 0, moved = -1;
+
+	if (strcmp(what, "pause") == 0) {
+		rc = crawl_pause(cr, &why);
+	} else if (strcmp(what, "unpause") == 0) {
+		rc = crawl_unpause(cr, &why);
+	} else if (strcmp(what, "stop") == 0) {
+		rc = crawl_stop(cr, "stopped by the operator", &why);
+	} else if (strcmp(what, "checkpoint") == 0) {
+		char name[CHECKPOINT_NAME_MAX], *err = NULL;
+		if (crawl_checkpoint(cr, name, sizeof name, &err) < 0) {
+			ctlserver_reply_error(r, 500, err);
+			free(err);
+			return;
+		}
+		crawlctl_json(r, json_pack("{s:s, s:s, s:f}", "state", crawl_state_name(cr->state),
+		    "checkpoint", name, "ms", (double)cr->checkpoint_us / 1000.0));
+		return;
+	} else {
+		moved = frontier_reconsider_retired(cr->frontier);
+		if (moved < 0) {
+			ctlserver_reply_error(r, 500, frontier_error(cr->frontier) ?
+			    frontier_error(cr->frontier) : "frontier store error");
+			return;
+		}
+		crawl_log_event(cr, "reconsider-retired: %d queues back to inactive", moved);
+		crawl_settings_changed(cr);
+	}
+	if (rc < 0) {
+		ctlserver_reply_error(r, 409, why);
+		return;
+	}
+	if (moved >= 0)
+		crawlctl_json(r, json_pack("{s:s, s:i}", "state", crawl_state_name(cr->state),
+		    "reconsidered", moved));
+	else
+		crawlctl_json(r, json_pack("{s:s, s:s?}", "state", crawl_state_name(cr->state),
+		    "note", why));
+}
+
+void crawlctl_handle(void *ctx, const struct ctlreq *req, struct ctlserver_reply *r)
+{
+	static const char *const posts[] = {
+		"/pause", "/unpause", "/stop", "/checkpoint", "/reconsider-retired",
+	};
+	struct crawl *cr = ctx;
+	const char *path = req->path.data;
+	int get = strcmp(req->method, "GET") == 0, post = strcmp(req->method, "POST") == 0;
+
+	if (cr->state == CRAWL_FINISHED) {
+		ctlserver_reply_error(r, 503, "the crawl has ended");
+		return;
+	}
+	if (strcmp(path, "/status") == 0 || strcmp(path, "/metrics") == 0 ||
+	    strncmp(path, "/report/", 8) == 0) {
+		if (!get) {
+			ctlserver_reply_error(r, 405, "use GET");
+		} else if (path[1] == 's') {
+			crawlctl_status(cr, r);
+		} else if (path[1] == 'm') {
+			crawlctl_metrics(cr, r);
+		} else {
+			crawlctl_report(cr, req, r);
+		}
+		return;
+	}
+	if (strcmp(path, "/settings") == 0) {
+		if (!post)
+			ctlserver_reply_error(r, 405, "use POST");
+		else
+			crawlctl_settings(cr, req, r);
+		return;
+	}
+	for (size_t i = 0; i < sizeof posts / sizeof posts[0]; i++) {
+		if (strcmp(path, posts[i]) == 0) {
+			if (!post)
+				ctlserver_reply_error(r, 405, "use POST");
+			else
+				crawlctl_action(cr, path + 1, r);
+			return;
+		}
+	}
+	ctlserver_reply_error(r, 404, "no such resource (see CONTRACT section 7: /status, "
+	    "/report/..., /metrics, /pause, /unpause, /stop, /checkpoint, /reconsider-retired, "
+	    "/settings)");
+}

@@ -1,0 +1,252 @@
+/* The control client: one blocking HTTP/1.1 exchange over the job's unix
+ * socket per command. The server always closes after its answer, so the
+ * answer is read to end of file (capped) and split at its head. */
+#include "ops/ctl.h"
+#include "lib/xmalloc.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+/* Largest answer read (a queues report of a very large crawl). */
+#define CTL_MAX_ANSWER (512u << 20)
+/* How long the crawl may take to answer. */
+#define CTL_TIMEOUT_S 60
+
+static const char ctl_usage[] =
+"usage: tern ctl JOBDIR COMMAND\n"
+"  status                      the crawl's state and counts (JSON)\n"
+"  pause | unpause | stop      hold, resume, or end the crawl\n"
+"  checkpoint                  write a checkpoint\n"
+"  reconsider-retired          move retired queues back to inactive\n"
+"  set KEY=VALUE...            change settings mid-crawl (tern.conf(5) keys)\n"
+"  report [frontier|queues|hosts|stats] [--json] [--state STATE]\n"
+"  metrics                     Prometheus text\n";
+
+static int ctl_connect(const char *jobdir, char **err)
+{
+	struct sockaddr_un sun;
+	struct timeval tv = { CTL_TIMEOUT_S, 0 };
+	char *path = xasprintf("%s/control.sock", jobdir);
+	int fd;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof sun.sun_path) {
+		*err = xasprintf("%s: path too long for a unix socket", path);
+		free(path);
+		return -1;
+	}
+	memcpy(sun.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		*err = xasprintf("socket: %s", strerror(errno));
+		free(path);
+		return -1;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) != 0) {
+		int e = errno;
+		close(fd);
+		if (e == ENOENT || e == ECONNREFUSED) {
+			free(path);
+			return CTL_NOT_RUNNING;
+		}
+		*err = xasprintf("%s: %s", path, strerror(e));
+		free(path);
+		return -1;
+	}
+	free(path);
+	return fd;
+}
+
+static int ctl_write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int ctl_request(const char *jobdir, const char *method, const char *target,
+    const char *body, int *status, struct buf *out, char **err)
+{
+	struct buf req = BUF_INIT, ans = BUF_INIT;
+	char chunk[65536];
+	const char *head_end;
+	int fd = ctl_connect(jobdir, err), rc = -1;
+	size_t blen = body != NULL ? strlen(body) : 0;
+
+	if (fd < 0)
+		return fd;
+	buf_appendf(&req, "%s %s HTTP/1.1\r\nHost: tern\r\nConnection: close\r\n", method, target);
+	if (body != NULL)
+		buf_appendf(&req, "Content-Type: application/json\r\nContent-Length: %zu\r\n", blen);
+	buf_appends(&req, "\r\n");
+	if (body != NULL)
+		buf_append(&req, body, blen);
+	if (ctl_write_all(fd, req.data, req.len) < 0) {
+		*err = xasprintf("sending to the control socket: %s", strerror(errno));
+		goto out;
+	}
+	for (;;) {
+		ssize_t r = read(fd, chunk, sizeof chunk);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			*err = xasprintf("reading the control socket: %s",
+			    errno == EAGAIN ? "no answer in time" : strerror(errno));
+			goto out;
+		}
+		if (r == 0)
+			break;
+		if (ans.len + (size_t)r > CTL_MAX_ANSWER) {
+			*err = xstrdup("the crawl's answer is too large");
+			goto out;
+		}
+		buf_append(&ans, chunk, (size_t)r);
+	}
+	head_end = ans.len ? strstr(ans.data, "\r\n\r\n") : NULL;
+	if (ans.len < 12 || strncmp(ans.data, "HTTP/1.", 7) != 0 || head_end == NULL ||
+	    sscanf(ans.data + 8, " %3d", status) != 1) {
+		*err = xstrdup("malformed answer from the control socket");
+		goto out;
+	}
+	head_end += 4;
+	buf_append(out, head_end, ans.len - (size_t)(head_end - ans.data));
+	rc = 0;
+out:
+	close(fd);
+	buf_free(&req);
+	buf_free(&ans);
+	return rc;
+}
+
+/* Prints an answer: the body to stdout when it succeeded, the JSON error's
+ * message to stderr otherwise. Returns the exit status. */
+static int ctl_print(int status, const struct buf *body)
+{
+	if (status >= 200 && status < 300) {
+		fwrite(body->data, 1, body->len, stdout);
+		if (body->len > 0 && body->data[body->len - 1] != '\n')
+			putchar('\n');
+		return 0;
+	}
+	{
+		json_t *j = json_loadb(body->data, body->len, 0, NULL);
+		const char *msg = j != NULL ? json_string_value(json_object_get(j, "error")) : NULL;
+		fprintf(stderr, "tern: ctl: %d: %s\n", status, msg != NULL ? msg : body->data);
+		json_decref(j);
+	}
+	return status == 501 || status == 409 ? 1 : 2;
+}
+
+/* KEY=VALUE arguments as the JSON object /settings takes (values as text:
+ * the crawl parses them as tern.conf would). */
+static char *ctl_settings_body(int argc, char **argv)
+{
+	json_t *o = json_object();
+	char *text;
+
+	for (int i = 0; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+		char *key;
+		if (eq == NULL || eq == argv[i]) {
+			fprintf(stderr, "tern: ctl set: expected KEY=VALUE, got '%s'\n", argv[i]);
+			json_decref(o);
+			return NULL;
+		}
+		key = xstrndup(argv[i], (size_t)(eq - argv[i]));
+		json_object_set_new(o, key, json_string(eq + 1));
+		free(key);
+	}
+	text = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	return text;
+}
+
+int ctl_run(int argc, char **argv)
+{
+	const char *jobdir, *cmd, *method = "POST";
+	struct buf target = BUF_INIT, body = BUF_INIT;
+	char *payload = NULL, *err = NULL;
+	int status = 0, rc;
+
+	if (argc < 3 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		fputs(ctl_usage, argc < 3 ? stderr : stdout);
+		return argc < 3 ? 2 : 0;
+	}
+	jobdir = argv[1];
+	cmd = argv[2];
+	if (strcmp(cmd, "pause") == 0 || strcmp(cmd, "unpause") == 0 ||
+	    strcmp(cmd, "stop") == 0 || strcmp(cmd, "checkpoint") == 0 ||
+	    strcmp(cmd, "reconsider-retired") == 0) {
+		if (argc != 3) {
+			fputs(ctl_usage, stderr);
+			return 2;
+		}
+		buf_appendf(&target, "/%s", cmd);
+	} else if (strcmp(cmd, "status") == 0 || strcmp(cmd, "metrics") == 0) {
+		method = "GET";
+		buf_appendf(&target, "/%s", cmd);
+	} else if (strcmp(cmd, "set") == 0) {
+		if (argc < 4 || (payload = ctl_settings_body(argc - 3, argv + 3)) == NULL) {
+			if (argc < 4)
+				fputs(ctl_usage, stderr);
+			return 2;
+		}
+		buf_appends(&target, "/settings");
+	} else if (strcmp(cmd, "report") == 0) {
+		const char *what = "frontier", *state = NULL;
+		int json = 0;
+		method = "GET";
+		for (int i = 3; i < argc; i++) {
+			if (strcmp(argv[i], "--json") == 0)
+				json = 1;
+			else if (strcmp(argv[i], "--state") == 0 && i + 1 < argc)
+				state = argv[++i];
+			else if (argv[i][0] != '-')
+				what = argv[i];
+			else {
+				fputs(ctl_usage, stderr);
+				return 2;
+			}
+		}
+		buf_appendf(&target, "/report/%s?format=%s", what, json ? "json" : "text");
+		if (state != NULL)
+			buf_appendf(&target, "&state=%s", state);
+	} else {
+		fprintf(stderr, "tern: ctl: unknown command '%s'\n", cmd);
+		fputs(ctl_usage, stderr);
+		return 2;
+	}
+	rc = ctl_request(jobdir, method, target.data, payload, &status, &body, &err);
+	if (rc == CTL_NOT_RUNNING) {
+		fprintf(stderr, "tern: ctl: no crawl is running in %s (no control socket)\n", jobdir);
+		rc = 1;
+	} else if (rc < 0) {
+		fprintf(stderr, "tern: ctl: %s\n", err);
+		free(err);
+		rc = 1;
+	} else {
+		rc = ctl_print(status, &body);
+	}
+	free(payload);
+	buf_free(&target);
+	buf_free(&body);
+	return rc;
+}

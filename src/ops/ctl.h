@@ -1,0 +1,21 @@
+/* `tern ctl`: the control socket's client, and the one request helper that
+ * `tern report` also uses. A short-lived process of its own, so it blocks
+ * (with a timeout) instead of running a loop. */
+#ifndef TERN_CTL_H
+#define TERN_CTL_H
+
+#include "lib/buf.h"
+
+/* ctl_request's result when no crawl answers on JOBDIR/control.sock. */
+#define CTL_NOT_RUNNING (-2)
+
+/* Sends one request (body may be NULL) to JOBDIR/control.sock; *status and
+ * body get the answer. 0; CTL_NOT_RUNNING when nothing listens there; -1
+ * with *err on any other failure. */
+int ctl_request(const char *jobdir, const char *method, const char *target,
+    const char *body, int *status, struct buf *out, char **err);
+
+/* tern ctl JOBDIR COMMAND [ARGS]: argv[0] is "ctl". Returns the exit status. */
+int ctl_run(int argc, char **argv);
+
+#endif
