@@ -128,7 +128,16 @@ static const struct url_case url_cases[] = {
 	{ NULL, "http://ab--c.example/", "http://ab--c.example/", 0 },
 	{ NULL, "http://a_b.example/", "http://a_b.example/", 0 },
 	{ NULL, "http://ex%41mple.com/", "http://example.com/", 0 },
-	{ NULL, "http://xn--abc.com/", NULL, URL_EINVAL },
+	/* An all-ASCII domain is kept, lower-cased, even when IDNA would refuse
+	 * one of its labels (whatwg/url, 2026-06-25); a domain with non-ASCII
+	 * code points still goes through IDNA and fails with it. */
+	{ NULL, "http://xn--abc.com/", "http://xn--abc.com/", 0 },
+	{ NULL, "http://a.b.c.xn--pokxncvks", "http://a.b.c.xn--pokxncvks/", 0 },
+	{ NULL, "http://10.0.0.XN--pokxncvks", "http://10.0.0.xn--pokxncvks/", 0 },
+	{ NULL, "https://xn--/", "https://xn--/", 0 },
+	{ NULL, "https://%78n--/", "https://xn--/", 0 },
+	{ NULL, "http://xn--abc.m\xc3\xbcnchen.de/", NULL, URL_EINVAL },
+	{ NULL, "http://xn--/\xc3\xbc", "http://xn--/%C3%BC", 0 },
 	{ NULL, "http://x\xe2\x80\x8dy.com/", NULL, URL_EINVAL },
 	{ NULL, "http://\xff.com/", NULL, URL_EINVAL },
 	{ NULL, "http://ex%zzample.com/", NULL, URL_EINVAL },

@@ -5,9 +5,11 @@
  * and uriparser follow RFC 3986 (no backslash-as-slash, no "http:foo" against
  * an http base, no IPv4 shorthand, no tab stripping, no UTS#46 IDNA), and a
  * crawler that resolves links differently from the browser used for replay
- * misses or invents URLs. Correctness is checked by a differential test
- * against Node's built-in URL (tests/url_diff.sh); the deliberate differences
- * are listed, with reasons, in tests/url_diff_allowed.txt.
+ * misses or invents URLs. Correctness is checked against every entry of
+ * web-platform-tests' urltestdata.json (tests/test_urltestdata.c, the data in
+ * tests/wpt/) and by a differential test against Node's built-in URL
+ * (tests/url_diff.sh); the deliberate differences are listed, with reasons,
+ * in those two tests.
  *
  * Deliberate choices beyond the standard:
  * - Input bytes that are not valid UTF-8 are percent-encoded as they are in

@@ -1,11 +1,12 @@
 /* Host parsing of the WHATWG URL Standard for special schemes: IPv6 literals,
  * IPv4 in all its historical number forms (127.1, 0x7f.1, 017700000001,
- * 2130706433), and domains (percent-decoded, then UTS#46 to ASCII).
+ * 2130706433), and domains (percent-decoded, then UTS#46 to ASCII; an
+ * all-ASCII domain is only lower-cased).
  *
  * IDNA goes through libidn2, but only for labels that need it: libidn2
  * applies IDNA2008's stricter rules (it refuses "ab--c" and symbols such as
  * U+2603), while browsers use UTS#46 with CheckHyphens off. So plain ASCII
- * labels are only lower-cased, and a label that libidn2 refuses as
+ * labels of a domain that is not all ASCII are only lower-cased, and a label that libidn2 refuses as
  * nontransitional is retried as transitional, which accepts symbols and
  * emoji the way browsers do. */
 #include <stdint.h>
@@ -316,10 +317,14 @@ urlhost_domain(const char *s, size_t n, struct buf *out)
 	size_t start = out->len, i = 0, k;
 	int simple = 1;
 
+	/* An all-ASCII domain is only lower-cased, even when a label starts
+	 * with "xn--" and is not valid Punycode or decodes to something UTS#46
+	 * refuses: since the standard's 2026-06-25 change (whatwg/url "Add
+	 * Unicode ToASCII fallback for ASCII domains") a ToASCII failure on an
+	 * ASCII domain is only a validation error, because sites such as
+	 * xn--8i7caa.famitei.net exist. */
 	for (k = 0; k < n; k++)
-		if (u[k] >= 0x80 || ((u[k] | 0x20) == 'x' && k + 3 < n &&
-		    (k == 0 || u[k - 1] == '.') && (u[k + 1] | 0x20) == 'n' &&
-		    u[k + 2] == '-' && u[k + 3] == '-'))
+		if (u[k] >= 0x80)
 			simple = 0;
 	if (simple) {
 		for (k = 0; k < n; k++)
