@@ -115,6 +115,13 @@ static const struct robots_case robots_cases[] = {
 	  1 },
 	{ "unknown field is skipped", "User-agent: *\nNoindex: /a\nDisallow: /b\n", "tern", "/a", 1 },
 	{ "BOM", "\xef\xbb\xbfUser-agent: *\nDisallow: /\n", "tern", "/x", 0 },
+	/* A cut BOM is skipped as Google's parser does (any prefix of it). */
+	{ "BOM cut to two bytes", "\xef\xbbUser-agent: *\nDisallow: /\n", "tern", "/x", 0 },
+	{ "BOM cut to one byte", "\xefUser-agent: *\nDisallow: /\n", "tern", "/x", 0 },
+	{ "BOM prefix then another byte", "\xef\xbb\xefUser-agent: *\nDisallow: /\n", "tern",
+	  "/x", 1 },
+	{ "BOM alone on the first line", "\xef\xbb\xbf\nUser-agent: *\nDisallow: /\n", "tern",
+	  "/x", 0 },
 	{ "CR line ends", "User-agent: *\rDisallow: /a\rAllow: /a/b\r", "tern", "/a/c", 0 },
 	{ "CRLF line ends", "User-agent: *\r\nDisallow: /a\r\nAllow: /a/b\r\n", "tern", "/a/b", 1 },
 	{ "no final newline", "User-agent: *\nDisallow: /a", "tern", "/a", 0 },

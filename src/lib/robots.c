@@ -388,8 +388,11 @@ struct robots *robots_parse(const char *body, size_t len, const char *agent)
 			while (len > 0 && body[len - 1] != '\n' && body[len - 1] != '\r')
 				len--;
 	}
-	if (len >= 3 && memcmp(body, "\xEF\xBB\xBF", 3) == 0)
-		i = 3;
+	/* A UTF-8 byte-order mark, or any prefix of one (files cut or
+	 * re-encoded by hand carry "EF BB" or "EF" alone), is skipped as
+	 * Google's parser does, so that the first line is not lost. */
+	while (i < len && i < 3 && body[i] == "\xEF\xBB\xBF"[i])
+		i++;
 	while (i < len) {
 		size_t start = i;
 

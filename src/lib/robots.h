@@ -22,6 +22,8 @@
  *   (ALPHA DIGIT - . _ ~) are decoded, and bytes that may not appear in a URI
  *   (controls, space, non-ASCII, " < > [ \ ] ^ ` { | }) are escaped. An escaped
  *   reserved character such as %2F stays distinct from '/'.
+ * - A UTF-8 byte-order mark at the start, or any prefix of one (EF BB, EF),
+ *   is skipped, as Google's parser does.
  * - Crawl-delay is kept only when its value is a plain decimal number of
  *   seconds; the last one in the chosen (merged) group wins; values above
  *   ROBOTS_MAX_CRAWL_DELAY_MS are clamped to it.
