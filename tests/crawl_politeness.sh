@@ -33,8 +33,7 @@ tw_stop
 
 # gaps HOST: the gaps between one request's end and the next one's start.
 gaps() {
-	awk -F'\t' -v h="$1" '$3 == h' requests.tsv | sort -t "$(printf '\t')" -k1,1n |
-		awk -F'\t' 'NR > 1 { printf "%d\n", $1 - e } { e = $2 }' | sort -n
+	tw_gaps "$1" | cut -d' ' -f1 | sort -n
 }
 # check HOST MIN MAX: every gap at least MIN (20 ms of slack for the
 # server's own stamping), and the median below MAX.

@@ -204,6 +204,21 @@ tw_check_once() {
 		fail "requests differ from the manifest: $(diff "$TW_DIR/allowed.txt" "$TW_DIR/requested.txt" | head -5)"
 }
 
+# tw_gaps HOST: the server's view of a queue's politeness and retry timing,
+# from the request log: for each request to HOST after the first, in the
+# order they started, one line "GAP_MS PREV_PATH PREV_STATUS PATH", where
+# GAP_MS (whole milliseconds, rounded down) runs from the end of the
+# previous response (or the moment its connection closed) to the start of
+# this request. The server stamps its end before the client has the last
+# byte and its start after the client sent the request, so a gap here is
+# never longer than the one the client waited.
+tw_gaps() {
+	awk -F'\t' -v h="$1" '$3 == h' "$TW_DIR/requests.tsv" | sort -t "$(printf '\t')" -k1,1n |
+		awk -F'\t' 'function floor(x) { return x >= 0 || x == int(x) ? int(x) : int(x) - 1 }
+			NR > 1 { printf "%d %s %s %s\n", floor($1 - e), p, s, $4 }
+			{ e = $2; p = $4; s = $5 }'
+}
+
 tw_url() {
 	echo "http://h$1.web.test:$TW_PORT$2"
 }
