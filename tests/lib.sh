@@ -206,17 +206,20 @@ tw_check_once() {
 
 # tw_gaps HOST: the server's view of a queue's politeness and retry timing,
 # from the request log: for each request to HOST after the first, in the
-# order they started, one line "GAP_MS PREV_PATH PREV_STATUS PATH", where
-# GAP_MS (whole milliseconds, rounded down) runs from the end of the
+# order they started, one line "GAP_MS PREV_PATH PREV_STATUS PATH PREV_NTH",
+# where GAP_MS (whole milliseconds, rounded down) runs from the end of the
 # previous response (or the moment its connection closed) to the start of
-# this request. The server stamps its end before the client has the last
-# byte and its start after the client sent the request, so a gap here is
-# never longer than the one the client waited.
+# this request, and PREV_NTH says which request of its connection the
+# previous one was (1: a new connection; a client may replay a request that
+# failed on a reused connection at once). The server stamps its end before
+# the client has the last byte and its start after the client sent the
+# request, so a gap here is never longer than the one the client waited.
 tw_gaps() {
-	awk -F'\t' -v h="$1" '$3 == h' "$TW_DIR/requests.tsv" | sort -t "$(printf '\t')" -k1,1n |
-		awk -F'\t' 'function floor(x) { return x >= 0 || x == int(x) ? int(x) : int(x) - 1 }
-			NR > 1 { printf "%d %s %s %s\n", floor($1 - e), p, s, $4 }
-			{ e = $2; p = $4; s = $5 }'
+	sort -t "$(printf '\t')" -k1,1n "$TW_DIR/requests.tsv" |
+		awk -F'\t' -v h="$1" 'function floor(x) { return x >= 0 || x == int(x) ? int(x) : int(x) - 1 }
+			{ nth[$7]++ } $3 != h { next }
+			seen { printf "%d %s %s %s %d\n", floor($1 - e), p, s, $4, pn }
+			{ seen = 1; e = $2; p = $4; s = $5; pn = nth[$7] }'
 }
 
 tw_url() {

@@ -9,7 +9,8 @@ need_cmd curl openssl node dnsmasq
 tw_ca_make
 tw_start --tls --hosts 12 --pages 4 --script h2.web.test=refuse-first:2 \
 	--script h3.web.test=fail-5xx:2 --script h4.web.test=retry-after:1 \
-	--script h5.web.test=robots-5xx --script h6.web.test=slow:300
+	--script h5.web.test=robots-5xx --script h6.web.test=slow:300 \
+	--script h7.web.test=reset-pages:2
 D=$TW_DIR
 
 # HTTPS: verified against the CA, absolute links say https and the TLS port.
@@ -53,6 +54,8 @@ tw_curl -D - -o /dev/null "$(tw_url 4 /)" | grep -q '^Retry-After: 2' || fail "r
 [ "$(st "$(tw_url 4 /)")" = 200 ] || fail "retry-after:1 did not recover"
 r="$(st "$(tw_url 5 /robots.txt)") $(st "$(tw_url 5 /robots.txt)") $(st "$(tw_url 5 /)")"
 [ "$r" = "500 500 200" ] || fail "robots-5xx gave $r"
+r="$(st "$(tw_url 7 /robots.txt)") $(st "$(tw_url 7 /)") $(st "$(tw_url 7 /)") $(st "$(tw_url 7 /)")"
+[ "$r" = "200 000 000 200" ] || fail "reset-pages:2 gave $r"
 t=$(tw_curl -o /dev/null -w '%{time_starttransfer}' "$(tw_url 6 /)")
 awk -v t="$t" 'BEGIN { exit !(t >= 0.29) }' || fail "slow:300 answered in $t s"
 pass "per-host scripts"

@@ -7,7 +7,7 @@
 #include "lib/xmalloc.h"
 #include "script.h"
 
-enum script_kind { SCRIPT_REFUSE_FIRST, SCRIPT_FAIL_5XX, SCRIPT_KIND_RETRY_AFTER, SCRIPT_ROBOTS_5XX, SCRIPT_SLOW };
+enum script_kind { SCRIPT_REFUSE_FIRST, SCRIPT_RESET_PAGES, SCRIPT_FAIL_5XX, SCRIPT_KIND_RETRY_AFTER, SCRIPT_ROBOTS_5XX, SCRIPT_SLOW };
 
 struct script_rule {
 	char *host;
@@ -27,6 +27,7 @@ static const struct {
 	int needs_count;
 } script_kinds[] = {
 	{ "refuse-first", SCRIPT_REFUSE_FIRST, 1, 0 },
+	{ "reset-pages", SCRIPT_RESET_PAGES, 1, 0 },
 	{ "fail-5xx", SCRIPT_FAIL_5XX, 1, 0 },
 	{ "retry-after", SCRIPT_KIND_RETRY_AFTER, 1, 0 },
 	{ "robots-5xx", SCRIPT_ROBOTS_5XX, -1, 0 },
@@ -86,7 +87,7 @@ int script_add(struct script *s, const char *spec, char **err)
 		s->n++;
 		return 0;
 	}
-	*err = xasprintf("bad --script '%s': KIND is one of refuse-first, fail-5xx, retry-after, robots-5xx, slow", spec);
+	*err = xasprintf("bad --script '%s': KIND is one of refuse-first, reset-pages, fail-5xx, retry-after, robots-5xx, slow", spec);
 	return -1;
 }
 
@@ -116,6 +117,10 @@ enum script_verdict script_check(struct script *s, const char *host, int is_robo
 			break;
 		case SCRIPT_REFUSE_FIRST:
 			if (v == SCRIPT_PASS && first_on_conn && script_take(r))
+				v = SCRIPT_RESET;
+			break;
+		case SCRIPT_RESET_PAGES:
+			if (v == SCRIPT_PASS && !is_robots && script_take(r))
 				v = SCRIPT_RESET;
 			break;
 		case SCRIPT_FAIL_5XX:
