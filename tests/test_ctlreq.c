@@ -150,6 +150,10 @@ static void test_ctlreq_query(void **state)
 		{ "state=%zz", "state", -1, NULL },
 		{ "state", "state", 0, "" },
 		{ "", "state", -1, NULL },
+		{ "a=%zz&state=ok", "state", 0, "ok" },
+		{ "&&state=x&&", "state", 0, "x" },
+		{ "st%61te=y", "state", 0, "y" },
+		{ "state%00x=1", "state", -1, NULL },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -162,12 +166,53 @@ static void test_ctlreq_query(void **state)
 	}
 }
 
+/* The headers the routes read: kept as sent (without the surrounding
+ * blanks), NULL when absent, and a repeated one refused. */
+static void test_ctlreq_headers(void **state)
+{
+	static const char ok[] = "POST /pause HTTP/1.1\r\nHOST:  127.0.0.1:8080 \r\n"
+	    "Origin: http://127.0.0.1:8080\r\nauthorization: Bearer abc\r\n"
+	    "Sec-Fetch-Site: same-origin\r\nX-Other: y\r\nContent-Type: application/json\r\n"
+	    "Content-Length: 0\r\n\r\n";
+	static const char dup[] = "GET / HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n";
+	static const char none[] = "GET / HTTP/1.0\r\n\r\n";
+	struct ctlreq_parser *p;
+	const struct ctlreq *r;
+	enum ctlreq_result rc = CTLREQ_MORE;
+
+	(void)state;
+	p = ctlreq_parser_new();
+	for (size_t k = 0; ok[k] != '\0' && rc == CTLREQ_MORE; k++)
+		rc = ctlreq_feed(p, ok + k, 1);
+	assert_int_equal(rc, CTLREQ_DONE);
+	r = ctlreq_request(p);
+	assert_string_equal(ctlreq_header(r, CTLREQ_H_HOST), "127.0.0.1:8080");
+	assert_string_equal(ctlreq_header(r, CTLREQ_H_ORIGIN), "http://127.0.0.1:8080");
+	assert_string_equal(ctlreq_header(r, CTLREQ_H_AUTHORIZATION), "Bearer abc");
+	assert_string_equal(ctlreq_header(r, CTLREQ_H_FETCH_SITE), "same-origin");
+	assert_string_equal(ctlreq_header(r, CTLREQ_H_CONTENT_TYPE), "application/json");
+	ctlreq_parser_free(p);
+
+	p = ctlreq_parser_new();
+	assert_int_equal(ctlreq_feed(p, dup, strlen(dup)), CTLREQ_ERROR);
+	assert_int_equal(ctlreq_error_status(p), 400);
+	ctlreq_parser_free(p);
+
+	p = ctlreq_parser_new();
+	assert_int_equal(ctlreq_feed(p, none, strlen(none)), CTLREQ_DONE);
+	r = ctlreq_request(p);
+	for (int h = 0; h < CTLREQ_H__COUNT; h++)
+		assert_null(ctlreq_header(r, (enum ctlreq_header)h));
+	ctlreq_parser_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ctlreq_table),
 		cmocka_unit_test(test_ctlreq_caps),
 		cmocka_unit_test(test_ctlreq_query),
+		cmocka_unit_test(test_ctlreq_headers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
 /* Control socket request parsing over llhttp. llhttp checks the syntax; this
  * file adds the caps (head, target, body) and stops at the end of the first
  * request by pausing the parser in on_message_complete. */
-#include "lib/hex.h"
+#include "lib/form.h"
 #include "net/ctlreq.h"
 #include "lib/xmalloc.h"
 
@@ -10,11 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 struct ctlreq_parser {
 	llhttp_t ll;
 	struct ctlreq req;
 	size_t head_seen;	/* bytes fed before the head was complete */
+	struct buf field;	/* the header name being read */
+	int cur;		/* its enum ctlreq_header, or -1 for one not kept */
 	int headers_done;
 	enum ctlreq_result result;
 	int err_status;
@@ -46,6 +49,58 @@ static int ctlreq_on_url_cb(llhttp_t *ll, const char *at, size_t len)
 	if (p->req.path.len + len > CTLREQ_MAX_TARGET)
 		return ctlreq_refuse(p, 414, "request target too long");
 	buf_append(&p->req.path, at, len);
+	return 0;
+}
+
+static const char *const ctlreq_header_names[CTLREQ_H__COUNT] = {
+	"host", "origin", "authorization", "sec-fetch-site", "content-type",
+};
+
+static int ctlreq_on_header_field_cb(llhttp_t *ll, const char *at, size_t len)
+{
+	buf_append(&ctlreq_of(ll)->field, at, len);
+	return 0;
+}
+
+static int ctlreq_on_header_field_complete_cb(llhttp_t *ll)
+{
+	struct ctlreq_parser *p = ctlreq_of(ll);
+
+	p->cur = -1;
+	for (int h = 0; h < CTLREQ_H__COUNT; h++) {
+		if (strcasecmp(p->field.data, ctlreq_header_names[h]) == 0) {
+			if (p->req.has & (1u << h))
+				return ctlreq_refuse(p, 400, "a header the routes read is repeated");
+			p->req.has |= 1u << h;
+			p->cur = h;
+		}
+	}
+	buf_reset(&p->field);
+	buf_append(&p->field, "", 0);
+	return 0;
+}
+
+static int ctlreq_on_header_value_cb(llhttp_t *ll, const char *at, size_t len)
+{
+	struct ctlreq_parser *p = ctlreq_of(ll);
+
+	/* The head's cap bounds what is kept. */
+	if (p->cur >= 0)
+		buf_append(&p->req.header[p->cur], at, len);
+	return 0;
+}
+
+/* llhttp drops the blanks before a value, not those after it. */
+static int ctlreq_on_header_value_complete_cb(llhttp_t *ll)
+{
+	struct ctlreq_parser *p = ctlreq_of(ll);
+	struct buf *v;
+
+	if (p->cur < 0)
+		return 0;
+	v = &p->req.header[p->cur];
+	while (v->len > 0 && (v->data[v->len - 1] == ' ' || v->data[v->len - 1] == '\t'))
+		v->data[--v->len] = '\0';
 	return 0;
 }
 
@@ -95,6 +150,10 @@ struct ctlreq_parser *ctlreq_parser_new(void)
 	if (!ctlreq_settings_ready) {
 		llhttp_settings_init(&ctlreq_settings);
 		ctlreq_settings.on_url = ctlreq_on_url_cb;
+		ctlreq_settings.on_header_field = ctlreq_on_header_field_cb;
+		ctlreq_settings.on_header_field_complete = ctlreq_on_header_field_complete_cb;
+		ctlreq_settings.on_header_value = ctlreq_on_header_value_cb;
+		ctlreq_settings.on_header_value_complete = ctlreq_on_header_value_complete_cb;
 		ctlreq_settings.on_headers_complete = ctlreq_on_headers_complete_cb;
 		ctlreq_settings.on_body = ctlreq_on_body_cb;
 		ctlreq_settings.on_message_complete = ctlreq_on_message_complete_cb;
@@ -109,6 +168,13 @@ struct ctlreq_parser *ctlreq_parser_new(void)
 	buf_append(&p->req.path, "", 0);
 	buf_append(&p->req.query, "", 0);
 	buf_append(&p->req.body, "", 0);
+	buf_init(&p->field);
+	buf_append(&p->field, "", 0);
+	p->cur = -1;
+	for (int h = 0; h < CTLREQ_H__COUNT; h++) {
+		buf_init(&p->req.header[h]);
+		buf_append(&p->req.header[h], "", 0);
+	}
 	return p;
 }
 
@@ -119,6 +185,9 @@ void ctlreq_parser_free(struct ctlreq_parser *p)
 	buf_free(&p->req.path);
 	buf_free(&p->req.query);
 	buf_free(&p->req.body);
+	buf_free(&p->field);
+	for (int h = 0; h < CTLREQ_H__COUNT; h++)
+		buf_free(&p->req.header[h]);
 	free(p);
 }
 
@@ -171,6 +240,11 @@ const struct ctlreq *ctlreq_request(const struct ctlreq_parser *p)
 	return &p->req;
 }
 
+const char *ctlreq_header(const struct ctlreq *req, enum ctlreq_header h)
+{
+	return req->has & (1u << h) ? req->header[h].data : NULL;
+}
+
 int ctlreq_error_status(const struct ctlreq_parser *p)
 {
 	return p->err_status;
@@ -183,36 +257,5 @@ const char *ctlreq_error_message(const struct ctlreq_parser *p)
 
 int ctlreq_query_param(const char *query, const char *name, struct buf *out)
 {
-	size_t nl = strlen(name);
-	const char *s = query;
-
-	while (s != NULL && *s != '\0') {
-		const char *end = strchr(s, '&');
-		size_t len = end != NULL ? (size_t)(end - s) : strlen(s);
-
-		if (len > nl && strncmp(s, name, nl) == 0 && s[nl] == '=') {
-			for (size_t i = nl + 1; i < len; i++) {
-				if (s[i] == '%') {
-					int hi, lo;
-					if (i + 2 >= len)
-						return -1;
-					hi = hex_value((unsigned char)s[i + 1]);
-					lo = hex_value((unsigned char)s[i + 2]);
-					if (hi < 0 || lo < 0)
-						return -1;
-					buf_appendc(out, (char)(hi * 16 + lo));
-					i += 2;
-				} else {
-					buf_appendc(out, s[i] == '+' ? ' ' : s[i]);
-				}
-			}
-			return 0;
-		}
-		if (len == nl && strncmp(s, name, nl) == 0) {
-			/* "name" without a value: present and empty. */
-			return 0;
-		}
-		s = end != NULL ? end + 1 : NULL;
-	}
-	return -1;
+	return form_get(query, name, out);
 }

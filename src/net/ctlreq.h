@@ -23,11 +23,26 @@ enum ctlreq_result {
 	CTLREQ_ERROR = -1,	/* refused: ctlreq_error_status/message say why */
 };
 
+/* The request headers the routes look at (the console checks Host, Origin,
+ * Sec-Fetch-Site and the token; POST /settings reads Content-Type). Each
+ * may appear once: a repeated one is refused (400), so that no two readers
+ * of a request can see different values. */
+enum ctlreq_header {
+	CTLREQ_H_HOST,
+	CTLREQ_H_ORIGIN,
+	CTLREQ_H_AUTHORIZATION,
+	CTLREQ_H_FETCH_SITE,	/* Sec-Fetch-Site */
+	CTLREQ_H_CONTENT_TYPE,
+	CTLREQ_H__COUNT
+};
+
 struct ctlreq {
 	char method[8];		/* "GET", "POST", ...; "" if another method */
 	struct buf path;	/* the target before '?', as sent */
 	struct buf query;	/* after '?', without it; "" when none */
 	struct buf body;
+	struct buf header[CTLREQ_H__COUNT];	/* values as sent, "" when absent */
+	unsigned has;		/* bit 1 << CTLREQ_H_x: that header was sent */
 };
 
 struct ctlreq_parser;
@@ -39,12 +54,15 @@ void ctlreq_parser_free(struct ctlreq_parser *p);
 enum ctlreq_result ctlreq_feed(struct ctlreq_parser *p, const char *data, size_t len);
 /* The request, once ctlreq_feed returned CTLREQ_DONE. */
 const struct ctlreq *ctlreq_request(const struct ctlreq_parser *p);
+/* A header's value, or NULL when the request did not send it. */
+const char *ctlreq_header(const struct ctlreq *req, enum ctlreq_header h);
 /* After CTLREQ_ERROR: the status to answer (400, 405, 413, 414, 431) and why. */
 int ctlreq_error_status(const struct ctlreq_parser *p);
 const char *ctlreq_error_message(const struct ctlreq_parser *p);
 
 /* Finds name in a query string ("state=retired&limit=10") and appends its
- * percent-decoded value to out. 0 if found, -1 if absent or malformed. */
+ * percent-decoded value to out. 0 if found, -1 if absent or malformed
+ * (form_get of lib/form.h). */
 int ctlreq_query_param(const char *query, const char *name, struct buf *out);
 
 #endif

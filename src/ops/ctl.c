@@ -93,7 +93,7 @@ int ctl_request(const char *jobdir, const char *method, const char *target,
 
 	if (fd < 0)
 		return fd;
-	buf_appendf(&req, "%s %s HTTP/1.1\r\nHost: tern\r\nConnection: close\r\n", method, target);
+	buf_appendf(&req, "%s %s HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n", method, target);
 	if (body != NULL)
 		buf_appendf(&req, "Content-Type: application/json\r\nContent-Length: %zu\r\n", blen);
 	buf_appends(&req, "\r\n");
