@@ -4,6 +4,7 @@
 
 #include "lib/config.h"
 #include "crawl/crawl.h"
+#include "crawlcmd.h"
 #include "ops/ctl.h"
 #include "fetchcmd.h"
 #include "frontier/precload.h"
@@ -159,7 +160,7 @@ static int main_crawl(int argc, char **argv)
 			o.seeds = argv + optind;
 			o.nseeds = (size_t)(argc - optind);
 			o.seedfile = seedfile;
-			rc = crawl_run(cfg, &o);
+			rc = crawlcmd_run(cfg, &o);
 			free(defjob);
 		}
 	}
@@ -208,7 +209,7 @@ static int main_resume(int argc, char **argv)
 		o.jobdir = argv[optind];
 		o.resume = 1;
 		o.checkpoint = checkpoint;
-		rc = crawl_run(cfg, &o);
+		rc = crawlcmd_run(cfg, &o);
 	}
 	config_free(cfg);
 	return rc;

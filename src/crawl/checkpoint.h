@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "crawl/crawl.h"
+#include "crawl/stats.h"
 
 struct frontier;
 struct warc_writer;

@@ -17,9 +17,9 @@
 #include "crawl/crawl.h"
 #include "lib/canon.h"
 #include "crawl/checkpoint.h"
+#include "lib/clock.h"
 #include "lib/config.h"
 #include "archive/crawllog.h"
-#include "net/ctlserver.h"
 #include "lib/curi.h"
 #include "archive/dedup.h"
 #include "net/dns.h"
@@ -29,9 +29,10 @@
 #include "crawl/job.h"
 #include "crawl/report.h"
 #include "lib/robots.h"
+#include "crawl/schedule.h"
 #include "lib/scope.h"
-#include "lib/surt.h"
 #include "lib/url.h"
+#include "crawl/visit.h"
 #include "archive/warc.h"
 #include "archive/warcrecover.h"
 #include "lib/xmalloc.h"
@@ -43,7 +44,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -58,20 +58,61 @@
 /* progress.log period. */
 #define CRAWL_PROGRESS_MS 20000
 
-uint64_t crawl_now_ms(void)
-{
-	struct timeval tv;
-
-	gettimeofday(&tv, NULL);
-	return (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
-}
+struct crawl {
+	uv_loop_t loop;
+	struct config *cfg;
+	char *jobdir;
+	struct frontier *frontier;
+	struct schedule *sched;
+	struct visit_pool *visits;	/* every visit in progress */
+	struct dns *dns;
+	struct fetcher *fetcher;
+	struct warc_writer *warc;
+	struct dedup *dedup;
+	struct scope *scope;
+	struct hosts *hosts;
+	FILE *crawllog;
+	FILE *ternlog;
+	FILE *progress;
+	char *tmpdir;			/* JOBDIR/state/tmp: spill files */
+	char agent[64];			/* robots.txt product token */
+	int robots_policy;		/* 0 obey, 1 ignore, 2 calculate-only */
+	int max_conns;
+	enum crawl_state state;
+	const char *stop_reason;
+	const char *pause_reason;	/* why PAUSING, PAUSED or EMPTY */
+	int at_finish;			/* paused by pause-at-finish */
+	int end_if_finished;		/* unpaused at finish: end if still finished */
+	void (*on_end)(void *arg);	/* the layer above closes its handles */
+	void *on_end_arg;
+	uint64_t last_checkpoint_ms;	/* or the start: checkpoint.interval-minutes counts from it */
+	uint64_t checkpoint_us;		/* duration of the last checkpoint (metrics) */
+	unsigned warc_serial_floor;	/* a restored checkpoint's next WARC serial */
+	int exit_status;
+	int signals;
+	uint64_t start_ms;
+	struct crawl_stats stats;
+	uv_prepare_t prepare;
+	uv_idle_t idle;
+	uv_timer_t wake;
+	uv_timer_t cron;
+	uv_timer_t grace;
+	uv_signal_t sigint, sigterm;
+	int tty;
+	uint64_t last_progress_ms;
+	uint64_t last_warc_error_ms;	/* rate limit of the disk-full message */
+	uint64_t store_write_ns;	/* time in the frontier's LevelDB writes */
+	uint64_t store_write_max_ns;
+	uint64_t checkpoints;
+	uint64_t checkpoint_total_us;
+};
 
 void crawl_log_event(struct crawl *cr, const char *fmt, ...)
 {
 	char t[32];
 	va_list ap;
 
-	crawllog_iso_time(crawl_now_ms(), t);
+	crawllog_iso_time(clock_wall_ms(), t);
 	if (cr->ternlog != NULL) {
 		fprintf(cr->ternlog, "%s ", t);
 		va_start(ap, fmt);
@@ -114,79 +155,6 @@ long crawl_rss_kb(void)
 	return rss * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-/* Heritrix's scheduling directive (FrontierPreparer.getSchedulingDirective
- * with preferenceDepthHops at its default, off): a redirect target (last
- * hop R) is MEDIUM, which covers the targets of seed redirects that
- * Heritrix promotes to MEDIUM as well; so is a URI whose trailing run of
- * non-navigational hops (Heritrix's trans hops: everything back to the last
- * L or M) is 1 to embed_hops long, so that a page's embeds are fetched
- * before the plain links queued ahead of them; everything else is NORMAL. */
-static int crawl_directive(const char *hops, int64_t embed_hops)
-{
-	size_t n = strlen(hops);
-	int64_t trans = 0;
-
-	if (n > 0 && hops[n - 1] == 'R')
-		return CURI_MEDIUM;
-	while (n > 0 && hops[n - 1] != 'L' && hops[n - 1] != 'M') {
-		trans++;
-		n--;
-	}
-	return trans > 0 && trans <= embed_hops ? CURI_MEDIUM : CURI_NORMAL;
-}
-
-int crawl_queue_key(struct crawl *cr, const char *href, const char *surt, const char *ip,
-    struct buf *out)
-{
-	struct url_parts p;
-	char cached[INET6_ADDRSTRLEN], *host;
-
-	if (ip == NULL && cr->assign == SURT_ASSIGN_IP && cr->dns != NULL &&
-	    url_split(href, &p) == 0 && p.host_ip == 0) {
-		host = xstrndup(href + p.host_off, p.host_len);
-		if (dns_peek(cr->dns, host, cached) == 0)
-			ip = cached;
-		free(host);
-	}
-	if (ip != NULL && cr->assign == SURT_ASSIGN_IP) {
-		if (surt_ip_queue_key(href, ip, out) < 0)
-			return -1;
-	} else if (surt_queue_key(href, (enum surt_assign)cr->assign, out) < 0) {
-		return -1;
-	}
-	return surt_parallel_suffix(href, (int)config_int_for(cr->cfg, surt,
-	    CK_FRONTIER_PARALLEL_QUEUES), out);
-}
-
-int crawl_schedule(struct crawl *cr, const char *href, const char *via,
-    const char *hops, unsigned flags, int force)
-{
-	const char *hash = strchr(href, '#');
-	struct curi *c;
-	int rc;
-
-	/* The fragment never reaches the server: as Heritrix's UURIs, the URI
-	 * tern fetches, logs and archives is the one without it. */
-	if (hash != NULL) {
-		buf_reset(&cr->sched_href);
-		buf_append(&cr->sched_href, href, (size_t)(hash - href));
-		href = cr->sched_href.data;
-	}
-	if (!force && scope_check(cr->scope, href, hops, 0) != SCOPE_ACCEPT)
-		return 0;
-	if (canon_key(href, cr->canon_flags, &cr->sched_canon) < 0 ||
-	    surt_override_key(href, &cr->sched_surt) < 0 ||
-	    crawl_queue_key(cr, href, cr->sched_surt.data, NULL, &cr->sched_queue) < 0)
-		return 0;
-	c = curi_new(href, via, hops, flags);
-	c->directive = crawl_directive(hops != NULL ? hops : "", config_int_for(cr->cfg,
-	    cr->sched_surt.data, CK_FRONTIER_PREFERENCE_EMBED_HOPS));
-	rc = frontier_schedule(cr->frontier, c, cr->sched_canon.data, cr->sched_queue.data,
-	    cr->sched_surt.data, force);
-	curi_free(c);
-	return rc;
-}
-
 /* Writes everything recorded so far, in the order that keeps the promise:
  * records and log lines before the frontier marks URIs done. A WARC write
  * failure (a full disk) stops handing out work until it clears. */
@@ -198,7 +166,7 @@ static int crawl_flush(struct crawl *cr)
 
 	if (cr->warc != NULL && warc_flush(cr->warc, &err) < 0) {
 		/* Said once every 10 s while the hold lasts, not every pass. */
-		uint64_t now = crawl_now_ms();
+		uint64_t now = clock_wall_ms();
 		if (now - cr->last_warc_error_ms >= 10000) {
 			crawl_log_event(cr, "WARC write failed, crawl held until it succeeds: %s", err);
 			fprintf(stderr, "tern: WARC write failed, crawl held until it succeeds: %s\n", err);
@@ -257,12 +225,12 @@ int crawl_checkpoint(struct crawl *cr, char *name, size_t cap, char **err)
 		crawl_log_event(cr, "checkpoint failed: %s", *err);
 		return -1;
 	}
-	cr->last_checkpoint_ms = crawl_now_ms();
+	cr->last_checkpoint_ms = clock_wall_ms();
 	cr->checkpoint_us = t.total_us;
 	cr->checkpoints++;
 	cr->checkpoint_total_us += t.total_us;
 	crawl_log_event(cr, "checkpoint %s in %.1f ms (%u tables linked); %d URIs in flight are fetched again after a resume from it",
-	    cp, (double)t.total_us / 1000.0, t.tables, cr->in_flight);
+	    cp, (double)t.total_us / 1000.0, t.tables, visit_in_flight(cr->visits));
 	snprintf(name, cap, "%s", cp);
 	return 0;
 }
@@ -281,21 +249,21 @@ static void crawl_idle_cb(uv_idle_t *h)
 static void crawl_fill(struct crawl *cr)
 {
 	int budget = CRAWL_FILL_BATCH;
-	uint64_t now = crawl_now_ms(), wake = UINT64_MAX;
+	uint64_t now = clock_wall_ms(), wake = UINT64_MAX;
 
-	while (cr->state == CRAWL_RUNNING && cr->in_flight < cr->max_conns && budget > 0) {
+	while (cr->state == CRAWL_RUNNING && visit_in_flight(cr->visits) < cr->max_conns && budget > 0) {
 		struct curi *c = NULL;
 		if (frontier_next(cr->frontier, now, &c, &wake) != 1)
 			break;
 		budget--;
 		cr->end_if_finished = 0;
 		{
-			int before = cr->in_flight;
-			visit_start(cr, c);
+			int before = visit_in_flight(cr->visits);
+			visit_start(cr->visits, c);
 			/* A visit that ended at once has its crawl.log line in the
 			 * stdio buffer and its removal in the frontier's batch,
 			 * which the next frontier_next may write: the line first. */
-			if (cr->in_flight == before)
+			if (visit_in_flight(cr->visits) == before)
 				fflush(cr->crawllog);
 		}
 	}
@@ -310,7 +278,7 @@ static void crawl_fill(struct crawl *cr)
 json_t *crawl_stats_json(struct crawl *cr)
 {
 	struct frontier_counts fc;
-	double secs = (double)(crawl_now_ms() - cr->start_ms) / 1000.0;
+	double secs = (double)(clock_wall_ms() - cr->start_ms) / 1000.0;
 
 	frontier_counts(cr->frontier, &fc);
 	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:{s:I,s:I,s:I,s:I,s:I,s:I}, "
@@ -411,7 +379,7 @@ static void crawl_write_reports(struct crawl *cr)
 
 static void crawl_progress(struct crawl *cr, int final)
 {
-	uint64_t now = crawl_now_ms();
+	uint64_t now = clock_wall_ms();
 	struct frontier_counts fc;
 	double secs = (double)(now - cr->start_ms) / 1000.0;
 	char t[32];
@@ -421,7 +389,7 @@ static void crawl_progress(struct crawl *cr, int final)
 		fprintf(stderr, "\r\033[K%llu pages, %.1f pages/s, %.2f MB/s, %d in flight, queues %llu ready %llu snoozed %llu inactive %llu retired, %ld MB RSS",
 		    (unsigned long long)cr->stats.pages,
 		    secs > 0 ? (double)cr->stats.pages / secs : 0.0,
-		    secs > 0 ? (double)cr->stats.bytes / secs / 1e6 : 0.0, cr->in_flight,
+		    secs > 0 ? (double)cr->stats.bytes / secs / 1e6 : 0.0, visit_in_flight(cr->visits),
 		    (unsigned long long)fc.ready, (unsigned long long)fc.snoozed,
 		    (unsigned long long)fc.inactive, (unsigned long long)fc.retired,
 		    crawl_rss_kb() / 1024);
@@ -435,7 +403,7 @@ static void crawl_progress(struct crawl *cr, int final)
 		    (unsigned long long)cr->stats.pages,
 		    secs > 0 ? (double)cr->stats.pages / secs : 0.0,
 		    secs > 0 ? (double)cr->stats.bytes / secs / 1024 : 0.0,
-		    (unsigned long long)cr->stats.failures, cr->in_flight,
+		    (unsigned long long)cr->stats.failures, visit_in_flight(cr->visits),
 		    (unsigned long long)fc.ready, (unsigned long long)fc.snoozed,
 		    (unsigned long long)fc.inactive, (unsigned long long)fc.retired, crawl_rss_kb());
 		fflush(cr->progress);
@@ -471,12 +439,16 @@ static void crawl_end(struct crawl *cr)
 	uv_close((uv_handle_t *)&cr->grace, crawl_close_cb);
 	uv_close((uv_handle_t *)&cr->sigint, crawl_close_cb);
 	uv_close((uv_handle_t *)&cr->sigterm, crawl_close_cb);
-	ctlserver_close(cr->ctl);
-	cr->ctl = NULL;
+	if (cr->on_end != NULL) {
+		void (*cb)(void *) = cr->on_end;
+		cr->on_end = NULL;
+		cb(cr->on_end_arg);
+	}
 	fetcher_free(cr->fetcher);
 	cr->fetcher = NULL;
 	dns_free(cr->dns);
 	cr->dns = NULL;
+	schedule_set_dns(cr->sched, NULL);
 }
 
 /* The limit the crawl has reached (max-pages, max-bytes, max-time-seconds),
@@ -492,7 +464,7 @@ static const char *crawl_limit_reached(struct crawl *cr)
 		return "max-pages reached";
 	if (max_bytes > 0 && cr->stats.bytes >= (uint64_t)max_bytes)
 		return "max-bytes reached";
-	if (max_time > 0 && crawl_now_ms() - cr->start_ms >= (uint64_t)max_time * 1000)
+	if (max_time > 0 && clock_wall_ms() - cr->start_ms >= (uint64_t)max_time * 1000)
 		return "max-time-seconds reached";
 	return NULL;
 }
@@ -510,7 +482,7 @@ static void crawl_at_finish(struct crawl *cr, const char *limit)
 		if (limit == NULL)
 			crawl_set_state(cr, CRAWL_EMPTY, cr->pause_reason);
 		else
-			crawl_set_state(cr, cr->in_flight > 0 ? CRAWL_PAUSING : CRAWL_PAUSED,
+			crawl_set_state(cr, visit_in_flight(cr->visits) > 0 ? CRAWL_PAUSING : CRAWL_PAUSED,
 			    cr->pause_reason);
 		uv_timer_stop(&cr->wake);
 		crawl_write_reports(cr);
@@ -519,7 +491,7 @@ static void crawl_at_finish(struct crawl *cr, const char *limit)
 	if (limit != NULL) {
 		cr->stop_reason = limit;
 		crawl_set_state(cr, CRAWL_STOPPING, limit);
-	} else if (cr->in_flight == 0) {
+	} else if (visit_in_flight(cr->visits) == 0) {
 		crawl_end(cr);
 	}
 }
@@ -535,7 +507,7 @@ static void crawl_prepare_cb(uv_prepare_t *h)
 		return;
 	}
 	crawl_fill(cr);
-	if (cr->in_flight > 0)
+	if (visit_in_flight(cr->visits) > 0)
 		return;
 	switch (cr->state) {
 	case CRAWL_STOPPING:
@@ -555,18 +527,25 @@ static void crawl_prepare_cb(uv_prepare_t *h)
 	}
 }
 
-void crawl_visit_ended(struct crawl *cr)
+/* The visits' hooks (struct visit_env). */
+static void crawl_visit_event(void *ctx, const char *msg)
 {
+	crawl_log_event(ctx, "%s", msg);
+}
+
+static void crawl_visit_ended(void *ctx)
+{
+	struct crawl *cr = ctx;
 	const char *limit;
 
 	if (cr->state == CRAWL_RUNNING && (limit = crawl_limit_reached(cr)) != NULL)
 		crawl_at_finish(cr, limit);
-	if (cr->state == CRAWL_RUNNING && checkpoint_due(cr->last_checkpoint_ms, crawl_now_ms(),
+	if (cr->state == CRAWL_RUNNING && checkpoint_due(cr->last_checkpoint_ms, clock_wall_ms(),
 	    config_int(cr->cfg, CK_CHECKPOINT_INTERVAL_MINUTES))) {
 		char name[CHECKPOINT_NAME_MAX], *err = NULL;
 		if (crawl_checkpoint(cr, name, sizeof name, &err) < 0) {
 			/* Tried again at the next interval. */
-			cr->last_checkpoint_ms = crawl_now_ms();
+			cr->last_checkpoint_ms = clock_wall_ms();
 			free(err);
 		}
 	}
@@ -587,8 +566,8 @@ static void crawl_grace_cb(uv_timer_t *t)
 	struct crawl *cr = t->data;
 
 	crawl_log_event(cr, "abandoning %d in-flight fetches; they are fetched again on resume",
-	    cr->in_flight);
-	visit_abandon_all(cr);
+	    visit_in_flight(cr->visits));
+	visit_abandon_all(cr->visits);
 }
 
 int crawl_pause(struct crawl *cr, const char **why)
@@ -601,7 +580,7 @@ int crawl_pause(struct crawl *cr, const char **why)
 	cr->pause_reason = "paused by the operator";
 	cr->at_finish = 0;
 	uv_timer_stop(&cr->wake);
-	crawl_set_state(cr, cr->in_flight > 0 ? CRAWL_PAUSING : CRAWL_PAUSED, cr->pause_reason);
+	crawl_set_state(cr, visit_in_flight(cr->visits) > 0 ? CRAWL_PAUSING : CRAWL_PAUSED, cr->pause_reason);
 	return 0;
 }
 
@@ -647,7 +626,7 @@ int crawl_stop(struct crawl *cr, const char *reason, const char **why)
 	cr->stop_reason = cr->state == CRAWL_EMPTY ? NULL : reason;
 	uv_timer_stop(&cr->wake);
 	crawl_set_state(cr, CRAWL_STOPPING, reason);
-	if (cr->in_flight > 0) {
+	if (visit_in_flight(cr->visits) > 0) {
 		crawl_log_event(cr, "in-flight fetches get %d ms", CRAWL_GRACE_MS);
 		uv_timer_start(&cr->grace, crawl_grace_cb, CRAWL_GRACE_MS, 0);
 	}
@@ -734,7 +713,7 @@ static int crawl_seeds(struct crawl *cr, const struct crawl_opts *o, int schedul
 		if (record != NULL)
 			fprintf(record, "%s\n", href.data);
 		if (schedule)
-			crawl_schedule(cr, href.data, NULL, "", CURI_SEED, schedule == 1);
+			schedule_uri(cr->sched, href.data, NULL, "", CURI_SEED, schedule == 1);
 		n++;
 		/* A seed list of 100,000 hosts would otherwise sit whole in the
 		 * write batch and create as many queue objects before the first
@@ -841,6 +820,8 @@ static int crawl_open_outputs(struct crawl *cr, char **err)
 
 static void crawl_free(struct crawl *cr)
 {
+	visit_pool_free(cr->visits);
+	schedule_free(cr->sched);
 	if (cr->warc != NULL)
 		warc_close(cr->warc);
 	if (cr->dedup != NULL)
@@ -857,19 +838,14 @@ static void crawl_free(struct crawl *cr)
 		fclose(cr->ternlog);
 	if (cr->progress)
 		fclose(cr->progress);
-	buf_free(&cr->line);
-	buf_free(&cr->sched_href);
-	buf_free(&cr->sched_canon);
-	buf_free(&cr->sched_queue);
-	buf_free(&cr->sched_surt);
-	free(cr->slots);
 	free(cr->tmpdir);
 	free(cr->jobdir);
+	free(cr);
 }
 
 static void crawl_print_summary(const struct crawl *cr)
 {
-	double secs = (double)(crawl_now_ms() - cr->start_ms) / 1000.0;
+	double secs = (double)(clock_wall_ms() - cr->start_ms) / 1000.0;
 
 	printf("tern: crawl %s%s%s in %.1f s: %llu pages (%.1f pages/s), %llu failures; "
 	    "2xx %llu, 3xx %llu, 4xx %llu, 5xx %llu\n",
@@ -894,52 +870,55 @@ static void crawl_print_summary(const struct crawl *cr)
 	    cr->jobdir, cr->jobdir, cr->jobdir);
 }
 
-int crawl_run(struct config *cfg, const struct crawl_opts *o)
+/* Everything a crawl needs before its loop runs, in the order that lets a
+ * failure say the most: the job, the scope, a restored checkpoint, the
+ * frontier, the seeds, the outputs, then the loop's services. */
+int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **out)
 {
 	char restored[CHECKPOINT_NAME_MAX] = "";
 	uint64_t restored_log_bytes = 0;
-	struct crawl cr;
+	struct crawl *cr;
 	struct scope_opts so;
-	char *err = NULL, *statedir = NULL, *seedpath = NULL, *sockpath;
+	struct schedule_opts sco;
+	struct visit_env env;
+	char *err = NULL, *statedir = NULL, *seedpath = NULL;
 	FILE *seedrec = NULL;
-	int rc = 1, rc_fail = 0;
+	int rc;
 
+	*out = NULL;
 	if (scope_validate(config_str(cfg, CK_CRAWL_SCOPE), &err) < 0) {
 		fprintf(stderr, "tern: crawl.scope: %s\n", err);
 		free(err);
 		return 2;
 	}
-	memset(&cr, 0, sizeof cr);
-	cr.cfg = cfg;
-	cr.jobdir = xstrdup(o->jobdir);
-	cr.start_ms = crawl_now_ms();
-	cr.last_progress_ms = cr.start_ms;
-	cr.last_checkpoint_ms = cr.start_ms;
+	cr = xcalloc(1, sizeof *cr);
+	cr->cfg = cfg;
+	cr->jobdir = xstrdup(o->jobdir);
+	cr->start_ms = clock_wall_ms();
+	cr->last_progress_ms = cr->start_ms;
+	cr->last_checkpoint_ms = cr->start_ms;
 	signal(SIGPIPE, SIG_IGN);
 
 	if (o->resume) {
-		if (job_check_resumable(cr.jobdir, &err) < 0) {
+		if (job_check_resumable(cr->jobdir, &err) < 0) {
 			fprintf(stderr, "tern: %s\n", err);
 			free(err);
-			free(cr.jobdir);
+			crawl_free(cr);
 			return 2;
 		}
-	} else if (job_create(cr.jobdir, cfg, &err) < 0) {
+	} else if (job_create(cr->jobdir, cfg, &err) < 0) {
 		fprintf(stderr, "tern: %s\n", err);
 		free(err);
-		free(cr.jobdir);
+		crawl_free(cr);
 		return 2;
 	}
 
-	robots_agent_token(config_str(cfg, CK_CRAWL_USER_AGENT), cr.agent, sizeof cr.agent);
-	cr.canon_flags = canon_flags(cfg);
-	cr.assign = config_enum(cfg, CK_FRONTIER_QUEUE_ASSIGNMENT);
-	cr.robots_policy = config_enum(cfg, CK_ROBOTS_POLICY);
-	cr.max_conns = (int)config_int(cfg, CK_CRAWL_MAX_CONNECTIONS);
-	cr.slots = xcalloc((size_t)cr.max_conns + 1, 1);
-	cr.hosts = hosts_new(CRAWL_HOSTS_CAPACITY);
-	cr.tmpdir = xasprintf("%s/state/tmp", cr.jobdir);
-	cr.tty = isatty(STDERR_FILENO);
+	robots_agent_token(config_str(cfg, CK_CRAWL_USER_AGENT), cr->agent, sizeof cr->agent);
+	cr->robots_policy = config_enum(cfg, CK_ROBOTS_POLICY);
+	cr->max_conns = (int)config_int(cfg, CK_CRAWL_MAX_CONNECTIONS);
+	cr->hosts = hosts_new(CRAWL_HOSTS_CAPACITY);
+	cr->tmpdir = xasprintf("%s/state/tmp", cr->jobdir);
+	cr->tty = isatty(STDERR_FILENO);
 
 	memset(&so, 0, sizeof so);
 	so.scope = config_str(cfg, CK_CRAWL_SCOPE);
@@ -948,140 +927,222 @@ int crawl_run(struct config *cfg, const struct crawl_opts *o)
 	so.max_uri_length = (size_t)config_int(cfg, CK_CRAWL_MAX_URI_LENGTH);
 	so.max_path_repeats = (int)config_int(cfg, CK_CRAWL_MAX_PATH_REPEATS);
 	so.max_query_length = (size_t)config_int(cfg, CK_CRAWL_MAX_QUERY_LENGTH);
-	cr.scope = scope_new(&so);
+	cr->scope = scope_new(&so);
 
 	if (o->resume && o->checkpoint != NULL) {
 		struct checkpoint_restored rs;
-		int r = checkpoint_restore(cr.jobdir, o->checkpoint, &rs, &err);
+		int r = checkpoint_restore(cr->jobdir, o->checkpoint, &rs, &err);
 		if (r < 0) {
 			fprintf(stderr, "tern: %s\n", err);
 			free(err);
-			crawl_free(&cr);
+			crawl_free(cr);
 			return r == -2 ? 2 : 1;
 		}
 		if (rs.have_stats)
-			cr.stats = rs.stats;
-		cr.warc_serial_floor = rs.warc_next_serial;
+			cr->stats = rs.stats;
+		cr->warc_serial_floor = rs.warc_next_serial;
 		snprintf(restored, sizeof restored, "%s", rs.name);
 		restored_log_bytes = rs.crawl_log_bytes;
 	}
-	statedir = xasprintf("%s/state/frontier", cr.jobdir);
-	cr.frontier = frontier_open(statedir, cfg, !o->resume, cr.start_ms, &err);
+	statedir = xasprintf("%s/state/frontier", cr->jobdir);
+	cr->frontier = frontier_open(statedir, cfg, !o->resume, cr->start_ms, &err);
 	free(statedir);
-	if (cr.frontier == NULL) {
+	if (cr->frontier == NULL) {
 		fprintf(stderr, "tern: %s\n", err);
 		free(err);
-		crawl_free(&cr);
+		crawl_free(cr);
 		return 1;
 	}
+	memset(&sco, 0, sizeof sco);
+	sco.cfg = cfg;
+	sco.frontier = cr->frontier;
+	sco.scope = cr->scope;
+	sco.canon_flags = canon_flags(cfg);
+	sco.assign = config_enum(cfg, CK_FRONTIER_QUEUE_ASSIGNMENT);
+	cr->sched = schedule_new(&sco);
 
-	seedpath = xasprintf("%s/seeds.txt", cr.jobdir);
+	seedpath = xasprintf("%s/seeds.txt", cr->jobdir);
 	if (o->resume) {
-		struct crawl_opts ro = { cr.jobdir, NULL, 0, seedpath, 1, NULL };
+		struct crawl_opts ro = { cr->jobdir, NULL, 0, seedpath, 1, NULL };
 		/* Seeds again, as discoveries rather than forced: a crawl killed
 		 * before its first flush still has them, and otherwise they
 		 * are already seen and cost nothing. */
-		rc = crawl_seeds(&cr, &ro, 2, NULL);
+		rc = crawl_seeds(cr, &ro, 2, NULL);
 	} else {
 		seedrec = fopen(seedpath, "w");
-		rc = crawl_seeds(&cr, o, 1, seedrec);
+		rc = crawl_seeds(cr, o, 1, seedrec);
 		if (seedrec)
 			fclose(seedrec);
 	}
 	free(seedpath);
 	if (rc != 0) {
-		crawl_free(&cr);
+		crawl_free(cr);
 		return rc;
 	}
-	if (crawl_open_outputs(&cr, &err) < 0) {
+	if (crawl_open_outputs(cr, &err) < 0) {
 		fprintf(stderr, "tern: %s\n", err);
 		free(err);
-		crawl_free(&cr);
+		crawl_free(cr);
 		return 1;
 	}
 	if (restored[0] != '\0')
-		crawl_log_event(&cr, "restored checkpoint %s; crawl.log lines after byte %llu were written after it",
+		crawl_log_event(cr, "restored checkpoint %s; crawl.log lines after byte %llu were written after it",
 		    restored, (unsigned long long)restored_log_bytes);
-	if (frontier_flush(cr.frontier, &err) < 0) {
+	if (frontier_flush(cr->frontier, &err) < 0) {
 		fprintf(stderr, "tern: %s\n", err);
 		free(err);
-		crawl_free(&cr);
+		crawl_free(cr);
 		return 1;
 	}
 
-	uv_loop_init(&cr.loop);
-	cr.dns = dns_new(&cr.loop, cfg, &err);
-	if (cr.dns == NULL) {
+	uv_loop_init(&cr->loop);
+	cr->dns = dns_new(&cr->loop, cfg, &err);
+	if (cr->dns == NULL) {
 		fprintf(stderr, "tern: DNS: %s\n", err);
 		free(err);
-		uv_loop_close(&cr.loop);
-		crawl_free(&cr);
+		uv_loop_close(&cr->loop);
+		crawl_free(cr);
 		return 2;
 	}
-	cr.fetcher = fetcher_new(&cr.loop, cfg, cr.dns, &err);
-	if (cr.fetcher == NULL) {
+	cr->fetcher = fetcher_new(&cr->loop, cfg, cr->dns, &err);
+	if (cr->fetcher == NULL) {
 		fprintf(stderr, "tern: %s\n", err);
 		free(err);
-		dns_free(cr.dns);
-		uv_run(&cr.loop, UV_RUN_DEFAULT);
-		uv_loop_close(&cr.loop);
-		crawl_free(&cr);
+		dns_free(cr->dns);
+		uv_run(&cr->loop, UV_RUN_DEFAULT);
+		uv_loop_close(&cr->loop);
+		crawl_free(cr);
 		return 2;
 	}
-	crawl_log_event(&cr, "%s job %s with %d connections", o->resume ? "resuming" : "starting",
-	    cr.jobdir, cr.max_conns);
+	schedule_set_dns(cr->sched, cr->dns);
+	memset(&env, 0, sizeof env);
+	env.cfg = cfg;
+	env.frontier = cr->frontier;
+	env.schedule = cr->sched;
+	env.dns = cr->dns;
+	env.fetcher = cr->fetcher;
+	env.hosts = cr->hosts;
+	env.warc = cr->warc;
+	env.dedup = cr->dedup;
+	env.crawllog = cr->crawllog;
+	env.tmpdir = cr->tmpdir;
+	env.agent = cr->agent;
+	env.robots_policy = cr->robots_policy;
+	env.max_conns = cr->max_conns;
+	env.stats = &cr->stats;
+	env.ctx = cr;
+	env.event = crawl_visit_event;
+	env.ended = crawl_visit_ended;
+	cr->visits = visit_pool_new(&env);
+	crawl_log_event(cr, "%s job %s with %d connections", o->resume ? "resuming" : "starting",
+	    cr->jobdir, cr->max_conns);
 
-	uv_prepare_init(&cr.loop, &cr.prepare);
-	cr.prepare.data = &cr;
-	uv_prepare_start(&cr.prepare, crawl_prepare_cb);
-	uv_idle_init(&cr.loop, &cr.idle);
-	uv_timer_init(&cr.loop, &cr.wake);
-	uv_timer_init(&cr.loop, &cr.cron);
-	cr.cron.data = &cr;
-	uv_timer_start(&cr.cron, crawl_cron_cb, 1000, 1000);
-	uv_timer_init(&cr.loop, &cr.grace);
-	cr.grace.data = &cr;
-	uv_signal_init(&cr.loop, &cr.sigint);
-	uv_signal_init(&cr.loop, &cr.sigterm);
-	cr.sigint.data = cr.sigterm.data = &cr;
-	uv_signal_start(&cr.sigint, crawl_signal_cb, SIGINT);
-	uv_signal_start(&cr.sigterm, crawl_signal_cb, SIGTERM);
+	uv_prepare_init(&cr->loop, &cr->prepare);
+	cr->prepare.data = cr;
+	uv_prepare_start(&cr->prepare, crawl_prepare_cb);
+	uv_idle_init(&cr->loop, &cr->idle);
+	uv_timer_init(&cr->loop, &cr->wake);
+	uv_timer_init(&cr->loop, &cr->cron);
+	cr->cron.data = cr;
+	uv_timer_start(&cr->cron, crawl_cron_cb, 1000, 1000);
+	uv_timer_init(&cr->loop, &cr->grace);
+	cr->grace.data = cr;
+	uv_signal_init(&cr->loop, &cr->sigint);
+	uv_signal_init(&cr->loop, &cr->sigterm);
+	cr->sigint.data = cr->sigterm.data = cr;
+	uv_signal_start(&cr->sigint, crawl_signal_cb, SIGINT);
+	uv_signal_start(&cr->sigterm, crawl_signal_cb, SIGTERM);
+	*out = cr;
+	return 0;
+}
 
-	sockpath = xasprintf("%s/control.sock", cr.jobdir);
-	cr.ctl = ctlserver_start(&cr.loop, sockpath, crawlctl_handle, &cr, &err);
-	if (cr.ctl == NULL) {
-		/* Without its socket a crawl cannot be paused or unpaused, so
-		 * one that would wait for the operator must not start. */
-		crawl_log_event(&cr, "control socket: %s", err);
-		fprintf(stderr, "tern: control socket: %s\n", err);
-		free(err);
-		err = NULL;
-		if (config_bool(cfg, CK_CRAWL_PAUSE_AT_START) ||
-		    config_bool(cfg, CK_CRAWL_PAUSE_AT_FINISH)) {
-			cr.stop_reason = "no control socket";
-			cr.state = CRAWL_STOPPING;
-			rc_fail = 1;
-		}
+void crawl_on_end(struct crawl *cr, void (*cb)(void *arg), void *arg)
+{
+	cr->on_end = cb;
+	cr->on_end_arg = arg;
+}
+
+void crawl_refuse(struct crawl *cr, const char *reason)
+{
+	cr->stop_reason = reason;
+	cr->state = CRAWL_STOPPING;
+	cr->exit_status = 1;
+}
+
+int crawl_run(struct crawl *cr)
+{
+	char *err = NULL;
+	int rc;
+
+	if (cr->state == CRAWL_RUNNING && config_bool(cr->cfg, CK_CRAWL_PAUSE_AT_START)) {
+		cr->pause_reason = "pause-at-start";
+		crawl_set_state(cr, CRAWL_PAUSED, cr->pause_reason);
 	}
-	free(sockpath);
-	if (cr.state == CRAWL_RUNNING && config_bool(cfg, CK_CRAWL_PAUSE_AT_START)) {
-		cr.pause_reason = "pause-at-start";
-		crawl_set_state(&cr, CRAWL_PAUSED, cr.pause_reason);
-	}
 
-	uv_run(&cr.loop, UV_RUN_DEFAULT);
+	uv_run(&cr->loop, UV_RUN_DEFAULT);
 	/* A last pass lets closing handles finish. */
-	uv_run(&cr.loop, UV_RUN_DEFAULT);
-	if (uv_loop_close(&cr.loop) != 0)
-		crawl_log_event(&cr, "event loop closed with handles still open");
+	uv_run(&cr->loop, UV_RUN_DEFAULT);
+	if (uv_loop_close(&cr->loop) != 0)
+		crawl_log_event(cr, "event loop closed with handles still open");
 
-	crawl_print_summary(&cr);
-	rc = rc_fail;
-	if (cr.warc != NULL && warc_flush(cr.warc, &err) < 0) {
+	crawl_print_summary(cr);
+	rc = cr->exit_status;
+	if (cr->warc != NULL && warc_flush(cr->warc, &err) < 0) {
 		fprintf(stderr, "tern: %s\n", err);
 		free(err);
 		rc = 1;
 	}
-	crawl_free(&cr);
+	crawl_free(cr);
 	return rc;
+}
+
+uv_loop_t *crawl_loop(struct crawl *cr)
+{
+	return &cr->loop;
+}
+
+struct config *crawl_config(struct crawl *cr)
+{
+	return cr->cfg;
+}
+
+const char *crawl_jobdir(const struct crawl *cr)
+{
+	return cr->jobdir;
+}
+
+struct frontier *crawl_frontier(struct crawl *cr)
+{
+	return cr->frontier;
+}
+
+struct hosts *crawl_hosts(struct crawl *cr)
+{
+	return cr->hosts;
+}
+
+struct dns *crawl_dns(struct crawl *cr)
+{
+	return cr->dns;
+}
+
+const struct crawl_stats *crawl_stats(const struct crawl *cr)
+{
+	return &cr->stats;
+}
+
+void crawl_status(const struct crawl *cr, struct crawl_status *st)
+{
+	memset(st, 0, sizeof *st);
+	st->state = cr->state;
+	st->reason = cr->state == CRAWL_STOPPING || cr->state == CRAWL_FINISHED ?
+	    cr->stop_reason : cr->pause_reason;
+	st->at_finish = cr->at_finish || cr->state == CRAWL_EMPTY;
+	st->in_flight = visit_in_flight(cr->visits);
+	st->seconds = (double)(clock_wall_ms() - cr->start_ms) / 1000.0;
+	st->store_write_ns = cr->store_write_ns;
+	st->store_write_max_ns = cr->store_write_max_ns;
+	st->checkpoints = cr->checkpoints;
+	st->checkpoint_total_us = cr->checkpoint_total_us;
+	st->checkpoint_last_us = cr->checkpoint_us;
 }

@@ -1,21 +1,27 @@
-/* The crawl loop: one libuv loop that takes URIs from the frontier, walks
- * each through its prerequisites (DNS, robots.txt) and its fetch (visit.c),
- * writes crawl.log and WARC records, schedules the outlinks, and flushes the
- * frontier's batch once per loop iteration.
+/* The crawl loop: one libuv loop that takes URIs from the frontier, hands
+ * each to a visit (visit.h) for its prerequisites (DNS, robots.txt) and its
+ * fetch, keeps the crawl's state (CONTRACT section 7), its limits, logs,
+ * reports and checkpoints, and flushes the frontier's batch once per loop
+ * iteration.
  *
- * struct crawl is shared by crawl.c (the loop, limits, signals, reports) and
- * visit.c (one URI's journey); nothing else sees inside it. */
+ * A crawl is opened, then run to its end. Between the two, the layer above
+ * (the crawl command, src/crawlcmd.c) attaches what operates it, such as
+ * the control socket: it serves on crawl_loop, drives the crawl through the
+ * operator actions below and reads it through the accessors, and is told
+ * when the crawl ends so it can close its handles. */
 #ifndef TERN_CRAWL_H
 #define TERN_CRAWL_H
+#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <uv.h>
 
-#include "lib/buf.h"
-#include "lib/politeness.h"
+#include "crawl/stats.h"
 
 struct config;
-struct curi;
+struct dns;
+struct frontier;
+struct hosts;
+struct json_t;
 
 struct crawl_opts {
 	const char *jobdir;
@@ -25,9 +31,6 @@ struct crawl_opts {
 	int resume;		/* continue an existing job from its live state */
 	const char *checkpoint;	/* with resume: restore this checkpoint (NAME or "latest") first */
 };
-
-/* Runs a crawl to its end; returns the process exit status (CONTRACT 2). */
-int crawl_run(struct config *cfg, const struct crawl_opts *o);
 
 /* CONTRACT section 7's states. Work is handed out only while RUNNING. */
 enum crawl_state {
@@ -40,95 +43,48 @@ enum crawl_state {
 	CRAWL__NSTATES
 };
 
-struct crawl_stats {
-	uint64_t pages;		/* final dispositions with an HTTP status */
-	uint64_t bytes;		/* raw entity bytes of those */
-	uint64_t failures;	/* final negative statuses */
-	uint64_t dns_lookups;
-	uint64_t robots_fetches;
-	uint64_t retries;
-	uint64_t revisits;
-	uint64_t links_scheduled;
-	uint64_t status_class[6];	/* 1xx..5xx by index 1-5; 0 for negatives */
-};
+struct crawl;
 
-struct visit;
+/* Creates or resumes the job, loads the seeds, opens the outputs and the
+ * loop's services: 0 and *out, or the process exit status (CONTRACT 2)
+ * after saying why on stderr. */
+int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **out);
+/* Runs the loop to the crawl's end, prints the summary and frees the crawl;
+ * returns the process exit status. */
+int crawl_run(struct crawl *cr);
+/* Called once when the crawl ends, inside its loop, so that handles the
+ * layer above opened on crawl_loop can close and the loop can finish. */
+void crawl_on_end(struct crawl *cr, void (*cb)(void *arg), void *arg);
+/* Before crawl_run: the crawl must not start (a service the operator needs
+ * is missing); it stops at once, and exits 1. */
+void crawl_refuse(struct crawl *cr, const char *reason);
 
-struct crawl {
-	uv_loop_t loop;
-	struct config *cfg;
-	char *jobdir;
-	struct frontier *frontier;
-	struct dns *dns;
-	struct fetcher *fetcher;
-	struct warc_writer *warc;
-	struct dedup *dedup;
-	struct scope *scope;
-	struct hosts *hosts;
-	FILE *crawllog;
-	FILE *ternlog;
-	FILE *progress;
-	char *tmpdir;			/* JOBDIR/state/tmp: spill files */
-	char agent[64];			/* robots.txt product token */
-	unsigned canon_flags;
-	int assign;			/* enum surt_assign */
-	int robots_policy;		/* 0 obey, 1 ignore, 2 calculate-only */
-	int max_conns;
-	int in_flight;
-	unsigned char *slots;		/* slot numbers in use, for crawl.log's #NNN */
-	struct visit *visits;		/* every visit in progress */
+uv_loop_t *crawl_loop(struct crawl *cr);
+struct config *crawl_config(struct crawl *cr);
+const char *crawl_jobdir(const struct crawl *cr);
+struct frontier *crawl_frontier(struct crawl *cr);
+struct hosts *crawl_hosts(struct crawl *cr);
+/* NULL once the crawl has ended. */
+struct dns *crawl_dns(struct crawl *cr);
+const struct crawl_stats *crawl_stats(const struct crawl *cr);
+
+/* What the operator sees of the crawl at this moment. */
+struct crawl_status {
 	enum crawl_state state;
-	const char *stop_reason;
-	const char *pause_reason;	/* why PAUSING, PAUSED or EMPTY */
-	int at_finish;			/* paused by pause-at-finish */
-	int end_if_finished;		/* unpaused at finish: end if still finished */
-	struct ctlserver *ctl;		/* JOBDIR/control.sock */
-	uint64_t last_checkpoint_ms;	/* or the start: checkpoint.interval-minutes counts from it */
-	uint64_t checkpoint_us;		/* duration of the last checkpoint (metrics) */
-	unsigned warc_serial_floor;	/* a restored checkpoint's next WARC serial */
-	int exit_status;
-	int signals;
-	uint64_t start_ms;
-	struct crawl_stats stats;
-	struct buf line;		/* scratch for log lines */
-	/* Scratch of crawl_schedule, kept across calls: it runs once per
-	 * extracted link. */
-	struct buf sched_href, sched_canon, sched_queue, sched_surt;
-	uv_prepare_t prepare;
-	uv_idle_t idle;
-	uv_timer_t wake;
-	uv_timer_t cron;
-	uv_timer_t grace;
-	uv_signal_t sigint, sigterm;
-	int tty;
-	uint64_t last_progress_ms;
-	uint64_t last_warc_error_ms;	/* rate limit of the disk-full message */
+	const char *reason;		/* why stopping/finished, or paused/held; may be NULL */
+	int at_finish;			/* held at finish (pause-at-finish) */
+	int in_flight;
+	double seconds;			/* since the crawl (or this resume) started */
 	uint64_t store_write_ns;	/* time in the frontier's LevelDB writes */
 	uint64_t store_write_max_ns;
-	uint64_t checkpoints;
+	uint64_t checkpoints;		/* taken in this run */
 	uint64_t checkpoint_total_us;
-	uint64_t last_pages;
+	uint64_t checkpoint_last_us;	/* duration of the last one */
 };
+void crawl_status(const struct crawl *cr, struct crawl_status *st);
 
-/* Wall clock, ms since the epoch: frontier wake times are stored, so they
- * must survive a restart. */
-uint64_t crawl_now_ms(void);
-/* Appends a runtime event to logs/tern.log (and stderr when serious). */
+/* Appends a runtime event to logs/tern.log. */
 void crawl_log_event(struct crawl *cr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Called by a visit that has ended, after it has told the frontier. */
-void crawl_visit_ended(struct crawl *cr);
-/* The queue key of href into out (replacing its contents), by
- * frontier.queue-assignment, split by frontier.parallel-queues (read for
- * surt). Under ip assignment, ip is the host's address, or NULL to key by the
- * DNS cache's answer when it has one and by the host name until then. */
-int crawl_queue_key(struct crawl *cr, const char *href, const char *surt, const char *ip,
-    struct buf *out);
-
-/* Schedules a discovered absolute URI: frontier_schedule's answer (1 new,
- * 0 seen or out of scope, FRONTIER_HELD_URI held for the next flush). */
-int crawl_schedule(struct crawl *cr, const char *href, const char *via,
-    const char *hops, unsigned flags, int force);
-
 /* Takes a checkpoint now (any callback may: the frontier is consistent
  * between two): writes what is pending in crawl_flush's order, then
  * checkpoint_create. name receives its name (cap >= 40). */
@@ -146,18 +102,7 @@ int crawl_stop(struct crawl *cr, const char *reason, const char **why);
 void crawl_settings_changed(struct crawl *cr);
 /* The figures of reports/stats.json, as a new JSON object. */
 struct json_t *crawl_stats_json(struct crawl *cr);
+/* This process's resident memory. */
 long crawl_rss_kb(void);
-
-/* crawlctl.c: the control socket's routes (a ctlserver_handler). */
-struct ctlreq;
-struct ctlserver_reply;
-void crawlctl_handle(void *ctx, const struct ctlreq *req, struct ctlserver_reply *reply);
-
-/* visit.c */
-/* Takes c (owned from now on) through DNS, robots.txt and its fetch. */
-void visit_start(struct crawl *cr, struct curi *c);
-/* Abandons every visit in progress: their URIs stay in the frontier's store
- * and are fetched again after a resume. */
-void visit_abandon_all(struct crawl *cr);
 
 #endif

@@ -20,8 +20,8 @@
  * every handle. */
 #include <build-config.h>
 
-#include "crawl/crawl.h"
-#include "lib/canon.h"
+#include "crawl/visit.h"
+#include "lib/clock.h"
 #include "lib/config.h"
 #include "archive/crawllog.h"
 #include "lib/curi.h"
@@ -32,6 +32,9 @@
 #include "net/fetch.h"
 #include "frontier/frontier.h"
 #include "frontier/hosts.h"
+#include "lib/politeness.h"
+#include "crawl/schedule.h"
+#include "crawl/stats.h"
 #include "lib/robots.h"
 #include "lib/scope.h"
 #include "lib/surt.h"
@@ -41,6 +44,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <stdlib.h>
@@ -61,8 +65,17 @@ enum visit_state { VISIT_RESOLVE, VISIT_ROBOTS, VISIT_FETCH, VISIT_DONE };
 
 static const char *const visit_state_names[] = { "RESOLVE", "ROBOTS", "FETCH", "DONE" };
 
+/* Every visit in progress, and what they were given. */
+struct visit_pool {
+	struct visit_env env;
+	struct visit *visits;
+	int in_flight;
+	unsigned char *slots;		/* slot numbers in use, for crawl.log's #NNN */
+	struct buf line;		/* scratch for crawl.log lines */
+};
+
 struct visit {
-	struct crawl *cr;
+	struct visit_pool *pool;
 	struct curi *c;
 	enum visit_state state;
 	struct visit *prev, *next;
@@ -109,29 +122,44 @@ static void visit_set_state(struct visit *v, enum visit_state s)
 	v->state = s;
 }
 
-static int visit_slot_take(struct crawl *cr)
+/* A runtime event for logs/tern.log, through the owner's hook. */
+static void visit_event(struct visit_pool *pool, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void visit_event(struct visit_pool *pool, const char *fmt, ...)
 {
-	for (int i = 0; i < cr->max_conns; i++) {
-		if (!cr->slots[i]) {
-			cr->slots[i] = 1;
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	pool->env.event(pool->env.ctx, msg);
+	free(msg);
+}
+
+static int visit_slot_take(struct visit_pool *pool)
+{
+	for (int i = 0; i < pool->env.max_conns; i++) {
+		if (!pool->slots[i]) {
+			pool->slots[i] = 1;
 			return i;
 		}
 	}
-	return cr->max_conns;
+	return pool->env.max_conns;
 }
 
 static void visit_free(struct visit *v)
 {
-	struct crawl *cr = v->cr;
+	struct visit_pool *pool = v->pool;
 
 	if (v->prev)
 		v->prev->next = v->next;
 	else
-		cr->visits = v->next;
+		pool->visits = v->next;
 	if (v->next)
 		v->next->prev = v->prev;
-	if (v->slot < cr->max_conns)
-		cr->slots[v->slot] = 0;
+	if (v->slot < pool->env.max_conns)
+		pool->slots[v->slot] = 0;
 	if (v->x)
 		extract_free(v->x);
 	if (v->dg)
@@ -148,8 +176,8 @@ static void visit_free(struct visit *v)
 	free(v->surt);
 	free(v->fetch_url);
 	free(v);
-	cr->in_flight--;
-	crawl_visit_ended(cr);
+	pool->in_flight--;
+	pool->env.ended(pool->env.ctx);
 }
 
 /* The annotations column: Nt for several attempts, then the rest. */
@@ -175,15 +203,15 @@ static void visit_log(struct visit *v, int status, int64_t size, const char *uri
     const char *hops, const char *via, const char *mime, uint64_t begin_ms,
     uint64_t duration_ms, const char *digest, const char *annotations)
 {
-	struct crawl *cr = v->cr;
+	struct visit_pool *pool = v->pool;
 	struct crawllog_entry e = {
-		crawl_now_ms(), status, size, uri, hops, via, mime, v->slot,
+		clock_wall_ms(), status, size, uri, hops, via, mime, v->slot,
 		begin_ms, duration_ms, digest, NULL, annotations,
 	};
 
-	buf_reset(&cr->line);
-	crawllog_format(&e, &cr->line);
-	fwrite(cr->line.data, 1, cr->line.len, cr->crawllog);
+	buf_reset(&pool->line);
+	crawllog_format(&e, &pool->line);
+	fwrite(pool->line.data, 1, pool->line.len, pool->env.crawllog);
 }
 
 /* Hop path of a prerequisite: the parent's, plus P. */
@@ -194,12 +222,12 @@ static char *visit_prereq_hops(const struct visit *v)
 
 static int visit_max_retries(const struct visit *v)
 {
-	return (int)config_int_for(v->cr->cfg, v->surt, CK_FRONTIER_MAX_RETRIES);
+	return (int)config_int_for(v->pool->env.cfg, v->surt, CK_FRONTIER_MAX_RETRIES);
 }
 
 static void visit_politeness(const struct visit *v, struct politeness_params *p)
 {
-	const struct config *cfg = v->cr->cfg;
+	const struct config *cfg = v->pool->env.cfg;
 
 	p->delay_factor = config_double_for(cfg, v->surt, CK_POLITENESS_DELAY_FACTOR);
 	p->min_delay_ms = config_int_for(cfg, v->surt, CK_POLITENESS_MIN_DELAY_MS);
@@ -213,27 +241,27 @@ static void visit_politeness(const struct visit *v, struct politeness_params *p)
 static uint64_t visit_delay(struct visit *v, uint64_t duration_ms, uint64_t bytes)
 {
 	struct politeness_params p;
-	struct host *h = hosts_get(v->cr->hosts, v->server_key, 1);
+	struct host *h = hosts_get(v->pool->env.hosts, v->server_key, 1);
 	int64_t crawl_delay = h->robots ? robots_crawl_delay_ms(h->robots) : -1;
 	uint64_t d, bw;
 
 	visit_politeness(v, &p);
 	d = politeness_delay(&p, 1, duration_ms, crawl_delay);
-	bw = politeness_bandwidth(p.max_kb_sec, &h->bandwidth_next_ms, crawl_now_ms(), bytes);
+	bw = politeness_bandwidth(p.max_kb_sec, &h->bandwidth_next_ms, clock_wall_ms(), bytes);
 	return bw > d ? bw : d;
 }
 
 /* Ends the visit: tells the frontier, then frees. */
 static void visit_end(struct visit *v, enum frontier_outcome o, uint64_t delay_ms)
 {
-	struct crawl *cr = v->cr;
+	struct visit_pool *pool = v->pool;
 
 	/* A kept-alive connection to a host that will sleep long only costs
 	 * the server a socket. */
 	if (delay_ms > VISIT_LONG_SNOOZE_MS && v->host != NULL)
-		fetcher_close_idle(cr->fetcher, v->host, v->port);
+		fetcher_close_idle(pool->env.fetcher, v->host, v->port);
 	visit_set_state(v, VISIT_DONE);
-	frontier_finish(cr->frontier, v->c, o, crawl_now_ms(), delay_ms);
+	frontier_finish(pool->env.frontier, v->c, o, clock_wall_ms(), delay_ms);
 	v->c = NULL;
 	visit_free(v);
 }
@@ -250,16 +278,16 @@ static void visit_fail(struct visit *v, int status, enum frontier_outcome o,
 	visit_annotations(v, attempts, extra, &ann);
 	visit_log(v, status, -1, v->c->uri, v->c->hops, v->c->via, NULL, 0, 0, NULL, ann.data);
 	buf_free(&ann);
-	v->cr->stats.failures++;
-	v->cr->stats.status_class[0]++;
+	v->pool->env.stats->failures++;
+	v->pool->env.stats->status_class[0]++;
 	visit_end(v, o, delay_ms);
 }
 
 /* A retryable failure: retried while attempts remain, else final. */
 static void visit_retry_or_fail(struct visit *v, int status, uint64_t delay_ms)
 {
-	if (frontier_may_retry(v->cr->frontier, v->c)) {
-		v->cr->stats.retries++;
+	if (frontier_may_retry(v->pool->env.frontier, v->c)) {
+		v->pool->env.stats->retries++;
 		visit_end(v, FRONTIER_RETRY, delay_ms);
 	} else {
 		visit_fail(v, status, FRONTIER_FAILED, delay_ms, NULL);
@@ -272,9 +300,9 @@ static void visit_retry_or_fail(struct visit *v, int status, uint64_t delay_ms)
  * URIs of the queue get one attempt each rather than a full cycle. */
 static void visit_connect_failed(struct visit *v, int status)
 {
-	struct crawl *cr = v->cr;
-	unsigned n = frontier_note_connect(cr->frontier, v->c, 1);
-	uint64_t cap = (uint64_t)config_int_for(cr->cfg, v->surt, CK_FRONTIER_RETRY_DELAY_SECONDS) * 1000;
+	struct visit_pool *pool = v->pool;
+	unsigned n = frontier_note_connect(pool->env.frontier, v->c, 1);
+	uint64_t cap = (uint64_t)config_int_for(pool->env.cfg, v->surt, CK_FRONTIER_RETRY_DELAY_SECONDS) * 1000;
 	uint64_t delay = politeness_backoff(n, VISIT_BACKOFF_BASE_MS, cap, (uint32_t)random());
 
 	if (n >= (unsigned)visit_max_retries(v))
@@ -322,18 +350,18 @@ static void visit_set_port(struct sockaddr_storage *ss, int port)
 /* The robots gate, once the address is known. */
 static void visit_after_resolve(struct visit *v)
 {
-	struct crawl *cr = v->cr;
+	struct visit_pool *pool = v->pool;
 	struct host *h;
 	uint64_t validity;
 
-	if (cr->robots_policy == 1) {
+	if (pool->env.robots_policy == 1) {
 		visit_fetch_page(v);
 		return;
 	}
-	h = hosts_get(cr->hosts, v->server_key, 1);
-	validity = (uint64_t)config_int(cr->cfg, CK_ROBOTS_VALIDITY_SECONDS) * 1000;
+	h = hosts_get(pool->env.hosts, v->server_key, 1);
+	validity = (uint64_t)config_int(pool->env.cfg, CK_ROBOTS_VALIDITY_SECONDS) * 1000;
 	if (h->robots != NULL &&
-	    (validity == 0 || crawl_now_ms() - h->robots_fetched_ms < validity)) {
+	    (validity == 0 || clock_wall_ms() - h->robots_fetched_ms < validity)) {
 		visit_fetch_page(v);
 		return;
 	}
@@ -346,42 +374,22 @@ static void visit_after_resolve(struct visit *v)
 
 /* IP queue assignment: a URI queued under its host name before the address
  * was known moves to the address's queue as soon as it comes up, before
- * anything is fetched for it (Heritrix's IPQueueAssignmentPolicy ignores
- * deferToPrevious, so its URIs relocate at emit time). The copy keeps its
- * hops, directive, cost and attempts; the old queue gives it up without a
- * politeness delay, a crawl.log line or a count. 1 if it moved (the visit
- * is over), 0 to go on here (same key, or a store error). */
+ * anything is fetched for it (schedule_relocate); the old queue gives it up
+ * without a politeness delay, a crawl.log line or a count. 1 if it moved
+ * (the visit is over), 0 to go on here. */
 static int visit_relocate(struct visit *v)
 {
-	struct crawl *cr = v->cr;
-	struct buf key = BUF_INIT, canon = BUF_INIT;
-	struct curi *moved;
-	int rc = 0;
-
-	if (cr->assign != SURT_ASSIGN_IP || v->host_ip)
+	if (v->host_ip || !schedule_relocate(v->pool->env.schedule, v->c, v->surt, v->ip))
 		return 0;
-	if (crawl_queue_key(cr, v->c->uri, v->surt, v->ip, &key) == 0 &&
-	    (v->c->queue_key == NULL || strcmp(key.data, v->c->queue_key) != 0) &&
-	    canon_key(v->c->uri, cr->canon_flags, &canon) == 0) {
-		moved = curi_dup(v->c);
-		/* Read again from the store under the preloaded policy rather
-		 * than taken as a preloaded value. */
-		moved->precedence = 0;
-		rc = frontier_schedule(cr->frontier, moved, canon.data, key.data, v->surt, 1) == 1;
-		curi_free(moved);
-	}
-	buf_free(&key);
-	buf_free(&canon);
-	if (rc)
-		visit_end(v, FRONTIER_RELOCATED, 0);
-	return rc;
+	visit_end(v, FRONTIER_RELOCATED, 0);
+	return 1;
 }
 
 static void visit_dns_cb(void *arg, const struct dns_answer *a)
 {
 	struct visit *v = arg;
-	struct crawl *cr = v->cr;
-	int allow_private = config_bool(cr->cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES);
+	struct visit_pool *pool = v->pool;
+	int allow_private = config_bool(pool->env.cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES);
 
 	v->dq = NULL;
 	if (v->abandoned) {
@@ -392,7 +400,7 @@ static void visit_dns_cb(void *arg, const struct dns_answer *a)
 		char digest[DIGEST_STRLEN], stamp[32], server_ip[64];
 		char *uri = xasprintf("dns:%s", v->host), *hops = visit_prereq_hops(v);
 		struct buf block = BUF_INIT;
-		cr->stats.dns_lookups++;
+		pool->env.stats->dns_lookups++;
 		/* Heritrix's text/dns block: the 14-digit lookup time, then the
 		 * answer's records, one a line. */
 		crawllog_compact_time(a->fetch_time_ms, stamp);
@@ -403,11 +411,11 @@ static void visit_dns_cb(void *arg, const struct dns_answer *a)
 		snprintf(server_ip, sizeof server_ip, "%s", a->server ? a->server : "");
 		if (strchr(server_ip, ':') == strrchr(server_ip, ':') && strchr(server_ip, ':'))
 			*strchr(server_ip, ':') = '\0';
-		if (a->status == 1 && cr->warc != NULL) {
+		if (a->status == 1 && pool->env.warc != NULL) {
 			char *err = NULL;
-			if (warc_write_dns(cr->warc, v->host, server_ip, a->fetch_time_ms * 1000,
+			if (warc_write_dns(pool->env.warc, v->host, server_ip, a->fetch_time_ms * 1000,
 			    block.data, block.len, &err) < 0) {
-				crawl_log_event(cr, "WARC: %s", err);
+				visit_event(pool, "WARC: %s", err);
 				free(err);
 			}
 		}
@@ -465,10 +473,10 @@ static int visit_record(struct visit *v, const char *p, size_t n)
 		return 0;
 	}
 	if (v->spill_fd < 0) {
-		v->spill_fd = open(v->cr->tmpdir, O_TMPFILE | O_RDWR, 0600);
+		v->spill_fd = open(v->pool->env.tmpdir, O_TMPFILE | O_RDWR, 0600);
 		if (v->spill_fd < 0) {
-			crawl_log_event(v->cr, "cannot create a spill file in %s: %s",
-			    v->cr->tmpdir, strerror(errno));
+			visit_event(v->pool, "cannot create a spill file in %s: %s",
+			    v->pool->env.tmpdir, strerror(errno));
 			return -1;
 		}
 		if (v->body.len > 0 && write(v->spill_fd, v->body.data, v->body.len) !=
@@ -515,7 +523,7 @@ static int visit_mime_is(const char *mime, const char *want)
  * (extract.extract-404s, extract.process-error-outlinks). */
 static int visit_extracts(const struct visit *v, int status)
 {
-	const struct config *cfg = v->cr->cfg;
+	const struct config *cfg = v->pool->env.cfg;
 
 	if (status >= 200 && status < 400)
 		return 1;
@@ -534,8 +542,8 @@ static void visit_head_cb(void *arg, struct fetch *f)
 	if (v->state != VISIT_FETCH || v->abandoned || !visit_extracts(v, status))
 		return;
 	memset(&xo, 0, sizeof xo);
-	xo.max_outlinks = (size_t)config_int_for(v->cr->cfg, v->surt, CK_EXTRACT_MAX_OUTLINKS);
-	xo.forms = config_bool_for(v->cr->cfg, v->surt, CK_EXTRACT_FORMS);
+	xo.max_outlinks = (size_t)config_int_for(v->pool->env.cfg, v->surt, CK_EXTRACT_MAX_OUTLINKS);
+	xo.forms = config_bool_for(v->pool->env.cfg, v->surt, CK_EXTRACT_FORMS);
 	if (visit_mime_is(mime, "text/html") || visit_mime_is(mime, "application/xhtml+xml"))
 		v->x = extract_new(EXTRACT_HTML, &xo, visit_link_cb, v);
 	else if (visit_mime_is(mime, "text/css"))
@@ -553,7 +561,7 @@ static void visit_body_cb(void *arg, struct fetch *f, const char *raw, size_t ra
 	if (rawlen > 0) {
 		digest_update(v->dg, raw, rawlen);
 		if (visit_record(v, raw, rawlen) < 0 && v->f != NULL) {
-			crawl_log_event(v->cr, "recording %s failed: %s", v->fetch_url, strerror(errno));
+			visit_event(v->pool, "recording %s failed: %s", v->fetch_url, strerror(errno));
 			fetch_cancel(v->f);
 		}
 	}
@@ -597,7 +605,7 @@ static void visit_links_free(struct visit_links *l)
 static void visit_schedule_link(struct visit *v, struct visit_links *l, char hop,
     const char *ref, size_t reflen, const char *base)
 {
-	struct crawl *cr = v->cr;
+	struct visit_pool *pool = v->pool;
 	const char *against = v->c->uri;
 	const struct url_parts *parts = &v->page;
 	uint64_t d;
@@ -622,9 +630,9 @@ static void visit_schedule_link(struct visit *v, struct visit_links *l, char hop
 	/* A link only the store can judge is counted when the flush does
 	 * (crawl_flush); one judged now, or a batch judged because the hold
 	 * filled, is counted here. */
-	d = frontier_discovered(cr->frontier);
-	crawl_schedule(cr, l->href.data, v->c->uri, l->hops.data, 0, 0);
-	cr->stats.links_scheduled += frontier_discovered(cr->frontier) - d;
+	d = frontier_discovered(pool->env.frontier);
+	schedule_uri(pool->env.schedule, l->href.data, v->c->uri, l->hops.data, 0, 0);
+	pool->env.stats->links_scheduled += frontier_discovered(pool->env.frontier) - d;
 }
 
 /* Outlinks of a finished response: the Location header (hop R) and the
@@ -635,7 +643,7 @@ static void visit_schedule_outlinks(struct visit *v, int status, struct buf *out
 	struct visit_links l;
 	const char *loc = v->f ? fetch_header(v->f, "Location") : NULL;
 	int nofollow = v->x && (extract_meta(v->x) & EXTRACT_META_NOFOLLOW) &&
-	    v->cr->robots_policy == 0;
+	    v->pool->env.robots_policy == 0;
 	const char *p = v->links.data, *end = v->links.data + v->links.len;
 
 	visit_links_init(&l, v);
@@ -686,7 +694,7 @@ static void visit_schedule_outlinks(struct visit *v, int status, struct buf *out
 static int visit_archive(struct visit *v, const char *digest, const char *truncated,
     int *revisit, struct buf *outlinks_text)
 {
-	struct crawl *cr = v->cr;
+	struct visit_pool *pool = v->pool;
 	struct warc_capture cap;
 	struct warc_ids ids;
 	struct buf ruri = BUF_INIT, rdate = BUF_INIT;
@@ -697,10 +705,10 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 	int rc = 0;
 
 	*revisit = 0;
-	if (cr->warc == NULL)
+	if (pool->env.warc == NULL)
 		return 0;
 	/* Before the dedup index records a capture that would not exist. */
-	if (!warc_writable(cr->warc))
+	if (!warc_writable(pool->env.warc))
 		return -1;
 	memset(&cap, 0, sizeof cap);
 	cap.uri = v->fetch_url;
@@ -722,10 +730,10 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 	cap.truncated = truncated;
 	/* A truncated capture is not the resource: it neither revisits nor is
 	 * revisited. */
-	if (cr->dedup != NULL && truncated == NULL && v->body.len + v->spill_len > 0) {
+	if (pool->env.dedup != NULL && truncated == NULL && v->body.len + v->spill_len > 0) {
 		char date[32];
-		warc_date_format(cr->warc, cap.date_us, date);
-		if (dedup_check(cr->dedup, digest, v->fetch_url, date, &ruri, &rdate) == 1) {
+		warc_date_format(pool->env.warc, cap.date_us, date);
+		if (dedup_check(pool->env.dedup, digest, v->fetch_url, date, &ruri, &rdate) == 1) {
 			cap.refers_to_uri = ruri.data;
 			cap.refers_to_date = rdate.data;
 			*revisit = 1;
@@ -740,8 +748,8 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 	}
 	cap.outlinks = lines;
 	cap.noutlinks = nlines;
-	if (warc_write_http(cr->warc, &cap, &ids, &err) < 0) {
-		crawl_log_event(cr, "WARC: %s", err);
+	if (warc_write_http(pool->env.warc, &cap, &ids, &err) < 0) {
+		visit_event(pool, "WARC: %s", err);
 		free(err);
 		rc = -1;
 	}
@@ -753,7 +761,7 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 
 static void visit_robots_done(struct visit *v, struct fetch *f)
 {
-	struct crawl *cr = v->cr;
+	struct visit_pool *pool = v->pool;
 	int status = fetch_status(f);
 	const struct fetch_timings *t = fetch_timings(f);
 	char digest[DIGEST_STRLEN];
@@ -763,7 +771,7 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 	int revisit = 0;
 	uint64_t delay;
 
-	cr->stats.robots_fetches++;
+	pool->env.stats->robots_fetches++;
 	digest_final(v->dg, digest);
 	if (status > 0 && visit_archive(v, digest, NULL, &revisit, &none) < 0) {
 		/* Not archived: robots.txt is asked again later. */
@@ -812,7 +820,7 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 		 * as long as asked and robots.txt is asked again. */
 		uint64_t wait;
 		if (politeness_retry_after(fetch_header(f, "Retry-After"),
-		    (int64_t)(crawl_now_ms() / 1000), 24ULL * 3600 * 1000, &wait) == 0) {
+		    (int64_t)(clock_wall_ms() / 1000), 24ULL * 3600 * 1000, &wait) == 0) {
 			fetch_release(v->f);
 			v->f = NULL;
 			visit_retry_or_fail(v, -61, wait > delay ? wait : delay);
@@ -831,8 +839,8 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 		return;
 	}
 	{
-		struct host *h = hosts_get(cr->hosts, v->server_key, 1);
-		int on5xx_allow = config_enum_for(cr->cfg, v->surt, CK_ROBOTS_ON_SERVER_ERROR) == 1;
+		struct host *h = hosts_get(pool->env.hosts, v->server_key, 1);
+		int on5xx_allow = config_enum_for(pool->env.cfg, v->surt, CK_ROBOTS_ON_SERVER_ERROR) == 1;
 		const char *body = v->robots.data ? v->robots.data : "";
 		size_t blen = v->robots.len;
 		struct robots *r;
@@ -840,9 +848,9 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 		if (status >= 300 && status < 400)
 			r = robots_allow_all();
 		else
-			r = robots_from_fetch(status, body, blen, cr->agent, on5xx_allow);
-		frontier_note_connect(cr->frontier, v->c, 0);
-		hosts_set_robots(cr->hosts, h, r, crawl_now_ms());
+			r = robots_from_fetch(status, body, blen, pool->env.agent, on5xx_allow);
+		frontier_note_connect(pool->env.frontier, v->c, 0);
+		hosts_set_robots(pool->env.hosts, h, r, clock_wall_ms());
 	}
 	fetch_release(v->f);
 	v->f = NULL;
@@ -851,7 +859,7 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 
 static void visit_page_done(struct visit *v, struct fetch *f)
 {
-	struct crawl *cr = v->cr;
+	struct visit_pool *pool = v->pool;
 	int status = fetch_status(f);
 	unsigned fa = fetch_annotations(f);
 	const struct fetch_timings *t = fetch_timings(f);
@@ -872,18 +880,18 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		return;
 	}
 	if (status > 0)
-		frontier_note_connect(cr->frontier, v->c, 0);
+		frontier_note_connect(pool->env.frontier, v->c, 0);
 	delay = status > 0 ? visit_delay(v, fetch_duration_ms(f), bytes) : 0;
 	if (status == 429 || status == 503) {
 		const char *ra = fetch_header(f, "Retry-After");
 		uint64_t wait;
-		if (ra != NULL && politeness_retry_after(ra, (int64_t)(crawl_now_ms() / 1000),
-		    24ULL * 3600 * 1000, &wait) == 0 && frontier_may_retry(cr->frontier, v->c)) {
+		if (ra != NULL && politeness_retry_after(ra, (int64_t)(clock_wall_ms() / 1000),
+		    24ULL * 3600 * 1000, &wait) == 0 && frontier_may_retry(pool->env.frontier, v->c)) {
 			/* The server named its time: the queue sleeps until then and
 			 * the URI is asked again. */
 			fetch_release(v->f);
 			v->f = NULL;
-			cr->stats.retries++;
+			pool->env.stats->retries++;
 			visit_end(v, FRONTIER_RETRY, wait > delay ? wait : delay);
 			buf_free(&ann);
 			buf_free(&extra);
@@ -921,7 +929,7 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		}
 		if (revisit) {
 			buf_appends(&extra, extra.len ? ",duplicate:digest" : "duplicate:digest");
-			cr->stats.revisits++;
+			pool->env.stats->revisits++;
 		}
 	}
 	visit_annotations(v, attempts, extra.data, &ann);
@@ -929,12 +937,12 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 	    status > 0 ? fetch_header(f, "Content-Type") : NULL, status > 0 ? t->start_wall_ms : 0,
 	    fetch_duration_ms(f), status > 0 ? digest : NULL, ann.data);
 	if (status > 0) {
-		cr->stats.pages++;
-		cr->stats.bytes += bytes;
-		cr->stats.status_class[status / 100 <= 5 ? status / 100 : 0]++;
+		pool->env.stats->pages++;
+		pool->env.stats->bytes += bytes;
+		pool->env.stats->status_class[status / 100 <= 5 ? status / 100 : 0]++;
 	} else {
-		cr->stats.failures++;
-		cr->stats.status_class[0]++;
+		pool->env.stats->failures++;
+		pool->env.stats->status_class[0]++;
 	}
 	buf_free(&ann);
 	buf_free(&extra);
@@ -982,8 +990,8 @@ static void visit_start_fetch(struct visit *v, const char *url)
 	memset(&req, 0, sizeof req);
 	req.url = v->fetch_url;
 	req.addr = (const struct sockaddr *)&v->addr;
-	req.max_length = config_int_for(v->cr->cfg, v->surt, CK_FETCH_MAX_LENGTH_BYTES);
-	if (fetcher_start(v->cr->fetcher, &req, &visit_fetch_cbs, v, &v->f) < 0) {
+	req.max_length = config_int_for(v->pool->env.cfg, v->surt, CK_FETCH_MAX_LENGTH_BYTES);
+	if (fetcher_start(v->pool->env.fetcher, &req, &visit_fetch_cbs, v, &v->f) < 0) {
 		/* fetcher_start reports through on_done; a refusal to start at
 		 * all is an unfetchable URI. */
 		v->f = NULL;
@@ -999,13 +1007,13 @@ static void visit_fetch_robots(struct visit *v, const char *url)
 
 static void visit_fetch_page(struct visit *v)
 {
-	struct crawl *cr = v->cr;
+	struct visit_pool *pool = v->pool;
 
-	if (cr->robots_policy != 1) {
-		struct host *h = hosts_get(cr->hosts, v->server_key, 1);
+	if (pool->env.robots_policy != 1) {
+		struct host *h = hosts_get(pool->env.hosts, v->server_key, 1);
 		if (h->robots != NULL &&
 		    !robots_allowed(h->robots, v->target.data, v->target.len)) {
-			if (cr->robots_policy == 0) {
+			if (pool->env.robots_policy == 0) {
 				visit_fail(v, -9998, FRONTIER_DISREGARD, 0, NULL);
 				return;
 			}
@@ -1016,21 +1024,44 @@ static void visit_fetch_page(struct visit *v)
 	visit_start_fetch(v, v->c->uri);
 }
 
-void visit_start(struct crawl *cr, struct curi *c)
+struct visit_pool *visit_pool_new(const struct visit_env *env)
+{
+	struct visit_pool *pool = xcalloc(1, sizeof *pool);
+
+	pool->env = *env;
+	pool->slots = xcalloc((size_t)env->max_conns + 1, 1);
+	return pool;
+}
+
+void visit_pool_free(struct visit_pool *pool)
+{
+	if (pool == NULL)
+		return;
+	buf_free(&pool->line);
+	free(pool->slots);
+	free(pool);
+}
+
+int visit_in_flight(const struct visit_pool *pool)
+{
+	return pool->in_flight;
+}
+
+void visit_start(struct visit_pool *pool, struct curi *c)
 {
 	struct visit *v = xcalloc(1, sizeof *v);
 	struct url_parts up;
 	struct buf b = BUF_INIT;
 
-	v->cr = cr;
+	v->pool = pool;
 	v->c = c;
 	v->spill_fd = -1;
-	v->slot = visit_slot_take(cr);
-	v->next = cr->visits;
-	if (cr->visits)
-		cr->visits->prev = v;
-	cr->visits = v;
-	cr->in_flight++;
+	v->slot = visit_slot_take(pool);
+	v->next = pool->visits;
+	if (pool->visits)
+		pool->visits->prev = v;
+	pool->visits = v;
+	pool->in_flight++;
 	if (url_split(c->uri, &up) < 0) {
 		visit_fail(v, -7, FRONTIER_FAILED, 0, NULL);
 		return;
@@ -1056,7 +1087,7 @@ void visit_start(struct crawl *cr, struct curi *c)
 			return;
 		}
 		if (!(c->flags & CURI_SEED) &&
-		    !config_bool(cr->cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES) &&
+		    !config_bool(pool->env.cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES) &&
 		    visit_addr_private(&v->addr)) {
 			visit_fail(v, -7, FRONTIER_FAILED, 0, "privateAddress");
 			return;
@@ -1064,17 +1095,17 @@ void visit_start(struct crawl *cr, struct curi *c)
 		visit_after_resolve(v);
 		return;
 	}
-	if (dns_resolve(cr->dns, v->host, visit_dns_cb, v, &v->dq) < 0) {
+	if (dns_resolve(pool->env.dns, v->host, visit_dns_cb, v, &v->dq) < 0) {
 		v->dq = NULL;
 		visit_fail(v, -6, FRONTIER_FAILED, 0, NULL);
 	}
 }
 
-void visit_abandon_all(struct crawl *cr)
+void visit_abandon_all(struct visit_pool *pool)
 {
 	struct visit *v, *next;
 
-	for (v = cr->visits; v != NULL; v = next) {
+	for (v = pool->visits; v != NULL; v = next) {
 		next = v->next;
 		if (v->abandoned)
 			continue;

@@ -14,6 +14,7 @@
 #include <sys/time.h>
 
 #include "lib/buf.h"
+#include "lib/clock.h"
 #include "lib/config.h"
 #include "net/dns.h"
 #include "lib/xmalloc.h"
@@ -94,15 +95,6 @@ static void dns_answered(struct dns *d, struct dns_entry *e, int status);
 static void dns_ready_push(struct dns *d, struct dns_query *q);
 static void dns_idle_start(struct dns *d);
 static void dns_ares_cb(void *arg, int status, int timeouts, unsigned char *abuf, int alen);
-
-static uint64_t
-dns_wall_ms(void)
-{
-	struct timeval tv;
-
-	gettimeofday(&tv, NULL);
-	return (uint64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
-}
 
 static uint32_t
 dns_hash(const char *s)
@@ -419,7 +411,7 @@ dns_resolve(struct dns *d, const char *host, dns_cb cb, void *arg, struct dns_qu
 			    (void *)&((struct sockaddr_in *)&sa)->sin_addr :
 			    (void *)&((struct sockaddr_in6 *)&sa)->sin6_addr,
 			    e->ans.ip, sizeof(e->ans.ip));
-			e->ans.fetch_time_ms = dns_wall_ms();
+			e->ans.fetch_time_ms = clock_wall_ms();
 			e->ans.server = "";
 			e->ans.rr_text = "";
 		} else {
@@ -601,7 +593,7 @@ dns_answered(struct dns *d, struct dns_entry *e, int status)
 	uint64_t keep;
 
 	e->state = DNS_E_DONE;
-	e->ans.fetch_time_ms = dns_wall_ms();
+	e->ans.fetch_time_ms = clock_wall_ms();
 	e->ans.server = d->server;
 	if (status == ARES_SUCCESS) {
 		e->ans.status = 1;

@@ -15,9 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
 
 #include "lib/buf.h"
+#include "lib/clock.h"
 #include "lib/config.h"
 #include "net/conn.h"
 #include "net/decode.h"
@@ -146,15 +146,6 @@ static const struct http_cbs fetch_http_cbs = {
 	.on_head = fetch_http_head_cb,
 	.on_body = fetch_http_body_cb,
 };
-
-static uint64_t
-fetch_wall_ms(void)
-{
-	struct timeval tv;
-
-	gettimeofday(&tv, NULL);
-	return (uint64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
-}
 
 static void
 fetch_set_state(struct fetch *f, enum fetch_state s)
@@ -413,7 +404,7 @@ fetcher_start(struct fetcher *fr, const struct fetch_req *req,
 	f->max_length = req->max_length > 0 ? req->max_length : fr->max_length;
 	f->operator_literal = req->operator_literal;
 	f->t_start = uv_hrtime();
-	f->tm.start_wall_ms = fetch_wall_ms();
+	f->tm.start_wall_ms = clock_wall_ms();
 	f->status = 0;
 	if (req->addr) {
 		size_t n = req->addr->sa_family == AF_INET6 ?

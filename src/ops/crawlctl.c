@@ -13,6 +13,7 @@
 #include "crawl/checkpoint.h"
 #include "lib/config.h"
 #include "crawl/crawl.h"
+#include "ops/crawlctl.h"
 #include "net/ctlserver.h"
 #include "net/dns.h"
 #include "frontier/frontier.h"
@@ -24,6 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+struct crawlctl {
+	struct crawl *cr;
+	struct ctlserver *srv;
+};
 
 /* Keys read only when the crawl starts: a mid-crawl change is kept in
  * tern.conf and takes effect on resume. Prefixes end with '.' for whole
@@ -51,6 +57,22 @@ static int crawlctl_key_at_start(const char *key)
 	return 0;
 }
 
+static enum crawl_state crawlctl_state(const struct crawl *cr)
+{
+	struct crawl_status cs;
+
+	crawl_status(cr, &cs);
+	return cs.state;
+}
+
+static double crawlctl_checkpoint_ms(const struct crawl *cr)
+{
+	struct crawl_status cs;
+
+	crawl_status(cr, &cs);
+	return (double)cs.checkpoint_last_us / 1000.0;
+}
+
 static void crawlctl_json(struct ctlserver_reply *r, json_t *j)
 {
 	char *text = j != NULL ? json_dumps(j, JSON_INDENT(2)) : NULL;
@@ -68,22 +90,23 @@ static void crawlctl_json(struct ctlserver_reply *r, json_t *j)
 static void crawlctl_status(struct crawl *cr, struct ctlserver_reply *r)
 {
 	struct frontier_counts fc;
-	const char *reason = cr->state == CRAWL_STOPPING || cr->state == CRAWL_FINISHED ?
-	    cr->stop_reason : cr->pause_reason;
+	struct crawl_status cs;
+	const struct crawl_stats *st = crawl_stats(cr);
 
-	frontier_counts(cr->frontier, &fc);
+	crawl_status(cr, &cs);
+	frontier_counts(crawl_frontier(cr), &fc);
 	crawlctl_json(r, json_pack("{s:s, s:s?, s:b, s:I, s:I, s:I, s:i, s:I, s:I, s:f, "
 	    "s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:I, s:I}",
-	    "state", crawl_state_name(cr->state),
-	    "reason", reason,
-	    "at_finish", cr->at_finish || cr->state == CRAWL_EMPTY,
-	    "pages", (json_int_t)cr->stats.pages,
-	    "bytes", (json_int_t)cr->stats.bytes,
-	    "failures", (json_int_t)cr->stats.failures,
-	    "in_flight", cr->in_flight,
+	    "state", crawl_state_name(cs.state),
+	    "reason", cs.reason,
+	    "at_finish", cs.at_finish,
+	    "pages", (json_int_t)st->pages,
+	    "bytes", (json_int_t)st->bytes,
+	    "failures", (json_int_t)st->failures,
+	    "in_flight", cs.in_flight,
 	    "queued", (json_int_t)fc.queued,
 	    "discovered", (json_int_t)fc.discovered,
-	    "seconds", (double)(crawl_now_ms() - cr->start_ms) / 1000.0,
+	    "seconds", cs.seconds,
 	    "queues",
 	    "total", (json_int_t)fc.queues_total,
 	    "in_process", (json_int_t)fc.in_process,
@@ -98,8 +121,11 @@ static void crawlctl_status(struct crawl *cr, struct ctlserver_reply *r)
 	    "uris_in_ineligible_queues", (json_int_t)fc.ineligible_uris));
 }
 
-static void crawlctl_metrics(struct crawl *cr, struct ctlserver_reply *r)
+static void crawlctl_metrics(struct crawlctl *cc, struct ctlserver_reply *r)
 {
+	struct crawl *cr = cc->cr;
+	const struct crawl_stats *st = crawl_stats(cr);
+	struct crawl_status cs;
 	static const char *const classes[6] = { "negative", "1xx", "2xx", "3xx", "4xx", "5xx" };
 	struct frontier_counts fc;
 	struct buf *b = &r->body;
@@ -109,7 +135,8 @@ static void crawlctl_metrics(struct crawl *cr, struct ctlserver_reply *r)
 	};
 	uint64_t qv[7];
 
-	frontier_counts(cr->frontier, &fc);
+	crawl_status(cr, &cs);
+	frontier_counts(crawl_frontier(cr), &fc);
 	qv[0] = fc.in_process;
 	qv[1] = fc.ready;
 	qv[2] = fc.snoozed;
@@ -120,31 +147,31 @@ static void crawlctl_metrics(struct crawl *cr, struct ctlserver_reply *r)
 	r->content_type = "text/plain; version=0.0.4";
 	buf_appends(b, "# HELP tern_pages_total Final dispositions with an HTTP status.\n"
 	    "# TYPE tern_pages_total counter\n");
-	buf_appendf(b, "tern_pages_total %llu\n", (unsigned long long)cr->stats.pages);
+	buf_appendf(b, "tern_pages_total %llu\n", (unsigned long long)st->pages);
 	buf_appends(b, "# HELP tern_bytes_total Entity bytes of those pages.\n"
 	    "# TYPE tern_bytes_total counter\n");
-	buf_appendf(b, "tern_bytes_total %llu\n", (unsigned long long)cr->stats.bytes);
+	buf_appendf(b, "tern_bytes_total %llu\n", (unsigned long long)st->bytes);
 	buf_appends(b, "# HELP tern_responses_total Final dispositions by status class.\n"
 	    "# TYPE tern_responses_total counter\n");
 	for (int i = 0; i < 6; i++)
 		buf_appendf(b, "tern_responses_total{class=\"%s\"} %llu\n", classes[i],
-		    (unsigned long long)cr->stats.status_class[i]);
+		    (unsigned long long)st->status_class[i]);
 	buf_appends(b, "# TYPE tern_failures_total counter\n");
-	buf_appendf(b, "tern_failures_total %llu\n", (unsigned long long)cr->stats.failures);
+	buf_appendf(b, "tern_failures_total %llu\n", (unsigned long long)st->failures);
 	buf_appends(b, "# TYPE tern_retries_total counter\n");
-	buf_appendf(b, "tern_retries_total %llu\n", (unsigned long long)cr->stats.retries);
+	buf_appendf(b, "tern_retries_total %llu\n", (unsigned long long)st->retries);
 	buf_appends(b, "# TYPE tern_dns_lookups_total counter\n");
-	buf_appendf(b, "tern_dns_lookups_total %llu\n", (unsigned long long)cr->stats.dns_lookups);
+	buf_appendf(b, "tern_dns_lookups_total %llu\n", (unsigned long long)st->dns_lookups);
 	buf_appends(b, "# TYPE tern_robots_fetches_total counter\n");
 	buf_appendf(b, "tern_robots_fetches_total %llu\n",
-	    (unsigned long long)cr->stats.robots_fetches);
+	    (unsigned long long)st->robots_fetches);
 	buf_appends(b, "# TYPE tern_revisits_total counter\n");
-	buf_appendf(b, "tern_revisits_total %llu\n", (unsigned long long)cr->stats.revisits);
+	buf_appendf(b, "tern_revisits_total %llu\n", (unsigned long long)st->revisits);
 	buf_appends(b, "# TYPE tern_links_scheduled_total counter\n");
 	buf_appendf(b, "tern_links_scheduled_total %llu\n",
-	    (unsigned long long)cr->stats.links_scheduled);
+	    (unsigned long long)st->links_scheduled);
 	buf_appends(b, "# HELP tern_in_flight Fetches in flight.\n# TYPE tern_in_flight gauge\n");
-	buf_appendf(b, "tern_in_flight %d\n", cr->in_flight);
+	buf_appendf(b, "tern_in_flight %d\n", cs.in_flight);
 	buf_appends(b, "# HELP tern_queues Frontier queues by state.\n# TYPE tern_queues gauge\n");
 	for (int i = 0; i < 7; i++)
 		buf_appendf(b, "tern_queues{state=\"%s\"} %llu\n", qs[i].name,
@@ -156,27 +183,27 @@ static void crawlctl_metrics(struct crawl *cr, struct ctlserver_reply *r)
 	buf_appendf(b, "tern_uris_discovered_total %llu\n", (unsigned long long)fc.discovered);
 	buf_appends(b, "# HELP tern_robots_cache_entries Servers whose robots.txt verdict is in memory.\n"
 	    "# TYPE tern_robots_cache_entries gauge\n");
-	buf_appendf(b, "tern_robots_cache_entries %zu\n", hosts_count(cr->hosts));
+	buf_appendf(b, "tern_robots_cache_entries %zu\n", hosts_count(crawl_hosts(cr)));
 	buf_appends(b, "# TYPE tern_robots_cache_bytes gauge\n");
-	buf_appendf(b, "tern_robots_cache_bytes %zu\n", hosts_memory(cr->hosts));
+	buf_appendf(b, "tern_robots_cache_bytes %zu\n", hosts_memory(crawl_hosts(cr)));
 	buf_appends(b, "# HELP tern_dns_cache_entries Names in the DNS cache (answers and failures).\n"
 	    "# TYPE tern_dns_cache_entries gauge\n");
-	buf_appendf(b, "tern_dns_cache_entries %zu\n", cr->dns ? dns_cache_count(cr->dns) : 0);
+	buf_appendf(b, "tern_dns_cache_entries %zu\n", crawl_dns(cr) ? dns_cache_count(crawl_dns(cr)) : 0);
 	buf_appends(b, "# HELP tern_store_write_seconds_total Time in the frontier's LevelDB writes, stalls included.\n"
 	    "# TYPE tern_store_write_seconds_total counter\n");
-	buf_appendf(b, "tern_store_write_seconds_total %.6f\n", (double)cr->store_write_ns / 1e9);
+	buf_appendf(b, "tern_store_write_seconds_total %.6f\n", (double)cs.store_write_ns / 1e9);
 	buf_appends(b, "# HELP tern_store_write_max_seconds The longest single LevelDB write.\n"
 	    "# TYPE tern_store_write_max_seconds gauge\n");
-	buf_appendf(b, "tern_store_write_max_seconds %.6f\n", (double)cr->store_write_max_ns / 1e9);
+	buf_appendf(b, "tern_store_write_max_seconds %.6f\n", (double)cs.store_write_max_ns / 1e9);
 	buf_appends(b, "# HELP tern_checkpoints_total Checkpoints taken by this process.\n"
 	    "# TYPE tern_checkpoints_total counter\n");
-	buf_appendf(b, "tern_checkpoints_total %llu\n", (unsigned long long)cr->checkpoints);
+	buf_appendf(b, "tern_checkpoints_total %llu\n", (unsigned long long)cs.checkpoints);
 	buf_appends(b, "# HELP tern_checkpoint_seconds_total Time spent taking them (the loop stalls meanwhile).\n"
 	    "# TYPE tern_checkpoint_seconds_total counter\n");
-	buf_appendf(b, "tern_checkpoint_seconds_total %.6f\n", (double)cr->checkpoint_total_us / 1e6);
+	buf_appendf(b, "tern_checkpoint_seconds_total %.6f\n", (double)cs.checkpoint_total_us / 1e6);
 	buf_appends(b, "# HELP tern_checkpoint_last_seconds Duration of the latest checkpoint.\n"
 	    "# TYPE tern_checkpoint_last_seconds gauge\n");
-	buf_appendf(b, "tern_checkpoint_last_seconds %.6f\n", (double)cr->checkpoint_us / 1e6);
+	buf_appendf(b, "tern_checkpoint_last_seconds %.6f\n", (double)cs.checkpoint_last_us / 1e6);
 	buf_appends(b, "# HELP tern_resident_memory_bytes Resident set size.\n"
 	    "# TYPE tern_resident_memory_bytes gauge\n");
 	buf_appendf(b, "tern_resident_memory_bytes %lld\n", (long long)crawl_rss_kb() * 1024);
@@ -184,13 +211,12 @@ static void crawlctl_metrics(struct crawl *cr, struct ctlserver_reply *r)
 	    "# TYPE tern_state gauge\n");
 	for (int s = 0; s < CRAWL__NSTATES; s++)
 		buf_appendf(b, "tern_state{state=\"%s\"} %d\n", crawl_state_name((enum crawl_state)s),
-		    cr->state == (enum crawl_state)s);
+		    cs.state == (enum crawl_state)s);
 	buf_appends(b, "# TYPE tern_uptime_seconds gauge\n");
-	buf_appendf(b, "tern_uptime_seconds %.3f\n",
-	    (double)(crawl_now_ms() - cr->start_ms) / 1000.0);
+	buf_appendf(b, "tern_uptime_seconds %.3f\n", cs.seconds);
 	buf_appends(b, "# TYPE tern_control_connections gauge\n");
 	buf_appendf(b, "tern_control_connections %u\n",
-	    cr->ctl != NULL ? ctlserver_connections(cr->ctl) : 0);
+	    ctlserver_connections(cc->srv));
 }
 
 static void crawlctl_report(struct crawl *cr, const struct ctlreq *req, struct ctlserver_reply *r)
@@ -210,16 +236,16 @@ static void crawlctl_report(struct crawl *cr, const struct ctlreq *req, struct c
 	}
 	r->content_type = json ? "application/json" : "text/plain; charset=utf-8";
 	if (strcmp(what, "frontier") == 0) {
-		report_frontier(cr->frontier, crawl_report_word(cr), json, &r->body);
+		report_frontier(crawl_frontier(cr), crawl_report_word(cr), json, &r->body);
 	} else if (strcmp(what, "queues") == 0) {
 		int has = ctlreq_query_param(req->query.data, "state", &state) == 0;
-		if (report_queues(cr->frontier, has ? (state.data != NULL ? state.data : "") : NULL,
+		if (report_queues(crawl_frontier(cr), has ? (state.data != NULL ? state.data : "") : NULL,
 		    json, &r->body, &err) < 0) {
 			ctlserver_reply_error(r, 400, err);
 			free(err);
 		}
 	} else if (strcmp(what, "hosts") == 0) {
-		if (report_hosts(cr->jobdir, json, &r->body, &err) < 0) {
+		if (report_hosts(crawl_jobdir(cr), json, &r->body, &err) < 0) {
 			ctlserver_reply_error(r, 500, err);
 			free(err);
 		}
@@ -263,10 +289,10 @@ static int crawlctl_value_text(json_t *v, struct buf *out)
 /* Rewrites JOBDIR/tern.conf so that a resume runs with the new settings. */
 static void crawlctl_save_config(struct crawl *cr)
 {
-	char *path = xasprintf("%s/tern.conf", cr->jobdir);
+	char *path = xasprintf("%s/tern.conf", crawl_jobdir(cr));
 	char *tmp = xasprintf("%s.tmp", path);
 	FILE *fp = fopen(tmp, "w");
-	int ok = fp != NULL && config_write(cr->cfg, fp) == 0;
+	int ok = fp != NULL && config_write(crawl_config(cr), fp) == 0;
 
 	if (fp != NULL && fclose(fp) != 0)
 		ok = 0;
@@ -308,7 +334,7 @@ static void crawlctl_settings(struct crawl *cr, const struct ctlreq *req, struct
 			buf_appendc(&a, '=');
 			if (crawlctl_value_text(v, &a) < 0) {
 				err = xasprintf("%s: expected a string, number or boolean", key);
-			} else if (config_set(pass == 0 ? scratch : cr->cfg, a.data, &err) == 0) {
+			} else if (config_set(pass == 0 ? scratch : crawl_config(cr), a.data, &err) == 0) {
 				if (pass == 1) {
 					json_object_set_new(applied, key, json_string(
 					    crawlctl_key_at_start(key) ? "on resume" : "now"));
@@ -333,7 +359,7 @@ static void crawlctl_settings(struct crawl *cr, const struct ctlreq *req, struct
 	crawlctl_save_config(cr);
 	crawl_settings_changed(cr);
 	crawlctl_json(r, json_pack("{s:o, s:s}", "applied", applied,
-	    "state", crawl_state_name(cr->state)));
+	    "state", crawl_state_name(crawlctl_state(cr))));
 }
 
 static void crawlctl_action(struct crawl *cr, const char *what, struct ctlserver_reply *r)
@@ -354,14 +380,14 @@ static void crawlctl_action(struct crawl *cr, const char *what, struct ctlserver
 			free(err);
 			return;
 		}
-		crawlctl_json(r, json_pack("{s:s, s:s, s:f}", "state", crawl_state_name(cr->state),
-		    "checkpoint", name, "ms", (double)cr->checkpoint_us / 1000.0));
+		crawlctl_json(r, json_pack("{s:s, s:s, s:f}", "state", crawl_state_name(crawlctl_state(cr)),
+		    "checkpoint", name, "ms", (double)crawlctl_checkpoint_ms(cr)));
 		return;
 	} else {
-		moved = frontier_reconsider_retired(cr->frontier);
+		moved = frontier_reconsider_retired(crawl_frontier(cr));
 		if (moved < 0) {
-			ctlserver_reply_error(r, 500, frontier_error(cr->frontier) ?
-			    frontier_error(cr->frontier) : "frontier store error");
+			ctlserver_reply_error(r, 500, frontier_error(crawl_frontier(cr)) ?
+			    frontier_error(crawl_frontier(cr)) : "frontier store error");
 			return;
 		}
 		crawl_log_event(cr, "reconsider-retired: %d queues back to inactive", moved);
@@ -372,23 +398,24 @@ static void crawlctl_action(struct crawl *cr, const char *what, struct ctlserver
 		return;
 	}
 	if (moved >= 0)
-		crawlctl_json(r, json_pack("{s:s, s:i}", "state", crawl_state_name(cr->state),
+		crawlctl_json(r, json_pack("{s:s, s:i}", "state", crawl_state_name(crawlctl_state(cr)),
 		    "reconsidered", moved));
 	else
-		crawlctl_json(r, json_pack("{s:s, s:s?}", "state", crawl_state_name(cr->state),
+		crawlctl_json(r, json_pack("{s:s, s:s?}", "state", crawl_state_name(crawlctl_state(cr)),
 		    "note", why));
 }
 
-void crawlctl_handle(void *ctx, const struct ctlreq *req, struct ctlserver_reply *r)
+static void crawlctl_handle(void *ctx, const struct ctlreq *req, struct ctlserver_reply *r)
 {
 	static const char *const posts[] = {
 		"/pause", "/unpause", "/stop", "/checkpoint", "/reconsider-retired",
 	};
-	struct crawl *cr = ctx;
+	struct crawlctl *cc = ctx;
+	struct crawl *cr = cc->cr;
 	const char *path = req->path.data;
 	int get = strcmp(req->method, "GET") == 0, post = strcmp(req->method, "POST") == 0;
 
-	if (cr->state == CRAWL_FINISHED) {
+	if (crawlctl_state(cr) == CRAWL_FINISHED) {
 		ctlserver_reply_error(r, 503, "the crawl has ended");
 		return;
 	}
@@ -399,7 +426,7 @@ void crawlctl_handle(void *ctx, const struct ctlreq *req, struct ctlserver_reply
 		} else if (path[1] == 's') {
 			crawlctl_status(cr, r);
 		} else if (path[1] == 'm') {
-			crawlctl_metrics(cr, r);
+			crawlctl_metrics(cc, r);
 		} else {
 			crawlctl_report(cr, req, r);
 		}
@@ -424,4 +451,27 @@ void crawlctl_handle(void *ctx, const struct ctlreq *req, struct ctlserver_reply
 	ctlserver_reply_error(r, 404, "no such resource (see CONTRACT section 7: /status, "
 	    "/report/..., /metrics, /pause, /unpause, /stop, /checkpoint, /reconsider-retired, "
 	    "/settings)");
+}
+
+struct crawlctl *crawlctl_start(struct crawl *cr, char **err)
+{
+	struct crawlctl *cc = xcalloc(1, sizeof *cc);
+	char *path = xasprintf("%s/control.sock", crawl_jobdir(cr));
+
+	cc->cr = cr;
+	cc->srv = ctlserver_start(crawl_loop(cr), path, crawlctl_handle, cc, err);
+	free(path);
+	if (cc->srv == NULL) {
+		free(cc);
+		return NULL;
+	}
+	return cc;
+}
+
+void crawlctl_close(struct crawlctl *cc)
+{
+	if (cc == NULL)
+		return;
+	ctlserver_close(cc->srv);
+	free(cc);
 }

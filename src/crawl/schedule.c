@@ -1,0 +1,143 @@
+/* Scheduling a discovered URI (schedule.h): scope, canonical key, queue key
+ * and directive, then the frontier. Runs once per extracted link, so its
+ * scratch buffers are kept across calls. */
+#include "crawl/schedule.h"
+#include "lib/canon.h"
+#include "lib/config.h"
+#include "lib/curi.h"
+#include "net/dns.h"
+#include "frontier/frontier.h"
+#include "lib/scope.h"
+#include "lib/surt.h"
+#include "lib/url.h"
+#include "lib/xmalloc.h"
+
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct schedule {
+	struct schedule_opts o;
+	struct buf href, canon, queue, surt;
+};
+
+struct schedule *schedule_new(const struct schedule_opts *o)
+{
+	struct schedule *s = xcalloc(1, sizeof *s);
+
+	s->o = *o;
+	return s;
+}
+
+void schedule_free(struct schedule *s)
+{
+	if (s == NULL)
+		return;
+	buf_free(&s->href);
+	buf_free(&s->canon);
+	buf_free(&s->queue);
+	buf_free(&s->surt);
+	free(s);
+}
+
+void schedule_set_dns(struct schedule *s, struct dns *dns)
+{
+	s->o.dns = dns;
+}
+
+/* Heritrix's scheduling directive (FrontierPreparer.getSchedulingDirective
+ * with preferenceDepthHops at its default, off): a redirect target (last
+ * hop R) is MEDIUM, which covers the targets of seed redirects that
+ * Heritrix promotes to MEDIUM as well; so is a URI whose trailing run of
+ * non-navigational hops (Heritrix's trans hops: everything back to the last
+ * L or M) is 1 to embed_hops long, so that a page's embeds are fetched
+ * before the plain links queued ahead of them; everything else is NORMAL. */
+static int schedule_directive(const char *hops, int64_t embed_hops)
+{
+	size_t n = strlen(hops);
+	int64_t trans = 0;
+
+	if (n > 0 && hops[n - 1] == 'R')
+		return CURI_MEDIUM;
+	while (n > 0 && hops[n - 1] != 'L' && hops[n - 1] != 'M') {
+		trans++;
+		n--;
+	}
+	return trans > 0 && trans <= embed_hops ? CURI_MEDIUM : CURI_NORMAL;
+}
+
+int schedule_queue_key(struct schedule *s, const char *href, const char *surt, const char *ip,
+    struct buf *out)
+{
+	struct url_parts p;
+	char cached[INET6_ADDRSTRLEN], *host;
+
+	if (ip == NULL && s->o.assign == SURT_ASSIGN_IP && s->o.dns != NULL &&
+	    url_split(href, &p) == 0 && p.host_ip == 0) {
+		host = xstrndup(href + p.host_off, p.host_len);
+		if (dns_peek(s->o.dns, host, cached) == 0)
+			ip = cached;
+		free(host);
+	}
+	if (ip != NULL && s->o.assign == SURT_ASSIGN_IP) {
+		if (surt_ip_queue_key(href, ip, out) < 0)
+			return -1;
+	} else if (surt_queue_key(href, (enum surt_assign)s->o.assign, out) < 0) {
+		return -1;
+	}
+	return surt_parallel_suffix(href, (int)config_int_for(s->o.cfg, surt,
+	    CK_FRONTIER_PARALLEL_QUEUES), out);
+}
+
+int schedule_uri(struct schedule *s, const char *href, const char *via,
+    const char *hops, unsigned flags, int force)
+{
+	const char *hash = strchr(href, '#');
+	struct curi *c;
+	int rc;
+
+	/* The fragment never reaches the server: as Heritrix's UURIs, the URI
+	 * tern fetches, logs and archives is the one without it. */
+	if (hash != NULL) {
+		buf_reset(&s->href);
+		buf_append(&s->href, href, (size_t)(hash - href));
+		href = s->href.data;
+	}
+	if (!force && scope_check(s->o.scope, href, hops, 0) != SCOPE_ACCEPT)
+		return 0;
+	if (canon_key(href, s->o.canon_flags, &s->canon) < 0 ||
+	    surt_override_key(href, &s->surt) < 0 ||
+	    schedule_queue_key(s, href, s->surt.data, NULL, &s->queue) < 0)
+		return 0;
+	c = curi_new(href, via, hops, flags);
+	c->directive = schedule_directive(hops != NULL ? hops : "", config_int_for(s->o.cfg,
+	    s->surt.data, CK_FRONTIER_PREFERENCE_EMBED_HOPS));
+	rc = frontier_schedule(s->o.frontier, c, s->canon.data, s->queue.data,
+	    s->surt.data, force);
+	curi_free(c);
+	return rc;
+}
+
+int schedule_relocate(struct schedule *s, const struct curi *c, const char *surt,
+    const char *ip)
+{
+	struct buf key = BUF_INIT, canon = BUF_INIT;
+	struct curi *moved;
+	int rc = 0;
+
+	if (s->o.assign != SURT_ASSIGN_IP)
+		return 0;
+	if (schedule_queue_key(s, c->uri, surt, ip, &key) == 0 &&
+	    (c->queue_key == NULL || strcmp(key.data, c->queue_key) != 0) &&
+	    canon_key(c->uri, s->o.canon_flags, &canon) == 0) {
+		moved = curi_dup(c);
+		/* Read again from the store under the preloaded policy rather
+		 * than taken as a preloaded value. */
+		moved->precedence = 0;
+		rc = frontier_schedule(s->o.frontier, moved, canon.data, key.data, surt, 1) == 1;
+		curi_free(moved);
+	}
+	buf_free(&key);
+	buf_free(&canon);
+	return rc;
+}

@@ -1,0 +1,54 @@
+/* The way into the frontier for a discovered URI (a seed, an outlink, a
+ * redirect target), as Heritrix's candidate chain: the fragment dropped,
+ * the scope judged, the URI canonicalized for the already-seen filter, its
+ * queue key chosen by frontier.queue-assignment and split by
+ * frontier.parallel-queues, its scheduling directive set from its hops, and
+ * then frontier_schedule. The crawl loop schedules seeds through it, visits
+ * their outlinks; both own nothing of it but the handle. */
+#ifndef TERN_SCHEDULE_H
+#define TERN_SCHEDULE_H
+
+#include "lib/buf.h"
+
+struct config;
+struct curi;
+struct dns;
+struct frontier;
+struct scope;
+struct schedule;
+
+struct schedule_opts {
+	const struct config *cfg;
+	struct frontier *frontier;
+	struct scope *scope;
+	struct dns *dns;	/* for ip assignment's cached answers; may be NULL */
+	unsigned canon_flags;	/* canon_flags(cfg) */
+	int assign;		/* enum surt_assign, frontier.queue-assignment */
+};
+
+struct schedule *schedule_new(const struct schedule_opts *o);
+void schedule_free(struct schedule *s);
+/* The DNS cache, once the loop has one (ip assignment reads it). */
+void schedule_set_dns(struct schedule *s, struct dns *dns);
+
+/* Schedules a discovered absolute URI: frontier_schedule's answer (1 new,
+ * 0 seen or out of scope, FRONTIER_HELD_URI held for the next flush). force
+ * skips the scope and the seen check (a seed of a new crawl). */
+int schedule_uri(struct schedule *s, const char *href, const char *via,
+    const char *hops, unsigned flags, int force);
+/* The queue key of href into out (replacing its contents), by
+ * frontier.queue-assignment, split by frontier.parallel-queues (read for
+ * surt). Under ip assignment, ip is the host's address, or NULL to key by the
+ * DNS cache's answer when it has one and by the host name until then. */
+int schedule_queue_key(struct schedule *s, const char *href, const char *surt, const char *ip,
+    struct buf *out);
+/* IP queue assignment: a URI queued under its host name before its address
+ * was known moves to the address's queue (Heritrix's
+ * IPQueueAssignmentPolicy ignores deferToPrevious, so its URIs relocate at
+ * emit time). The copy keeps its hops, directive, cost and attempts. 1 if c
+ * was scheduled again under ip's key (its visit ends as relocated), 0 to go
+ * on with it where it is (other assignments, the same key, a store error). */
+int schedule_relocate(struct schedule *s, const struct curi *c, const char *surt,
+    const char *ip);
+
+#endif

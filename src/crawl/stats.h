@@ -1,0 +1,20 @@
+/* A crawl's counters: kept by the crawl loop, counted by its visits, saved
+ * in checkpoints (crawl.json) and shown by the reports and /metrics.
+ * Header-only: a plain struct that several files fill and read. */
+#ifndef TERN_STATS_H
+#define TERN_STATS_H
+#include <stdint.h>
+
+struct crawl_stats {
+	uint64_t pages;		/* final dispositions with an HTTP status */
+	uint64_t bytes;		/* raw entity bytes of those */
+	uint64_t failures;	/* final negative statuses */
+	uint64_t dns_lookups;
+	uint64_t robots_fetches;
+	uint64_t retries;
+	uint64_t revisits;
+	uint64_t links_scheduled;
+	uint64_t status_class[6];	/* 1xx..5xx by index 1-5; 0 for negatives */
+};
+
+#endif

@@ -1,0 +1,60 @@
+/* A URI's visit: DNS, robots.txt and the fetch, then its crawl.log line, its
+ * WARC records and its outlinks, and last the frontier told (visit.c has
+ * the state machine). The crawl loop hands a pool of visits what they use
+ * (struct visit_env: services it owns and hooks back into it) when it makes
+ * the pool; a visit never calls the loop but through those hooks. */
+#ifndef TERN_VISIT_H
+#define TERN_VISIT_H
+#include <stdio.h>
+
+struct config;
+struct crawl_stats;
+struct curi;
+struct dedup;
+struct dns;
+struct fetcher;
+struct frontier;
+struct hosts;
+struct schedule;
+struct warc_writer;
+
+struct visit_env {
+	const struct config *cfg;
+	struct frontier *frontier;
+	struct schedule *schedule;	/* outlinks, and relocation under ip assignment */
+	struct dns *dns;
+	struct fetcher *fetcher;
+	struct hosts *hosts;		/* robots verdicts and bandwidth per server */
+	struct warc_writer *warc;	/* NULL: WARC writing is off */
+	struct dedup *dedup;		/* NULL: no dedup index */
+	FILE *crawllog;			/* lines are written, flushed by the loop */
+	const char *tmpdir;		/* spill files of large bodies */
+	const char *agent;		/* robots.txt product token */
+	int robots_policy;		/* 0 obey, 1 ignore, 2 calculate-only */
+	int max_conns;			/* crawl.log's #NNN slots */
+	struct crawl_stats *stats;	/* counted as visits end */
+	/* Hooks into the owner, each given ctx: a runtime event for
+	 * logs/tern.log; a visit has ended (the frontier told, the visit freed
+	 * and no longer counted in flight). */
+	void *ctx;
+	void (*event)(void *ctx, const char *msg);
+	void (*ended)(void *ctx);
+};
+
+struct visit_pool;
+
+/* env is copied; what it points to must outlive the pool. */
+struct visit_pool *visit_pool_new(const struct visit_env *env);
+/* Every visit must have ended (or been abandoned and freed). */
+void visit_pool_free(struct visit_pool *p);
+/* Visits in progress. */
+int visit_in_flight(const struct visit_pool *p);
+/* Takes c (owned from now on) through DNS, robots.txt and its fetch. It may
+ * end at once (a bad URI, a cached refusal): ended is then called before
+ * this returns. */
+void visit_start(struct visit_pool *p, struct curi *c);
+/* Abandons every visit in progress: their URIs stay in the frontier's store
+ * and are fetched again after a resume. */
+void visit_abandon_all(struct visit_pool *p);
+
+#endif

@@ -1,0 +1,42 @@
+/* `tern crawl` and `tern resume`: opens the crawl, attaches its control
+ * socket, and runs it. The wiring lives here, above both, so that the crawl
+ * loop knows nothing of the routes that operate it and the routes reach the
+ * crawl only through its header. */
+#include "crawlcmd.h"
+#include "lib/config.h"
+#include "crawl/crawl.h"
+#include "ops/crawlctl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static void crawlcmd_end_cb(void *arg)
+{
+	crawlctl_close(arg);
+}
+
+int crawlcmd_run(struct config *cfg, const struct crawl_opts *o)
+{
+	struct crawl *cr;
+	struct crawlctl *ctl;
+	char *err = NULL;
+	int rc;
+
+	rc = crawl_open(cfg, o, &cr);
+	if (rc != 0)
+		return rc;
+	ctl = crawlctl_start(cr, &err);
+	if (ctl != NULL) {
+		crawl_on_end(cr, crawlcmd_end_cb, ctl);
+	} else {
+		/* Without its socket a crawl cannot be paused or unpaused, so
+		 * one that would wait for the operator must not start. */
+		crawl_log_event(cr, "control socket: %s", err);
+		fprintf(stderr, "tern: control socket: %s\n", err);
+		free(err);
+		if (config_bool(cfg, CK_CRAWL_PAUSE_AT_START) ||
+		    config_bool(cfg, CK_CRAWL_PAUSE_AT_FINISH))
+			crawl_refuse(cr, "no control socket");
+	}
+	return crawl_run(cr);
+}

@@ -1,0 +1,12 @@
+/* `tern crawl` and `tern resume`: a crawl (src/crawl/crawl.h) with its
+ * control socket (src/ops/crawlctl.h) attached, run to its end. */
+#ifndef TERN_CRAWLCMD_H
+#define TERN_CRAWLCMD_H
+
+struct config;
+struct crawl_opts;
+
+/* Returns the process exit status (CONTRACT section 2). */
+int crawlcmd_run(struct config *cfg, const struct crawl_opts *o);
+
+#endif
