@@ -18,6 +18,7 @@
 
 #include "lib/config.h"
 #include "net/fetch.h"
+#include "net/fetcher.h"
 #include "lib/xmalloc.h"
 
 struct bench {
@@ -69,7 +70,7 @@ bench_start(struct bench *b)
 	memset(&req, 0, sizeof(req));
 	req.url = url;
 	req.addr = (struct sockaddr *)&b->sa;
-	fetcher_start(b->fr, &req, &cbs, b, &f);
+	fetch_start(b->fr, &req, &cbs, b, &f);
 }
 
 static double

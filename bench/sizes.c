@@ -20,6 +20,7 @@
 #include "net/conn.h"
 #include "net/dns.h"
 #include "net/fetch.h"
+#include "net/fetcher.h"
 #include "lib/xmalloc.h"
 
 /* Connections per measurement (below the usual 1024 descriptors). */
@@ -78,7 +79,7 @@ sizes_measure(uv_loop_t *loop, struct fetcher *fr, const char *scheme, int port,
 		memset(&req, 0, sizeof(req));
 		req.url = url;
 		req.addr = (struct sockaddr *)&sa;
-		fetcher_start(fr, &req, &cbs, NULL, &f);
+		fetch_start(fr, &req, &cbs, NULL, &f);
 	}
 	while (wait_done && sizes_done < n)
 		uv_run(loop, UV_RUN_ONCE);

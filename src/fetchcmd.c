@@ -14,6 +14,7 @@
 #include "lib/config.h"
 #include "net/dns.h"
 #include "net/fetch.h"
+#include "net/fetcher.h"
 #include "fetchcmd.h"
 #include "net/http.h"
 #include "lib/xmalloc.h"
@@ -162,7 +163,7 @@ fetchcmd_run(struct config *cfg, const char *url)
 	memset(&req, 0, sizeof(req));
 	req.url = url;
 	req.operator_literal = 1;
-	fetcher_start(fr, &req, &cbs, &fc, &f);
+	fetch_start(fr, &req, &cbs, &fc, &f);
 	while (!fc.done && uv_run(&loop, UV_RUN_ONCE) != 0)
 		;
 	fetchcmd_print(&fc, f);

@@ -5,10 +5,11 @@
 #include "lib/config.h"
 #include "crawl/crawl.h"
 #include "crawlcmd.h"
+#include "crawl/job.h"
 #include "ops/ctl.h"
 #include "fetchcmd.h"
-#include "frontier/precload.h"
-#include "crawl/report.h"
+#include "precloadcmd.h"
+#include "reportcmd.h"
 #include "archive/warcindex.h"
 #include "lib/xmalloc.h"
 
@@ -46,7 +47,7 @@ static int main_load_config(struct config *cfg, const char *file, char **sets, s
 {
 	char *err = NULL;
 
-	if (file != NULL && config_load_file(cfg, file, &err) < 0) {
+	if (file != NULL && job_config_load(cfg, file, &err) < 0) {
 		fprintf(stderr, "tern: %s\n", err);
 		free(err);
 		return 2;
@@ -217,7 +218,7 @@ static int main_resume(int argc, char **argv)
 
 static int main_report(int argc, char **argv)
 {
-	return report_run(argc, argv);
+	return reportcmd_run(argc, argv);
 }
 
 static int main_ctl(int argc, char **argv)
@@ -227,7 +228,7 @@ static int main_ctl(int argc, char **argv)
 
 static int main_precedence_load(int argc, char **argv)
 {
-	return precload_run(argc, argv);
+	return precloadcmd_run(argc, argv);
 }
 
 static int main_warc_index(int argc, char **argv)

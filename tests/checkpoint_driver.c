@@ -16,6 +16,7 @@
 #include "crawl/checkpoint.h"
 #include "lib/config.h"
 #include "frontier/frontier.h"
+#include "crawl/job.h"
 #include "lib/xmalloc.h"
 
 static uint64_t checkpoint_driver_now_ms(void)
@@ -33,7 +34,7 @@ static struct frontier *checkpoint_driver_open(const char *jobdir, struct config
 	struct frontier *f = NULL;
 
 	*cfg = config_new();
-	if (config_load_file(*cfg, conf, &err) < 0 ||
+	if (job_config_load(*cfg, conf, &err) < 0 ||
 	    (f = frontier_open(dir, *cfg, 0, checkpoint_driver_now_ms(), &err)) == NULL) {
 		fprintf(stderr, "checkpoint_driver: %s\n", err);
 		free(err);

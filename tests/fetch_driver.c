@@ -18,6 +18,7 @@
 #include "lib/config.h"
 #include "net/dns.h"
 #include "net/fetch.h"
+#include "net/fetcher.h"
 #include "lib/xmalloc.h"
 
 struct driver {
@@ -67,7 +68,7 @@ driver_start(struct driver *d)
 		snprintf(host, sizeof(host), "%.*s", (int)n, h);
 		fetcher_close_idle(d->fr, host, 0);
 	}
-	fetcher_start(d->fr, &req, &cbs, d, &f);
+	fetch_start(d->fr, &req, &cbs, d, &f);
 }
 
 int

@@ -1,26 +1,20 @@
-/* The configuration loader: defaults, files, --set, overrides and the error
- * messages that must name file, line and key. */
+/* The configuration loader: defaults, INI text, --set, overrides and the
+ * error messages that must name file, line and key. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "lib/buf.h"
 #include "lib/config.h"
 
-static char *test_config_write_file(const char *text)
+static int test_config_load(struct config *c, const char *text, char **err)
 {
-	char tmpl[] = "/tmp/tern-test-config-XXXXXX";
-	int fd = mkstemp(tmpl);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-	return strdup(tmpl);
+	return config_load_text(c, text, strlen(text), "tern.conf", err);
 }
 
 static void test_config_defaults(void **state)
@@ -74,22 +68,42 @@ static void test_config_bad_files(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof test_config_bad_table / sizeof test_config_bad_table[0]; i++) {
 		const struct test_config_bad *t = &test_config_bad_table[i];
-		char *path = test_config_write_file(t->text), *err = NULL;
+		char *err = NULL;
 		struct config *c = config_new();
-		assert_int_equal(config_load_file(c, path, &err), -1);
+		assert_int_equal(test_config_load(c, t->text, &err), -1);
 		assert_non_null(err);
-		if (strncmp(err, path, strlen(path)) != 0 || strstr(err, t->message) == NULL)
-			fail_msg("case %zu: got \"%s\", wanted \"%s%s\"", i, err, path, t->message);
+		if (strncmp(err, "tern.conf:", 10) != 0 || strstr(err, t->message) == NULL)
+			fail_msg("case %zu: got \"%s\", wanted \"tern.conf%s\"", i, err, t->message);
 		free(err);
 		config_free(c);
-		unlink(path);
-		free(path);
 	}
+}
+
+/* Lines longer than inih's buffer, and text without a final newline, are
+ * read as a file of the same bytes would be. */
+static void test_config_text_edges(void **state)
+{
+	struct buf b = BUF_INIT;
+	struct config *c = config_new();
+	char *err = NULL;
+
+	(void)state;
+	assert_int_equal(test_config_load(c, "[crawl]\nmax-hops = 7", &err), 0);
+	assert_int_equal(config_int(c, CK_CRAWL_MAX_HOPS), 7);
+	buf_appends(&b, "[crawl]\nuser-agent = ");
+	for (int i = 0; i < 20000; i++)
+		buf_appendc(&b, 'a');
+	buf_appends(&b, "\n");
+	assert_int_equal(config_load_text(c, b.data, b.len, "long.conf", &err), -1);
+	assert_non_null(strstr(err, "long.conf:"));
+	free(err);
+	buf_free(&b);
+	config_free(c);
 }
 
 static void test_config_file_and_overrides(void **state)
 {
-	char *path = test_config_write_file(
+	const char *text =
 	    "# a job\n"
 	    "[crawl]\n"
 	    "max-connections = 17   # inline comment\n"
@@ -101,13 +115,13 @@ static void test_config_file_and_overrides(void **state)
 	    "[override \"gov,nasa,\"]\n"
 	    "politeness.min-delay-ms = 10\n"
 	    "[override \"com,\"]\n"
-	    "frontier.queue-base-precedence = 10\n");
+	    "frontier.queue-base-precedence = 10\n";
 	char *err = NULL;
 	struct config *c = config_new();
 	unsigned gen;
 
 	(void)state;
-	assert_int_equal(config_load_file(c, path, &err), 0);
+	assert_int_equal(test_config_load(c, text, &err), 0);
 	assert_int_equal(config_int(c, CK_CRAWL_MAX_CONNECTIONS), 17);
 	assert_string_equal(config_str(c, CK_CRAWL_USER_AGENT), "bot/1 (+http://example.org/bot#about)");
 	assert_int_equal(config_override_count(c), 3);
@@ -126,29 +140,23 @@ static void test_config_file_and_overrides(void **state)
 	assert_string_equal(err, "--set frontier.queue-total-budget: expected section.key=value");
 	free(err);
 	config_free(c);
-	unlink(path);
-	free(path);
 }
 
 static void test_config_write_roundtrip(void **state)
 {
 	struct config *c = config_new(), *d = config_new();
-	char *err = NULL, *path;
-	char tmpl[] = "/tmp/tern-test-config-out-XXXXXX";
-	int fd = mkstemp(tmpl);
-	FILE *fp = fdopen(fd, "w");
+	struct buf text = BUF_INIT;
+	char *err = NULL;
 
 	(void)state;
 	assert_int_equal(config_set(c, "politeness.min-delay-ms=0", &err), 0);
 	assert_int_equal(config_set(c, "dns.servers=127.0.0.1:5353", &err), 0);
-	assert_int_equal(config_write(c, fp), 0);
-	fclose(fp);
-	path = tmpl;
-	assert_int_equal(config_load_file(d, path, &err), 0);
+	config_format(c, &text);
+	assert_int_equal(config_load_text(d, text.data, text.len, "tern.conf", &err), 0);
 	assert_int_equal(config_int(d, CK_POLITENESS_MIN_DELAY_MS), 0);
 	assert_string_equal(config_str(d, CK_DNS_SERVERS), "127.0.0.1:5353");
 	assert_string_equal(config_str(d, CK_CRAWL_USER_AGENT), config_str(c, CK_CRAWL_USER_AGENT));
-	unlink(path);
+	buf_free(&text);
 	config_free(c);
 	config_free(d);
 }
@@ -158,6 +166,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_config_defaults),
 		cmocka_unit_test(test_config_bad_files),
+		cmocka_unit_test(test_config_text_edges),
 		cmocka_unit_test(test_config_file_and_overrides),
 		cmocka_unit_test(test_config_write_roundtrip),
 	};

@@ -601,19 +601,14 @@ test_frontier_config(void **state)
 {
 	struct test_frontier *t = *state;
 	struct config *cfg = config_new();
-	char conf[128], got[512], *err = NULL;
-	FILE *fp;
+	const char *conf = "[frontier]\nqueue-total-budget = 1\n"
+	    "[override \"gov,\"]\nfrontier.queue-base-precedence = 1\n"
+	    "[override \"com,\"]\nfrontier.queue-base-precedence = 10\n";
+	char got[512], *err = NULL;
 	struct curi *c;
 	int i;
 
-	snprintf(conf, sizeof(conf), "%s/tern.conf", t->dir);
-	fp = fopen(conf, "w");
-	assert_non_null(fp);
-	fputs("[frontier]\nqueue-total-budget = 1\n"
-	    "[override \"gov,\"]\nfrontier.queue-base-precedence = 1\n"
-	    "[override \"com,\"]\nfrontier.queue-base-precedence = 10\n", fp);
-	fclose(fp);
-	if (config_load_file(cfg, conf, &err) < 0)
+	if (config_load_text(cfg, conf, strlen(conf), "tern.conf", &err) < 0)
 		fail_msg("%s", err);
 	t->f = frontier_open(t->path, cfg, 1, t->now, &err);
 	assert_non_null(t->f);

@@ -23,7 +23,7 @@
 #include "lib/curi.h"
 #include "archive/dedup.h"
 #include "net/dns.h"
-#include "net/fetch.h"
+#include "net/fetcher.h"
 #include "frontier/frontier.h"
 #include "frontier/hosts.h"
 #include "crawl/job.h"

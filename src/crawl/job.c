@@ -1,4 +1,5 @@
 #include "crawl/job.h"
+#include "lib/buf.h"
 #include "lib/config.h"
 #include "lib/xmalloc.h"
 
@@ -48,7 +49,7 @@ int job_create(const char *dir, const struct config *cfg, char **err)
 {
 	char *path;
 	struct stat st;
-	FILE *fp;
+	struct buf text = BUF_INIT;
 
 	path = xasprintf("%s/state/frontier", dir);
 	if (stat(path, &st) == 0) {
@@ -69,17 +70,42 @@ int job_create(const char *dir, const struct config *cfg, char **err)
 		free(path);
 	}
 	path = xasprintf("%s/tern.conf", dir);
-	fp = fopen(path, "w");
-	if (fp == NULL || config_write(cfg, fp) < 0) {
+	config_format(cfg, &text);
+	if (job_write_file(path, text.data, text.len) < 0) {
 		*err = xasprintf("%s: %s", path, strerror(errno));
-		if (fp)
-			fclose(fp);
+		buf_free(&text);
 		free(path);
 		return -1;
 	}
-	fclose(fp);
+	buf_free(&text);
 	free(path);
 	return 0;
+}
+
+int job_config_load(struct config *cfg, const char *path, char **err)
+{
+	struct buf text = BUF_INIT;
+	char chunk[16384];
+	size_t n;
+	FILE *fp = fopen(path, "r");
+	int rc;
+
+	if (fp == NULL) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		buf_append(&text, chunk, n);
+	if (ferror(fp)) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		fclose(fp);
+		buf_free(&text);
+		return -1;
+	}
+	fclose(fp);
+	rc = config_load_text(cfg, text.data, text.len, path, err);
+	buf_free(&text);
+	return rc;
 }
 
 int job_check_resumable(const char *dir, char **err)
@@ -108,20 +134,28 @@ int job_write_file(const char *path, const char *data, size_t len)
 {
 	char *tmp = xasprintf("%s.tmp", path);
 	FILE *fp = fopen(tmp, "w");
-	int rc = 0;
+	int rc = 0, saved = 0;
 
 	if (fp == NULL) {
 		free(tmp);
 		return -1;
 	}
-	if (len > 0 && fwrite(data, 1, len, fp) != len)
+	if (len > 0 && fwrite(data, 1, len, fp) != len) {
 		rc = -1;
-	if (fclose(fp) != 0)
+		saved = errno;
+	}
+	if (fclose(fp) != 0 && rc == 0) {
 		rc = -1;
-	if (rc == 0 && rename(tmp, path) != 0)
+		saved = errno;
+	}
+	if (rc == 0 && rename(tmp, path) != 0) {
 		rc = -1;
-	if (rc != 0)
+		saved = errno;
+	}
+	if (rc != 0) {
 		unlink(tmp);
+		errno = saved;
+	}
 	free(tmp);
 	return rc;
 }

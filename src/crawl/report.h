@@ -21,8 +21,4 @@ int report_queues(struct frontier *f, const char *state, int json, struct buf *o
  * be NULL. */
 int report_hosts(const char *jobdir, int json, struct buf *out, char **err);
 
-/* tern report JOBDIR [frontier|queues|hosts|stats] [--json] [--state S]:
- * argv[0] is "report". Returns the exit status. */
-int report_run(int argc, char **argv);
-
 #endif

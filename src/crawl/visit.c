@@ -30,6 +30,7 @@
 #include "net/dns.h"
 #include "lib/extract.h"
 #include "net/fetch.h"
+#include "net/fetcher.h"
 #include "frontier/frontier.h"
 #include "frontier/hosts.h"
 #include "lib/politeness.h"
@@ -991,8 +992,8 @@ static void visit_start_fetch(struct visit *v, const char *url)
 	req.url = v->fetch_url;
 	req.addr = (const struct sockaddr *)&v->addr;
 	req.max_length = config_int_for(v->pool->env.cfg, v->surt, CK_FETCH_MAX_LENGTH_BYTES);
-	if (fetcher_start(v->pool->env.fetcher, &req, &visit_fetch_cbs, v, &v->f) < 0) {
-		/* fetcher_start reports through on_done; a refusal to start at
+	if (fetch_start(v->pool->env.fetcher, &req, &visit_fetch_cbs, v, &v->f) < 0) {
+		/* fetch_start reports through on_done; a refusal to start at
 		 * all is an unfetchable URI. */
 		v->f = NULL;
 		visit_fail(v, -7, FRONTIER_FAILED, 0, NULL);

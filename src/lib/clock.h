@@ -5,6 +5,7 @@
  * this is here so that every floor above reads it the same way. */
 #ifndef TERN_CLOCK_H
 #define TERN_CLOCK_H
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/time.h>
 

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <ini.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -347,21 +348,32 @@ int config_set(struct config *c, const char *assignment, char **err)
 struct config_load_ctx {
 	struct config *c;
 	const char *path;
-	FILE *fp;
+	const char *text, *end;	/* what is left to read */
 	int lines;		/* lines read so far: the handler's line number */
 	char *err;
 };
 
-/* inih as packaged by Debian has no line number in the handler; reading the
- * lines ourselves lets the handler name the line it is judging. */
+/* inih as packaged by Debian has no line number in the handler; handing it
+ * the lines ourselves lets the handler name the line it is judging. Works
+ * as fgets on the text: up to a newline (kept) or num - 1 bytes. */
 static char *config_ini_reader(char *str, int num, void *stream)
 {
 	struct config_load_ctx *x = stream;
-	char *r = fgets(str, num, x->fp);
+	size_t n = 0, max;
+	const char *nl;
 
-	if (r != NULL)
-		x->lines++;
-	return r;
+	if (x->text >= x->end || num < 2)
+		return NULL;
+	max = (size_t)num - 1;
+	if ((size_t)(x->end - x->text) < max)
+		max = (size_t)(x->end - x->text);
+	nl = memchr(x->text, '\n', max);
+	n = nl != NULL ? (size_t)(nl - x->text) + 1 : max;
+	memcpy(str, x->text, n);
+	str[n] = '\0';
+	x->text += n;
+	x->lines++;
+	return str;
 }
 
 /* inih calls this once per name=value with the current section. A section is
@@ -413,19 +425,17 @@ static int config_ini_cb(void *user, const char *section, const char *name,
 	return 1;
 }
 
-int config_load_file(struct config *c, const char *path, char **err)
+int config_load_text(struct config *c, const char *text, size_t len, const char *origin,
+    char **err)
 {
 	struct config_load_ctx x;
 	int rc;
 
 	memset(&x, 0, sizeof x);
 	x.c = c;
-	x.path = path;
-	x.fp = fopen(path, "r");
-	if (x.fp == NULL) {
-		*err = xasprintf("%s: %s", path, strerror(errno));
-		return -1;
-	}
+	x.path = origin;
+	x.text = text != NULL ? text : "";
+	x.end = x.text + (text != NULL ? len : 0);
 	/* Settings of Debian's inih: '#' and ';' comments, also after a value
 	 * when preceded by a space; no continuation lines, which would turn an
 	 * indented typo into part of the previous value; long lines allowed. */
@@ -437,13 +447,12 @@ int config_load_file(struct config *c, const char *path, char **err)
 	c->loading = 1;
 	rc = ini_parse_stream(config_ini_reader, &x, config_ini_cb, &x);
 	c->loading = 0;
-	fclose(x.fp);
 	if (x.err != NULL) {
 		*err = x.err;
 		return -1;
 	}
 	if (rc != 0) {
-		*err = xasprintf("%s:%d: expected [section] or key = value", path, rc);
+		*err = xasprintf("%s:%d: expected [section] or key = value", origin, rc);
 		return -1;
 	}
 	return 0;
@@ -528,24 +537,23 @@ const int64_t *config_intlist(const struct config *c, enum config_key k, size_t 
 	return c->v[k].list;
 }
 
-int config_write(const struct config *c, FILE *fp)
+void config_format(const struct config *c, struct buf *out)
 {
 	const char *section = NULL;
 
-	fprintf(fp, "# The effective configuration of this job: every key with its value.\n");
+	buf_appends(out, "# The effective configuration of this job: every key with its value.\n");
 	for (int k = 0; k < CK__COUNT; k++) {
 		const struct config_def *d = &config_defs[k];
 		if (section == NULL || strcmp(section, d->section) != 0) {
-			fprintf(fp, "%s[%s]\n", section ? "\n" : "", d->section);
+			buf_appendf(out, "%s[%s]\n", section ? "\n" : "", d->section);
 			section = d->section;
 		}
-		fprintf(fp, "%s = %s\n", d->key, c->v[k].s);
+		buf_appendf(out, "%s = %s\n", d->key, c->v[k].s);
 	}
 	for (size_t i = 0; i < c->novr; i++) {
-		fprintf(fp, "\n[override \"%s\"]\n", c->ovr[i].prefix);
+		buf_appendf(out, "\n[override \"%s\"]\n", c->ovr[i].prefix);
 		for (int k = 0; k < CK__COUNT; k++)
 			if (c->ovr[i].v[k].set)
-				fprintf(fp, "%s = %s\n", config_defs[k].name, c->ovr[i].v[k].s);
+				buf_appendf(out, "%s = %s\n", config_defs[k].name, c->ovr[i].v[k].s);
 	}
-	return ferror(fp) ? -1 : 0;
 }

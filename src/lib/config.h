@@ -10,8 +10,9 @@
 #ifndef TERN_CONFIG_H
 #define TERN_CONFIG_H
 #include <stdint.h>
-#include <stdio.h>
 #include <stddef.h>
+
+#include "lib/buf.h"
 
 enum config_type { CT_BOOL, CT_INT, CT_DOUBLE, CT_STR, CT_ENUM, CT_INTLIST };
 
@@ -27,15 +28,19 @@ struct config;
 struct config *config_new(void);
 void config_free(struct config *c);
 
-/* Reads an INI file over the current values. */
-int config_load_file(struct config *c, const char *path, char **err);
+/* Reads INI text (a file's contents; the reading is the caller's, e.g.
+ * job_config_load) over the current values; origin names it in errors
+ * ("tern.conf:12: ..."). */
+int config_load_text(struct config *c, const char *text, size_t len, const char *origin,
+    char **err);
 /* Applies "section.key=value" (command-line --set, or a mid-crawl change). */
 int config_set(struct config *c, const char *assignment, char **err);
 /* Sets one key from its text form; origin names where it came from in errors. */
 int config_set_key(struct config *c, const char *name, const char *value,
     const char *origin, char **err);
-/* Writes the effective configuration, every key with its value, as INI. */
-int config_write(const struct config *c, FILE *fp);
+/* The effective configuration, every key with its value, as INI text
+ * appended to out (the text config_load_text reads back). */
+void config_format(const struct config *c, struct buf *out);
 /* Bumped by every change after loading, so holders of derived state (such as
  * the frontier re-judging retired queues) can notice a settings change. */
 unsigned config_generation(const struct config *c);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/url.h"
+#include "lib/urlhost.h"
 #include "lib/xmalloc.h"
 
 /* Percent-encode sets of the standard, as bits: a byte is escaped in a

@@ -76,10 +76,4 @@ int url_split(const char *href, struct url_parts *p);
  * first). */
 void url_request_target(const char *href, const struct url_parts *p, struct buf *out);
 
-/* Parses a host the way the URL parser does (percent-decoding, IDNA,
- * IPv4 number forms, IPv6) and appends its serialization to out; ip gets 0,
- * 4 or 6. Returns 0 or URL_EINVAL. Used by url.c and by callers that hold a
- * bare host name (a seed written without a scheme, a robots group). */
-int urlhost_parse(const char *host, size_t len, struct buf *out, int *ip);
-
 #endif

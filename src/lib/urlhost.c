@@ -14,6 +14,7 @@
 #include <string.h>
 #include <idn2.h>
 #include "lib/url.h"
+#include "lib/urlhost.h"
 #include "lib/xmalloc.h"
 
 static int

@@ -1,12 +1,13 @@
-/* The fetch engine (struct fetcher) and one fetch (struct fetch).
+/* One fetch (struct fetch); what fetches share is the fetcher's
+ * (src/net/fetcher.c).
  *
  * A fetch is a small state machine, moved only by fetch_set_state:
  *   INIT -> RESOLVE -> CONNECT -> TLS -> WAIT -> BODY -> DONE
  * (a kept-alive connection skips CONNECT and TLS). Work that must not run
- * inside the caller's frame (starting, and every on_done) goes through the
- * fetcher's "soon" list, drained by one idle handle; every deadline
- * (connect, TLS, head, idle, whole fetch, idle keep-alive connections) is
- * checked by one periodic sweep timer rather than a timer per connection.
+ * inside the caller's frame (every on_done) goes through the fetcher's
+ * "soon" list (fetch_run on its idle handle); the fetch's deadlines
+ * (connect, TLS, head, idle, whole fetch) are checked by fetch_sweep on the
+ * fetcher's one periodic timer rather than a timer per connection.
  *
  * Freeing: a fetch is freed from the tick once it is done and released, so
  * it is never freed under a callback that still uses it. */
@@ -23,20 +24,10 @@
 #include "net/decode.h"
 #include "net/dns.h"
 #include "net/fetch.h"
+#include "net/fetcher.h"
 #include "net/http.h"
 #include "net/tls.h"
 #include "lib/xmalloc.h"
-
-/* Deadlines are checked this often. */
-#define FETCH_SWEEP_MS 50
-/* Kept-alive connections are closed after this long unused. */
-#define FETCH_IDLE_KEEP_MS 30000
-#define FETCH_IDLE_PER_SITE 4
-#define FETCH_IDLE_MAX 4096
-/* TLS sessions remembered (one per site). */
-#define FETCH_MAX_SESSIONS 20000
-/* Fetches started or completed per loop wakeup. */
-#define FETCH_TICK_BUDGET 512
 
 enum fetch_state {
 	FETCH_S_INIT, FETCH_S_RESOLVE, FETCH_S_CONNECT, FETCH_S_TLS,
@@ -47,54 +38,12 @@ static const char *fetch_state_names[] = {
 	"INIT", "RESOLVE", "CONNECT", "TLS", "WAIT", "BODY", "DONE"
 };
 
-struct fetch_site;
-
-/* A kept-alive connection waiting for its next request. */
-struct fetch_idle {
-	struct fetcher *fr;
-	struct conn *conn;
-	struct fetch_site *site;
-	uint64_t expires;
-	struct fetch_idle *next, *prev;		/* in the site */
-	struct fetch_idle *gnext, *gprev;	/* in the fetcher */
-};
-
-/* What fetches to one scheme+host+port share. */
-struct fetch_site {
-	char *key;
-	struct fetch_site *hnext;
-	struct fetch_idle *idle;
-	int nidle;
-	void *session;		/* TLS session to resume */
-};
-
-struct fetcher {
-	uv_loop_t *loop;
-	const struct config *cfg;
-	struct dns *dns;
-	struct tls_ctx *tls;
-	char *tls_err;
-	uv_timer_t sweep;
-	uv_idle_t tick;
-	int handles;
-	int closing;
-	int trace;
-	struct fetch *active;		/* fetches not yet done */
-	struct fetch *soon, *soon_tail;
-	struct fetch_idle *idle;	/* all idle connections */
-	size_t nidle;
-	struct fetch_site **sites;
-	size_t nbuckets, nsites, nsessions;
-	/* configuration, read once */
-	uint64_t connect_ms, total_ms, idle_ms;
-	int64_t max_length;
-	size_t max_header;
-	int gzip, allow_private;
-	char *user_agent;
-};
-
 struct fetch {
+	/* First, so that the fetcher's member is the fetch (fetch_of). */
+	struct fetcher_member m;
 	struct fetcher *fr;
+	const struct fetcher_settings *set;
+	uv_loop_t *loop;
 	enum fetch_state state;
 	struct fetch_cbs cbs;
 	void *arg;
@@ -127,15 +76,9 @@ struct fetch {
 	int released;
 	int delivering;		/* inside on_done */
 	int done_called;
-	int in_soon;
-	struct fetch *anext, *aprev;
-	struct fetch *snext;
 };
 
-static void fetch_tick_cb(uv_idle_t *h);
-static void fetch_sweep_cb(uv_timer_t *t);
 static void fetch_conn_cb(void *arg, struct conn *c, enum conn_event ev, const char *data, size_t len);
-static void fetch_idle_conn_cb(void *arg, struct conn *c, enum conn_event ev, const char *data, size_t len);
 static int fetch_http_head_cb(void *arg);
 static int fetch_http_body_cb(void *arg, const char *data, size_t len);
 static void fetch_connect(struct fetch *f);
@@ -150,258 +93,29 @@ static const struct http_cbs fetch_http_cbs = {
 static void
 fetch_set_state(struct fetch *f, enum fetch_state s)
 {
-	if (f->fr->trace)
+	if (f->set->trace)
 		fprintf(stderr, "fetch %p: %s -> %s %s\n", (void *)f,
 		    fetch_state_names[f->state], fetch_state_names[s], f->url);
 	f->state = s;
 }
 
-static uint32_t
-fetch_hash(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
-/* The site of scheme+host+port, created if create. */
-static struct fetch_site *
-fetch_site_get(struct fetcher *fr, int tls, const char *host, int port, int create)
-{
-	char key[300];
-	struct fetch_site *s, **bucket;
-	size_t hl = strlen(host), klen;
-
-	/* Every site's host came through http_url_parse (at most 253 bytes):
-	 * a longer name has no site. */
-	if (hl > sizeof(key) - 16)
-		return NULL;
-	/* Built by hand rather than with snprintf: this runs for every fetch. */
-	key[0] = tls ? 's' : 'p';
-	memcpy(key + 1, host, hl);
-	key[hl + 1] = ':';
-	klen = hl + 2 + buf_digits(key + hl + 2, port < 0 ? 0 : (uint64_t)port);
-	key[klen] = '\0';
-	bucket = &fr->sites[fetch_hash(key) & (fr->nbuckets - 1)];
-	for (s = *bucket; s; s = s->hnext)
-		if (strcmp(s->key, key) == 0)
-			return s;
-	if (!create)
-		return NULL;
-	if (fr->nsites >= fr->nbuckets * 2) {
-		size_t nb = fr->nbuckets * 2;
-		struct fetch_site **t = xcalloc(nb, sizeof(*t));
-		for (size_t i = 0; i < fr->nbuckets; i++)
-			for (struct fetch_site *x = fr->sites[i], *n; x; x = n) {
-				n = x->hnext;
-				x->hnext = t[fetch_hash(x->key) & (nb - 1)];
-				t[fetch_hash(x->key) & (nb - 1)] = x;
-			}
-		free(fr->sites);
-		fr->sites = t;
-		fr->nbuckets = nb;
-		bucket = &fr->sites[fetch_hash(key) & (fr->nbuckets - 1)];
-	}
-	s = xcalloc(1, sizeof(*s));
-	s->key = xstrdup(key);
-	s->hnext = *bucket;
-	*bucket = s;
-	fr->nsites++;
-	return s;
-}
-
-/* Forgets a site that holds nothing any more. */
-static void
-fetch_site_gc(struct fetcher *fr, struct fetch_site *s)
-{
-	struct fetch_site **pp;
-
-	if (s->idle || s->session)
-		return;
-	for (pp = &fr->sites[fetch_hash(s->key) & (fr->nbuckets - 1)]; *pp != s; pp = &(*pp)->hnext)
-		;
-	*pp = s->hnext;
-	fr->nsites--;
-	free(s->key);
-	free(s);
-}
-
-/* Takes an idle connection off the pool; returns its conn (not closed). */
-static struct conn *
-fetch_idle_take(struct fetcher *fr, struct fetch_idle *i)
-{
-	struct fetch_site *s = i->site;
-	struct conn *c = i->conn;
-
-	if (i->prev)
-		i->prev->next = i->next;
-	else
-		s->idle = i->next;
-	if (i->next)
-		i->next->prev = i->prev;
-	if (i->gprev)
-		i->gprev->gnext = i->gnext;
-	else
-		fr->idle = i->gnext;
-	if (i->gnext)
-		i->gnext->gprev = i->gprev;
-	s->nidle--;
-	fr->nidle--;
-	free(i);
-	fetch_site_gc(fr, s);
-	return c;
-}
-
-static void
-fetch_idle_conn_cb(void *arg, struct conn *c, enum conn_event ev, const char *data, size_t len)
-{
-	struct fetch_idle *i = arg;
-
-	/* Anything from an idle connection (close, error, bytes nobody
-	 * asked for) ends it. */
-	if (ev == CONN_DRAINED)
-		return;
-	conn_close(fetch_idle_take(i->fr, i));
-}
-
-/* Puts a connection whose response ended cleanly back for reuse. */
-static void
-fetch_idle_put(struct fetcher *fr, struct fetch *f, struct conn *c)
-{
-	struct fetch_site *s;
-	struct fetch_idle *i;
-	uint64_t keep = FETCH_IDLE_KEEP_MS < fr->idle_ms ? FETCH_IDLE_KEEP_MS : fr->idle_ms;
-
-	s = fetch_site_get(fr, f->u.tls, f->u.host, f->u.port, 1);
-	if (fr->closing || s->nidle >= FETCH_IDLE_PER_SITE || fr->nidle >= FETCH_IDLE_MAX) {
-		conn_close(c);
-		fetch_site_gc(fr, s);
-		return;
-	}
-	i = xcalloc(1, sizeof(*i));
-	i->fr = fr;
-	i->conn = c;
-	i->site = s;
-	i->expires = uv_now(fr->loop) + keep;
-	i->next = s->idle;
-	if (s->idle)
-		s->idle->prev = i;
-	s->idle = i;
-	i->gnext = fr->idle;
-	if (fr->idle)
-		fr->idle->gprev = i;
-	fr->idle = i;
-	s->nidle++;
-	fr->nidle++;
-	conn_set_cb(c, fetch_idle_conn_cb, i);
-	if (!uv_is_active((uv_handle_t *)&fr->sweep))
-		uv_timer_start(&fr->sweep, fetch_sweep_cb, FETCH_SWEEP_MS, FETCH_SWEEP_MS);
-}
-
-/* Remembers the TLS session of a finished connection for the next one. */
-static void
-fetch_session_put(struct fetcher *fr, struct fetch *f)
-{
-	struct fetch_site *s;
-	void *sess = conn_tls_session(f->conn);
-
-	if (sess == NULL)
-		return;
-	s = fetch_site_get(fr, 1, f->u.host, f->u.port, fr->nsessions < FETCH_MAX_SESSIONS);
-	if (s == NULL) {
-		tls_session_free(sess);
-		return;
-	}
-	if (s->session)
-		tls_session_free(s->session);
-	else
-		fr->nsessions++;
-	s->session = sess;
-}
-
-struct fetcher *
-fetcher_new(uv_loop_t *loop, const struct config *cfg, struct dns *dns, char **err)
-{
-	struct fetcher *fr = xcalloc(1, sizeof(*fr));
-
-	fr->loop = loop;
-	fr->cfg = cfg;
-	fr->dns = dns;
-	fr->connect_ms = config_int(cfg, CK_FETCH_CONNECT_TIMEOUT_MS);
-	fr->total_ms = config_int(cfg, CK_FETCH_TIMEOUT_SECONDS) * 1000;
-	fr->idle_ms = config_int(cfg, CK_FETCH_IDLE_TIMEOUT_SECONDS) * 1000;
-	fr->max_length = config_int(cfg, CK_FETCH_MAX_LENGTH_BYTES);
-	fr->max_header = config_int(cfg, CK_FETCH_MAX_HEADER_BYTES);
-	fr->gzip = strcmp(config_str(cfg, CK_FETCH_ACCEPT_ENCODING), "gzip") == 0;
-	fr->allow_private = config_bool(cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES);
-	fr->user_agent = xstrdup(config_str(cfg, CK_CRAWL_USER_AGENT));
-	fr->trace = getenv("TERN_TRACE_FETCH") != NULL;
-	fr->tls = tls_ctx_new(config_bool(cfg, CK_FETCH_TLS_VERIFY),
-	    config_str(cfg, CK_FETCH_CA_FILE), err);
-	if (fr->tls == NULL) {
-		char *e = *err;
-		*err = xasprintf("fetch.ca-file: %s", e);
-		free(e);
-		free(fr->user_agent);
-		free(fr);
-		return NULL;
-	}
-	fr->nbuckets = 256;
-	fr->sites = xcalloc(fr->nbuckets, sizeof(*fr->sites));
-	uv_timer_init(loop, &fr->sweep);
-	fr->sweep.data = fr;
-	uv_idle_init(loop, &fr->tick);
-	fr->tick.data = fr;
-	fr->handles = 2;
-	return fr;
-}
-
-static void
-fetch_soon(struct fetch *f)
-{
-	struct fetcher *fr = f->fr;
-
-	if (f->in_soon)
-		return;
-	f->in_soon = 1;
-	f->snext = NULL;
-	if (fr->soon_tail)
-		fr->soon_tail->snext = f;
-	else
-		fr->soon = f;
-	fr->soon_tail = f;
-	if (!fr->closing)
-		uv_idle_start(&fr->tick, fetch_tick_cb);
-}
-
-static void
-fetch_active_unlink(struct fetch *f)
-{
-	struct fetcher *fr = f->fr;
-
-	if (f->aprev)
-		f->aprev->anext = f->anext;
-	else if (fr->active == f)
-		fr->active = f->anext;
-	if (f->anext)
-		f->anext->aprev = f->aprev;
-	f->anext = f->aprev = NULL;
-}
+static const struct fetcher_member_ops fetch_member_ops;
 
 int
-fetcher_start(struct fetcher *fr, const struct fetch_req *req,
+fetch_start(struct fetcher *fr, const struct fetch_req *req,
     const struct fetch_cbs *cbs, void *arg, struct fetch **out)
 {
 	struct fetch *f = xcalloc(1, sizeof(*f));
 	const char *why = NULL;
 
+	f->m.ops = &fetch_member_ops;
 	f->fr = fr;
+	f->set = fetcher_settings(fr);
+	f->loop = fetcher_loop(fr);
 	f->cbs = *cbs;
 	f->arg = arg;
 	f->url = xstrdup(req->url);
-	f->max_length = req->max_length > 0 ? req->max_length : fr->max_length;
+	f->max_length = req->max_length > 0 ? req->max_length : f->set->max_length;
 	f->operator_literal = req->operator_literal;
 	f->t_start = uv_hrtime();
 	f->tm.start_wall_ms = clock_wall_ms();
@@ -413,14 +127,11 @@ fetcher_start(struct fetcher *fr, const struct fetch_req *req,
 		f->have_addr = 1;
 		f->caller_addr = 1;
 	}
-	f->anext = fr->active;
-	if (fr->active)
-		fr->active->aprev = f;
-	fr->active = f;
+	fetcher_activate(fr, &f->m);
 	if (http_url_parse(req->url, &f->u, &why) != 0) {
 		fetch_finish(f, -7, why);
 	} else {
-		http_request_build(&f->req, &f->u, fr->user_agent, fr->gzip);
+		http_request_build(&f->req, &f->u, f->set->user_agent, f->set->gzip);
 		/* The I/O starts now (a kept-alive connection gets the request
 		 * in this very call); only callbacks are deferred, and
 		 * fetch_begin never calls one: its failures go through
@@ -428,8 +139,6 @@ fetcher_start(struct fetcher *fr, const struct fetch_req *req,
 		 * for the idle tick instead cost a loop turn per fetch. */
 		fetch_begin(f);
 	}
-	if (!uv_is_active((uv_handle_t *)&fr->sweep))
-		uv_timer_start(&fr->sweep, fetch_sweep_cb, FETCH_SWEEP_MS, FETCH_SWEEP_MS);
 	*out = f;
 	return 0;
 }
@@ -503,13 +212,13 @@ fetch_begin(struct fetch *f)
 		fetch_connect(f);
 		return;
 	}
-	if (f->fr->dns == NULL) {
+	if (fetcher_dns(f->fr) == NULL) {
 		fetch_finish(f, -6, "no resolver");
 		return;
 	}
 	fetch_set_state(f, FETCH_S_RESOLVE);
 	f->t_dns0 = uv_hrtime();
-	if (dns_resolve(f->fr->dns, f->u.host, fetch_dns_cb, f, &f->dq) != 0)
+	if (dns_resolve(fetcher_dns(f->fr), f->u.host, fetch_dns_cb, f, &f->dq) != 0)
 		fetch_finish(f, -6, "host name cannot be looked up");
 }
 
@@ -518,10 +227,10 @@ fetch_send(struct fetch *f)
 {
 	int r;
 
-	f->http = http_new(f->fr->max_header, &fetch_http_cbs, f);
+	f->http = http_new(f->set->max_header, &fetch_http_cbs, f);
 	fetch_set_state(f, FETCH_S_WAIT);
 	f->t_sent = uv_hrtime();
-	f->last_io = uv_now(f->fr->loop);
+	f->last_io = uv_now(f->loop);
 	r = conn_write(f->conn, f->req.data, f->req.len);
 	if (r < 0) {
 		char *why = xasprintf("sending the request: %s", uv_strerror(r));
@@ -535,7 +244,8 @@ static void
 fetch_connect(struct fetch *f)
 {
 	struct fetcher *fr = f->fr;
-	struct fetch_site *s;
+	struct conn *idle;
+	void *session = NULL;
 	int r;
 
 	if (f->addr.ss_family == AF_INET6) {
@@ -547,7 +257,7 @@ fetch_connect(struct fetch *f)
 	}
 	/* An address given by the caller was vetted there; one we resolved
 	 * ourselves is checked here, before connecting to that very address. */
-	if (!f->caller_addr && !fr->allow_private &&
+	if (!f->caller_addr && !f->set->allow_private &&
 	    !(f->operator_literal && f->u.host_is_literal) && fetch_addr_private(&f->addr)) {
 		char *why = xasprintf("%s resolves to %s, a private, loopback, link-local "
 		    "or reserved address (fetch.allow-private-addresses is false)", f->u.host, f->ip);
@@ -555,10 +265,10 @@ fetch_connect(struct fetch *f)
 		free(why);
 		return;
 	}
-	f->deadline_total = uv_now(fr->loop) + fr->total_ms;
-	s = f->retried ? NULL : fetch_site_get(fr, f->u.tls, f->u.host, f->u.port, 0);
-	if (s && s->idle) {
-		f->conn = fetch_idle_take(fr, s->idle);
+	f->deadline_total = uv_now(f->loop) + f->set->total_ms;
+	idle = f->retried ? NULL : fetcher_reuse(fr, f->u.tls, f->u.host, f->u.port, &session);
+	if (idle != NULL) {
+		f->conn = idle;
 		f->reused = 1;
 		f->t_conn0 = f->t_conn1 = f->t_tls1 = uv_hrtime();
 		conn_set_cb(f->conn, fetch_conn_cb, f);
@@ -567,9 +277,9 @@ fetch_connect(struct fetch *f)
 	}
 	fetch_set_state(f, FETCH_S_CONNECT);
 	f->t_conn0 = uv_hrtime();
-	f->last_io = uv_now(fr->loop);
-	r = conn_connect(fr->loop, (struct sockaddr *)&f->addr, f->u.tls ? fr->tls : NULL,
-	    f->u.host, s ? s->session : NULL, fetch_conn_cb, f, &f->conn);
+	f->last_io = uv_now(f->loop);
+	r = conn_connect(f->loop, (struct sockaddr *)&f->addr, f->u.tls ? fetcher_tls(fr) : NULL,
+	    f->u.host, session, fetch_conn_cb, f, &f->conn);
 	if (r < 0) {
 		char *why = xasprintf("connect to %s: %s", f->ip, uv_strerror(r));
 		fetch_finish(f, -2, why);
@@ -715,11 +425,14 @@ fetch_complete(struct fetch *f, int reusable)
 		fetch_finish(f, -3, "cancelled");
 		return;
 	}
-	if (conn_is_tls(c))
-		fetch_session_put(f->fr, f);
+	if (conn_is_tls(c)) {
+		void *sess = conn_tls_session(c);
+		if (sess != NULL)
+			fetcher_session_put(f->fr, f->u.host, f->u.port, sess);
+	}
 	f->conn = NULL;
 	if (reusable)
-		fetch_idle_put(f->fr, f, c);
+		fetcher_keep(f->fr, f->u.tls, f->u.host, f->u.port, c);
 	else
 		conn_close(c);
 	fetch_finish(f, f->status, NULL);
@@ -733,7 +446,7 @@ fetch_data(struct fetch *f, const char *data, size_t len)
 
 	if (f->state != FETCH_S_WAIT && f->state != FETCH_S_BODY)
 		return;
-	f->last_io = uv_now(f->fr->loop);
+	f->last_io = uv_now(f->loop);
 	if (f->t_first == 0)
 		f->t_first = uv_hrtime();
 	r = http_feed(f->http, data, len, &used);
@@ -793,7 +506,7 @@ fetch_conn_cb(void *arg, struct conn *c, enum conn_event ev, const char *data, s
 		f->t_conn1 = uv_hrtime();
 		if (conn_is_tls(c)) {
 			fetch_set_state(f, FETCH_S_TLS);
-			f->last_io = uv_now(f->fr->loop);
+			f->last_io = uv_now(f->loop);
 		} else {
 			f->t_tls1 = f->t_conn1;
 			fetch_send(f);
@@ -858,8 +571,8 @@ fetch_finish(struct fetch *f, int status, const char *why)
 	if (f->t_first)
 		f->tm.first_byte_us = (f->t_first - f->t_sent) / 1000;
 	f->tm.total_us = (now - f->t_start) / 1000;
-	fetch_active_unlink(f);
-	fetch_soon(f);
+	fetcher_deactivate(f->fr, &f->m);
+	fetcher_soon(f->fr, &f->m);
 }
 
 static void
@@ -879,87 +592,91 @@ fetch_free(struct fetch *f)
 	free(f);
 }
 
-static void
-fetch_tick_cb(uv_idle_t *h)
+static struct fetch *
+fetch_of(struct fetcher_member *m)
 {
-	struct fetcher *fr = h->data;
-	int budget = FETCH_TICK_BUDGET;
-
-	while (fr->soon && budget-- > 0) {
-		struct fetch *f = fr->soon;
-
-		fr->soon = f->snext;
-		if (fr->soon == NULL)
-			fr->soon_tail = NULL;
-		f->in_soon = 0;
-		if (f->state == FETCH_S_INIT && !f->released) {
-			fetch_begin(f);
-			continue;
-		}
-		if (f->state != FETCH_S_DONE)
-			continue;
-		if (!f->done_called && !f->released) {
-			f->done_called = 1;
-			f->delivering = 1;
-			if (f->cbs.on_done)
-				f->cbs.on_done(f->arg, f);
-			f->delivering = 0;
-		}
-		if (f->released)
-			fetch_free(f);
-	}
-	if (fr->soon == NULL)
-		uv_idle_stop(&fr->tick);
+	return (struct fetch *)m;
 }
 
-/* Checks every deadline: connect and TLS (-2), the response head (-4),
- * the body (the status is kept, annotated timeTrunc), idle connections. */
+/* Its turn on the fetcher's idle handle: on_done, once, then freeing once
+ * released. */
 static void
-fetch_sweep_cb(uv_timer_t *t)
+fetch_run(struct fetcher_member *m)
 {
-	struct fetcher *fr = t->data;
-	uint64_t now = uv_now(fr->loop);
-	struct fetch *f, *next;
-	struct fetch_idle *i, *inext;
+	struct fetch *f = fetch_of(m);
 
-	for (f = fr->active; f; f = next) {
-		next = f->anext;
-		switch (f->state) {
-		case FETCH_S_CONNECT:
-			if (now - f->last_io >= fr->connect_ms)
-				fetch_finish(f, -2, "connect timed out (fetch.connect-timeout-ms)");
-			break;
-		case FETCH_S_TLS:
-			if (now - f->last_io >= fr->connect_ms)
-				fetch_finish(f, -2, "TLS handshake timed out (fetch.connect-timeout-ms)");
-			break;
-		case FETCH_S_WAIT:
-			if (now - f->last_io >= fr->idle_ms)
-				fetch_finish(f, -4, "no response head within fetch.idle-timeout-seconds");
-			else if (now >= f->deadline_total)
-				fetch_finish(f, -4, "no response head within fetch.timeout-seconds");
-			break;
-		case FETCH_S_BODY:
-			if (now - f->last_io >= fr->idle_ms || now >= f->deadline_total) {
-				f->annotations |= FETCH_TIMETRUNC;
-				fetch_decode_end(f);
-				fetch_finish(f, f->status, now >= f->deadline_total ?
-				    "body cut at fetch.timeout-seconds" :
-				    "body cut: no data within fetch.idle-timeout-seconds");
-			}
-			break;
-		default:
-			break;
-		}
+	if (f->state == FETCH_S_INIT && !f->released) {
+		fetch_begin(f);
+		return;
 	}
-	for (i = fr->idle; i; i = inext) {
-		inext = i->gnext;
-		if (now >= i->expires)
-			conn_close(fetch_idle_take(fr, i));
+	if (f->state != FETCH_S_DONE)
+		return;
+	if (!f->done_called && !f->released) {
+		f->done_called = 1;
+		f->delivering = 1;
+		if (f->cbs.on_done)
+			f->cbs.on_done(f->arg, f);
+		f->delivering = 0;
 	}
-	if (fr->active == NULL && fr->idle == NULL)
-		uv_timer_stop(&fr->sweep);
+	if (f->released)
+		fetch_free(f);
 }
+
+/* The deadlines: connect and TLS (-2), the response head (-4), the body
+ * (the status is kept, annotated timeTrunc). */
+static void
+fetch_sweep(struct fetcher_member *m, uint64_t now)
+{
+	struct fetch *f = fetch_of(m);
+
+	switch (f->state) {
+	case FETCH_S_CONNECT:
+		if (now - f->last_io >= f->set->connect_ms)
+			fetch_finish(f, -2, "connect timed out (fetch.connect-timeout-ms)");
+		break;
+	case FETCH_S_TLS:
+		if (now - f->last_io >= f->set->connect_ms)
+			fetch_finish(f, -2, "TLS handshake timed out (fetch.connect-timeout-ms)");
+		break;
+	case FETCH_S_WAIT:
+		if (now - f->last_io >= f->set->idle_ms)
+			fetch_finish(f, -4, "no response head within fetch.idle-timeout-seconds");
+		else if (now >= f->deadline_total)
+			fetch_finish(f, -4, "no response head within fetch.timeout-seconds");
+		break;
+	case FETCH_S_BODY:
+		if (now - f->last_io >= f->set->idle_ms || now >= f->deadline_total) {
+			f->annotations |= FETCH_TIMETRUNC;
+			fetch_decode_end(f);
+			fetch_finish(f, f->status, now >= f->deadline_total ?
+			    "body cut at fetch.timeout-seconds" :
+			    "body cut: no data within fetch.idle-timeout-seconds");
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* The fetcher is closing: the fetch ends, and nobody is called. */
+static void
+fetch_shutdown(struct fetcher_member *m)
+{
+	struct fetch *f = fetch_of(m);
+
+	f->released = 1;
+	fetch_finish(f, -3, "engine shut down");
+}
+
+static void
+fetch_destroy(struct fetcher_member *m)
+{
+	fetch_free(fetch_of(m));
+}
+
+static const struct fetcher_member_ops fetch_member_ops = {
+	fetch_run, fetch_sweep, fetch_shutdown, fetch_destroy,
+};
 
 void
 fetch_cancel(struct fetch *f)
@@ -984,76 +701,7 @@ fetch_release(struct fetch *f)
 		return;
 	if (f->state != FETCH_S_DONE)
 		fetch_cancel(f);
-	fetch_soon(f);
-}
-
-void
-fetcher_close_idle(struct fetcher *fr, const char *host, int port)
-{
-	for (int tls = 0; tls < 2; tls++) {
-		struct fetch_site *s;
-		if (port == 0) {
-			/* Any port: walk the idle list. */
-			char pre[300];
-			size_t n = (size_t)snprintf(pre, sizeof(pre), "%c%s:", tls ? 's' : 'p', host);
-			for (struct fetch_idle *i = fr->idle, *in; i; i = in) {
-				in = i->gnext;
-				if (strncmp(i->site->key, pre, n) == 0)
-					conn_close(fetch_idle_take(fr, i));
-			}
-			continue;
-		}
-		s = fetch_site_get(fr, tls, host, port, 0);
-		while (s && s->idle) {
-			struct fetch_idle *i = s->idle;
-			int last = s->nidle == 1 && s->session == NULL;
-			conn_close(fetch_idle_take(fr, i));
-			if (last)
-				break;
-		}
-	}
-}
-
-static void
-fetcher_close_cb(uv_handle_t *h)
-{
-	struct fetcher *fr = h->data;
-
-	if (--fr->handles == 0)
-		free(fr);
-}
-
-void
-fetcher_free(struct fetcher *fr)
-{
-	if (fr == NULL)
-		return;
-	fr->closing = 1;
-	while (fr->active) {
-		struct fetch *f = fr->active;
-		f->released = 1;
-		fetch_finish(f, -3, "engine shut down");
-	}
-	while (fr->soon) {
-		struct fetch *f = fr->soon;
-		fr->soon = f->snext;
-		fetch_free(f);
-	}
-	while (fr->idle)
-		conn_close(fetch_idle_take(fr, fr->idle));
-	for (size_t b = 0; b < fr->nbuckets; b++)
-		for (struct fetch_site *s = fr->sites[b], *n; s; s = n) {
-			n = s->hnext;
-			if (s->session)
-				tls_session_free(s->session);
-			free(s->key);
-			free(s);
-		}
-	free(fr->sites);
-	tls_ctx_free(fr->tls);
-	free(fr->user_agent);
-	uv_close((uv_handle_t *)&fr->sweep, fetcher_close_cb);
-	uv_close((uv_handle_t *)&fr->tick, fetcher_close_cb);
+	fetcher_soon(f->fr, &f->m);
 }
 
 int
@@ -1165,10 +813,4 @@ size_t
 fetch_sizeof(void)
 {
 	return sizeof(struct fetch);
-}
-
-size_t
-fetcher_idle_count(const struct fetcher *fr)
-{
-	return fr->nidle;
 }

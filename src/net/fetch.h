@@ -2,19 +2,16 @@
  * (new or kept alive), TLS, the request, the response head and the body,
  * with the timings, limits and status a crawler records.
  *
- * A struct fetch is one request; a struct fetcher holds what fetches share:
- * the TLS context, idle keep-alive connections and TLS sessions per site,
- * and the one timer that enforces every deadline. Statuses follow
- * CONTRACT section 6 (Heritrix's codes). */
+ * A struct fetch is one request; a struct fetcher (src/net/fetcher.h) holds
+ * what fetches share: the settings, the TLS context, idle keep-alive
+ * connections and TLS sessions per site, and the one timer that enforces
+ * every deadline. Statuses follow CONTRACT section 6 (Heritrix's codes). */
 #ifndef TERN_FETCH_H
 #define TERN_FETCH_H
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
-#include <uv.h>
 
-struct config;
-struct dns;
 struct dns_answer;
 struct fetcher;
 struct fetch;
@@ -40,14 +37,13 @@ struct fetch_cbs {
 	 * on_done; a fetch that fails (negative status) may deliver none. */
 	void (*on_body)(void *arg, struct fetch *f, const char *raw, size_t rawlen,
 	    const char *dec, size_t declen);
-	/* Exactly once, never synchronously from fetcher_start. */
+	/* Exactly once, never synchronously from fetch_start. */
 	void (*on_done)(void *arg, struct fetch *f);
 };
 
-struct fetcher *fetcher_new(uv_loop_t *loop, const struct config *cfg, struct dns *dns, char **err);
-/* Starts a fetch; cbs is copied. Always 0: errors (a bad URL gives -7)
+/* Starts a fetch on fr; cbs is copied. Always 0: errors (a bad URL gives -7)
  * arrive through on_done. */
-int fetcher_start(struct fetcher *fr, const struct fetch_req *req,
+int fetch_start(struct fetcher *fr, const struct fetch_req *req,
     const struct fetch_cbs *cbs, void *arg, struct fetch **out);
 /* on_done follows with status -3, asynchronously. */
 void fetch_cancel(struct fetch *f);
@@ -91,16 +87,7 @@ const struct dns_answer *fetch_dns_answer(const struct fetch *f);
 int fetch_reused(const struct fetch *f);
 int fetch_tls_resumed(const struct fetch *f);
 
-/* Closes idle connections to host:port (port 0: any), e.g. when the host's
- * queue is snoozed for long. */
-void fetcher_close_idle(struct fetcher *fr, const char *host, int port);
-/* Fetches still in progress are abandoned without callbacks; fetches the
- * caller holds must be released first. The loop must run once more to
- * finish closing. */
-void fetcher_free(struct fetcher *fr);
-
 /* Memory accounting for bench/sizes. */
 size_t fetch_sizeof(void);
-size_t fetcher_idle_count(const struct fetcher *fr);
 
 #endif

@@ -16,6 +16,7 @@
 #include "ops/crawlctl.h"
 #include "net/ctlserver.h"
 #include "net/dns.h"
+#include "crawl/job.h"
 #include "frontier/frontier.h"
 #include "frontier/hosts.h"
 #include "crawl/report.h"
@@ -24,7 +25,6 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 struct crawlctl {
 	struct crawl *cr;
@@ -290,17 +290,12 @@ static int crawlctl_value_text(json_t *v, struct buf *out)
 static void crawlctl_save_config(struct crawl *cr)
 {
 	char *path = xasprintf("%s/tern.conf", crawl_jobdir(cr));
-	char *tmp = xasprintf("%s.tmp", path);
-	FILE *fp = fopen(tmp, "w");
-	int ok = fp != NULL && config_write(crawl_config(cr), fp) == 0;
+	struct buf text = BUF_INIT;
 
-	if (fp != NULL && fclose(fp) != 0)
-		ok = 0;
-	if (!ok || rename(tmp, path) != 0) {
+	config_format(crawl_config(cr), &text);
+	if (job_write_file(path, text.data, text.len) < 0)
 		crawl_log_event(cr, "could not rewrite %s after a settings change", path);
-		unlink(tmp);
-	}
-	free(tmp);
+	buf_free(&text);
 	free(path);
 }
 

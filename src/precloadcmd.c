@@ -1,12 +1,14 @@
-/* Precedence import. The file is read line by line; every value goes into
+/* `tern precedence-load FILE JOBDIR` (precloadcmd.h). The file is read line by line; every value goes into
  * the frontier's write batch and the batch is written every
- * PRECLOAD_BATCH lines, so memory stays bounded whatever the file's size.
+ * PRECLOADCMD_BATCH lines, so memory stays bounded whatever the file's size.
  * A bad line stops the import with its file:line; lines before it are kept
  * (loading again is harmless: a URI's value is simply replaced). */
-#include "frontier/precload.h"
+#include "precloadcmd.h"
 #include "lib/canon.h"
+#include "lib/clock.h"
 #include "lib/config.h"
 #include "frontier/frontier.h"
+#include "crawl/job.h"
 #include "lib/url.h"
 #include "lib/xmalloc.h"
 
@@ -14,14 +16,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
 
-#define PRECLOAD_BATCH 10000
+#define PRECLOADCMD_BATCH 10000
 /* The highest precedence accepted: values sort in the store up to 255 and
  * are added to uri-base-precedence. */
-#define PRECLOAD_MAX 255
+#define PRECLOADCMD_MAX 255
 
-int precload_parse_line(const char *line, struct buf *uri, int *prec, char **err)
+int precloadcmd_parse_line(const char *line, struct buf *uri, int *prec, char **err)
 {
 	const char *p = line, *u, *n;
 	size_t ulen, nlen;
@@ -48,8 +49,8 @@ int precload_parse_line(const char *line, struct buf *uri, int *prec, char **err
 		*err = xstrdup("expected \"URI PRECEDENCE\" (a positive integer)");
 		return -1;
 	}
-	if (nlen > 9 || (v = strtol(n, NULL, 10)) < 1 || v > PRECLOAD_MAX) {
-		*err = xasprintf("precedence out of range (1 to %d)", PRECLOAD_MAX);
+	if (nlen > 9 || (v = strtol(n, NULL, 10)) < 1 || v > PRECLOADCMD_MAX) {
+		*err = xasprintf("precedence out of range (1 to %d)", PRECLOADCMD_MAX);
 		return -1;
 	}
 	if (url_resolve(NULL, u, ulen, uri) < 0) {
@@ -68,13 +69,12 @@ int precload_parse_line(const char *line, struct buf *uri, int *prec, char **err
 	return 1;
 }
 
-int precload_run(int argc, char **argv)
+int precloadcmd_run(int argc, char **argv)
 {
 	const char *file, *jobdir;
 	struct config *cfg;
 	struct frontier *f = NULL;
 	struct buf uri = BUF_INIT, canon = BUF_INIT;
-	struct timeval tv;
 	char *err = NULL, *path, *line = NULL;
 	size_t cap = 0;
 	unsigned long lineno = 0, loaded = 0;
@@ -90,7 +90,7 @@ int precload_run(int argc, char **argv)
 	jobdir = argv[2];
 	cfg = config_new();
 	path = xasprintf("%s/tern.conf", jobdir);
-	if (config_load_file(cfg, path, &err) < 0) {
+	if (job_config_load(cfg, path, &err) < 0) {
 		fprintf(stderr, "tern: precedence-load: %s (is %s a job directory?)\n", err, jobdir);
 		free(err);
 		free(path);
@@ -105,10 +105,8 @@ int precload_run(int argc, char **argv)
 		config_free(cfg);
 		return 2;
 	}
-	gettimeofday(&tv, NULL);
 	path = xasprintf("%s/state/frontier", jobdir);
-	f = frontier_open(path, cfg, 0, (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000,
-	    &err);
+	f = frontier_open(path, cfg, 0, clock_wall_ms(), &err);
 	free(path);
 	if (f == NULL) {
 		fprintf(stderr, "tern: precedence-load: cannot open the job's store (a crawl "
@@ -120,7 +118,7 @@ int precload_run(int argc, char **argv)
 	while (getline(&line, &cap, fp) >= 0) {
 		int prec = 0, r;
 		lineno++;
-		if (strlen(line) > 65536 || (r = precload_parse_line(line, &uri, &prec, &err)) < 0) {
+		if (strlen(line) > 65536 || (r = precloadcmd_parse_line(line, &uri, &prec, &err)) < 0) {
 			fprintf(stderr, "tern: %s:%lu: %s\n", file, lineno,
 			    err != NULL ? err : "line too long");
 			free(err);
@@ -137,7 +135,7 @@ int precload_run(int argc, char **argv)
 		}
 		buf_reset(&canon);
 		loaded++;
-		if (loaded % PRECLOAD_BATCH == 0 && frontier_flush(f, &err) < 0) {
+		if (loaded % PRECLOADCMD_BATCH == 0 && frontier_flush(f, &err) < 0) {
 			fprintf(stderr, "tern: precedence-load: %s\n", err);
 			free(err);
 			rc = 1;

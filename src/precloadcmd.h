@@ -3,8 +3,8 @@
  * store, for the preloaded URI precedence policy. URIs are canonicalized
  * with the job's own rules (canon_key), as the crawl does when it looks the
  * values up. The job's crawl must not be running (its store is locked). */
-#ifndef TERN_PRECLOAD_H
-#define TERN_PRECLOAD_H
+#ifndef TERN_PRECLOADCMD_H
+#define TERN_PRECLOADCMD_H
 #include <stdio.h>
 
 #include "lib/buf.h"
@@ -12,9 +12,9 @@
 /* Parses one line of a precedence file: 1 with the URI (resolved, without
  * its fragment) in uri and *prec, 0 for a blank or '#' comment line, -1 with
  * *err (allocated) for a bad line. Pure. */
-int precload_parse_line(const char *line, struct buf *uri, int *prec, char **err);
+int precloadcmd_parse_line(const char *line, struct buf *uri, int *prec, char **err);
 
 /* argv[0] is "precedence-load"; returns the exit status. */
-int precload_run(int argc, char **argv);
+int precloadcmd_run(int argc, char **argv);
 
 #endif

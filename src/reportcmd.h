@@ -1,0 +1,9 @@
+/* `tern report JOBDIR [frontier|queues|hosts|stats] [--json] [--state S]`:
+ * the reports of CONTRACT section 3, live or offline. */
+#ifndef TERN_REPORTCMD_H
+#define TERN_REPORTCMD_H
+
+/* argv[0] is "report". Returns the exit status. */
+int reportcmd_run(int argc, char **argv);
+
+#endif
