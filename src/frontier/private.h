@@ -1,0 +1,74 @@
+/* struct frontier, shared by the frontier's own files (frontier.c and the
+ * rooms behind it: store, residency, qstate, enqueue, rotation, qreport)
+ * and by nothing outside src/frontier/. One struct rather than one per
+ * room, because the rooms are views of one object that must change
+ * together: the state machine (qstate.c) keeps the ready structures, the
+ * wheel, the store's state keys, the counters and residency in agreement
+ * with every queue's state in one step, and the write batch (store.c)
+ * carries the changes of all of them to one LevelDB write. Splitting the
+ * fields among the rooms would only pass the same dozen pointers around. */
+#ifndef TERN_FRONTIER_PRIVATE_H
+#define TERN_FRONTIER_PRIVATE_H
+#include <leveldb/c.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "frontier/frontier.h"
+#include "lib/keys.h"
+#include "frontier/seen.h"
+#include "lib/wheel.h"
+#include "frontier/wq.h"
+
+/* Inactive keys read from the store per refill (rotation.c). */
+#define FRONTIER_PREFETCH 64
+
+/* A held URI: what frontier_schedule was given, copied into one block. */
+struct frontier_held {
+	struct curi c;
+	const char *canon, *queue_key, *surt;
+	unsigned char fresh;    /* judged new by enqueue_resolve_held */
+};
+
+struct frontier_pre {
+	char *key;
+	int prec;
+	uint64_t seq;
+};
+
+struct frontier {
+	char *dir;
+	leveldb_t *db;
+	leveldb_options_t *lopt;
+	leveldb_cache_t *cache;
+	leveldb_filterpolicy_t *filter;
+	leveldb_readoptions_t *ro;
+	leveldb_writeoptions_t *wo;
+	leveldb_writebatch_t *wb;
+	size_t wb_ops;
+	leveldb_iterator_t *it;        /* reused until the next write */
+	struct frontier_options o;
+	const struct config *cfg;
+	unsigned cfg_gen;
+	unsigned settings_gen;
+	struct keys_counters c;
+	struct wq_table *queues;
+	struct wq_list ready;          /* READY, FIFO */
+	struct wq_heap heap;           /* READY, best-first */
+	uint64_t ready_seq;
+	struct wq_list cold;
+	struct wheel *wheel;
+	size_t nin_process;
+	struct wq *dirty;
+	struct seen *seen;
+	struct frontier_held **held;
+	size_t nheld;
+	struct frontier_pre pre[FRONTIER_PREFETCH];
+	size_t npre, ipre;
+	int pre_prec;
+	uint64_t in_flight;
+	uint64_t now;
+	char *error;
+	struct buf k, v;
+};
+
+#endif

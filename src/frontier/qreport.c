@@ -1,0 +1,204 @@
+/* Reports and walks: Heritrix's frontier summary and the per-queue lines
+ * of CONTRACT section 3, built by walking every queue record in the store
+ * one at a time (resident queues from memory, which may be newer). */
+#include "frontier/qreport.h"
+#include "frontier/qstate.h"
+#include "frontier/residency.h"
+#include "lib/xmalloc.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* Heritrix's "20 longest queues" of the summary. */
+#define QREPORT_LONGEST 20
+
+struct qreport_longest {
+	uint64_t count;
+	char *line;     /* the queue's report line */
+};
+
+/* Offers one queue to the top list (longest first; among equals the first
+ * offered, i.e. key order, stays ahead). The report line is built only for
+ * a queue that gets in, so the scan keeps QREPORT_LONGEST lines at most. */
+static void
+qreport_longest_offer(struct frontier *f, struct qreport_longest *top, size_t *n,
+    const char *key, const struct keys_qmeta *m, const struct policy_settings *s)
+{
+	struct buf line = BUF_INIT;
+	size_t i;
+
+	if (m->count == 0 || (*n == QREPORT_LONGEST && m->count <= top[*n - 1].count))
+		return;
+	if (*n == QREPORT_LONGEST)
+		free(top[--*n].line);
+	for (i = *n; i > 0 && top[i - 1].count < m->count; i--)
+		top[i] = top[i - 1];
+	wq_report_line(key, m, s, f->o.precedence_floor, f->now, &line, 0);
+	top[i].count = m->count;
+	top[i].line = buf_steal(&line);
+	(*n)++;
+}
+
+typedef void qreport_queue_fn(struct frontier *f, void *arg, const char *key,
+    const struct keys_qmeta *m, const struct policy_settings *s);
+
+/* Calls fn for every queue record in the store, one at a time, in key
+ * order (resident queues from memory, which may be newer): memory holds one
+ * record at a time, whatever the number of queues. */
+static void
+qreport_each_queue(struct frontier *f, qreport_queue_fn *fn, void *arg)
+{
+	leveldb_iterator_t *it;
+	const char start = KEYS_QUEUE;
+
+	if (residency_write(f, NULL) < 0)
+		return;
+	it = leveldb_create_iterator(f->db, f->ro);
+	for (leveldb_iter_seek(it, &start, 1); leveldb_iter_valid(it); leveldb_iter_next(it)) {
+		size_t kl, vl;
+		const char *k = leveldb_iter_key(it, &kl);
+		const char *v = leveldb_iter_value(it, &vl);
+		char *key;
+		struct wq *q;
+		struct keys_qmeta m;
+		struct policy_settings s;
+
+		if (kl < 1 || k[0] != KEYS_QUEUE)
+			break;
+		key = xstrndup(k + 1, kl - 1);
+		q = wq_table_get(f->queues, key);
+		if (q != NULL) {
+			fn(f, arg, key, &q->m, qstate_settings(f, q));
+		} else if (keys_qmeta_decode(v, vl, &m) == 0) {
+			qstate_settings_for(f, m.surt, &s);
+			fn(f, arg, key, &m, &s);
+			keys_qmeta_clear(&m);
+		}
+		free(key);
+	}
+	leveldb_iter_destroy(it);
+}
+
+struct qreport_top {
+	struct qreport_longest a[QREPORT_LONGEST];
+	size_t n;
+};
+
+static void
+qreport_longest_cb(struct frontier *f, void *arg, const char *key,
+    const struct keys_qmeta *m, const struct policy_settings *s)
+{
+	struct qreport_top *top = arg;
+
+	qreport_longest_offer(f, top->a, &top->n, key, m, s);
+}
+
+static void
+qreport_report_longest(struct frontier *f, struct buf *out)
+{
+	struct qreport_top top;
+	size_t i;
+
+	top.n = 0;
+	qreport_each_queue(f, qreport_longest_cb, &top);
+	buf_appendf(out, "\n\n %d longest queues:\n", QREPORT_LONGEST);
+	for (i = 0; i < top.n; i++) {
+		buf_appendf(out, "  %s", top.a[i].line);
+		free(top.a[i].line);
+	}
+}
+
+void
+qreport_summary(struct frontier *f, struct buf *out)
+{
+	struct frontier_counts n;
+	struct seen_stats ss;
+	struct wq *q;
+	int i;
+
+	qstate_counts(f, &n);
+	seen_get_stats(f->seen, &ss);
+	buf_appendf(out, "%s - %llu URI queues: %llu active (%llu in-process; %llu ready; "
+	    "%llu snoozed); %llu inactive; %llu ineligible; %llu retired; %llu exhausted\n",
+	    qstate_is_finished(f) ? "EMPTY" : "RUN",
+	    (unsigned long long)n.queues_total,
+	    (unsigned long long)(n.in_process + n.ready + n.snoozed),
+	    (unsigned long long)n.in_process, (unsigned long long)n.ready,
+	    (unsigned long long)n.snoozed, (unsigned long long)n.inactive,
+	    (unsigned long long)n.ineligible, (unsigned long long)n.retired,
+	    (unsigned long long)n.exhausted);
+	buf_appendf(out, "\nFrontier report\n queued URIs: %llu (in flight %llu)\n"
+	    " discovered: %llu\n succeeded: %llu\n failed: %llu\n disregarded: %llu\n"
+	    " URIs in retired queues: %llu\n URIs in ineligible queues: %llu\n",
+	    (unsigned long long)n.queued, (unsigned long long)n.in_flight,
+	    (unsigned long long)n.discovered, (unsigned long long)n.succeeded,
+	    (unsigned long long)n.failed, (unsigned long long)n.disregarded,
+	    (unsigned long long)n.retired_uris, (unsigned long long)n.ineligible_uris);
+	buf_appendf(out, " seen set: %llu URIs, Bloom %zu bytes in %u layers; %llu tests: "
+	    "%llu Bloom misses, %llu unwritten, %llu cached, %llu held for %llu sorted "
+	    "checks (%llu store seeks, %llu merge steps, %llu false positives)\n",
+	    (unsigned long long)ss.added, ss.bloom_bytes, ss.bloom_layers,
+	    (unsigned long long)ss.lookups, (unsigned long long)ss.bloom_negative,
+	    (unsigned long long)ss.pending_hits, (unsigned long long)ss.cache_hits,
+	    (unsigned long long)ss.held, (unsigned long long)ss.batches,
+	    (unsigned long long)ss.store_reads, (unsigned long long)ss.merge_steps,
+	    (unsigned long long)ss.store_misses);
+	buf_appends(out, "\n inactive queues by precedence:");
+	for (i = 0; i <= KEYS_MAX_QPRECEDENCE; i++)
+		if (f->c.inactive[i] > 0)
+			buf_appendf(out, " %d:%llu", i, (unsigned long long)f->c.inactive[i]);
+	qreport_report_longest(f, out);
+	buf_appends(out, "\n ready queues (first 2000):\n");
+	if (f->o.best_first) {
+		for (i = 0; (size_t)i < f->heap.n && i < 2000; i++)
+			buf_appendf(out, "  %s %llu %.3f\n", f->heap.a[i]->key,
+			    (unsigned long long)f->heap.a[i]->m.count, f->heap.a[i]->prio);
+	}
+	for (q = f->ready.head, i = 0; q != NULL && i < 2000; q = q->ready.next, i++)
+		buf_appendf(out, "  %s %llu\n", q->key, (unsigned long long)q->m.count);
+}
+
+struct qreport_sink {
+	struct buf *out;
+	FILE *fp;
+	int json;
+};
+
+static void
+qreport_queue_cb(struct frontier *f, void *arg, const char *key,
+    const struct keys_qmeta *m, const struct policy_settings *s)
+{
+	struct qreport_sink *k = arg;
+
+	wq_report_line(key, m, s, f->o.precedence_floor, f->now, k->out, k->json);
+	if (k->fp != NULL && k->out->len >= 65536) {
+		fwrite(k->out->data, 1, k->out->len, k->fp);
+		buf_reset(k->out);
+	}
+}
+
+static void
+qreport_queues_sink(struct frontier *f, struct buf *out, int json, FILE *fp)
+{
+	struct qreport_sink k = { out, fp, json };
+
+	qreport_each_queue(f, qreport_queue_cb, &k);
+	if (fp != NULL && out->len > 0) {
+		fwrite(out->data, 1, out->len, fp);
+		buf_reset(out);
+	}
+}
+
+void
+qreport_queues(struct frontier *f, struct buf *out, int json)
+{
+	qreport_queues_sink(f, out, json, NULL);
+}
+
+void
+qreport_queues_fp(struct frontier *f, FILE *fp, int json)
+{
+	struct buf b = BUF_INIT;
+
+	qreport_queues_sink(f, &b, json, fp);
+	buf_free(&b);
+}

@@ -1,0 +1,18 @@
+/* Queue residency (residency.c): the resident queue for a key, loaded from
+ * the store on demand; the cold list of resident queues outside the working
+ * set; and the write after which clean cold queues are evicted. */
+#ifndef TERN_FRONTIER_RESIDENCY_H
+#define TERN_FRONTIER_RESIDENCY_H
+#include "frontier/private.h"
+
+/* The resident queue for key, loading its metadata from the store, or
+ * creating it when create is set; NULL if absent (or on a store error). */
+struct wq *residency_get(struct frontier *f, const char *key, int create);
+/* Onto (at the tail) and off the cold list. */
+void residency_cold_add(struct frontier *f, struct wq *q);
+void residency_cold_del(struct frontier *f, struct wq *q);
+/* Writes the batch (store_write), then evicts clean cold queues beyond the
+ * cap. err may be NULL. */
+int residency_write(struct frontier *f, char **err);
+
+#endif
