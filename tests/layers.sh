@@ -1,0 +1,121 @@
+#!/bin/sh
+# The floors of src/ (doc/architecture.md) hold:
+#   1. a file includes headers of its own floor and of lower floors only,
+#      never of a higher floor nor of a sibling (another floor of the same
+#      rank); FLOOR/private.h only from FLOOR itself;
+#   2. src/lib/ is pure: no I/O header, no call that opens, reads or writes
+#      a file or a socket (stderr aside);
+#   3. no two source files call each other (from the symbols the built
+#      objects define and use).
+# The commands at the top (src/*.c) may include any floor.
+set -u
+: "${top_srcdir:?}"
+top_builddir=${top_builddir:-$top_srcdir}
+src=$top_srcdir/src
+fails=0
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+# One line per floor: its directory under src/ and its rank. A floor may
+# include floors of a lower rank; floors of one rank are siblings.
+FLOORS='
+lib 0
+net 1
+frontier 1
+archive 1
+cluster 2
+crawl 3
+ops 4
+'
+rank() {
+	echo "$FLOORS" | awk -v f="$1" '$1 == f { print $2; found = 1 } END { exit !found }'
+}
+
+# The code of a file without its comments (string literals kept).
+code() {
+	${CC:-cc} -fpreprocessed -dD -E -P "$1" 2>/dev/null
+}
+
+for dir in "$src"/*/; do
+	floor=$(basename "$dir")
+	case $floor in
+	*/ | llhttp) continue ;;
+	esac
+	r=$(rank "$floor") || { fail "src/$floor/ is not in the floor table of tests/layers.sh"; continue; }
+	for f in "$dir"*.c "$dir"*.h; do
+		[ -f "$f" ] || continue
+		rel=src/$floor/$(basename "$f")
+		# 1: includes of "FLOOR/name.h"
+		for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
+			case $inc in
+			*/*) ;;
+			*) fail "$rel includes \"$inc\": name its floor (\"FLOOR/$inc\")"; continue ;;
+			esac
+			to=${inc%%/*}
+			if [ "$(basename "$inc")" = private.h ] && [ "$to" != "$floor" ]; then
+				fail "$rel includes $inc, the private header of another floor"
+				continue
+			fi
+			[ "$to" = "$floor" ] && continue
+			tr=$(rank "$to") || { fail "$rel includes $inc: no floor '$to'"; continue; }
+			if [ "$tr" -gt "$r" ]; then
+				fail "$rel includes $inc: $floor may not include the higher floor $to"
+			elif [ "$tr" -eq "$r" ]; then
+				fail "$rel includes $inc: $floor and $to are siblings"
+			fi
+		done
+		# 2: the pure floor
+		[ "$floor" = lib ] || continue
+		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*<\([^>]*\)>.*/\1/p' "$f" | while read -r inc; do
+			case $inc in
+			uv.h | leveldb/* | ares.h | ares_*.h | sys/socket.h | sys/un.h | netinet/* | \
+			netdb.h | fcntl.h | unistd.h | dirent.h | sys/stat.h | sys/mman.h | openssl/*)
+				echo "FAIL: $rel includes <$inc>: src/lib does no I/O" ;;
+			esac
+		done | grep . && fails=$((fails + 1))
+		calls=$(code "$f" | grep -n -E '(^|[^A-Za-z0-9_.>])(fopen|fdopen|freopen|open|openat|creat|read|write|pread|pwrite|fread|fgets|getline|opendir|mkdir|unlink|rename|socket|connect)[[:space:]]*\(')
+		prints=$(code "$f" | grep -n -E '(^|[^A-Za-z0-9_.>])(fprintf|fputs|fputc|putc|fwrite)[[:space:]]*\(' | grep -v stderr)
+		calls=$calls$prints
+		[ -z "$calls" ] || fail "$rel does file or socket I/O (src/lib is pure): $(echo "$calls" | head -3)"
+	done
+done
+
+# 3: pairs of files calling each other, from the objects of this build.
+command -v nm >/dev/null 2>&1 || { echo "SKIP part 3: no nm"; exit $((fails > 0)); }
+objs=$(cd "$top_builddir" && find src -name '*.o' ! -path 'src/llhttp/*' 2>/dev/null | sort)
+n=0
+for o in $objs; do
+	c=${o%.o}.c
+	[ -f "$top_srcdir/$c" ] || continue	# a stale object of a moved file
+	nm "$top_builddir/$o" | awk -v f="${o%.o}" '
+		$2 ~ /^[TDBR]$/ { print "D", f, $3 }
+		$1 == "U" { print "U", f, $2 }'
+	n=$((n + 1))
+done >layers.syms
+if [ "$n" -lt 20 ]; then
+	echo "SKIP part 3: only $n objects built under $top_builddir/src"
+else
+	pairs=$(awk '
+		$1 == "D" { def[$3] = $2; next }
+		{ use[NR] = $2 " " $3 }
+		END {
+			for (i in use) {
+				split(use[i], u, " ")
+				if ((u[2] in def) && def[u[2]] != u[1])
+					edge[u[1] " " def[u[2]]] = edge[u[1] " " def[u[2]]] " " u[2]
+			}
+			for (e in edge) {
+				split(e, p, " ")
+				back = p[2] " " p[1]
+				if ((back in edge) && p[1] < p[2])
+					printf "%s <-> %s (%s /%s )\n", p[1], p[2], edge[e], edge[back]
+			}
+		}' layers.syms)
+	[ -z "$pairs" ] || fail "files that call each other: $pairs"
+	echo "checked the calls between $n objects"
+fi
+rm -f layers.syms
+[ "$fails" -eq 0 ] || exit 1
+echo "floors hold"
