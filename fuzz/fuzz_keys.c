@@ -1,8 +1,9 @@
 /* libFuzzer target for the frontier store's value decoders (a corrupt or
  * foreign store must give an error, never a crash). The first byte picks
  * the decoder. Beyond memory safety it checks that whatever decodes
- * re-encodes to the same bytes. Also feeds politeness_retry_after, the one
- * frontier-side parser of network input. */
+ * re-encodes to the same bytes (URI records with their fetch history
+ * included). Also feeds politeness_retry_after, the one frontier-side
+ * parser of network input, and the revisit key parser. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size == 0)
 		return 0;
-	switch (data[0] % 5) {
+	switch (data[0] % 6) {
 	case 0:
 		if (keys_curi_decode(v, n, &cu) == 0) {
 			keys_curi_encode(&b, cu);
@@ -61,6 +62,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		buf_free(&b);
 		return 0;
+	case 5: {
+		uint64_t due;
+
+		if (keys_revisit_parse(v, n, &due, &o) == 0) {
+			keys_revisit(&b, due, o);
+			fuzz_keys_same(&b, v, n);
+		}
+		buf_free(&b);
+		return 0;
+	}
 	default:
 		s = strndup(v, n);
 		politeness_retry_after(s, 1700000000, 86400000, &o);
@@ -72,7 +83,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (b.len > 0) {
 		struct buf b2 = BUF_INIT;
 
-		switch (data[0] % 5) {
+		switch (data[0] % 6) {
 		case 0:
 			if (keys_curi_decode(b.data, b.len, &cu) != 0)
 				abort();

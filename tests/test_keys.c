@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/keys.h"
+#include "lib/history.h"
 
 static int
 test_keys_cmp(const struct buf *a, const struct buf *b)
@@ -162,6 +163,123 @@ test_keys_curi_roundtrip(void **state)
 	buf_free(&v);
 }
 
+/* The fetch history travels in its URI's record: every field comes back,
+ * a SHA-1 digest is stored as 20 bytes (and others as text), and a record
+ * cut anywhere, history included, is refused. */
+static void
+test_keys_curi_history(void **state)
+{
+	static const char *const digests[] = {
+		"sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ",	/* stored as 20 bytes */
+		"sha1:3i42h3s6nnfq2msvx7xzkyayscx5qbyj",	/* not the canonical form: text */
+		"sha256:abc",
+		NULL,
+	};
+	size_t i, n;
+
+	for (i = 0; i < sizeof(digests) / sizeof(digests[0]); i++) {
+		struct curi *c = curi_new("http://example.com/p", NULL, "", CURI_SEED);
+		struct curi *d;
+		struct buf v = BUF_INIT, plain = BUF_INIT;
+		struct history *h;
+
+		c->queue_key = strdup("com,example,");
+		keys_curi_encode(&plain, c);
+		h = c->history = history_new();
+		h->digest = digests[i] != NULL ? strdup(digests[i]) : NULL;
+		h->etag = strdup("W/\"x-1\"");
+		h->last_modified = i == 0 ? strdup("Tue, 15 Nov 1994 12:45:26 GMT") : NULL;
+		h->content_us = 1700000000123456LL;
+		h->content_uri = i == 1 ? strdup("http://example.com/other") : NULL;
+		h->last_visit_ms = 1700000000123LL;
+		h->last_change_ms = -5;
+		h->visits = 7;
+		h->changes = 3;
+		h->not_modified = 2;
+		h->unchanged = 2;
+		h->interval_s = 5400;
+		h->due_ms = 1700005400123LL;
+		keys_curi_encode(&v, c);
+		assert_int_equal(keys_curi_decode(v.data, v.len, &d), 0);
+		assert_non_null(d->history);
+		assert_string_equal(d->queue_key, "com,example,");
+		if (digests[i] != NULL)
+			assert_string_equal(d->history->digest, digests[i]);
+		else
+			assert_null(d->history->digest);
+		assert_string_equal(d->history->etag, h->etag);
+		if (i == 0)
+			assert_string_equal(d->history->last_modified, h->last_modified);
+		else
+			assert_null(d->history->last_modified);
+		if (i == 1)
+			assert_string_equal(d->history->content_uri, h->content_uri);
+		else
+			assert_null(d->history->content_uri);
+		assert_true(d->history->content_us == h->content_us);
+		assert_true(d->history->last_visit_ms == h->last_visit_ms);
+		assert_true(d->history->last_change_ms == -5);
+		assert_true(d->history->visits == 7 && d->history->changes == 3);
+		assert_true(d->history->not_modified == 2 && d->history->unchanged == 2);
+		assert_true(d->history->interval_s == 5400 && d->history->due_ms == h->due_ms);
+		curi_free(d);
+		/* The 20-byte form: 37 text bytes become 20 + a tag. */
+		if (i == 0) {
+			struct buf t = BUF_INIT;
+
+			free(h->digest);
+			h->digest = strdup("sha256:0123456789012345678901234567890");
+			keys_curi_encode(&t, c);
+			assert_true(v.len + 17 <= t.len);
+			buf_free(&t);
+		}
+		/* A record without a history is one byte of version apart. */
+		assert_true(v.len > plain.len);
+		assert_int_equal(v.data[0], 2);
+		assert_int_equal(plain.data[0], 1);
+		for (n = 0; n < v.len; n++) {
+			char *copy = malloc(n + 1);
+
+			memcpy(copy, v.data, n);
+			assert_int_equal(keys_curi_decode(copy, n, &d), -1);
+			assert_null(d);
+			free(copy);
+		}
+		buf_free(&v);
+		buf_free(&plain);
+		curi_free(c);
+	}
+}
+
+/* Revisit keys sort by due time, then ordinal, and parse back. */
+static void
+test_keys_revisit(void **state)
+{
+	static const struct { uint64_t due, ord; } order[] = {
+		{ 0, 5 }, { 1, 1 }, { 1, 2 }, { 255, 0 }, { 256, 0 },
+		{ 1700000000000ull, 9 }, { UINT64_MAX, 0 },
+	};
+	struct buf prev = BUF_INIT, cur = BUF_INIT;
+	uint64_t due, ord;
+	size_t i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		buf_reset(&cur);
+		keys_revisit(&cur, order[i].due, order[i].ord);
+		assert_int_equal(keys_revisit_parse(cur.data, cur.len, &due, &ord), 0);
+		assert_true(due == order[i].due && ord == order[i].ord);
+		if (i > 0)
+			assert_true(test_keys_cmp(&prev, &cur) < 0);
+		buf_reset(&prev);
+		buf_append(&prev, cur.data, cur.len);
+	}
+	assert_int_equal(keys_revisit_parse(cur.data, cur.len - 1, &due, &ord), -1);
+	cur.data[0] = 'u';
+	assert_int_equal(keys_revisit_parse(cur.data, cur.len, &due, &ord), -1);
+	buf_free(&prev);
+	buf_free(&cur);
+}
+
 static void
 test_keys_qmeta_roundtrip(void **state)
 {
@@ -272,6 +390,8 @@ main(void)
 		cmocka_unit_test(test_keys_inactive_order),
 		cmocka_unit_test(test_keys_qkey_valid),
 		cmocka_unit_test(test_keys_curi_roundtrip),
+		cmocka_unit_test(test_keys_curi_history),
+		cmocka_unit_test(test_keys_revisit),
 		cmocka_unit_test(test_keys_qmeta_roundtrip),
 		cmocka_unit_test(test_keys_counters_roundtrip),
 		cmocka_unit_test(test_keys_hist),

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <openssl/evp.h>
 #include "archive/digest.h"
+#include "lib/base32.h"
 #include "lib/xmalloc.h"
 
 struct digest {
@@ -37,21 +38,7 @@ void digest_update(struct digest *d, const void *p, size_t n)
 
 void digest_base32(const unsigned char raw[20], char out[33])
 {
-	static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-	unsigned long long acc = 0;
-	int bits = 0;
-	size_t o = 0;
-
-	/* 160 bits are exactly 32 quintets, so no padding is ever needed. */
-	for (size_t i = 0; i < 20; i++) {
-		acc = (acc << 8) | raw[i];
-		bits += 8;
-		while (bits >= 5) {
-			bits -= 5;
-			out[o++] = alphabet[(acc >> bits) & 31];
-		}
-	}
-	out[o] = '\0';
+	base32_encode20(raw, out);
 }
 
 void digest_final(struct digest *d, char out[DIGEST_STRLEN])

@@ -1,5 +1,6 @@
 /* Allocation of crawl URIs. */
 #include "lib/curi.h"
+#include "lib/history.h"
 #include "lib/xmalloc.h"
 #include <stdlib.h>
 
@@ -28,6 +29,7 @@ curi_dup(const struct curi *o)
 	c->cost = o->cost;
 	c->ordinal = o->ordinal;
 	c->queue_key = o->queue_key != NULL ? xstrdup(o->queue_key) : NULL;
+	c->history = history_dup(o->history);
 	return c;
 }
 
@@ -40,5 +42,6 @@ curi_free(struct curi *c)
 	free(c->via);
 	free(c->hops);
 	free(c->queue_key);
+	history_free(c->history);
 	free(c);
 }

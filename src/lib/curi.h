@@ -5,6 +5,8 @@
 #define TERN_CURI_H
 #include <stdint.h>
 
+struct history;
+
 enum { CURI_SEED = 1 };
 
 /* Heritrix's scheduling directives (SchedulingConstants): lower goes first. */
@@ -21,6 +23,7 @@ struct curi {
 	unsigned flags;   /* CURI_SEED */
 	uint64_t ordinal; /* set by the frontier */
 	char *queue_key;  /* set by the frontier */
+	struct history *history; /* continuous crawl: the fetch history; NULL before the first visit */
 };
 
 /* A new URI with directive NORMAL, cost not yet computed, no queue. */

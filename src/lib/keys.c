@@ -2,11 +2,15 @@
  * LEB128 varints (signed ones zigzag-encoded) and length-prefixed strings,
  * with a leading version byte so that a later layout can be told apart. */
 #include "lib/keys.h"
+#include "lib/base32.h"
+#include "lib/history.h"
 #include "lib/xmalloc.h"
 #include <stdlib.h>
 #include <string.h>
 
 #define KEYS_VERSION 1
+/* A URI record with a fetch history after its common fields. */
+#define KEYS_VERSION_HISTORY 2
 #define KEYS_QKEY_MAX 1024
 #define KEYS_STR_MAX (16u << 20)
 
@@ -146,6 +150,24 @@ keys_preload(struct buf *b, const char *canon)
 	buf_appends(b, canon);
 }
 
+void
+keys_revisit(struct buf *b, uint64_t due_ms, uint64_t ordinal)
+{
+	buf_appendc(b, KEYS_REVISIT);
+	keys_be64(b, due_ms);
+	keys_be64(b, ordinal);
+}
+
+int
+keys_revisit_parse(const char *k, size_t n, uint64_t *due_ms, uint64_t *ordinal)
+{
+	if (n != 17 || k[0] != KEYS_REVISIT)
+		return -1;
+	*due_ms = keys_get_be64((const unsigned char *)k + 1);
+	*ordinal = keys_get_be64((const unsigned char *)k + 9);
+	return 0;
+}
+
 /* Value encoding. */
 
 static void
@@ -244,21 +266,104 @@ keys_get_str(struct keys_reader *r)
 }
 
 static int
-keys_reader_start(struct keys_reader *r, const char *v, size_t n)
+keys_reader_start_as(struct keys_reader *r, const char *v, size_t n, int version)
 {
 	r->p = (const unsigned char *)v;
 	r->end = r->p + n;
 	r->bad = 0;
-	if (n < 1 || *r->p != KEYS_VERSION)
+	if (n < 1 || *r->p != version)
 		return -1;
 	r->p++;
 	return 0;
 }
 
+static int
+keys_reader_start(struct keys_reader *r, const char *v, size_t n)
+{
+	return keys_reader_start_as(r, v, n, KEYS_VERSION);
+}
+
+/* The fetch history of a continuous crawl rides at the end of its URI's
+ * record, which then starts with version 2 instead of 1 (so that a record
+ * cut before its history is refused, not read as one without). The
+ * digest is kept as its 20 bytes when it is a SHA-1 in the usual text
+ * form, else as text. */
+enum { KEYS_DIGEST_NONE = 0, KEYS_DIGEST_SHA1 = 1, KEYS_DIGEST_TEXT = 2 };
+
+static void
+keys_history_put(struct buf *b, const struct history *h)
+{
+	unsigned char raw[20];
+
+	if (h->digest == NULL) {
+		keys_put_uv(b, KEYS_DIGEST_NONE);
+	} else if (strncmp(h->digest, "sha1:", 5) == 0 && base32_decode20(h->digest + 5, raw) == 0) {
+		keys_put_uv(b, KEYS_DIGEST_SHA1);
+		buf_append(b, raw, sizeof(raw));
+	} else {
+		keys_put_uv(b, KEYS_DIGEST_TEXT);
+		keys_put_str(b, h->digest);
+	}
+	keys_put_str(b, h->etag);
+	keys_put_str(b, h->last_modified);
+	keys_put_sv(b, h->content_us);
+	keys_put_str(b, h->content_uri);
+	keys_put_sv(b, h->last_visit_ms);
+	keys_put_sv(b, h->last_change_ms);
+	keys_put_uv(b, h->visits);
+	keys_put_uv(b, h->changes);
+	keys_put_uv(b, h->not_modified);
+	keys_put_uv(b, h->unchanged);
+	keys_put_sv(b, h->interval_s);
+	keys_put_sv(b, h->due_ms);
+}
+
+static struct history *
+keys_history_get(struct keys_reader *r)
+{
+	struct history *h = history_new();
+	char text[40];
+
+	switch (keys_get_uv(r)) {
+	case KEYS_DIGEST_NONE:
+		break;
+	case KEYS_DIGEST_SHA1:
+		if (r->end - r->p < 20) {
+			r->bad = 1;
+			break;
+		}
+		memcpy(text, "sha1:", 5);
+		base32_encode20(r->p, text + 5);
+		r->p += 20;
+		h->digest = xstrdup(text);
+		break;
+	case KEYS_DIGEST_TEXT:
+		h->digest = keys_get_str(r);
+		if (h->digest == NULL)
+			r->bad = 1;
+		break;
+	default:
+		r->bad = 1;
+	}
+	h->etag = keys_get_str(r);
+	h->last_modified = keys_get_str(r);
+	h->content_us = keys_get_sv(r);
+	h->content_uri = keys_get_str(r);
+	h->last_visit_ms = keys_get_sv(r);
+	h->last_change_ms = keys_get_sv(r);
+	h->visits = keys_get_uv(r);
+	h->changes = keys_get_uv(r);
+	h->not_modified = keys_get_uv(r);
+	h->unchanged = keys_get_uv(r);
+	h->interval_s = keys_get_sv(r);
+	h->due_ms = keys_get_sv(r);
+	return h;
+}
+
 void
 keys_curi_encode(struct buf *b, const struct curi *c)
 {
-	buf_appendc(b, KEYS_VERSION);
+	buf_appendc(b, c->history != NULL ? KEYS_VERSION_HISTORY : KEYS_VERSION);
 	keys_put_str(b, c->uri);
 	keys_put_str(b, c->via);
 	keys_put_str(b, c->hops);
@@ -269,6 +374,8 @@ keys_curi_encode(struct buf *b, const struct curi *c)
 	keys_put_uv(b, c->flags);
 	keys_put_uv(b, c->ordinal);
 	keys_put_str(b, c->queue_key);
+	if (c->history != NULL)
+		keys_history_put(b, c->history);
 }
 
 int
@@ -276,9 +383,11 @@ keys_curi_decode(const char *v, size_t n, struct curi **out)
 {
 	struct keys_reader r;
 	struct curi *c;
+	int with_history = n > 0 && v[0] == KEYS_VERSION_HISTORY;
 
 	*out = NULL;
-	if (keys_reader_start(&r, v, n) < 0)
+	if (with_history ? keys_reader_start_as(&r, v, n, KEYS_VERSION_HISTORY) < 0 :
+	    keys_reader_start(&r, v, n) < 0)
 		return -1;
 	c = xcalloc(1, sizeof(*c));
 	c->uri = keys_get_str(&r);
@@ -291,6 +400,8 @@ keys_curi_decode(const char *v, size_t n, struct curi **out)
 	c->flags = (unsigned)keys_get_uv(&r);
 	c->ordinal = keys_get_uv(&r);
 	c->queue_key = keys_get_str(&r);
+	if (with_history && !r.bad)
+		c->history = keys_history_get(&r);
 	if (r.bad || r.p != r.end || c->uri == NULL || c->hops == NULL) {
 		curi_free(c);
 		return -1;

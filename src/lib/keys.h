@@ -11,6 +11,8 @@
  *   's' CANON                      already-seen set; empty value
  *   'm' "counters"                 frontier counters; value: keys_counters_encode
  *   'p' CANON                      preloaded URI precedence; value: decimal text
+ *   'v' DUE64 ORD64                a URI waiting for its revisit (continuous
+ *                                  crawl), by due time (ms); value: keys_curi_encode
  *
  * Integers in keys are big-endian so that byte order is numeric order. */
 #ifndef TERN_KEYS_H
@@ -23,7 +25,7 @@
 enum {
 	KEYS_URI = 'u', KEYS_QUEUE = 'q', KEYS_ACTIVE = 'a', KEYS_INACTIVE = 'i',
 	KEYS_RETIRED = 'r', KEYS_SEEN = 's', KEYS_META = 'm',
-	KEYS_PRELOAD = 'p'
+	KEYS_PRELOAD = 'p', KEYS_REVISIT = 'v'
 };
 
 /* Largest URI precedence that sorts correctly inside a queue; larger values
@@ -80,10 +82,14 @@ void keys_retired(struct buf *b, uint64_t seq);
 void keys_seen(struct buf *b, const char *canon);
 void keys_meta(struct buf *b);
 void keys_preload(struct buf *b, const char *canon);
+void keys_revisit(struct buf *b, uint64_t due_ms, uint64_t ordinal);
+int keys_revisit_parse(const char *k, size_t n, uint64_t *due_ms, uint64_t *ordinal);
 
 /* A queue key may not be empty, hold a NUL byte or exceed 1024 bytes. */
 int keys_qkey_valid(const char *qkey);
 
+/* A URI record; its fetch history (c->history), when it has one, follows
+ * the fields every record has. */
 void keys_curi_encode(struct buf *b, const struct curi *c);
 /* 0 and a new *out, or -1 on a malformed value (never reads past n). */
 int keys_curi_decode(const char *v, size_t n, struct curi **out);
