@@ -449,6 +449,56 @@ static void test_warc_revisit_dns_v10(void **state)
 	}
 }
 
+/* A 304 to a conditional request: a revisit with the server-not-modified
+ * profile (WARC 1.1 section 6.7.2), naming the earlier capture; its block
+ * is the whole 304 response, nothing is truncated, and the payload digest
+ * is the earlier content's. */
+static void test_warc_not_modified(void **state)
+{
+	static const char head304[] = "HTTP/1.1 304 Not Modified\r\nETag: \"v1\"\r\n\r\n";
+
+	for (int v10 = 0; v10 <= 1; v10++) {
+		struct t_job j;
+		struct warc_opts o;
+		struct warc_writer *w;
+		struct warc_capture c = t_capture("http://example.com/page");
+		struct warc_ids ids;
+		char *err = NULL, *profile;
+
+		t_job_init(&j);
+		o = t_opts(&j);
+		o.version10 = v10;
+		w = warc_open(&o, &err);
+		c.resp_head = head304;
+		c.resp_head_len = strlen(head304);
+		c.payload = "";
+		c.payload_len = 0;
+		c.payload_digest = "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5";
+		c.refers_to_uri = "http://example.com/page";
+		c.refers_to_date = "2025-11-21T15:00:00.000001Z";
+		c.not_modified = 1;
+		t_write(w, &c, &ids);
+		warc_close(w);
+		t_job_read(&j);
+		assert_int_equal(j.n, 3);
+		for (size_t i = 0; i < j.n; i++)
+			t_check_common(&j, i, v10 ? "WARC/1.0\r\n" : "WARC/1.1\r\n");
+		t_expect_hdr(&j, 1, "WARC-Type", "revisit");
+		profile = xasprintf("http://netpreserve.org/warc/%s/revisit/server-not-modified",
+				    v10 ? "1.0" : "1.1");
+		t_expect_hdr(&j, 1, "WARC-Profile", profile);
+		free(profile);
+		t_expect_hdr(&j, 1, "WARC-Refers-To-Target-URI", "http://example.com/page");
+		t_expect_hdr(&j, 1, "WARC-Refers-To-Date", "2025-11-21T15:00:00.000001Z");
+		t_expect_hdr(&j, 1, "WARC-Payload-Digest", "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5");
+		assert_null(t_hdr(&j, 1, "WARC-Truncated"));
+		assert_string_equal(j.recs[1].block, head304);
+		assert_string_equal(ids.payload_digest, "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5");
+		t_expect_hdr(&j, 2, "WARC-Concurrent-To", ids.response_id);
+		t_job_free(&j);
+	}
+}
+
 /* Small files: several rotations, each file opened by its own warcinfo,
  * each capture whole in one file, serials consecutive, no ".open" left. */
 static void test_warc_rotation(void **state)
@@ -748,6 +798,7 @@ int main(void)
 		cmocka_unit_test(test_warc_variants),
 		cmocka_unit_test(test_warc_spill),
 		cmocka_unit_test(test_warc_revisit_dns_v10),
+		cmocka_unit_test(test_warc_not_modified),
 		cmocka_unit_test(test_warc_rotation),
 		cmocka_unit_test(test_warc_rejects),
 		cmocka_unit_test(test_warc_disk_full),

@@ -1,7 +1,7 @@
 /* Writes a sample job the way the crawl loop does (dedup index in LevelDB,
  * WARC writer, a Heritrix-style crawl.log) with every kind of record: dns,
  * plain, chunked-then-dechunked, gzip-encoded, truncated by length and by
- * time, 304, redirect, a revisit, metadata, a spilled body, and enough pages
+ * time, 304, redirect, a revisit, a 304 revisit, metadata, a spilled body, and enough pages
  * to rotate files at a small maximum size. tests/warc_validate.mjs then reads
  * it with an independent reader. The job's CDXJ index is written to
  * JOBDIR/index.cdxj with warcindex_run, as `tern warc-index` does.
@@ -197,6 +197,37 @@ int main(int argc, char **argv)
 	/* Same payload as the home page at another URI: a revisit. */
 	sample_fetch(&s, "http://example.com/copy", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
 		     "Content-Length: 71\r\n\r\n", html, strlen(html), NULL, 200, "text/html");
+	/* The home page again, answered 304 to a conditional request: a
+	 * server-not-modified revisit of its first capture. */
+	{
+		struct warc_capture c = { 0 };
+		struct warc_ids ids;
+		static const char req[] = "GET / HTTP/1.1\r\nHost: example.com\r\n"
+					  "If-None-Match: \"1\"\r\n\r\n";
+		static const char head304[] = "HTTP/1.1 304 Not Modified\r\nETag: \"1\"\r\n\r\n";
+		char dg[DIGEST_STRLEN], date[32];
+
+		/* The home page was the first fetch, 1 ms after the start. */
+		digest_of(html, strlen(html), dg);
+		warc_date_format(s.w, SAMPLE_T0 + 1000, date);
+		s.now += 1000;
+		c.uri = "http://example.com/";
+		c.ip = "127.0.0.1";
+		c.date_us = s.now;
+		c.req = req;
+		c.req_len = strlen(req);
+		c.resp_head = head304;
+		c.resp_head_len = strlen(head304);
+		c.payload = "";
+		c.payload_fd = -1;
+		c.payload_digest = dg;
+		c.refers_to_uri = "http://example.com/";
+		c.refers_to_date = date;
+		c.not_modified = 1;
+		if (warc_write_http(s.w, &c, &ids, &err) < 0)
+			sample_die("304 revisit", err);
+		sample_log(&s, 304, 0, c.uri, "-", dg, "duplicate:server-not-modified");
+	}
 	if (dedup_flush(s.dd, &err) < 0 || warc_flush(s.w, &err) < 0)
 		sample_die("flush", err);
 	/* Incompressible pages, so that files rotate at 20 kB. */

@@ -5,9 +5,11 @@
 // mandatory fields, record types, Content-Length, WARC-Block-Digest and
 // WARC-Payload-Digest (recomputed), that each record is its own gzip member,
 // warcinfo-first files, WARC-Concurrent-To and WARC-Warcinfo-ID linkage, and
-// that revisits point at an earlier response with the same payload digest.
-// With JOBDIR/crawl.log it compares the (URI, status, digest) set and the
-// duplicate:digest annotations with the WARCs; with --cdxj it looks every
+// that revisits point at an earlier response with the same payload digest
+// (identical-payload-digest, or server-not-modified for a 304 to a
+// conditional request). With JOBDIR/crawl.log it compares the (URI, status,
+// digest) set and the duplicate:digest / duplicate:server-not-modified
+// annotations with the WARCs' revisit profiles; with --cdxj it looks every
 // response and revisit up in the index (offset, length, file, digest).
 // Prints "N passed, M failed" and exits non-zero on any failure.
 import { createHash } from "node:crypto";
@@ -103,9 +105,17 @@ for (const file of files.filter((f) => f.endsWith(".warc.gz"))) {
 				if (r.type === "response")
 					check(r.pd === sha1b32(payload), where + ": WARC-Payload-Digest");
 				if (r.type === "revisit") {
+					const profile = h("WARC-Profile");
 					check(payload.length === 0, where + ": revisit block holds more than headers");
-					check(h("WARC-Truncated") === "length", where + ": revisit WARC-Truncated");
-					check(h("WARC-Profile") === `http://netpreserve.org/warc/${version}/revisit/identical-payload-digest`, where + ": WARC-Profile");
+					if (profile === `http://netpreserve.org/warc/${version}/revisit/server-not-modified`) {
+						check(r.status === "304", where + ": server-not-modified revisit of a " + r.status);
+						check(!h("WARC-Truncated"), where + ": server-not-modified revisit is not truncated");
+						r.profile = "server-not-modified";
+					} else {
+						check(profile === `http://netpreserve.org/warc/${version}/revisit/identical-payload-digest`, where + ": WARC-Profile " + profile);
+						check(h("WARC-Truncated") === "length", where + ": revisit WARC-Truncated");
+						r.profile = "digest";
+					}
 				}
 				check(!/^transfer-encoding:/im.test(r.head) || r.type === "request", where + ": Transfer-Encoding left in a stored head with a de-chunked body");
 			}
@@ -158,17 +168,21 @@ for (const file of files) {
 if (existsSync(jobdir + "/crawl.log")) {
 	const key = (u, s, d) => `${u} ${s} ${d}`;
 	const fromWarc = new Set(captures.map((c) => key(c.uri, c.status, c.pd)));
-	const dupWarc = new Set(captures.filter((c) => c.type === "revisit").map((c) => c.uri));
+	// Each profile has its annotation: duplicate:digest for identical
+	// payloads, duplicate:server-not-modified for 304s (as Heritrix).
+	const dupWarc = new Set(captures.filter((c) => c.type === "revisit").map((c) => c.profile + " " + c.uri));
 	const fromLog = new Set(), dupLog = new Set();
 	for (const line of readFileSync(jobdir + "/crawl.log", "utf8").split("\n")) {
 		const f = line.trim().split(/\s+/);
 		if (f.length < 12 || !/^https?:/.test(f[3]) || Number(f[1]) <= 0) continue;
 		fromLog.add(key(f[3], f[1], f[9]));
-		if (f[11].split(",").includes("duplicate:digest")) dupLog.add(f[3]);
+		for (const a of f[11].split(","))
+			if (a === "duplicate:digest" || a === "duplicate:server-not-modified")
+				dupLog.add(a.slice("duplicate:".length) + " " + f[3]);
 	}
 	for (const k of fromLog) check(fromWarc.has(k), "crawl.log entry without a WARC record: " + k);
 	for (const k of fromWarc) check(fromLog.has(k), "WARC record without a crawl.log entry: " + k);
-	check([...dupLog].sort().join() === [...dupWarc].sort().join(), `duplicate:digest lines ${[...dupLog]} vs revisits ${[...dupWarc]}`);
+	check([...dupLog].sort().join() === [...dupWarc].sort().join(), `duplicate: lines ${[...dupLog]} vs revisits ${[...dupWarc]}`);
 }
 
 // CDXJ: sorted bytewise, and every capture found with its exact location.

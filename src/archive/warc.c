@@ -455,13 +455,16 @@ static int warc_build_http(struct warc_writer *w, const void *arg, char **err)
 	if (c->ip != NULL)
 		buf_appendf(&w->head, "WARC-IP-Address: %s\r\n", c->ip);
 	if (revisit) {
-		buf_appendf(&w->head, "WARC-Profile: http://netpreserve.org/warc/%s/revisit/"
-			    "identical-payload-digest\r\nWARC-Refers-To-Target-URI: %s\r\n",
-			    w->version10 ? "1.0" : "1.1", c->refers_to_uri);
+		buf_appendf(&w->head, "WARC-Profile: http://netpreserve.org/warc/%s/revisit/%s\r\n"
+			    "WARC-Refers-To-Target-URI: %s\r\n", w->version10 ? "1.0" : "1.1",
+			    c->not_modified ? "server-not-modified" : "identical-payload-digest",
+			    c->refers_to_uri);
 		if (c->refers_to_date != NULL)
 			buf_appendf(&w->head, "WARC-Refers-To-Date: %s\r\n", c->refers_to_date);
-		/* The block keeps the HTTP headers only. */
-		buf_appends(&w->head, "WARC-Truncated: length\r\n");
+		/* An identical payload's block keeps the HTTP headers only; a
+		 * 304 has no body to leave out. */
+		if (!c->not_modified)
+			buf_appends(&w->head, "WARC-Truncated: length\r\n");
 	} else if (c->truncated != NULL) {
 		buf_appendf(&w->head, "WARC-Truncated: %s\r\n", c->truncated);
 	}

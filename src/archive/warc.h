@@ -44,6 +44,12 @@ struct warc_capture {
 	const char *truncated;		/* NULL, "length", "time" */
 	const char *refers_to_uri;	/* set: write a revisit instead of a response */
 	const char *refers_to_date;
+	/* With refers_to_*: the response is a 304 to a conditional request,
+	 * written with the server-not-modified profile (WARC 1.1 section
+	 * 6.7.2): the block is the whole 304 response, and payload_digest
+	 * names the earlier content it confirms (as Heritrix does). Without:
+	 * the identical-payload-digest profile. */
+	int not_modified;
 	const char *via;		/* metadata record, written when any is set */
 	const char *hops;
 	const char *const *outlinks;

@@ -58,7 +58,7 @@ struct conn {
 	double queued_ms;	/* when the response's last bytes went to the kernel */
 	size_t head_bytes;
 	int in_value;
-	struct buf url, field, value, host, accept_encoding, expect;
+	struct buf url, field, value, host, accept_encoding, expect, if_none_match, if_modified_since;
 	int keep_alive;
 	char method[24];
 
@@ -114,6 +114,8 @@ static void conn_closed_cb(uv_handle_t *h)
 	buf_free(&c->host);
 	buf_free(&c->accept_encoding);
 	buf_free(&c->expect);
+	buf_free(&c->if_none_match);
+	buf_free(&c->if_modified_since);
 	respond_free(&c->resp);
 	free(c);
 }
@@ -195,11 +197,13 @@ static void conn_write(struct conn *c, const void *data, size_t len, size_t body
 static void conn_log(struct conn *c, double end_ms)
 {
 	const char *target = c->url.data ? c->url.data : "";
+	const char *cond = c->if_none_match.len ? (c->if_modified_since.len ? "inm+ims" : "inm") :
+	    c->if_modified_since.len ? "ims" : "-";
 
 	if (!c->req_active)
 		return;
 	reqlog_write(c->ctx->log, c->start_ms, end_ms, c->host.data, target,
-	    c->resp.status, c->body_written, c->id);
+	    c->resp.status, c->body_written, c->id, cond);
 	c->req_active = 0;
 }
 
@@ -211,6 +215,8 @@ static void conn_reset_request(struct conn *c)
 	buf_reset(&c->host);
 	buf_reset(&c->accept_encoding);
 	buf_reset(&c->expect);
+	buf_reset(&c->if_none_match);
+	buf_reset(&c->if_modified_since);
 	c->head_bytes = 0;
 	c->in_value = 0;
 	c->req_complete = 0;
@@ -331,6 +337,9 @@ static void conn_dispatch(struct conn *c)
 	q.accept_gzip = c->accept_encoding.data && respond_accepts_gzip(c->accept_encoding.data);
 	q.first_on_conn = c->requests == 1;
 	q.keep_alive = c->keep_alive;
+	q.if_none_match = c->if_none_match.len ? c->if_none_match.data : NULL;
+	q.if_modified_since = c->if_modified_since.len ? c->if_modified_since.data : NULL;
+	q.now_ms = reqlog_now_ms();
 	respond_build(c->ctx->web, c->ctx->script, &q, &c->resp);
 	switch (c->resp.action) {
 	case RESPOND_RESET:
@@ -453,6 +462,13 @@ static int conn_on_header_value_complete(llhttp_t *p)
 	} else if (strcasecmp(f, "expect") == 0) {
 		buf_reset(&c->expect);
 		buf_appends(&c->expect, v);
+	} else if (strcasecmp(f, "if-none-match") == 0) {
+		if (c->if_none_match.len)
+			buf_appendc(&c->if_none_match, ',');
+		buf_appends(&c->if_none_match, v);
+	} else if (strcasecmp(f, "if-modified-since") == 0) {
+		buf_reset(&c->if_modified_since);
+		buf_appends(&c->if_modified_since, v);
 	}
 	buf_reset(&c->field);
 	buf_reset(&c->value);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <getopt.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/resource.h>
 #include <uv.h>
@@ -35,7 +36,8 @@ static void main_usage(FILE *f)
 	fputs("usage: testweb --ready-file FILE [--hosts N] [--pages P] [--links L] [--cross F]\n"
 	    "               [--kb K] [--seed S] [--latency-ms MIN-MAX] [--tls-cert PEM --tls-key PEM]\n"
 	    "               [--no-tls-resume] [--request-log FILE] [--manifest FILE] [--seeds-file FILE]\n"
-	    "               [--script HOST=KIND[:COUNT]]... [--verbose]\n"
+	    "               [--script HOST=KIND[:COUNT]]... [--change-periods LIST] [--sitemaps]\n"
+	    "               [--verbose]\n"
 	    "See tests/testweb/README.md.\n", f);
 }
 
@@ -59,6 +61,21 @@ static unsigned long main_number(const char *opt, const char *s, unsigned long m
 		exit(2);
 	}
 	return v;
+}
+
+/* --change-periods 0,5: the change periods (seconds) the /v/ index and
+ * the sitemaps list, up to 8. */
+static void main_periods(struct web_opts *wo, const char *list)
+{
+	char *copy = xstrdup(list), *save = NULL, *tok;
+
+	wo->nchange = 0;
+	for (tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		if (wo->nchange == sizeof(wo->change_periods) / sizeof(wo->change_periods[0]))
+			main_die("--change-periods: more than 8 periods in '%s'", list);
+		wo->change_periods[wo->nchange++] = (uint32_t)main_number("--change-periods", tok, 86400);
+	}
+	free(copy);
 }
 
 /* Failed accepts, reported at exit: a benchmark must know whether the
@@ -196,11 +213,13 @@ int main(int argc, char **argv)
 		{ "seeds-file", required_argument, NULL, 's' },
 		{ "ready-file", required_argument, NULL, 'R' },
 		{ "script", required_argument, NULL, 'x' },
+		{ "change-periods", required_argument, NULL, 'p' },
+		{ "sitemaps", no_argument, NULL, 'M' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct web_opts wo = { 10, 100, 10, 0.2, 4, 1, 0, 0 };
+	struct web_opts wo = { 10, 100, 10, 0.2, 4, 1, 0, 0, 0, { 0, 5 }, 2, 0 };
 	const char *cert = NULL, *key = NULL, *logpath = NULL, *manifest = NULL, *seeds = NULL, *ready = NULL;
 	int resume = 1, verbose = 0, o;
 	struct script *script = script_new();
@@ -238,6 +257,10 @@ int main(int argc, char **argv)
 			if (script_add(script, optarg, &err) < 0)
 				main_die("%s", err);
 			break;
+		case 'p':
+			main_periods(&wo, optarg);
+			break;
+		case 'M': wo.sitemaps = 1; break;
 		case 'v': verbose = 1; break;
 		case 'h': main_usage(stdout); return 0;
 		default: main_usage(stderr); return 2;
@@ -250,6 +273,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	main_raise_fd_limit();
+	wo.epoch_s = (int64_t)time(NULL);
 	web = web_new(&wo);
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.web = web;

@@ -48,7 +48,7 @@ static void reqlog_field(FILE *f, const char *s)
 }
 
 void reqlog_write(struct reqlog *l, double start_ms, double end_ms, const char *host,
-    const char *path, int status, uint64_t body_bytes, uint64_t conn_id)
+    const char *path, int status, uint64_t body_bytes, uint64_t conn_id, const char *cond)
 {
 	if (!l)
 		return;
@@ -56,7 +56,7 @@ void reqlog_write(struct reqlog *l, double start_ms, double end_ms, const char *
 	reqlog_field(l->f, host);
 	fputc('\t', l->f);
 	reqlog_field(l->f, path);
-	fprintf(l->f, "\t%d\t%" PRIu64 "\t%" PRIu64 "\n", status, body_bytes, conn_id);
+	fprintf(l->f, "\t%d\t%" PRIu64 "\t%" PRIu64 "\t%s\n", status, body_bytes, conn_id, cond);
 }
 
 void reqlog_close(struct reqlog *l)

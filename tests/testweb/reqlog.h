@@ -10,8 +10,10 @@ struct reqlog;
 struct reqlog *reqlog_open(const char *path, char **err);
 /* Milliseconds since the epoch, with sub-millisecond precision. */
 double reqlog_now_ms(void);
+/* cond names the validators the request carried: "-", "inm"
+ * (If-None-Match), "ims" (If-Modified-Since) or "inm+ims". */
 void reqlog_write(struct reqlog *l, double start_ms, double end_ms, const char *host,
-    const char *path, int status, uint64_t body_bytes, uint64_t conn_id);
+    const char *path, int status, uint64_t body_bytes, uint64_t conn_id, const char *cond);
 void reqlog_close(struct reqlog *l);
 
 #endif

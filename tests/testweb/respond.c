@@ -8,6 +8,7 @@
 #include "respond.h"
 #include "mis.h"
 #include "gzcache.h"
+#include "change.h"
 
 void respond_init(struct response *r)
 {
@@ -183,7 +184,11 @@ void respond_build(const struct web *w, struct script *s, const struct respond_r
 			respond_simple(r, 500, NULL);
 			break;
 		case SCRIPT_PASS:
-			respond_web(w, q, path, r);
+			if (change_handles(path) && web_host_index(w, q->host, strlen(q->host)) >= 0)
+				change_build(w, (uint32_t)web_host_index(w, q->host, strlen(q->host)), q,
+				    path, query ? query : "", r);
+			else
+				respond_web(w, q, path, r);
 			break;
 		}
 	}

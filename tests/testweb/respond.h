@@ -17,6 +17,9 @@ struct respond_req {
 	int accept_gzip;
 	int first_on_conn;
 	int keep_alive;
+	const char *if_none_match;	/* conditional request headers, NULL if absent */
+	const char *if_modified_since;
+	double now_ms;			/* wall clock, for the changing pages */
 };
 
 enum respond_action {

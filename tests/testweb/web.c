@@ -80,6 +80,11 @@ uint32_t web_hosts(const struct web *w)
 	return w->o.hosts;
 }
 
+const struct web_opts *web_options(const struct web *w)
+{
+	return &w->o;
+}
+
 int web_disallows_private(uint32_t host)
 {
 	return host % 5 == 0;
@@ -440,6 +445,9 @@ void web_render(const struct web *w, uint32_t host, enum web_kind kind, uint32_t
 		buf_appends(&r->body, web_disallows_private(host) ? "Disallow: /p/private/\n" : "Disallow:\n");
 		if (host % 7 == 0)
 			buf_appends(&r->body, "Crawl-delay: 1\n");
+		if (w->o.sitemaps)
+			buf_appendf(&r->body, "Sitemap: %s://h%" PRIu32 ".web.test:%u/sm/index.xml\n",
+			    scheme, host, port);
 		break;
 	case WEB_MISSING:
 	case WEB_NONE:

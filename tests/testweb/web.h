@@ -16,6 +16,14 @@ struct web_opts {
 	uint64_t seed;
 	uint32_t latency_min_ms;
 	uint32_t latency_max_ms;
+	/* Changing pages and sitemaps (change.c): the time their schedules
+	 * count from (the server's start), the periods the /v/ index lists,
+	 * and whether robots.txt names the sitemap index and /sitemap.xml
+	 * exists. */
+	int64_t epoch_s;
+	uint32_t change_periods[8];
+	unsigned nchange;
+	int sitemaps;
 };
 
 enum web_kind {
@@ -51,6 +59,7 @@ struct web;
 struct web *web_new(const struct web_opts *o);
 void web_free(struct web *w);
 uint32_t web_hosts(const struct web *w);
+const struct web_opts *web_options(const struct web *w);
 /* Maps a host name without port ("h3.web.test") to its index, or -1. */
 int web_host_index(const struct web *w, const char *host, size_t len);
 /* Maps a request path (no query) to a kind and number; WEB_NONE if unknown. */
