@@ -7,7 +7,8 @@
  *   ROBOTS   robots.txt for scheme://authority, through the same queue, when
  *            the cached verdict is missing or stale; afterwards the URI goes
  *            back to its queue head (a deferral, not an attempt) and the
- *            queue snoozes politely
+ *            queue snoozes politely, by the Crawl-delay the file just read
+ *            asks for
  *   FETCH    the page itself: body recorded for the WARC (spilled to a file
  *            past a bound), digested, and fed to the link extractor
  *   DONE     crawl.log line and WARC records written, outlinks scheduled,
@@ -815,13 +816,13 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 		}
 		buf_free(&next);
 	}
-	delay = visit_delay(v, fetch_duration_ms(f), fetch_raw_bytes(f));
 	if ((status == 429 || status == 503) && fetch_header(f, "Retry-After") != NULL) {
 		/* The server asked for time: no verdict is cached, the page waits
 		 * as long as asked and robots.txt is asked again. */
 		uint64_t wait;
 		if (politeness_retry_after(fetch_header(f, "Retry-After"),
 		    (int64_t)(clock_wall_ms() / 1000), 24ULL * 3600 * 1000, &wait) == 0) {
+			delay = visit_delay(v, fetch_duration_ms(f), fetch_raw_bytes(f));
 			fetch_release(v->f);
 			v->f = NULL;
 			visit_retry_or_fail(v, -61, wait > delay ? wait : delay);
@@ -831,6 +832,7 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 	if (status < 0) {
 		/* The server could not be asked: the page waits and retries; its
 		 * final status, if attempts run out, is -61. */
+		delay = visit_delay(v, fetch_duration_ms(f), fetch_raw_bytes(f));
 		fetch_release(v->f);
 		v->f = NULL;
 		if (status == -2 || status == -3)
@@ -853,6 +855,9 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 		frontier_note_connect(pool->env.frontier, v->c, 0);
 		hosts_set_robots(pool->env.hosts, h, r, clock_wall_ms());
 	}
+	/* Only now, with the verdict in place: the Crawl-delay the file
+	 * asks for governs the very next request on the queue. */
+	delay = visit_delay(v, fetch_duration_ms(f), fetch_raw_bytes(f));
 	fetch_release(v->f);
 	v->f = NULL;
 	visit_end(v, FRONTIER_DEFER, delay);
