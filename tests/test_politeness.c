@@ -77,27 +77,30 @@ test_politeness_bandwidth(void **state)
 	assert_int_equal(next, 11000);
 }
 
+/* retry-delay-seconds is a floor: the jitter only ever adds to it. */
 static void
 test_politeness_backoff(void **state)
 {
-	static const struct { unsigned n; uint32_t rnd; uint64_t lo, hi; } t[] = {
-		{ 0, 0, 0, 0 },
-		{ 1, 0, 500, 500 },
-		{ 1, UINT32_MAX, 999, 1000 },
-		{ 2, 0, 1000, 1000 },
-		{ 3, 1u << 31, 3000, 3000 },
-		{ 10, 0, 30000, 30000 },          /* capped at 60 s */
-		{ 10, UINT32_MAX, 59999, 60000 },
-		{ 4000000000u, 0, 30000, 30000 },  /* no overflow */
+	static const struct { uint64_t floor; uint32_t rnd; uint64_t lo, hi; } t[] = {
+		{ 0, UINT32_MAX, 0, 0 },
+		{ 1000, 0, 1000, 1000 },
+		{ 1000, 1u << 31, 1125, 1125 },
+		{ 1000, UINT32_MAX, 1249, 1250 },
+		{ 900000, 0, 900000, 900000 },
+		{ 900000, UINT32_MAX, 1124999, 1125000 },
+		{ UINT64_MAX / 2, UINT32_MAX, UINT64_MAX / 2, UINT64_MAX },  /* no overflow */
 	};
 	size_t i;
+	uint32_t r;
 
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		uint64_t d = politeness_backoff(t[i].n, 1000, 60000, t[i].rnd);
+		uint64_t d = politeness_backoff(t[i].floor, t[i].rnd);
 
 		if (d < t[i].lo || d > t[i].hi)
 			fail_msg("row %zu: %llu", i, (unsigned long long)d);
 	}
+	for (r = 0; r < 4000; r++)
+		assert_true(politeness_backoff(1000, r * 1073741u) >= 1000);
 }
 
 static void

@@ -60,8 +60,6 @@
 #define VISIT_ROBOTS_REDIRECTS 5
 /* Snoozes longer than this close the host's idle connections. */
 #define VISIT_LONG_SNOOZE_MS 30000
-/* Host back-off after connection failures: 2 s doubling up to the retry delay. */
-#define VISIT_BACKOFF_BASE_MS 2000
 
 enum visit_state { VISIT_RESOLVE, VISIT_ROBOTS, VISIT_FETCH, VISIT_DONE };
 
@@ -296,16 +294,17 @@ static void visit_retry_or_fail(struct visit *v, int status, uint64_t delay_ms)
 	}
 }
 
-/* A connection failure: the queue backs off as a whole, exponentially with
- * jitter, instead of cycling each URI at the fixed retry delay; once the
+/* A connection failure: the queue waits as a whole, at least
+ * retry-delay-seconds (Heritrix's wait between attempts) and up to a quarter
+ * more, so that hosts that failed together come back spread out; once the
  * host has failed as many times in a row as a URI may be tried, further
  * URIs of the queue get one attempt each rather than a full cycle. */
 static void visit_connect_failed(struct visit *v, int status)
 {
 	struct visit_pool *pool = v->pool;
 	unsigned n = frontier_note_connect(pool->env.frontier, v->c, 1);
-	uint64_t cap = (uint64_t)config_int_for(pool->env.cfg, v->surt, CK_FRONTIER_RETRY_DELAY_SECONDS) * 1000;
-	uint64_t delay = politeness_backoff(n, VISIT_BACKOFF_BASE_MS, cap, (uint32_t)random());
+	uint64_t floor = (uint64_t)config_int_for(pool->env.cfg, v->surt, CK_FRONTIER_RETRY_DELAY_SECONDS) * 1000;
+	uint64_t delay = politeness_backoff(floor, (uint32_t)random());
 
 	if (n >= (unsigned)visit_max_retries(v))
 		visit_fail(v, status, FRONTIER_FAILED, delay, NULL);

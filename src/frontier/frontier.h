@@ -94,8 +94,8 @@ void frontier_finish(struct frontier *f, struct curi *c, enum frontier_outcome o
 int frontier_may_retry(struct frontier *f, const struct curi *c);
 /* Records whether c's host failed to connect (failed=1) or answered (0)
  * and returns the queue's consecutive connection failures, so the crawl
- * loop can pass politeness_backoff(n, ...) as the delay of a whole-queue
- * back-off. Call before frontier_finish. */
+ * loop can stop cycling the URIs of a host that keeps failing. Call before
+ * frontier_finish. */
 unsigned frontier_note_connect(struct frontier *f, const struct curi *c, int failed);
 
 /* Checks the held URIs, then writes the pending batch (discovered URIs,

@@ -54,18 +54,11 @@ politeness_bandwidth(int64_t kb_sec, uint64_t *next_emit_ms, uint64_t now_ms,
 }
 
 uint64_t
-politeness_backoff(unsigned n, uint64_t base_ms, uint64_t cap_ms, uint32_t rnd)
+politeness_backoff(uint64_t floor_ms, uint32_t rnd)
 {
-	uint64_t d = base_ms, half;
+	uint64_t quarter = floor_ms / 4;
 
-	if (n == 0)
-		return 0;
-	while (--n > 0 && d < cap_ms)
-		d = d > UINT64_MAX / 2 ? UINT64_MAX : d * 2;
-	if (d > cap_ms)
-		d = cap_ms;
-	half = d / 2;
-	return d - half + (uint64_t)(((unsigned __int128)half * rnd) >> 32);
+	return floor_ms + (uint64_t)(((unsigned __int128)quarter * rnd) >> 32);
 }
 
 static int

@@ -1,7 +1,7 @@
 /* Politeness arithmetic, pure: the delay a queue waits after a fetch
  * (Heritrix's DispositionProcessor.politenessDelayFor), a per-host bandwidth
- * cap, an exponential jittered back-off for hosts that keep failing to
- * connect, and Retry-After. All times in milliseconds. */
+ * cap, the jittered wait before retrying a host that failed to connect,
+ * and Retry-After. All times in milliseconds. */
 #ifndef TERN_POLITENESS_H
 #define TERN_POLITENESS_H
 #include <stdint.h>
@@ -33,10 +33,12 @@ uint64_t politeness_delay(const struct politeness_params *p, int fetched,
 uint64_t politeness_bandwidth(int64_t kb_sec, uint64_t *next_emit_ms,
     uint64_t now_ms, uint64_t bytes);
 
-/* Back-off after the n-th consecutive connection failure of a host
- * (n >= 1): base x 2^(n-1) capped at cap, then "equal jitter": half fixed,
- * half scaled by rnd (any 32-bit random value), so failing hosts spread out. */
-uint64_t politeness_backoff(unsigned n, uint64_t base_ms, uint64_t cap_ms, uint32_t rnd);
+/* The wait before the next attempt after a connection failure of a host:
+ * floor_ms (frontier.retry-delay-seconds, Heritrix's retryDelaySeconds, the
+ * least wait between two attempts) lengthened by a jitter of up to a quarter
+ * of it, scaled by rnd (any 32-bit random value), so that hosts that failed
+ * together do not all come back at the same moment. Never under floor_ms. */
+uint64_t politeness_backoff(uint64_t floor_ms, uint32_t rnd);
 
 /* A Retry-After header value (delta-seconds, or an IMF-fixdate such as
  * "Sun, 06 Nov 1994 08:49:37 GMT") as a delay from now_unix_s, capped at
