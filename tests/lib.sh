@@ -322,3 +322,15 @@ warc_captured_uris() {
 			inhead && /^WARC-Target-URI:/ && (type == "response" || type == "revisit") { u = $2; sub(/\r$/, "", u); print u }'
 	done | sort -u
 }
+
+# warc_revisit_uris WARC...: the target URIs of the revisit records, sorted.
+warc_revisit_uris() {
+	for _w in "$@"; do
+		[ -f "$_w" ] || continue
+		gzip -dc "$_w" 2>/dev/null | awk '
+			/^WARC\/1\.[01]\r?$/ { inhead = 1; type = ""; next }
+			inhead && /^\r?$/ { inhead = 0; next }
+			inhead && /^WARC-Type:/ { type = $2; sub(/\r$/, "", type) }
+			inhead && /^WARC-Target-URI:/ && type == "revisit" { u = $2; sub(/\r$/, "", u); print u }'
+	done | sort
+}

@@ -787,6 +787,12 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 	buf_free(&none);
 	if (fetch_annotations(f) & FETCH_LENTRUNC)
 		buf_appends(&ann, "lenTrunc");
+	/* Every capture written as a revisit says so in crawl.log, robots.txt
+	 * as much as a page (CONTRACT section 6). */
+	if (revisit) {
+		buf_appends(&ann, ann.len ? ",duplicate:digest" : "duplicate:digest");
+		pool->env.stats->revisits++;
+	}
 	visit_log(v, status, status > 0 ? (int64_t)fetch_raw_bytes(f) : -1, v->fetch_url, hops,
 	    v->c->uri, fetch_header(f, "Content-Type"), status > 0 ? t->start_wall_ms : 0,
 	    fetch_duration_ms(f), status > 0 ? digest : NULL, ann.data);
