@@ -25,7 +25,8 @@ ver() { "$@" 2>&1 | head -1; }
 	echo
 	echo "## Settings (matched across tools)"
 	echo
-	echo "- Same test web (tests/testweb, one process, HTTP/1.1 keep-alive, gzip assembled from cached compressed filler paragraphs, so the server does not deflate per request), same dnsmasq for every tool, loopback."
+	echo "- nginx, nginx-gz: Debian's $(nginx -v 2>&1 | sed 's/.*: //') serving files the test web's generator wrote (\`testweb --write-dir\`, bench/nginx.sh): one worker, keep-alive, sendfile, one loopback port per host (no DNS), /r/K redirects as \`return 301\`, its own 404s; gzip off (nginx) or gzip_static with level-6 .gz copies of every text file (nginx-gz). wget2 without --domains (every host is 127.0.0.1); wrk on one host's port. pages = lines of nginx's access log during the run."
+	echo "- Other workloads: same test web (tests/testweb, one process, HTTP/1.1 keep-alive, gzip assembled from cached compressed filler paragraphs, so the server does not deflate per request), same dnsmasq for every tool, loopback."
 	echo "- tern: \`tern crawl\` with politeness.min-delay-ms=0, delay-factor=0, max-delay-ms=0, respect-crawl-delay-up-to-seconds=0, robots.policy=obey, crawl.max-hops=10000, crawl.max-connections=C, fetch.allow-private-addresses=true, dns.servers=the benchmark dnsmasq, warc.enabled=false (\`tern\`) or true (\`tern+warc\`); HTTPS adds fetch.ca-file. One request in flight per host."
 	echo "- wget2: \`-r -l0 --span-hosts --domains=web.test --robots=on --max-threads=C --tries=1\`, saving files into a scratch directory. **wget2 cannot limit itself to one request in flight per host**: its threads take any queued URL."
 	echo "- Scrapy: bench/scrapy_spider.py (CrawlSpider, CONCURRENT_REQUESTS=C, CONCURRENT_REQUESTS_PER_DOMAIN=1, DOWNLOAD_DELAY=0, ROBOTSTXT_OBEY=True, cookies and retries off), stopped by CLOSESPIDER_TIMEOUT (it would need tens of minutes per workload): its pages/s is a rate over that window and its coverage is partial."
@@ -35,7 +36,7 @@ ver() { "$@" 2>&1 | head -1; }
 	echo
 	echo "## Workloads"
 	echo
-	echo "| id | hosts | pages/host | KB/page | C | reachable URLs | testweb options |"
+	echo "| id | hosts | pages/host | KB/page | C | reachable URLs | server and options |"
 	echo "|---|---|---|---|---|---|---|"
 	awk -F'\t' '{ printf "| %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7 }' "$W/workloads.tsv"
 	echo
@@ -50,10 +51,10 @@ ver() { "$@" 2>&1 | head -1; }
 	echo
 	echo "## Ratios (tern without WARC; medians)"
 	echo
-	echo "Best peer = the better of wget2 and Scrapy on each figure. Targets of issue 9: pages/s >= 3x wget2, >= 100x Scrapy, >= 0.5x wrk; CPU/page <= 0.25x wget2; RSS <= 1x wget2."
+	echo "Best peer = the better of wget2 and Scrapy on each figure. Targets of issue 13 on nginx: pages/s >= 2.5x wget2 (>= 1.5x with WARC on), >= 0.4x wrk; CPU/page <= 0.3x wget2; RSS <= 1x wget2. Targets of issue 9 on the test web: pages/s >= 3x wget2, >= 100x Scrapy, >= 0.5x wrk; CPU/page <= 0.25x wget2; RSS <= 1x wget2."
 	echo
-	echo "| workload | tern/wget2 pages/s | tern/scrapy pages/s | tern/wrk pages/s | tern/wget2 CPU per page | tern/best peer CPU per page | tern/wget2 RSS | tern/best peer RSS |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| workload | tern/wget2 pages/s | tern+warc/wget2 pages/s | tern/scrapy pages/s | tern/wrk pages/s | tern/wget2 CPU per page | tern/best peer CPU per page | tern/wget2 RSS | tern/best peer RSS |"
+	echo "|---|---|---|---|---|---|---|---|---|"
 	awk -F'\t' -f "$(dirname "$0")/stats.awk" -v mode=ratios "$rows"
 	if [ -s "$W/curves.tsv" ]; then
 		echo

@@ -56,15 +56,18 @@ END {
 	for (i = 1; i <= nw; i++) {
 		w = wl[i]
 		t = w SUBSEP "tern"; g = w SUBSEP "wget2"; s = w SUBSEP "scrapy"; r = w SUBSEP "wrk"
+		x = w SUBSEP "tern+warc"
 		if (!(t in n)) continue
 		tr = med(R[t]); tu = med(U[t]); tm = med(M[t])
 		gr = (g in n) ? med(R[g]) : 0; gu = (g in n) ? med(U[g]) : 0; gm = (g in n) ? med(M[g]) : 0
 		sr = (s in n) ? med(R[s]) : 0; su = (s in n) ? med(U[s]) : 0; sm = (s in n) ? med(M[s]) : 0
 		wr = (r in n) ? med(R[r]) : 0
+		xr = (x in n) ? med(R[x]) : 0
 		bu = gu; if (su > 0 && (bu == 0 || su < bu)) bu = su
 		bm = gm; if (sm > 0 && (bm == 0 || sm < bm)) bm = sm
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", w,
-			(gr > 0 ? sprintf("%.2f", tr / gr) : "-"), (sr > 0 ? sprintf("%.1f", tr / sr) : "-"),
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", w,
+			(gr > 0 ? sprintf("%.2f", tr / gr) : "-"), (gr > 0 && xr > 0 ? sprintf("%.2f", xr / gr) : "-"),
+			(sr > 0 ? sprintf("%.1f", tr / sr) : "-"),
 			(wr > 0 ? sprintf("%.2f", tr / wr) : "-"), (gu > 0 ? sprintf("%.2f", tu / gu) : "-"),
 			(bu > 0 ? sprintf("%.2f", tu / bu) : "-"), (gm > 0 ? sprintf("%.2f", tm / gm) : "-"),
 			(bm > 0 ? sprintf("%.2f", tm / bm) : "-")

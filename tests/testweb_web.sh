@@ -158,3 +158,36 @@ pass "testweb stopped on SIGTERM"
 sum=$(grep '^testweb: at most' "$D/testweb.log") || fail "no exit summary in testweb.log"
 echo "$sum" | awk '{ exit !($4 >= 3000 && $9 == 0) }' || fail "exit summary: $sum"
 pass "exit summary: $sum"
+
+# --write-dir: the same web as files for a static server (bench/run's nginx
+# workloads), host I at 127.0.0.1:(port base + I). A written page is the
+# served page with every hJ.web.test:PORT written as 127.0.0.1:(base + J);
+# each text file has a gzip copy; every allowed file of the manifest exists,
+# redirects and 404s are not files.
+tw_start --hosts 12 --pages 10 --links 8 --kb 2 --seed 7
+"$top_builddir/tests/testweb/testweb" --write-dir "$D/files" --port-base 30000 --gzip-files \
+	--hosts 12 --pages 10 --links 8 --kb 2 --seed 7 --manifest "$D/fmanifest.tsv" \
+	--seeds-file "$D/fseeds.txt" >"$D/write.out" 2>&1 || fail "--write-dir: $(cat "$D/write.out")"
+[ "$(sed -n 12p "$D/fseeds.txt")" = "http://127.0.0.1:30011/" ] || fail "seeds: $(sed -n 12p "$D/fseeds.txt")"
+grep -q 'web\.test' "$D/fmanifest.tsv" && fail "manifest names a web.test host"
+for p in / /p/3.html /p/9.html; do
+	f=$p
+	[ "$p" = / ] && f=/index.html
+	for h in 0 5 11; do
+		tw_curl -o "$D/served" "$(tw_url $h "$p")" || fail "fetch $p from h$h"
+		sed -E 's|http://h([0-9]+)\.web\.test:'"$TW_PORT"'|@@\1@@|g' "$D/served" |
+			awk '{ while (match($0, /@@[0-9]+@@/)) { n = substr($0, RSTART + 2, RLENGTH - 4) + 30000;
+				$0 = substr($0, 1, RSTART - 1) "http://127.0.0.1:" n substr($0, RSTART + RLENGTH) } print }' >"$D/want"
+		cmp -s "$D/want" "$D/files/$((30000 + h))$f" || fail "file $((30000 + h))$f differs from the served page"
+		gzip -dc "$D/files/$((30000 + h))$f.gz" | cmp -s - "$D/files/$((30000 + h))$f" ||
+			fail "$((30000 + h))$f.gz is not a gzip copy"
+	done
+done
+grep -q 'Disallow: /p/private/' "$D/files/30005/robots.txt" || fail "robots.txt of host 5 does not disallow /p/private/"
+awk -F'\t' -v d="$D/files" '{ u = $1; sub(/^http:\/\/127\.0\.0\.1:/, "", u); port = u; sub(/\/.*/, "", port);
+		path = u; sub(/^[0-9]*/, "", path); if (path == "/") path = "/index.html"
+		f = d "/" port path; e = (getline line < f) >= 0; close(f)
+		if ($3 == 200 && !e) { print "missing " f; bad = 1 } if ($3 != 200 && e) { print "unexpected " f; bad = 1 } }
+	END { exit bad }' "$D/fmanifest.tsv" >"$D/fcheck.txt" || fail "$(head -3 "$D/fcheck.txt")"
+pass "--write-dir: pages as served with 127.0.0.1 ports, gzip copies, every manifest file and no other"
+tw_stop

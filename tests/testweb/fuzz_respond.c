@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *err = NULL;
 
 	if (!web) {
-		struct web_opts o = { 5, 10, 6, 0.3, 1, 3, 0, 5, 1700000000, { 0, 3, 60 }, 3, 1 };
+		struct web_opts o = { 5, 10, 6, 0.3, 1, 3, 0, 5, 1700000000, { 0, 3, 60 }, 3, 1, 0 };
 
 		web = web_new(&o);
 		script = script_new();

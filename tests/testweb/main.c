@@ -15,6 +15,7 @@
 #include <openssl/err.h>
 #include "lib/xmalloc.h"
 #include "web.h"
+#include "files.h"
 #include "script.h"
 #include "reqlog.h"
 #include "conn.h"
@@ -38,6 +39,8 @@ static void main_usage(FILE *f)
 	    "               [--no-tls-resume] [--request-log FILE] [--manifest FILE] [--seeds-file FILE]\n"
 	    "               [--script HOST=KIND[:COUNT]]... [--change-periods LIST] [--sitemaps]\n"
 	    "               [--verbose]\n"
+	    "       testweb --write-dir DIR --port-base N [--gzip-files] [--hosts N] [--pages P]\n"
+	    "               [--links L] [--cross F] [--kb K] [--seed S] [--manifest FILE] [--seeds-file FILE]\n"
 	    "See tests/testweb/README.md.\n", f);
 }
 
@@ -163,11 +166,40 @@ static void main_write_seeds(const struct web *w, const char *path, unsigned por
 
 	if (!f)
 		main_die("cannot write %s", path);
-	for (uint32_t h = 0; h < web_hosts(w); h++)
-		fprintf(f, "http://h%u.web.test:%u/\n", h, port);
+	struct buf line = BUF_INIT;
+
+	for (uint32_t h = 0; h < web_hosts(w); h++) {
+		buf_reset(&line);
+		web_origin(w, "http", h, port, &line);
+		buf_appends(&line, "/\n");
+		fputs(line.data, f);
+	}
+	buf_free(&line);
 	if (fclose(f) != 0 || rename(tmp, path) != 0)
 		main_die("cannot write %s", path);
 	free(tmp);
+}
+
+/* --write-dir: the web as files for a static server, then exit. */
+static int main_write_files(const struct web_opts *wo, const char *dir, int gz,
+    const char *manifest, const char *seeds)
+{
+	struct web *web;
+	char *err = NULL;
+	long n;
+
+	if (wo->port_base == 0 || wo->port_base + wo->hosts - 1 > 65535)
+		main_die("%s", "--write-dir needs --port-base N with N + hosts - 1 <= 65535");
+	web = web_new(wo);
+	if ((n = files_write(web, dir, wo->port_base, gz, &err)) < 0)
+		main_die("--write-dir: %s", err);
+	if (manifest)
+		main_write_manifest(web, manifest, 0);
+	if (seeds)
+		main_write_seeds(web, seeds, 0);
+	printf("testweb: wrote %ld files under %s\n", n, dir);
+	web_free(web);
+	return 0;
 }
 
 static void main_close_walk_cb(uv_handle_t *h, void *arg)
@@ -216,12 +248,16 @@ int main(int argc, char **argv)
 		{ "change-periods", required_argument, NULL, 'p' },
 		{ "sitemaps", no_argument, NULL, 'M' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "write-dir", required_argument, NULL, 'w' },
+		{ "port-base", required_argument, NULL, 'B' },
+		{ "gzip-files", no_argument, NULL, 'z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct web_opts wo = { 10, 100, 10, 0.2, 4, 1, 0, 0, 0, { 0, 5 }, 2, 0 };
+	struct web_opts wo = { 10, 100, 10, 0.2, 4, 1, 0, 0, 0, { 0, 5 }, 2, 0, 0 };
 	const char *cert = NULL, *key = NULL, *logpath = NULL, *manifest = NULL, *seeds = NULL, *ready = NULL;
-	int resume = 1, verbose = 0, o;
+	const char *writedir = NULL;
+	int resume = 1, verbose = 0, gzfiles = 0, o;
 	struct script *script = script_new();
 	struct conn_ctx ctx;
 	uv_loop_t *loop = uv_default_loop();
@@ -262,13 +298,20 @@ int main(int argc, char **argv)
 			break;
 		case 'M': wo.sitemaps = 1; break;
 		case 'v': verbose = 1; break;
+		case 'w': writedir = optarg; break;
+		case 'B': wo.port_base = (unsigned)main_number("--port-base", optarg, 65535); break;
+		case 'z': gzfiles = 1; break;
 		case 'h': main_usage(stdout); return 0;
 		default: main_usage(stderr); return 2;
 		}
 	}
 	if (wo.hosts == 0 || wo.pages == 0)
 		main_die("%s", "--hosts and --pages must be at least 1");
-	if (optind != argc || !ready || (!cert) != (!key)) {
+	if (writedir) {
+		script_free(script);
+		return main_write_files(&wo, writedir, gzfiles, manifest, seeds);
+	}
+	if (optind != argc || !ready || (!cert) != (!key) || wo.port_base) {
 		main_usage(stderr);
 		return 2;
 	}

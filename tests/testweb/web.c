@@ -259,17 +259,26 @@ static uint32_t web_links(const struct web *w, uint32_t host, enum web_kind kind
 	return n;
 }
 
+void web_origin(const struct web *w, const char *scheme, uint32_t host, unsigned port, struct buf *out)
+{
+	if (w->o.port_base != 0)
+		buf_appendf(out, "%s://127.0.0.1:%u", scheme, w->o.port_base + host);
+	else
+		buf_appendf(out, "%s://h%" PRIu32 ".web.test:%u", scheme, host, port);
+}
+
 /* Writes a link in its form: absolute, root-relative, relative, ./relative,
  * or ../ from the page's directory. */
-static void web_link_text(const struct web_link *l, uint32_t from_host, const char *dir,
-    const char *scheme, unsigned port, struct buf *out)
+static void web_link_text(const struct web *w, const struct web_link *l, uint32_t from_host,
+    const char *dir, const char *scheme, unsigned port, struct buf *out)
 {
 	struct buf path = BUF_INIT;
 	size_t dl = strlen(dir);
 
 	web_path(l->kind, l->num, &path);
 	if (l->host != from_host || l->form == 0) {
-		buf_appendf(out, "%s://h%" PRIu32 ".web.test:%u%s", scheme, l->host, port, path.data);
+		web_origin(w, scheme, l->host, port, out);
+		buf_append(out, path.data, path.len);
 	} else if (l->form == 1) {
 		buf_append(out, path.data, path.len);
 	} else if ((l->form == 2 || l->form == 3) && strncmp(path.data, dir, dl) == 0 && path.len > dl) {
@@ -405,7 +414,7 @@ static void web_render_page(const struct web *w, uint32_t host, enum web_kind ki
 		web_filler_append(r, seg, wr);
 		if (j < n) {
 			buf_appends(b, "<a href=\"");
-			web_link_text(&links[j], host, dir, scheme, port, b);
+			web_link_text(w, &links[j], host, dir, scheme, port, b);
 			buf_appendf(b, "\">link %" PRIu32 "</a>", j);
 		}
 		buf_appends(b, "</p>\n");
@@ -513,14 +522,13 @@ static void web_visit(struct web_set *seen, struct web_queue *q, uint32_t host, 
 		web_queue_push(q, key);
 }
 
-long web_manifest_write(const struct web *w, unsigned port, FILE *f)
+long web_walk(const struct web *w, web_walk_fn fn, void *arg)
 {
 	struct web_set seen = { NULL, 0, 0 };
 	struct web_queue q = { NULL, 0, 0, 0 };
 	struct web_link *links = xmalloc(sizeof(*links) * (w->o.links ? w->o.links : 1));
 	struct buf path = BUF_INIT;
-	long lines = 0;
-	int bad = 0;
+	long n = 0;
 
 	for (uint32_t h = 0; h < w->o.hosts; h++)
 		web_visit(&seen, &q, h, WEB_PAGE, 0);
@@ -529,18 +537,16 @@ long web_manifest_write(const struct web *w, unsigned port, FILE *f)
 		uint32_t host = (uint32_t)(key >> 36), num = (uint32_t)key;
 		enum web_kind kind = (enum web_kind)((key >> 32) & 0xf);
 		int allowed = !(kind == WEB_PRIVATE && web_disallows_private(host));
-		static const char *const type[] = {
-			[WEB_PAGE] = "html", [WEB_PRIVATE] = "html", [WEB_MISSING] = "missing",
-			[WEB_REDIRECT] = "redirect", [WEB_IMAGE] = "image", [WEB_CSS] = "css",
-		};
 		int status = kind == WEB_MISSING ? 404 : kind == WEB_REDIRECT ? 301 : 200;
+		int r;
 
 		buf_reset(&path);
 		web_path(kind, num, &path);
-		if (fprintf(f, "http://h%" PRIu32 ".web.test:%u%s\t%s\t%d\t%s\n", host, port, path.data,
-		    allowed ? "allowed" : "disallowed", status, type[kind]) < 0)
-			bad = 1;
-		lines++;
+		if ((r = fn(arg, host, kind, num, path.data, status, allowed)) < 0) {
+			n = r;
+			break;
+		}
+		n++;
 		if (!allowed)
 			continue;
 		if (kind == WEB_REDIRECT) {
@@ -548,9 +554,9 @@ long web_manifest_write(const struct web *w, unsigned port, FILE *f)
 		} else if (kind == WEB_CSS) {
 			web_visit(&seen, &q, host, WEB_IMAGE, 0);
 		} else if (kind == WEB_PAGE || kind == WEB_PRIVATE) {
-			uint32_t n = web_links(w, host, kind, num, links), img;
+			uint32_t nl = web_links(w, host, kind, num, links), img;
 
-			for (uint32_t j = 0; j < n; j++)
+			for (uint32_t j = 0; j < nl; j++)
 				web_visit(&seen, &q, links[j].host, links[j].kind, links[j].num);
 			web_visit(&seen, &q, host, WEB_CSS, 0);
 			if (web_image(w, host, kind, num, &img))
@@ -561,5 +567,37 @@ long web_manifest_write(const struct web *w, unsigned port, FILE *f)
 	free(seen.slot);
 	free(q.item);
 	buf_free(&path);
-	return bad || fflush(f) != 0 ? -1 : lines;
+	return n;
+}
+
+struct web_manifest {
+	const struct web *w;
+	unsigned port;
+	FILE *f;
+	struct buf line;
+};
+
+static int web_manifest_line(void *arg, uint32_t host, enum web_kind kind, uint32_t num,
+    const char *path, int status, int allowed)
+{
+	static const char *const type[] = {
+		[WEB_PAGE] = "html", [WEB_PRIVATE] = "html", [WEB_MISSING] = "missing",
+		[WEB_REDIRECT] = "redirect", [WEB_IMAGE] = "image", [WEB_CSS] = "css",
+	};
+	struct web_manifest *m = arg;
+
+	(void)num;
+	buf_reset(&m->line);
+	web_origin(m->w, "http", host, m->port, &m->line);
+	buf_appendf(&m->line, "%s\t%s\t%d\t%s\n", path, allowed ? "allowed" : "disallowed", status, type[kind]);
+	return fwrite(m->line.data, 1, m->line.len, m->f) == m->line.len ? 0 : -1;
+}
+
+long web_manifest_write(const struct web *w, unsigned port, FILE *f)
+{
+	struct web_manifest m = { w, port, f, BUF_INIT };
+	long lines = web_walk(w, web_manifest_line, &m);
+
+	buf_free(&m.line);
+	return lines < 0 || fflush(f) != 0 ? -1 : lines;
 }

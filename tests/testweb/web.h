@@ -24,6 +24,10 @@ struct web_opts {
 	uint32_t change_periods[8];
 	unsigned nchange;
 	int sitemaps;
+	/* 0: host I is hI.web.test on the request's port. Otherwise the web is
+	 * served from files by a server with one loopback port per host (no
+	 * DNS): host I is 127.0.0.1:(port_base + I) in links and the manifest. */
+	unsigned port_base;
 };
 
 enum web_kind {
@@ -72,6 +76,16 @@ void web_reply_init(struct web_reply *r);
 void web_reply_free(struct web_reply *r);
 uint32_t web_latency_ms(const struct web *w, uint32_t host);
 int web_disallows_private(uint32_t host);
+/* Appends scheme://authority of host (see port_base) to out. */
+void web_origin(const struct web *w, const char *scheme, uint32_t host, unsigned port, struct buf *out);
+/* One URL reachable from the roots: its host, kind, number, path, status,
+ * and whether robots.txt allows it. */
+typedef int (*web_walk_fn)(void *arg, uint32_t host, enum web_kind kind, uint32_t num,
+    const char *path, int status, int allowed);
+/* Calls fn for every URL reachable from the roots, breadth-first, each
+ * once (robots.txt not included: it is not linked). Stops at the first
+ * negative return of fn and returns it; otherwise the number of URLs. */
+long web_walk(const struct web *w, web_walk_fn fn, void *arg);
 /* Writes every URL reachable from the roots (see README.md); returns the
  * number of lines, or -1 on a write error. */
 long web_manifest_write(const struct web *w, unsigned port, FILE *f);
