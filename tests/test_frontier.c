@@ -947,6 +947,104 @@ test_frontier_reports(void **state)
 	buf_free(&b);
 }
 
+struct test_frontier_walked {
+	char keys[4096];
+	int n, stop_at;
+	char state[16];
+	uint64_t size;
+};
+
+static int
+test_frontier_walk_cb(void *arg, const struct frontier_queue_info *q)
+{
+	struct test_frontier_walked *w = arg;
+
+	strncat(w->keys, q->key, sizeof(w->keys) - strlen(w->keys) - 1);
+	strncat(w->keys, " ", sizeof(w->keys) - strlen(w->keys) - 1);
+	snprintf(w->state, sizeof(w->state), "%s", q->state);
+	w->size = q->size;
+	return ++w->n == w->stop_at;
+}
+
+static void
+test_frontier_uri_cb(void *arg, const struct curi *c)
+{
+	strcat(arg, c->uri);
+	strcat(arg, " ");
+}
+
+/* The console's walks: pieces of at most max queues in key order that
+ * together give every queue once (resuming after the last key given), a
+ * walk stopped by its callback, one queue by key, and a queue's next URIs
+ * in the order they are handed out. */
+static void
+test_frontier_walks(void **state)
+{
+	struct test_frontier *t = *state;
+	struct test_frontier_walked w;
+	char uri[64], after[64] = "", heads[512] = "", *err = NULL;
+	struct curi *c;
+	int more = 1, pieces = 0, h;
+
+	test_frontier_open(t, 1);
+	for (h = 0; h < 25; h++) {
+		for (int i = 0; i <= h % 3; i++) {
+			snprintf(uri, sizeof(uri), "http://h%02d/%d", h, i);
+			assert_int_equal(test_frontier_add(t, uri, NULL, "", 3), 1);
+		}
+	}
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	memset(&w, 0, sizeof(w));
+	while (more) {
+		size_t n = frontier_walk_queues(t->f, after, 7, test_frontier_walk_cb, &w, &more);
+		assert_true(n <= 7);
+		assert_true(more || n <= 7);
+		if (n > 0) {
+			/* The last key given is where the next piece starts. */
+			char *end = w.keys + strlen(w.keys) - 1, *p = end;
+			while (p > w.keys && p[-1] != ' ')
+				p--;
+			snprintf(after, sizeof(after), "%.*s", (int)(end - p), p);
+		}
+		pieces++;
+	}
+	assert_int_equal(pieces, 4);
+	assert_int_equal(w.n, 25);
+	assert_string_equal(w.keys, "h00, h01, h02, h03, h04, h05, h06, h07, h08, h09, h10, h11, "
+	    "h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, ");
+	/* Stopped by the callback: more says what is left. */
+	memset(&w, 0, sizeof(w));
+	w.stop_at = 3;
+	assert_int_equal(frontier_walk_queues(t->f, "", 100, test_frontier_walk_cb, &w, &more), 3);
+	assert_int_equal(more, 1);
+	memset(&w, 0, sizeof(w));
+	w.stop_at = 1;
+	assert_int_equal(frontier_walk_queues(t->f, "h23,", 100, test_frontier_walk_cb, &w, &more), 1);
+	assert_string_equal(w.keys, "h24, ");
+	assert_int_equal(more, 0);
+	/* One queue, resident (in process) or not. */
+	c = test_frontier_take(t);
+	memset(&w, 0, sizeof(w));
+	assert_int_equal(frontier_queue_get(t->f, c->queue_key, test_frontier_walk_cb, &w), 1);
+	assert_string_equal(w.state, "IN-PROCESS");
+	memset(&w, 0, sizeof(w));
+	assert_int_equal(frontier_queue_get(t->f, "h05,", test_frontier_walk_cb, &w), 1);
+	assert_string_equal(w.keys, "h05, ");
+	assert_int_equal(w.size, 3);
+	assert_int_equal(frontier_queue_get(t->f, "nope,", test_frontier_walk_cb, &w), 0);
+	/* Next URIs: the one handed out first, then in order. */
+	assert_int_equal(frontier_queue_head(t->f, "h05,", 2, test_frontier_uri_cb, heads), 2);
+	assert_string_equal(heads, "http://h05/0 http://h05/1 ");
+	heads[0] = '\0';
+	assert_int_equal(frontier_queue_head(t->f, c->queue_key, 10, test_frontier_uri_cb, heads), 1);
+	assert_string_equal(heads, "http://h00/0 ");
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	heads[0] = '\0';
+	assert_int_equal(frontier_queue_head(t->f, "h00,", 10, test_frontier_uri_cb, heads), 0);
+	assert_int_equal(frontier_queue_head(t->f, "nope,", 10, test_frontier_uri_cb, heads), 0);
+}
+
 static void
 test_frontier_bad_input(void **state)
 {
@@ -993,6 +1091,7 @@ main(void)
 		T(test_frontier_head_bound),
 		T(test_frontier_many),
 		T(test_frontier_reports),
+		T(test_frontier_walks),
 		T(test_frontier_bad_input),
 	};
 #undef T

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "crawl/hostsreport.h"
@@ -71,11 +73,52 @@ static void test_hostsreport_json(void **state)
 	hostsreport_free(h);
 }
 
+/* Pages of rows in each order, against the order checked by hand: 500
+ * hosts h0..h499 with (i * 7) % 50 URIs and i % 13 failures each. */
+static void test_hostsreport_rows(void **state)
+{
+	static const char *const orders[] = { "urls", "bytes", "failed", "name" };
+	struct hostsreport *h = hostsreport_new();
+	struct hostsreport_row rows[500], page[37];
+	char line[200];
+
+	(void)state;
+	for (int i = 0; i < 500; i++) {
+		for (int u = 0; u < (i * 7) % 50; u++) {
+			int n = snprintf(line, sizeof line, "t %d %d http://h%d.test/%d - - x #1 - - - -\n",
+			    u < i % 13 ? -2 : 200, u < i % 13 ? 0 : 10 + i, i, u);
+			hostsreport_add_line(h, line, (size_t)n);
+		}
+	}
+	for (size_t o = 0; o < 4; o++) {
+		size_t n = hostsreport_rows(h, orders[o], 0, 500, rows), got = 0;
+		assert_int_equal(n, hostsreport_hosts(h));
+		for (size_t i = 1; i < n; i++) {
+			const struct hostsreport_row *a = &rows[i - 1], *b = &rows[i];
+			uint64_t x = o == 0 ? a->urls : o == 1 ? a->bytes : o == 2 ? a->failed : 0;
+			uint64_t y = o == 0 ? b->urls : o == 1 ? b->bytes : o == 2 ? b->failed : 0;
+			assert_true(x > y || (x == y && strcmp(a->name, b->name) < 0));
+		}
+		/* Pages of 37 give the same rows. */
+		for (size_t from = 0; from < n; from += 37) {
+			size_t k = hostsreport_rows(h, orders[o], from, 37, page);
+			assert_int_equal(k, from + 37 <= n ? 37 : n - from);
+			for (size_t i = 0; i < k; i++)
+				assert_string_equal(page[i].name, rows[from + i].name);
+			got += k;
+		}
+		assert_int_equal(got, n);
+		assert_int_equal(hostsreport_rows(h, orders[o], n, 10, page), 0);
+	}
+	hostsreport_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hostsreport_text),
 		cmocka_unit_test(test_hostsreport_json),
+		cmocka_unit_test(test_hostsreport_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

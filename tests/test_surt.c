@@ -304,6 +304,30 @@ test_surt_override_keys(void **state)
 	buf_free(&b);
 }
 
+static void
+test_surt_queue_host(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "org,example,www,", "www.example.org" },
+		{ "org,example,www,#8080+2", "www.example.org" },
+		{ "org,example,www,@user", "www.example.org" },
+		{ "org,example,", "example.org" },
+		{ "www.example.org#443", "www.example.org" },
+		{ "10.1.2.3#8080", "10.1.2.3" },
+		{ "[::1]#8080", "[::1]" },
+		{ "localhost", "localhost" },
+		{ "", "" },
+	};
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		surt_queue_host(cases[i][0], &b);
+		assert_string_equal(b.data, cases[i][1]);
+	}
+	buf_free(&b);
+}
+
 int
 main(void)
 {
@@ -311,6 +335,7 @@ main(void)
 		cmocka_unit_test(test_surt_forms),
 		cmocka_unit_test(test_surt_override_keys),
 		cmocka_unit_test(test_surt_queue_keys),
+		cmocka_unit_test(test_surt_queue_host),
 		cmocka_unit_test(test_surt_parallel_queues),
 		cmocka_unit_test(test_surt_domains),
 		cmocka_unit_test(test_surt_seed_prefixes),

@@ -398,14 +398,15 @@ static void crawl_progress(struct crawl *cr, int final)
 	}
 	if (final || now - cr->last_progress_ms >= CRAWL_PROGRESS_MS) {
 		crawllog_iso_time(now, t);
-		fprintf(cr->progress, "%s %llu %llu %llu %.1f %.1f %llu %d %llu %llu %llu %llu %ld\n", t,
+		fprintf(cr->progress, "%s %llu %llu %llu %.1f %.1f %llu %d %llu %llu %llu %llu %ld %llu\n", t,
 		    (unsigned long long)fc.discovered, (unsigned long long)fc.queued,
 		    (unsigned long long)cr->stats.pages,
 		    secs > 0 ? (double)cr->stats.pages / secs : 0.0,
 		    secs > 0 ? (double)cr->stats.bytes / secs / 1024 : 0.0,
 		    (unsigned long long)cr->stats.failures, visit_in_flight(cr->visits),
 		    (unsigned long long)fc.ready, (unsigned long long)fc.snoozed,
-		    (unsigned long long)fc.inactive, (unsigned long long)fc.retired, crawl_rss_kb());
+		    (unsigned long long)fc.inactive, (unsigned long long)fc.retired, crawl_rss_kb(),
+		    (unsigned long long)cr->stats.bytes);
 		fflush(cr->progress);
 		cr->last_progress_ms = now;
 	}
@@ -764,7 +765,7 @@ static int crawl_open_outputs(struct crawl *cr, char **err)
 	/* crawl.log is flushed explicitly, once per loop iteration. */
 	setvbuf(cr->crawllog, NULL, _IOFBF, 1 << 16);
 	if (ftell(cr->progress) == 0)
-		fprintf(cr->progress, "# timestamp discovered queued downloaded pages/s(avg) KB/s(avg) failures in-flight ready snoozed inactive retired rss-KB\n");
+		fprintf(cr->progress, "# timestamp discovered queued downloaded pages/s(avg) KB/s(avg) failures in-flight ready snoozed inactive retired rss-KB bytes\n");
 	if (config_bool(cfg, CK_WARC_ENABLED)) {
 		struct warc_opts wo;
 		char host[256], *extra, *wdir = xasprintf("%s/warcs", cr->jobdir);

@@ -223,3 +223,91 @@ void hostsreport_write(const struct hostsreport *h, int json, struct buf *out)
 		buf_appends(out, "\n]\n");
 	free(order);
 }
+
+/* The value a host is ranked by; names rank by the name alone. */
+static uint64_t hostsreport_key(const struct hostsreport_host *e, int by)
+{
+	return by == 0 ? e->urls : by == 1 ? e->bytes : by == 2 ? e->failed : 0;
+}
+
+/* a comes before b in the order `by`. */
+static int hostsreport_before(const struct hostsreport_host *a, const struct hostsreport_host *b,
+    int by)
+{
+	uint64_t x = hostsreport_key(a, by), y = hostsreport_key(b, by);
+
+	if (x != y)
+		return x > y;
+	return strcmp(a->name, b->name) < 0;
+}
+
+static void hostsreport_sift(const struct hostsreport_host **h, size_t n, size_t i, int by)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		const struct hostsreport_host *t;
+
+		/* The host every other one comes before sits on top. */
+		if (l < n && hostsreport_before(h[m], h[l], by))
+			m = l;
+		if (r < n && hostsreport_before(h[m], h[r], by))
+			m = r;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+size_t hostsreport_rows(const struct hostsreport *h, const char *by, size_t from, size_t n,
+    struct hostsreport_row *out)
+{
+	int b = strcmp(by, "bytes") == 0 ? 1 : strcmp(by, "failed") == 0 ? 2 :
+	    strcmp(by, "name") == 0 ? 3 : 0;
+	size_t keep = from + n, k = 0, got;
+	const struct hostsreport_host **heap;
+
+	if (from >= h->n || n == 0)
+		return 0;
+	if (keep > h->n)
+		keep = h->n;
+	heap = xcalloc(keep, sizeof *heap);
+	for (size_t i = 0; i < h->n; i++) {
+		const struct hostsreport_host *e = &h->a[i];
+		if (k < keep) {
+			size_t j = k++;
+			heap[j] = e;
+			while (j > 0 && hostsreport_before(heap[(j - 1) / 2], heap[j], b)) {
+				const struct hostsreport_host *t = heap[j];
+				heap[j] = heap[(j - 1) / 2];
+				heap[(j - 1) / 2] = t;
+				j = (j - 1) / 2;
+			}
+		} else if (hostsreport_before(e, heap[0], b)) {
+			heap[0] = e;
+			hostsreport_sift(heap, k, 0, b);
+		}
+	}
+	/* Taken off the top, the heap gives the kept hosts last first. */
+	got = keep - from;
+	while (k > 0) {
+		const struct hostsreport_host *e = heap[0];
+		size_t pos = k - 1;
+		heap[0] = heap[--k];
+		hostsreport_sift(heap, k, 0, b);
+		if (pos >= from) {
+			struct hostsreport_row *r = &out[pos - from];
+			r->name = e->name;
+			r->urls = e->urls;
+			r->bytes = e->bytes;
+			r->precluded = e->precluded;
+			memcpy(r->cls, e->cls, sizeof r->cls);
+			r->failed = e->failed;
+			r->dns = e->dns;
+		}
+	}
+	free(heap);
+	return got;
+}

@@ -23,4 +23,16 @@ size_t hostsreport_hosts(const struct hostsreport *h);
 size_t hostsreport_skipped(const struct hostsreport *h);
 void hostsreport_write(const struct hostsreport *h, int json, struct buf *out);
 
+/* One host's figures, as hostsreport_rows gives them. */
+struct hostsreport_row {
+	const char *name;	/* the report's, valid until the next line added */
+	uint64_t urls, bytes, precluded, cls[6], failed, dns;
+};
+/* Rows from..from+n-1 of the hosts in the order `by` names: "urls",
+ * "bytes", "failed" (most first, then by name) or "name". Only from + n
+ * hosts are kept while choosing (a bounded heap), so a page of a report of
+ * a million hosts costs one pass over them. Returns the rows written. */
+size_t hostsreport_rows(const struct hostsreport *h, const char *by, size_t from, size_t n,
+    struct hostsreport_row *out);
+
 #endif

@@ -238,6 +238,25 @@ frontier_report_queues(struct frontier *f, struct buf *out, int json)
 	qreport_queues(f, out, json);
 }
 
+size_t
+frontier_walk_queues(struct frontier *f, const char *after, size_t max, frontier_queue_fn *fn,
+    void *arg, int *more)
+{
+	return qreport_walk(f, after, max, fn, arg, more);
+}
+
+int
+frontier_queue_get(struct frontier *f, const char *key, frontier_queue_fn *fn, void *arg)
+{
+	return qreport_get(f, key, fn, arg);
+}
+
+int
+frontier_queue_head(struct frontier *f, const char *key, size_t n, frontier_uri_fn *fn, void *arg)
+{
+	return qreport_head(f, key, n, fn, arg);
+}
+
 void
 frontier_report_queues_fp(struct frontier *f, FILE *fp, int json)
 {

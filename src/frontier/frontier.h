@@ -129,6 +129,38 @@ void frontier_report_queues(struct frontier *f, struct buf *out, int json);
 /* The same, written to fp in 64 KiB pieces: the end-of-crawl report of
  * 100,000 queues never sits whole in memory. */
 void frontier_report_queues_fp(struct frontier *f, FILE *fp, int json);
+/* A queue as the queues report shows it (CONTRACT section 3, Heritrix's
+ * fields). Its strings are the frontier's, valid during the callback. */
+struct frontier_queue_info {
+	const char *key;
+	const char *state;		/* IN-PROCESS, READY, SNOOZED, INACTIVE, INELIGIBLE,
+					 * RETIRED, EXHAUSTED */
+	int precedence;
+	uint64_t size, enqueues, errors, last_dequeue_ms;
+	int64_t session_balance, last_cost, wake_in_ms, spend, budget;
+	double average_cost;
+	const char *last_peeked, *last_queued;	/* NULL when none */
+};
+/* Returns 1 to end the walk after this queue. */
+typedef int frontier_queue_fn(void *arg, const struct frontier_queue_info *q);
+/* A bounded piece of a walk over the queue records in key order (resident
+ * queues from memory): fn for at most max queues whose keys sort after
+ * `after` ("" from the first). *more is 1 when queues remain after the last
+ * one given, whose key is where the next piece starts. The store is read as
+ * it is, without writing the pending batch (a queue made in this loop
+ * iteration shows from the next), so a piece never changes the order in
+ * which the crawl's records reach the disk. Returns the queues given. */
+size_t frontier_walk_queues(struct frontier *f, const char *after, size_t max,
+    frontier_queue_fn *fn, void *arg, int *more);
+/* The queue named key: 1 after fn, 0 if there is none. */
+int frontier_queue_get(struct frontier *f, const char *key, frontier_queue_fn *fn, void *arg);
+/* Its first n stored URIs in the order they are handed out (one handed out
+ * and not yet finished first), each given to fn with the frontier's curi.
+ * Returns how many, or -1 on a store error. */
+typedef void frontier_uri_fn(void *arg, const struct curi *c);
+int frontier_queue_head(struct frontier *f, const char *key, size_t n, frontier_uri_fn *fn,
+    void *arg);
+
 /* The leveldb_t*, for the WARC dedup index sharing the store (it must use
  * key prefixes other than those of src/lib/keys.h). */
 void *frontier_db(struct frontier *f);

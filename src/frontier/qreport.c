@@ -4,6 +4,7 @@
 #include "frontier/qreport.h"
 #include "frontier/qstate.h"
 #include "frontier/residency.h"
+#include "frontier/store.h"
 #include "lib/xmalloc.h"
 #include <stdlib.h>
 #include <string.h>
@@ -201,4 +202,155 @@ qreport_queues_fp(struct frontier *f, FILE *fp, int json)
 
 	qreport_queues_sink(f, &b, json, fp);
 	buf_free(&b);
+}
+
+/* One queue record as the walks give it: from memory when resident (it may
+ * be newer than the store), else decoded from v. 1 when fn asks to stop, 0
+ * otherwise, -1 when v does not decode. */
+static int
+qreport_give(struct frontier *f, const char *key, const char *v, size_t vl, frontier_queue_fn *fn,
+    void *arg)
+{
+	struct frontier_queue_info qi;
+	struct wq *q = wq_table_get(f->queues, key);
+	struct keys_qmeta m;
+	struct policy_settings s;
+	int rc;
+
+	if (q != NULL) {
+		wq_info(key, &q->m, qstate_settings(f, q), f->o.precedence_floor, f->now, &qi);
+		return fn(arg, &qi) == 1;
+	}
+	if (v == NULL || keys_qmeta_decode(v, vl, &m) < 0)
+		return -1;
+	qstate_settings_for(f, m.surt, &s);
+	wq_info(key, &m, &s, f->o.precedence_floor, f->now, &qi);
+	rc = fn(arg, &qi) == 1;
+	keys_qmeta_clear(&m);
+	return rc;
+}
+
+size_t
+qreport_walk(struct frontier *f, const char *after, size_t max, frontier_queue_fn *fn, void *arg,
+    int *more)
+{
+	leveldb_iterator_t *it = leveldb_create_iterator(f->db, f->ro);
+	struct buf start = BUF_INIT;
+	size_t given = 0;
+
+	*more = 0;
+	keys_queue(&start, after != NULL ? after : "");
+	for (leveldb_iter_seek(it, start.data, start.len); leveldb_iter_valid(it);
+	    leveldb_iter_next(it)) {
+		size_t kl, vl;
+		const char *k = leveldb_iter_key(it, &kl);
+		const char *v;
+		char *key;
+		int rc;
+
+		if (kl < 1 || k[0] != KEYS_QUEUE)
+			break;
+		/* Keys after `after`: the record named by it is not given again. */
+		if (kl == start.len && memcmp(k, start.data, kl) == 0 && after != NULL && *after)
+			continue;
+		if (given == max) {
+			*more = 1;
+			break;
+		}
+		v = leveldb_iter_value(it, &vl);
+		key = xstrndup(k + 1, kl - 1);
+		rc = qreport_give(f, key, v, vl, fn, arg);
+		free(key);
+		if (rc < 0)
+			continue;
+		given++;
+		if (rc == 1) {
+			/* Stopped by fn: is there more after this one? */
+			leveldb_iter_next(it);
+			if (leveldb_iter_valid(it)) {
+				k = leveldb_iter_key(it, &kl);
+				*more = kl > 0 && k[0] == KEYS_QUEUE;
+			}
+			break;
+		}
+	}
+	leveldb_iter_destroy(it);
+	buf_free(&start);
+	return given;
+}
+
+int
+qreport_get(struct frontier *f, const char *key, frontier_queue_fn *fn, void *arg)
+{
+	struct buf k = BUF_INIT;
+	char *v = NULL;
+	size_t vl = 0;
+	int rc;
+
+	if (wq_table_get(f->queues, key) != NULL)
+		return qreport_give(f, key, NULL, 0, fn, arg) >= 0;
+	keys_queue(&k, key);
+	rc = store_get(f, &k, &v, &vl, "reading a queue record");
+	buf_free(&k);
+	if (rc < 0 || v == NULL)
+		return 0;
+	rc = qreport_give(f, key, v, vl, fn, arg) >= 0;
+	leveldb_free(v);
+	return rc;
+}
+
+int
+qreport_head(struct frontier *f, const char *key, size_t n, frontier_uri_fn *fn, void *arg)
+{
+	struct wq *q = wq_table_get(f->queues, key);
+	struct keys_qmeta m;
+	const struct keys_qmeta *mp = NULL;
+	struct buf prefix = BUF_INIT, start = BUF_INIT, k = BUF_INIT;
+	leveldb_iterator_t *it;
+	char *v = NULL;
+	size_t vl = 0, got = 0;
+	int decoded = 0;
+
+	memset(&m, 0, sizeof m);
+	if (q != NULL) {
+		mp = &q->m;
+	} else {
+		keys_queue(&k, key);
+		if (store_get(f, &k, &v, &vl, "reading a queue record") == 0 && v != NULL &&
+		    keys_qmeta_decode(v, vl, &m) == 0) {
+			mp = &m;
+			decoded = 1;
+		}
+		leveldb_free(v);
+	}
+	keys_uri_prefix(&prefix, key);
+	/* From the head bound (rotation.c), past the deleted heads. */
+	if (mp != NULL && mp->head_ord > 0)
+		keys_uri(&start, key, mp->head_dir, mp->head_prec, mp->head_ord);
+	else
+		buf_append(&start, prefix.data, prefix.len);
+	it = leveldb_create_iterator(f->db, f->ro);
+	for (leveldb_iter_seek(it, start.data, start.len); leveldb_iter_valid(it) && got < n;
+	    leveldb_iter_next(it)) {
+		size_t kl;
+		const char *kk = leveldb_iter_key(it, &kl);
+		const char *vv;
+		struct curi *c;
+
+		if (kl < prefix.len || memcmp(kk, prefix.data, prefix.len) != 0)
+			break;
+		vv = leveldb_iter_value(it, &vl);
+		if (keys_curi_decode(vv, vl, &c) < 0)
+			continue;
+		fn(arg, c);
+		curi_free(c);
+		got++;
+	}
+	leveldb_iter_destroy(it);
+	if (decoded)
+		keys_qmeta_clear(&m);
+	buf_free(&prefix);
+	buf_free(&start);
+	buf_free(&k);
+	return (int)got;
 }

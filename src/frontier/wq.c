@@ -1,6 +1,7 @@
 /* The resident work queue object, its lists and its table (chained hashing
  * that doubles when the load passes 1). */
 #include "frontier/wq.h"
+#include "frontier/frontier.h"
 #include "frontier/seen.h"
 #include "lib/xmalloc.h"
 #include <stdlib.h>
@@ -38,41 +39,61 @@ wq_state_word(const struct keys_qmeta *m, int floor)
 }
 
 void
+wq_info(const char *key, const struct keys_qmeta *m, const struct policy_settings *s, int floor,
+    uint64_t now, struct frontier_queue_info *out)
+{
+	int64_t spent = m->total_expenditure - m->expenditure_at_activation;
+
+	out->key = key;
+	out->state = wq_state_word(m, floor);
+	out->precedence = m->precedence;
+	out->size = m->count;
+	out->enqueues = m->enqueues;
+	out->errors = m->errors;
+	out->last_dequeue_ms = m->last_dequeue_ms;
+	out->session_balance = m->active ? s->balance_replenish - spent : s->balance_replenish;
+	out->last_cost = m->last_cost;
+	out->wake_in_ms = m->wake_ms > now ? (int64_t)(m->wake_ms - now) : 0;
+	out->spend = m->total_expenditure;
+	out->budget = s->total_budget;
+	out->average_cost = m->cost_count > 0 ?
+	    (double)m->total_expenditure / (double)m->cost_count : 0;
+	out->last_peeked = m->last_peeked;
+	out->last_queued = m->last_queued;
+}
+
+void
 wq_report_line(const char *key, const struct keys_qmeta *m, const struct policy_settings *s,
     int floor, uint64_t now, struct buf *out, int json)
 {
-	int64_t spent = m->total_expenditure - m->expenditure_at_activation;
-	int64_t balance = m->active ? s->balance_replenish - spent : s->balance_replenish;
-	double avg = m->cost_count > 0 ? (double)m->total_expenditure / (double)m->cost_count : 0;
-	int64_t wake = m->wake_ms > now ? (int64_t)(m->wake_ms - now) : 0;
+	struct frontier_queue_info q;
 
+	wq_info(key, m, s, floor, now, &q);
 	if (json) {
 		buf_appends(out, "{\"state\":");
-		wq_json_str(out, wq_state_word(m, floor));
+		wq_json_str(out, q.state);
 		buf_appends(out, ",\"key\":");
 		wq_json_str(out, key);
 		buf_appendf(out, ",\"precedence\":%d,\"size\":%llu,\"enqueues\":%llu,"
 		    "\"session_balance\":%lld,\"last_cost\":%lld,\"average_cost\":%.2f,"
 		    "\"last_dequeue_ms\":%llu,\"wake_in_ms\":%lld,\"spend\":%lld,"
-		    "\"budget\":%lld,\"errors\":%llu,\"last_peeked\":", m->precedence,
-		    (unsigned long long)m->count, (unsigned long long)m->enqueues,
-		    (long long)balance, (long long)m->last_cost, avg,
-		    (unsigned long long)m->last_dequeue_ms, (long long)wake,
-		    (long long)m->total_expenditure, (long long)s->total_budget,
-		    (unsigned long long)m->errors);
-		wq_json_str(out, m->last_peeked);
+		    "\"budget\":%lld,\"errors\":%llu,\"last_peeked\":", q.precedence,
+		    (unsigned long long)q.size, (unsigned long long)q.enqueues,
+		    (long long)q.session_balance, (long long)q.last_cost, q.average_cost,
+		    (unsigned long long)q.last_dequeue_ms, (long long)q.wake_in_ms,
+		    (long long)q.spend, (long long)q.budget, (unsigned long long)q.errors);
+		wq_json_str(out, q.last_peeked);
 		buf_appends(out, ",\"last_queued\":");
-		wq_json_str(out, m->last_queued);
+		wq_json_str(out, q.last_queued);
 		buf_appends(out, "}\n");
 		return;
 	}
 	buf_appendf(out, "%s %s %d %llu %llu %lld %lld(%.2f) %llu %lld %lld/%lld %llu %s %s\n",
-	    wq_state_word(m, floor), key, m->precedence, (unsigned long long)m->count,
-	    (unsigned long long)m->enqueues, (long long)balance, (long long)m->last_cost,
-	    avg, (unsigned long long)m->last_dequeue_ms, (long long)wake,
-	    (long long)m->total_expenditure, (long long)s->total_budget,
-	    (unsigned long long)m->errors, m->last_peeked ? m->last_peeked : "-",
-	    m->last_queued ? m->last_queued : "-");
+	    q.state, key, q.precedence, (unsigned long long)q.size,
+	    (unsigned long long)q.enqueues, (long long)q.session_balance, (long long)q.last_cost,
+	    q.average_cost, (unsigned long long)q.last_dequeue_ms, (long long)q.wake_in_ms,
+	    (long long)q.spend, (long long)q.budget, (unsigned long long)q.errors,
+	    q.last_peeked ? q.last_peeked : "-", q.last_queued ? q.last_queued : "-");
 }
 
 static const char *const wq_names[WQ__COUNT] = {

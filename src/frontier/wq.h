@@ -11,6 +11,8 @@
 #include "lib/policy.h"
 #include "lib/wheel.h"
 
+struct frontier_queue_info;
+
 /* Queue states as Heritrix's (reference section 4). WQ_NONE: placed in no
  * structure yet (just created or just loaded). Ineligible is INACTIVE at a
  * precedence at or past the floor. */
@@ -68,6 +70,9 @@ int wq_state_working(int state);
  * peeked and last queued URI. */
 void wq_report_line(const char *key, const struct keys_qmeta *m,
     const struct policy_settings *s, int floor, uint64_t now, struct buf *out, int json);
+/* The same fields as values (the strings point into key and m). */
+void wq_info(const char *key, const struct keys_qmeta *m, const struct policy_settings *s,
+    int floor, uint64_t now, struct frontier_queue_info *out);
 struct wq *wq_new(const char *key);
 void wq_free(struct wq *q);
 

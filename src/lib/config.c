@@ -79,6 +79,16 @@ enum config_type config_type(enum config_key k)
 	return config_defs[k].type;
 }
 
+const char *config_choices(enum config_key k)
+{
+	return config_defs[k].choices;
+}
+
+const char *config_text(const struct config *c, enum config_key k)
+{
+	return c->v[k].s;
+}
+
 static void config_value_clear(struct config_value *v)
 {
 	free(v->s);
@@ -550,6 +560,11 @@ void config_format(const struct config *c, struct buf *out)
 		}
 		buf_appendf(out, "%s = %s\n", d->key, c->v[k].s);
 	}
+	config_format_overrides(c, out);
+}
+
+void config_format_overrides(const struct config *c, struct buf *out)
+{
 	for (size_t i = 0; i < c->novr; i++) {
 		buf_appendf(out, "\n[override \"%s\"]\n", c->ovr[i].prefix);
 		for (int k = 0; k < CK__COUNT; k++)

@@ -49,6 +49,13 @@ unsigned config_generation(const struct config *c);
 int config_find(const char *name);
 const char *config_name(enum config_key k);
 enum config_type config_type(enum config_key k);
+/* CT_ENUM: the choices, '|'-separated ("" for other types). */
+const char *config_choices(enum config_key k);
+/* Any key's global value as tern.conf text. */
+const char *config_text(const struct config *c, enum config_key k);
+/* The [override "SURT"] sections as INI text appended to out ("" if none):
+ * what config_format writes after the keys. */
+void config_format_overrides(const struct config *c, struct buf *out);
 
 /* Global values. */
 int config_bool(const struct config *c, enum config_key k);

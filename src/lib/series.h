@@ -34,7 +34,8 @@ void series_json_since(const struct series *s, uint64_t t_ms, struct buf *out);
 /* One logs/progress.log line ("TIMESTAMP discovered queued downloaded
  * pages/s KB/s failures in-flight ready snoozed inactive retired rss-KB
  * [bytes]"): 0 and *p, or -1 for the header comment or a line that is not
- * one (bytes -1 when the line has no bytes column). */
+ * one (bytes -1 when the line has no bytes column: a log written before
+ * the column was added). */
 int series_parse_progress(const char *line, size_t len, struct series_point *p);
 /* Appends points as the JSON array of series_json_since, keeping at most
  * max of them (evenly spaced, the last always kept). */

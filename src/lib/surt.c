@@ -492,3 +492,27 @@ int surt_override_key(const char *href, struct buf *out)
 	buf_consume(out, skip);
 	return 0;
 }
+
+void surt_queue_host(const char *key, struct buf *out)
+{
+	size_t n = strcspn(key, "#@+");
+	const char *end = key + n, *p;
+
+	buf_reset(out);
+	buf_append(out, "", 0);
+	if (memchr(key, ',', n) == NULL) {
+		buf_append(out, key, n);
+		return;
+	}
+	/* "org,example,www," read from its last label to its first. */
+	while (end > key && end[-1] == ',')
+		end--;
+	while (end > key) {
+		for (p = end; p > key && p[-1] != ','; p--)
+			;
+		if (out->len > 0)
+			buf_appendc(out, '.');
+		buf_append(out, p, (size_t)(end - p));
+		end = p > key ? p - 1 : key;
+	}
+}

@@ -65,6 +65,13 @@ int surt_ip_queue_key(const char *href, const char *ip, struct buf *out);
  * 0, or URL_EINVAL for an href url_split refuses. */
 int surt_parallel_suffix(const char *href, int n, struct buf *out);
 
+/* The host a queue key stands for (the inverse of surt_queue_key for what
+ * the console shows of a queue): "org,example,www,#8080+2" and
+ * "www.example.org#443" give "www.example.org", "org,example," gives
+ * "example.org", an IP key its address; the port, userinfo and parallel
+ * suffix are dropped. out is reset first. */
+void surt_queue_host(const char *key, struct buf *out);
+
 /* The registered domain (public suffix plus one label) of an ASCII host,
  * into out (reset first). IP literals are copied as they are (libpsl would
  * turn 127.0.0.1 into "0.1"); a host that is itself a public suffix, or has
