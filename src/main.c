@@ -4,6 +4,7 @@
 
 #include "lib/config.h"
 #include "crawl/crawl.h"
+#include "consolecmd.h"
 #include "crawlcmd.h"
 #include "crawl/job.h"
 #include "ops/ctl.h"
@@ -36,6 +37,8 @@ static const char main_usage[] =
 "  fetch  [--set KEY=VALUE]... URL\n"
 "                         one fetch through the real engine: status, headers, timings\n"
 "  warc-index JOBDIR      CDXJ index of the job's WARCs\n"
+"  console JOBDIR [--listen ADDR:PORT]\n"
+"                         the operator web console: prints its URL (with its token)\n"
 "  --version | --help\n"
 "\n"
 "Configuration keys are listed in tern.conf(5); --set section.key=value\n"
@@ -221,6 +224,11 @@ static int main_report(int argc, char **argv)
 	return reportcmd_run(argc, argv);
 }
 
+static int main_console(int argc, char **argv)
+{
+	return consolecmd_run(argc, argv);
+}
+
 static int main_ctl(int argc, char **argv)
 {
 	return ctl_run(argc, argv);
@@ -260,6 +268,7 @@ static const struct main_cmd main_cmds[] = {
 	{ "precedence-load", main_precedence_load },
 	{ "fetch", main_fetch },
 	{ "warc-index", main_warc_index },
+	{ "console", main_console },
 };
 
 int main(int argc, char **argv)

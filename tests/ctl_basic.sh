@@ -85,7 +85,7 @@ node -e 'const fs = require("fs"), r = (f) => JSON.parse(fs.readFileSync(f, "utf
 	if (s.state !== "PAUSED" || !(s.pages > 0)) throw "stats";
 	if (!h.some(x => x.host === "h0.web.test" && x.urls > 0)) throw "hosts";' ||
 	fail "JSON reports: $(cat frontier.json stats.json)"
-curl -s --unix-socket "$sock" http://tern/metrics >metrics.txt || fail "metrics"
+curl -s --unix-socket "$sock" http://localhost/metrics >metrics.txt || fail "metrics"
 grep -q '^tern_state{state="PAUSED"} 1$' metrics.txt || fail "metrics state: $(grep state metrics.txt)"
 grep -q '^tern_pages_total [1-9]' metrics.txt || fail "metrics pages"
 grep -q '^tern_queues{state="snoozed"} ' metrics.txt || fail "metrics queues"

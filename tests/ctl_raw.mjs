@@ -1,5 +1,6 @@
 // Raw clients for the control socket tests: what curl and tern ctl never
-// send. Usage:
+// send. SOCK is the socket's path, or tcp:HOST:PORT for the console's TCP
+// listener. Usage:
 //   node ctl_raw.mjs SOCK send JSON-STRING   send the bytes, print the status
 //   node ctl_raw.mjs SOCK bighead KB         a head of KB kilobytes
 //   node ctl_raw.mjs SOCK bigbody MB         Content-Length MB megabytes, streamed
@@ -8,10 +9,12 @@
 import net from 'node:net';
 
 const [sock, mode, arg] = process.argv.slice(2);
+const tcp = /^tcp:(.*):(\d+)$/.exec(sock);
+const target = tcp ? { host: tcp[1], port: Number(tcp[2]) } : sock;
 
 function exchange(payload, streamBody) {
 	return new Promise((resolve) => {
-		const c = net.createConnection(sock);
+		const c = net.createConnection(target);
 		let got = '';
 		let done = false;
 		const finish = () => {

@@ -215,6 +215,25 @@ static void test_consolereq_flags(void **state)
 	assert_true(r.json);
 	for (int p = 0; p < CONSOLEREQ__NPAGES; p++)
 		assert_non_null(consolereq_page_path((enum consolereq_page)p));
+	/* A copy keeps everything once the original is reused. */
+	in.path = "/console/log";
+	in.query = "status=4xx&host=a.b&mime=text%2F&before=7";
+	in.authorization = "Bearer " T;
+	consolereq_route(&l, &in, &r);
+	{
+		struct consolereq c;
+		consolereq_init(&c);
+		consolereq_copy(&c, &r);
+		in.query = "";
+		consolereq_route(&l, &in, &r);
+		assert_int_equal(c.page, CONSOLEREQ_LOG);
+		assert_string_equal(c.code.data, "4xx");
+		assert_string_equal(c.host.data, "a.b");
+		assert_string_equal(c.mime.data, "text/");
+		assert_int_equal(c.before, 7);
+		assert_string_equal(r.code.data, "");
+		consolereq_free(&c);
+	}
 	consolereq_free(&r);
 }
 

@@ -45,6 +45,27 @@ void consolereq_free(struct consolereq *r)
 	buf_free(&r->mime);
 }
 
+void consolereq_copy(struct consolereq *dst, const struct consolereq *src)
+{
+	struct buf keep[5] = { dst->location, dst->key, dst->code, dst->host, dst->mime };
+	const struct buf *from[5] = { &src->location, &src->key, &src->code, &src->host, &src->mime };
+
+	*dst = *src;
+	dst->asset = NULL;
+	dst->location = keep[0];
+	dst->key = keep[1];
+	dst->code = keep[2];
+	dst->host = keep[3];
+	dst->mime = keep[4];
+	{
+		struct buf *to[5] = { &dst->location, &dst->key, &dst->code, &dst->host, &dst->mime };
+		for (size_t i = 0; i < 5; i++) {
+			buf_reset(to[i]);
+			buf_append(to[i], from[i]->data != NULL ? from[i]->data : "", from[i]->len);
+		}
+	}
+}
+
 static void consolereq_reset(struct consolereq *r)
 {
 	struct buf *bufs[] = { &r->location, &r->key, &r->code, &r->host, &r->mime };

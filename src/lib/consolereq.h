@@ -90,6 +90,9 @@ struct consolereq {
 
 void consolereq_init(struct consolereq *r);
 void consolereq_free(struct consolereq *r);
+/* Makes dst (initialized) a copy of src that outlives the request (asset
+ * is not kept: it points into the request's path). */
+void consolereq_copy(struct consolereq *dst, const struct consolereq *src);
 /* Decides what to do with in, arriving at l, into r (reset first). */
 void consolereq_route(const struct consolereq_listener *l, const struct consolereq_in *in,
     struct consolereq *r);

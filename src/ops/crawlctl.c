@@ -5,12 +5,20 @@
  *   GET  /report/frontier|queues|hosts|stats   [?format=json|text][&state=S]
  *   GET  /metrics                Prometheus text
  *   POST /pause /unpause /stop /checkpoint /reconsider-retired
- *   POST /settings               {"section.key": value, ...}
+ *   POST /settings               {"section.key": value, ...} (or a form body)
+ *   POST /listen                 {"listen": "ADDR:PORT"}: the console's TCP
+ *                                listener (control.sock only; tern console)
  *
- * Errors are JSON objects {"error", "status"} with a 4xx or 5xx status. */
+ * Every request first goes through the operator console (ops/console.h):
+ * its checks (Host, the token on TCP, the origin of a POST) and its pages
+ * under /console/; the routes above are what it hands back. The same
+ * routes answer on control.sock and, behind the token, on the console's TCP
+ * listener. Errors are JSON objects {"error", "status"} with a 4xx or 5xx
+ * status. */
 #include <build-config.h>
 
 #include "crawl/checkpoint.h"
+#include "lib/clock.h"
 #include "lib/config.h"
 #include "crawl/crawl.h"
 #include "ops/crawlctl.h"
@@ -20,15 +28,27 @@
 #include "frontier/frontier.h"
 #include "frontier/hosts.h"
 #include "crawl/report.h"
+#include "lib/form.h"
 #include "lib/xmalloc.h"
+#include "ops/console.h"
+#include "ops/consoletoken.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 struct crawlctl {
 	struct crawl *cr;
-	struct ctlserver *srv;
+	struct ctlserver *srv;		/* control.sock */
+	struct ctlserver *tcp;		/* the console's TCP listener, once asked for */
+	struct console *console;
+	struct consolereq_listener unix_l, tcp_l;
+	char token[CONSOLEREQ_TOKEN_LEN + 1];
+	char **names;			/* console.host-names */
+	char url[192];
+	uv_timer_t sample;		/* the console's sample, once a second */
 };
 
 /* Keys read only when the crawl starts: a mid-crawl change is kept in
@@ -43,10 +63,10 @@ static const char *const crawlctl_at_start[] = {
 	"dns.", "warc.", "storage.", "canonicalize.", "checkpoint.",
 	"fetch.connect-timeout-ms", "fetch.timeout-seconds", "fetch.idle-timeout-seconds",
 	"fetch.max-header-bytes", "fetch.accept-encoding", "fetch.tls-verify", "fetch.ca-file",
-	"fetch.allow-private-addresses",
+	"fetch.allow-private-addresses", "console.",
 };
 
-static int crawlctl_key_at_start(const char *key)
+int crawlctl_key_at_start(const char *key)
 {
 	for (size_t i = 0; i < sizeof crawlctl_at_start / sizeof crawlctl_at_start[0]; i++) {
 		const char *k = crawlctl_at_start[i];
@@ -216,7 +236,7 @@ static void crawlctl_metrics(struct crawlctl *cc, struct ctlserver_reply *r)
 	buf_appendf(b, "tern_uptime_seconds %.3f\n", cs.seconds);
 	buf_appends(b, "# TYPE tern_control_connections gauge\n");
 	buf_appendf(b, "tern_control_connections %u\n",
-	    ctlserver_connections(cc->srv));
+	    ctlserver_connections(cc->srv) + (cc->tcp != NULL ? ctlserver_connections(cc->tcp) : 0));
 }
 
 static void crawlctl_report(struct crawl *cr, const struct ctlreq *req, struct ctlserver_reply *r)
@@ -299,19 +319,48 @@ static void crawlctl_save_config(struct crawl *cr)
 	free(path);
 }
 
+/* A form body (section.key=value&...) as the JSON object of its pairs,
+ * every value a string; NULL for a malformed escape. */
+static json_t *crawlctl_form(const struct ctlreq *req)
+{
+	struct buf n = BUF_INIT, v = BUF_INIT;
+	const char *p = req->body.data;
+	json_t *j = json_object();
+	int rc;
+
+	while ((rc = form_next(&p, &n, &v)) != 0) {
+		if (rc < 0 || memchr(n.data, '\0', n.len) != NULL) {
+			json_decref(j);
+			j = NULL;
+			break;
+		}
+		json_object_set_new(j, n.data, json_stringn(v.data, v.len));
+	}
+	buf_free(&n);
+	buf_free(&v);
+	return j;
+}
+
 static void crawlctl_settings(struct crawl *cr, const struct ctlreq *req, struct ctlserver_reply *r)
 {
+	const char *ct = ctlreq_header(req, CTLREQ_H_CONTENT_TYPE);
+	int form = ct != NULL && strncasecmp(ct, "application/x-www-form-urlencoded", 33) == 0;
 	json_error_t jerr;
-	json_t *j = json_loadb(req->body.data, req->body.len, 0, &jerr), *v, *applied;
+	json_t *j = form ? crawlctl_form(req) : json_loadb(req->body.data, req->body.len, 0, &jerr);
+	json_t *v, *applied;
 	struct config *scratch;
 	struct buf a = BUF_INIT;
 	const char *key;
 	char *err = NULL;
 	int pass;
 
+	if (form && j == NULL)
+		snprintf(jerr.text, sizeof jerr.text, "malformed %%-escape in the form");
+
 	if (j == NULL || !json_is_object(j) || json_object_size(j) == 0) {
 		buf_appendf(&a, "expected a JSON object of settings such as "
-		    "{\"frontier.queue-total-budget\": 500}%s%s", j == NULL ? ": " : "",
+		    "{\"frontier.queue-total-budget\": 500}, or a form body "
+		    "frontier.queue-total-budget=500%s%s", j == NULL ? ": " : "",
 		    j == NULL ? jerr.text : "");
 		ctlserver_reply_error(r, 400, a.data);
 		buf_free(&a);
@@ -400,7 +449,7 @@ static void crawlctl_action(struct crawl *cr, const char *what, struct ctlserver
 		    "note", why));
 }
 
-static void crawlctl_handle(void *ctx, const struct ctlreq *req, struct ctlserver_reply *r)
+static void crawlctl_routes(void *ctx, const struct ctlreq *req, struct ctlserver_reply *r)
 {
 	static const char *const posts[] = {
 		"/pause", "/unpause", "/stop", "/checkpoint", "/reconsider-retired",
@@ -448,25 +497,194 @@ static void crawlctl_handle(void *ctx, const struct ctlreq *req, struct ctlserve
 	    "/settings)");
 }
 
+/* The console's view of the crawl. */
+static void crawlctl_view_cb(void *ctx, struct console_view *v)
+{
+	struct crawlctl *cc = ctx;
+	const struct crawl_stats *st = crawl_stats(cc->cr);
+	struct crawl_status cs;
+
+	crawl_status(cc->cr, &cs);
+	memset(v, 0, sizeof *v);
+	v->state = crawl_state_name(cs.state);
+	v->reason = cs.reason;
+	v->pages = st->pages;
+	v->bytes = st->bytes;
+	v->failures = st->failures;
+	v->in_flight = cs.in_flight > 0 ? (uint64_t)cs.in_flight : 0;
+	v->seconds = cs.seconds;
+	v->rss_kb = crawl_rss_kb();
+	frontier_counts(crawl_frontier(cc->cr), &v->fc);
+}
+
+static void crawlctl_sample_cb(uv_timer_t *t)
+{
+	struct crawlctl *cc = t->data;
+
+	console_sample(cc->console, clock_wall_ms());
+}
+
+static void crawlctl_tcp_cb(void *ctx, const struct ctlreq *req, struct ctlserver_reply *r);
+
+/* Opens the console's TCP listener at addr (once: later asks get the one
+ * open); cc->url says where. */
+static int crawlctl_listen(struct crawlctl *cc, const char *addr, char **err)
+{
+	char bound[64];
+
+	if (cc->tcp != NULL)
+		return 0;
+	if (cc->token[0] == '\0' && consoletoken_get(crawl_jobdir(cc->cr), cc->token, err) < 0)
+		return -1;
+	cc->tcp = ctlserver_start_tcp(crawl_loop(cc->cr), addr, crawlctl_tcp_cb, cc, err);
+	if (cc->tcp == NULL)
+		return -1;
+	ctlserver_address(cc->tcp, bound, sizeof bound);
+	cc->tcp_l.port = ctlserver_port(cc->tcp);
+	snprintf(cc->url, sizeof cc->url, "http://%s/console/?token=%s", bound, cc->token);
+	crawl_log_event(cc->cr, "console listening on %s", bound);
+	return 0;
+}
+
+/* POST /listen {"listen": "ADDR:PORT"} (control.sock only). */
+static void crawlctl_listen_route(struct crawlctl *cc, const struct ctlreq *req,
+    struct ctlserver_reply *r)
+{
+	json_t *j = json_loadb(req->body.data, req->body.len, 0, NULL);
+	const char *addr = json_string_value(json_object_get(j, "listen"));
+	char *err = NULL, bound[64];
+
+	if (strcmp(req->method, "POST") != 0) {
+		ctlserver_reply_error(r, 405, "use POST");
+	} else if (addr == NULL) {
+		ctlserver_reply_error(r, 400, "expected {\"listen\": \"127.0.0.1:PORT\"}");
+	} else if (crawlctl_listen(cc, addr, &err) < 0) {
+		ctlserver_reply_error(r, 400, err);
+		free(err);
+	} else {
+		ctlserver_address(cc->tcp, bound, sizeof bound);
+		crawlctl_json(r, json_pack("{s:s, s:s}", "url", cc->url, "address", bound));
+	}
+	json_decref(j);
+}
+
+static void crawlctl_unix_cb(void *ctx, const struct ctlreq *req, struct ctlserver_reply *r)
+{
+	struct crawlctl *cc = ctx;
+
+	if (strcmp(req->path.data, "/listen") == 0) {
+		crawlctl_listen_route(cc, req, r);
+		return;
+	}
+	console_handle(cc->console, &cc->unix_l, req, crawlctl_routes, cc, r);
+}
+
+static void crawlctl_tcp_cb(void *ctx, const struct ctlreq *req, struct ctlserver_reply *r)
+{
+	struct crawlctl *cc = ctx;
+
+	console_handle(cc->console, &cc->tcp_l, req, crawlctl_routes, cc, r);
+}
+
+/* console.host-names, comma-separated, into a NULL-terminated array. */
+static char **crawlctl_names(const char *list, size_t *n)
+{
+	char **v = xcalloc(strlen(list) / 2 + 2, sizeof *v);
+
+	*n = 0;
+	while (*list != '\0') {
+		size_t len = strcspn(list, ", ");
+		if (len > 0)
+			v[(*n)++] = xstrndup(list, len);
+		list += len;
+		list += strspn(list, ", ");
+	}
+	return v;
+}
+
 struct crawlctl *crawlctl_start(struct crawl *cr, char **err)
 {
 	struct crawlctl *cc = xcalloc(1, sizeof *cc);
 	char *path = xasprintf("%s/control.sock", crawl_jobdir(cr));
 
+	struct console_opts co;
+	const char *listen;
+
 	cc->cr = cr;
-	cc->srv = ctlserver_start(crawl_loop(cr), path, crawlctl_handle, cc, err);
+	cc->srv = ctlserver_start(crawl_loop(cr), path, crawlctl_unix_cb, cc, err);
 	free(path);
 	if (cc->srv == NULL) {
 		free(cc);
 		return NULL;
 	}
+	/* The job's token, made now so that it is there for the console's
+	 * listener; without it only the listener is refused (crawlctl_listen
+	 * says why). */
+	{
+		char *e = NULL;
+		if (consoletoken_get(crawl_jobdir(cr), cc->token, &e) < 0) {
+			cc->token[0] = '\0';
+			free(e);
+		}
+	}
+	cc->names = crawlctl_names(config_str(crawl_config(cr), CK_CONSOLE_HOST_NAMES),
+	    &cc->unix_l.nnames);
+	cc->unix_l.names = (const char *const *)cc->names;
+	cc->unix_l.token = cc->token;
+	cc->tcp_l = cc->unix_l;
+	cc->tcp_l.tcp = 1;
+	memset(&co, 0, sizeof co);
+	co.loop = crawl_loop(cr);
+	co.jobdir = crawl_jobdir(cr);
+	co.cfg = crawl_config(cr);
+	co.frontier = crawl_frontier(cr);
+	co.view = crawlctl_view_cb;
+	co.ctx = cc;
+	co.live = 1;
+	co.token = cc->token;
+	cc->console = console_new(&co);
+	uv_timer_init(crawl_loop(cr), &cc->sample);
+	cc->sample.data = cc;
+	uv_timer_start(&cc->sample, crawlctl_sample_cb, 0, 1000);
+	uv_unref((uv_handle_t *)&cc->sample);
+	listen = config_str(crawl_config(cr), CK_CONSOLE_LISTEN);
+	if (*listen != '\0') {
+		char *e = NULL;
+		if (crawlctl_listen(cc, listen, &e) < 0) {
+			*err = xasprintf("console.listen: %s", e);
+			free(e);
+			crawlctl_close(cc);
+			return NULL;
+		}
+		fprintf(stderr, "tern: console: %s\n", cc->url);
+	}
 	return cc;
+}
+
+const char *crawlctl_console_url(const struct crawlctl *cc)
+{
+	return cc->tcp != NULL ? cc->url : NULL;
+}
+
+static void crawlctl_closed_cb(uv_handle_t *h)
+{
+	struct crawlctl *cc = h->data;
+
+	for (char **p = cc->names; *p != NULL; p++)
+		free(*p);
+	free(cc->names);
+	free(cc);
 }
 
 void crawlctl_close(struct crawlctl *cc)
 {
 	if (cc == NULL)
 		return;
+	/* The console first: requests waiting for it get their 503 while
+	 * their connections are still there. */
+	console_free(cc->console);
 	ctlserver_close(cc->srv);
-	free(cc);
+	if (cc->tcp != NULL)
+		ctlserver_close(cc->tcp);
+	uv_close((uv_handle_t *)&cc->sample, crawlctl_closed_cb);
 }

@@ -9,11 +9,18 @@
 struct crawl;
 struct crawlctl;
 
-/* Listens on JOBDIR/control.sock on crawl_loop(cr). NULL and *err if it
- * cannot (a path too long for a unix socket, bind refused). */
+/* Listens on JOBDIR/control.sock on crawl_loop(cr), with the operator
+ * console's pages, and on console.listen's TCP address when it is set. NULL
+ * and *err if it cannot (a path too long for a unix socket, bind refused). */
 struct crawlctl *crawlctl_start(struct crawl *cr, char **err);
-/* Closes the socket and every connection; the loop must run once more to
- * finish closing. */
+/* Closes the socket, the console's listener and every connection; the loop
+ * must run once more to finish closing. */
 void crawlctl_close(struct crawlctl *cc);
+/* The console's URL (with its token) once its TCP listener is open
+ * (console.listen, or POST /listen from tern console), else NULL. */
+const char *crawlctl_console_url(const struct crawlctl *cc);
+/* 1 for a key read only when the crawl starts: a change through POST
+ * /settings applies on resume. */
+int crawlctl_key_at_start(const char *key);
 
 #endif

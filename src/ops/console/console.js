@@ -102,15 +102,19 @@
 	}
 
 	/* The settings form: only changed fields are sent, as tern.conf text. */
+	function initial(el) {
+		if (el.tagName !== 'SELECT') return el.defaultValue;
+		for (const o of el.options) if (o.defaultSelected) return o.value;
+		return el.options.length ? el.options[0].value : '';
+	}
+
 	const form = document.getElementById('settings');
 	if (form) {
 		form.addEventListener('submit', async (ev) => {
 			ev.preventDefault();
 			const changes = {};
 			for (const el of form.querySelectorAll('[name]')) {
-				const now = el.type === 'checkbox' ? (el.checked ? 'true' : 'false') : el.value;
-				const was = el.type === 'checkbox' ? (el.defaultChecked ? 'true' : 'false') : el.defaultValue;
-				if (now !== was) changes[el.name] = now;
+				if (initial(el) !== el.value) changes[el.name] = el.value;
 			}
 			if (Object.keys(changes).length === 0) {
 				show('ok', 'nothing changed');
@@ -121,8 +125,11 @@
 			if (res.ok) {
 				for (const el of form.querySelectorAll('[name]')) {
 					if (!(el.name in changes)) continue;
-					if (el.type === 'checkbox') el.defaultChecked = el.checked;
-					else el.defaultValue = el.value;
+					if (el.tagName === 'SELECT') {
+						for (const o of el.options) o.defaultSelected = o.selected;
+					} else {
+						el.defaultValue = el.value;
+					}
 					el.closest('tr')?.classList.add('changed');
 				}
 				if (res.data && res.data.state) setState(res.data);
@@ -161,7 +168,7 @@
 			g.moveTo(left, y + 0.5);
 			g.lineTo(left + pw, y + 0.5);
 			g.stroke();
-			g.fillText(short(max * i / 4) + unit, 4, y + 4);
+			g.fillText(short(max * i / 4, max / 4) + unit, 4, y + 4);
 		}
 		const span = Math.max(1, t1 - t0);
 		for (let i = 0; i <= 3; i++) {
@@ -194,12 +201,14 @@
 		return 10 * e;
 	}
 
-	function short(v) {
+	/* An axis label: as many decimals as the step between labels needs. */
+	function short(v, step) {
 		if (v >= 1e9) return (v / 1e9).toFixed(1) + 'G';
 		if (v >= 1e6) return (v / 1e6).toFixed(1) + 'M';
 		if (v >= 1e4) return (v / 1e3).toFixed(0) + 'k';
-		if (v >= 100 || v === 0) return v.toFixed(0);
-		return v.toFixed(v >= 10 ? 1 : 2);
+		if (v === 0) return '0';
+		const d = step >= 1 ? (Number.isInteger(step) ? 0 : 1) : Math.min(4, Math.ceil(-Math.log10(step)) + 1);
+		return v.toFixed(d);
 	}
 
 	/* Samples are cumulative [t_ms, pages, bytes, in_flight, queued]; rates
@@ -242,7 +251,7 @@
 			queued: fmt(s.queued), discovered: fmt(s.discovered),
 			pages_per_s: fmt(s.pages_per_s, 1), pages_per_s_avg: fmt(s.pages_per_s_avg, 1),
 			mb_per_s: fmt(s.mb_per_s, 2), mb: fmt(s.bytes / 1e6, 1),
-			rss_mb: fmt(s.rss_kb / 1024), elapsed: duration(s.seconds),
+			rss_mb: s.rss_kb > 0 ? fmt(s.rss_kb / 1024) : '–', elapsed: duration(s.seconds),
 		};
 		for (const [k, text] of Object.entries(v)) {
 			for (const el of document.querySelectorAll('[data-k="' + k + '"]')) el.textContent = text;
@@ -293,12 +302,13 @@
 		});
 	}
 
+	/* Offline the long view is all there is: drawn once. */
+	if (page === 'overview') {
+		loadHistory();
+		if (live) setInterval(loadHistory, 60000);
+		window.addEventListener('resize', redraw);
+	}
 	if (live) {
-		if (page === 'overview') {
-			loadHistory();
-			setInterval(loadHistory, 60000);
-			window.addEventListener('resize', redraw);
-		}
 		poll();
 		setInterval(poll, POLL_MS);
 	}

@@ -1,0 +1,10 @@
+/* `tern console JOBDIR [--listen ADDR:PORT]`: the operator console's URL
+ * from the running crawl, or the console served offline by this process
+ * (CONTRACT section 9). */
+#ifndef TERN_CONSOLECMD_H
+#define TERN_CONSOLECMD_H
+
+/* argv[0] is "console". Returns the exit status. */
+int consolecmd_run(int argc, char **argv);
+
+#endif
