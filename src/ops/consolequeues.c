@@ -415,13 +415,15 @@ static void consolequeues_prune(struct consolequeues *cq)
 
 static void consolequeues_sorted(struct consolequeues *cq, const struct consoleview_rq *q)
 {
-	size_t keep = (size_t)q->r->pageno * CONSOLEREQ_PAGE_ROWS;
+	/* Four pages more than asked for, so that Next is served by this walk. */
+	size_t keep = (size_t)(q->r->pageno + 4 < CONSOLEREQ_MAX_PAGE ? q->r->pageno + 4 :
+	    CONSOLEREQ_MAX_PAGE) * CONSOLEREQ_PAGE_ROWS;
 	struct consolequeues_walk *w;
 
 	consolequeues_prune(cq);
 	for (w = cq->walks; w != NULL; w = w->next)
 		if (strcmp(w->state, q->r->state) == 0 && strcmp(w->sort, q->r->sort) == 0 &&
-		    w->keep >= keep)
+		    w->keep >= (size_t)q->r->pageno * CONSOLEREQ_PAGE_ROWS)
 			break;
 	if (w != NULL && w->done) {
 		consolequeues_sorted_page(w, q);
