@@ -143,9 +143,15 @@ grep -q '^queue-total-budget = 100000' "$job/tern.conf" || fail "tern.conf not r
 c=$(code --unix-socket "$sock" -d 'frontier.queue-total-budget=%zz' http://localhost/settings)
 [ "$c" = 400 ] || fail "a malformed form: $c"
 
-# Offline: the crawl stopped, tern console serves the job itself.
+# Offline: the crawl stopped, tern console serves the job itself. Its
+# crawl.log gets 30,000 more lines (about 5 MB, 600 more hosts), so the hosts
+# page reads it in loop steps while its request waits, and the log page stops
+# at its bound with a link to older lines.
 "$TERN" ctl "$job" stop >/dev/null || fail "stop"
 policy_wait_exit 0
+awk 'BEGIN { for (i = 0; i < 30000; i++)
+	printf "2026-01-01T00:00:00.000Z %5d %10d http://s%d.synth.test/page/%d/%0120d L http://s%d.synth.test/ text/html #001 - - - -\n",
+		i % 7 ? 200 : 404, 1000 + i % 13, i % 600, i, i, i % 600 }' >>"$job/logs/crawl.log"
 "$TERN" console "$job" --listen 127.0.0.1:0 >offline.out 2>offline.err &
 off=$!
 track_pid $off
@@ -168,6 +174,14 @@ for p in queues hosts log settings checkpoints; do
 done
 c=$(code -X POST -H "Authorization: Bearer $token" "$obase/pause")
 [ "$c" = 503 ] || fail "offline pause: $c"
+curl -s -H "Authorization: Bearer $token" "$obase/console/hosts?sort=urls" >hosts.html
+grep -q '>60[0-9] hosts in ' hosts.html || fail "hosts of the long crawl.log: $(grep -o '[0-9,]* hosts* in [^<]*' hosts.html)"
+grep -q '<td class="key">s0.synth.test</td><td class="n">50</td>' hosts.html ||
+	fail "hosts page: $(grep -o '<tr><td class="key">[^<]*</td><td class="n">[0-9]*' hosts.html | head -3)"
+grep -q 'not read yet' hosts.html && fail "hosts page did not read the whole crawl.log"
+curl -s -H "Authorization: Bearer $token" "$obase/console/log?host=nomatch.test" >log.html
+grep -q 'follow Older for more' log.html || fail "log page past its bound: $(grep -o 'lines*, newest[^<]*' log.html)"
+grep -q 'before=[0-9]' log.html || fail "no link to older lines"
 [ -e "$sock" ] && fail "the offline console made control.sock"
 kill -TERM $off
 wait $off || fail "offline console exit status $?"
