@@ -1,6 +1,6 @@
 #!/bin/sh
 # Resuming from a checkpoint, judged from the test web's request log:
-#   - a crawl is stopped, checkpointed (tests/checkpoint_driver until the
+#   - a crawl is stopped, checkpointed (tests/crawl/checkpoint_driver until the
 #     crawl loop takes its own), then continued past the checkpoint and
 #     killed, so the live state is ahead of the checkpoint;
 #   - the job directory is copied twice. Copy A is restored, crawled a little,
@@ -17,7 +17,7 @@
 . "$top_srcdir/tests/lib.sh"
 need_cmd dnsmasq
 
-DRIVER=$top_builddir/tests/checkpoint_driver
+DRIVER=$top_builddir/tests/crawl/checkpoint_driver
 [ -x "$DRIVER" ] || fail "no $DRIVER (make check builds it)"
 CONNS=4
 tw_start --hosts 6 --pages 40 --links 6 --kb 2 --latency-ms 10-30

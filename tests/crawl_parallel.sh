@@ -2,7 +2,7 @@
 # Parallel queues (checklist item 53): frontier.parallel-queues = 2 splits a
 # host's queue into KEY and KEY+1 by a consistent hash of the first path
 # segment (on the test web /p/ and /i/ stay on KEY and /r/ goes to KEY+1,
-# tests/test_surt.c), so with two connections one host has two fetches in
+# tests/lib/test_surt.c), so with two connections one host has two fetches in
 # flight at times, never more, as the server's request log shows; every
 # page is still fetched once, and the queues report names both queues. The
 # same crawl with one queue never has two requests in flight.

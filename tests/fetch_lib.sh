@@ -2,7 +2,7 @@
 # the test web, dnsmasq, and short ways to run `tern fetch` and read its
 # output. Sourced after tests/lib.sh.
 
-DRIVER=${DRIVER:-$top_builddir/tests/fetch_driver}
+DRIVER=${DRIVER:-$top_builddir/tests/net/fetch_driver}
 [ -x "$TERN" ] || fail "tern not built: $TERN"
 [ -x "$DRIVER" ] || fail "fetch driver not built: $DRIVER"
 # Until src/main.c hands `tern fetch` to fetchcmd_run there is nothing to test.

@@ -11,5 +11,5 @@ if [ ! -d "$top_srcdir/tests/node_modules/robots-parser" ]; then
 	echo "robots_diff: tests/node_modules/robots-parser missing (run npm ci in tests/)" >&2
 	exit 77
 fi
-exec node "$top_srcdir/tests/robots_diff.mjs" "$top_builddir/tests/robots_driver" \
+exec node "$top_srcdir/tests/robots_diff.mjs" "$top_builddir/tests/lib/robots_driver" \
 	"$top_srcdir/tests/robots_diff_allowed.txt"

@@ -12,6 +12,6 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 node "$top_srcdir/tests/url_gen.mjs" "$top_srcdir/tests/url_real.txt" ${URL_DIFF_COUNT:-6000} >"$tmp/pairs"
-"$top_builddir/tests/url_driver" <"$tmp/pairs" >"$tmp/c.out"
+"$top_builddir/tests/lib/url_driver" <"$tmp/pairs" >"$tmp/c.out"
 node "$top_srcdir/tests/url_diff.mjs" "$tmp/pairs" "$tmp/c.out" \
 	"$top_srcdir/tests/url_diff_allowed.txt"

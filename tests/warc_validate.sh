@@ -1,5 +1,5 @@
 #!/bin/sh
-# Writes sample jobs with every WARC record type (tests/warc_sample, WARC/1.1
+# Writes sample jobs with every WARC record type (tests/archive/warc_sample, WARC/1.1
 # and WARC/1.0) and checks them with an independent reader, npm warcio, in
 # tests/warc_validate.mjs; a tampered copy must be rejected. When tern has
 # `warc-index`, the CDXJ it writes is checked too: every capture looked up.
@@ -8,7 +8,7 @@ set -u
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 fails=0
-sample="$top_builddir/tests/warc_sample"
+sample="$top_builddir/tests/archive/warc_sample"
 mjs="$top_srcdir/tests/warc_validate.mjs"
 
 if ! command -v node >/dev/null 2>&1 || [ ! -d "$top_srcdir/tests/node_modules/warcio" ]; then
