@@ -5,7 +5,7 @@
  *   poll       DNS, connections, TLS, HTTP: visits advance and end; an
  *              ending visit writes its crawl.log line and WARC records into
  *              buffers and tells the frontier, which only adds to its batch
- *   prepare    crawl_tick: flush WARC buffers and crawl.log first, then the
+ *   prepare    crawl_prepare_cb: flush WARC buffers and crawl.log first, then the
  *              frontier's and the dedup index's LevelDB batches (so a URI is
  *              never marked done before its records are on disk), then hand
  *              out new work up to crawl.max-connections, then check the end
