@@ -103,10 +103,16 @@ int schedule_uri(struct schedule *s, const char *href, const char *via,
 		buf_append(&s->href, href, (size_t)(hash - href));
 		href = s->href.data;
 	}
+	if (canon_key(href, s->o.canon_flags, &s->canon) < 0)
+		return 0;
+	/* Most links name a URI already seen: memory says so before the scope,
+	 * the keys and the URI record are worked out, with the same answer
+	 * (an in-scope URI seen before and an out-of-scope one both give 0). */
+	if (!force && frontier_seen(s->o.frontier, s->canon.data, s->canon.len))
+		return 0;
 	if (!force && scope_check(s->o.scope, href, hops, 0) != SCOPE_ACCEPT)
 		return 0;
-	if (canon_key(href, s->o.canon_flags, &s->canon) < 0 ||
-	    surt_override_key(href, &s->surt) < 0 ||
+	if (surt_override_key(href, &s->surt) < 0 ||
 	    schedule_queue_key(s, href, s->surt.data, NULL, &s->queue) < 0)
 		return 0;
 	c = curi_new(href, via, hops, flags);

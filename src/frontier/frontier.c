@@ -61,7 +61,7 @@ frontier_options_defaults(struct frontier_options *o)
 	o->cache_mb = 8;
 	o->write_buffer_mb = 4;
 	o->cold_queues = 4096;
-	o->seen_cache = 1 << 14;
+	o->seen_memory = (size_t)16 << 20;
 	o->best_first = 0;
 	o->host_depth_divisor = 8.0;
 }
@@ -104,6 +104,7 @@ frontier_options_from_config(struct frontier_options *o, const struct config *cf
 	o->snooze_deactivate_ms = (uint64_t)config_int(cfg, CK_FRONTIER_SNOOZE_DEACTIVATE_MS);
 	o->cache_mb = (size_t)config_int(cfg, CK_STORAGE_CACHE_MB);
 	o->write_buffer_mb = (size_t)config_int(cfg, CK_STORAGE_WRITE_BUFFER_MB);
+	o->seen_memory = (size_t)config_int(cfg, CK_STORAGE_SEEN_MEMORY_MB) << 20;
 	o->best_first = config_enum(cfg, CK_FRONTIER_READY_ORDER) == 1;
 	o->host_depth_divisor = config_double(cfg, CK_FRONTIER_HOST_DEPTH_DIVISOR);
 	if (config_override_count(cfg) > 0) {
@@ -156,6 +157,12 @@ frontier_schedule(struct frontier *f, const struct curi *c, const char *canon,
     const char *queue_key, const char *surt, int force)
 {
 	return enqueue_schedule(f, c, canon, queue_key, surt, force);
+}
+
+int
+frontier_seen(struct frontier *f, const char *canon, size_t len)
+{
+	return f->error == NULL && seen_known(f->seen, canon, len);
 }
 
 int
@@ -355,7 +362,7 @@ frontier_open_opts(const char *dir, const struct frontier_options *o, int create
 		frontier_close(f);
 		return NULL;
 	}
-	f->seen = seen_new(f->db, o->seen_cache);
+	f->seen = seen_new(f->db, o->seen_memory);
 	if (create) {
 		store_counters_put(f);
 		if (frontier_flush(f, err) < 0) {

@@ -27,7 +27,7 @@ struct frontier_options {
 	size_t cache_mb;                  /* storage.cache-mb */
 	size_t write_buffer_mb;           /* storage.write-buffer-mb */
 	size_t cold_queues;               /* queues kept in memory outside the working set */
-	size_t seen_cache;                /* slots of the seen set's recent cache */
+	size_t seen_memory;               /* bytes: storage.seen-memory-mb, the seen set's memory set */
 	/* Ready queues in FIFO order (Heritrix) or best-first (iudex): by the
 	 * best URI precedence enqueued, lowered by (URIs given out since the
 	 * queue's activation) / host_depth_divisor, favouring breadth. */
@@ -67,6 +67,10 @@ int frontier_preload(struct frontier *f, const char *canon, int precedence);
  * an invalid queue key. force=1 schedules even if seen (operator seeds,
  * prerequisites), reading the store at once when memory cannot tell. */
 #define FRONTIER_HELD_URI 2
+/* 1 if memory alone proves canon (len bytes) already seen, so scheduling
+ * it would do nothing: callers skip the scope, keys and URI record of a
+ * plain duplicate. 0 if memory cannot tell, or after a store error. */
+int frontier_seen(struct frontier *f, const char *canon, size_t len);
 int frontier_schedule(struct frontier *f, const struct curi *c, const char *canon,
     const char *queue_key, const char *surt, int force);
 

@@ -134,12 +134,17 @@ qreport_summary(struct frontier *f, struct buf *out)
 	    (unsigned long long)n.discovered, (unsigned long long)n.succeeded,
 	    (unsigned long long)n.failed, (unsigned long long)n.disregarded,
 	    (unsigned long long)n.retired_uris, (unsigned long long)n.ineligible_uris);
-	buf_appendf(out, " seen set: %llu URIs, Bloom %zu bytes in %u layers; %llu tests: "
-	    "%llu Bloom misses, %llu unwritten, %llu cached, %llu held for %llu sorted "
-	    "checks (%llu store seeks, %llu merge steps, %llu false positives)\n",
-	    (unsigned long long)ss.added, ss.bloom_bytes, ss.bloom_layers,
-	    (unsigned long long)ss.lookups, (unsigned long long)ss.bloom_negative,
-	    (unsigned long long)ss.pending_hits, (unsigned long long)ss.cache_hits,
+	buf_appendf(out, " seen set: %llu URIs, memory set %llu URIs in %zu of %zu bytes (%s; "
+	    "%llu dropped, %llu moved), Bloom %zu bytes in %u layers; %llu tests: %llu answered "
+	    "seen by memory, %llu new by the complete memory set, %llu new by Bloom misses, "
+	    "%llu held for %llu sorted checks (%llu store seeks, %llu merge steps, "
+	    "%llu false positives)\n",
+	    (unsigned long long)ss.added, (unsigned long long)ss.memory_entries,
+	    ss.memory_bytes, ss.memory_budget, ss.memory_complete ? "complete" : "partial",
+	    (unsigned long long)ss.memory_evicted, (unsigned long long)ss.memory_moved,
+	    ss.bloom_bytes, ss.bloom_layers,
+	    (unsigned long long)ss.lookups, (unsigned long long)ss.memory_hits,
+	    (unsigned long long)ss.memory_new, (unsigned long long)ss.bloom_negative,
 	    (unsigned long long)ss.held, (unsigned long long)ss.batches,
 	    (unsigned long long)ss.store_reads, (unsigned long long)ss.merge_steps,
 	    (unsigned long long)ss.store_misses);

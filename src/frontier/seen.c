@@ -2,6 +2,7 @@
 #include "frontier/seen.h"
 #include "lib/buf.h"
 #include "lib/keys.h"
+#include "lib/urlset.h"
 #include "lib/xmalloc.h"
 #include <stdlib.h>
 #include <string.h>
@@ -24,32 +25,21 @@ struct seen {
 	leveldb_readoptions_t *ro;
 	struct seen_layer layer[SEEN_MAX_LAYERS];
 	unsigned nlayers;
-	char **cache;
-	size_t cache_mask;
-	char **pending;    /* open addressing, NULL = empty */
-	size_t pending_cap, pending_n;
+	struct urlset *mem;
+	/* The memory set held every URI loaded from the store. */
+	int loaded_all;
+	/* Recorded since the last write but refused by the memory set (longer
+	 * than it keeps): the store cannot answer for them yet. */
+	char **unwritten;
+	size_t nunwritten, unwritten_cap;
 	struct seen_stats st;
 	struct buf key;
 };
 
-/* 64-bit hash: FNV-1a over the bytes, then a strong finaliser (splitmix64)
- * so that the Bloom probes derived from it are independent enough. */
 uint64_t
 seen_hash(const char *s, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ull;
-	}
-	h ^= h >> 30;
-	h *= 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 27;
-	h *= 0x94d049bb133111ebull;
-	h ^= h >> 31;
-	return h;
+	return urlset_hash(s, n);
 }
 
 static void
@@ -117,39 +107,30 @@ seen_bloom_test(const struct seen *s, uint64_t h)
 }
 
 struct seen *
-seen_new(leveldb_t *db, size_t cache_slots)
+seen_new(leveldb_t *db, size_t memory_budget)
 {
 	struct seen *s = xcalloc(1, sizeof(*s));
-	size_t n = 16;
 
-	while (n < cache_slots)
-		n <<= 1;
 	s->db = db;
 	s->ro = leveldb_readoptions_create();
 	/* Seen reads are scattered: keep them out of the block cache, which
 	 * holds queue heads worth more. */
 	leveldb_readoptions_set_fill_cache(s->ro, 0);
-	s->cache = xcalloc(n, sizeof(char *));
-	s->cache_mask = n - 1;
-	s->pending_cap = 1024;
-	s->pending = xcalloc(s->pending_cap, sizeof(char *));
+	s->mem = urlset_new(memory_budget);
+	s->loaded_all = 1;
 	seen_layer_add(s);
 	buf_init(&s->key);
 	return s;
 }
 
 static void
-seen_pending_clear(struct seen *s)
+seen_unwritten_clear(struct seen *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->pending_cap && s->pending_n > 0; i++) {
-		if (s->pending[i] != NULL) {
-			free(s->pending[i]);
-			s->pending[i] = NULL;
-			s->pending_n--;
-		}
-	}
+	for (i = 0; i < s->nunwritten; i++)
+		free(s->unwritten[i]);
+	s->nunwritten = 0;
 }
 
 void
@@ -161,63 +142,36 @@ seen_free(struct seen *s)
 		return;
 	for (i = 0; i < s->nlayers; i++)
 		free(s->layer[i].bits);
-	for (i = 0; i <= s->cache_mask; i++)
-		free(s->cache[i]);
-	free(s->cache);
-	seen_pending_clear(s);
-	free(s->pending);
+	urlset_free(s->mem);
+	seen_unwritten_clear(s);
+	free(s->unwritten);
 	leveldb_readoptions_destroy(s->ro);
 	buf_free(&s->key);
 	free(s);
 }
 
+/* The memory set holds every URI of the seen set: a miss proves new. */
 static int
-seen_pending_has(const struct seen *s, const char *canon, uint64_t h)
+seen_complete(const struct seen *s)
 {
-	size_t i = h & (s->pending_cap - 1);
-
-	while (s->pending[i] != NULL) {
-		if (strcmp(s->pending[i], canon) == 0)
-			return 1;
-		i = (i + 1) & (s->pending_cap - 1);
-	}
-	return 0;
+	return s->loaded_all && !urlset_dropped(s->mem);
 }
 
-static void
-seen_pending_put(struct seen *s, char *canon, uint64_t h)
+/* Held in memory: the memory set, or the few unwritten URIs it refused. */
+static int
+seen_in_memory(struct seen *s, const char *canon, size_t n, uint64_t h)
 {
 	size_t i;
 
-	if ((s->pending_n + 1) * 2 > s->pending_cap) {
-		char **old = s->pending;
-		size_t oldcap = s->pending_cap, j;
-
-		s->pending_cap *= 2;
-		s->pending = xcalloc(s->pending_cap, sizeof(char *));
-		s->pending_n = 0;
-		for (j = 0; j < oldcap; j++)
-			if (old[j] != NULL)
-				seen_pending_put(s, old[j], seen_hash(old[j], strlen(old[j])));
-		free(old);
-	}
-	i = h & (s->pending_cap - 1);
-	while (s->pending[i] != NULL)
-		i = (i + 1) & (s->pending_cap - 1);
-	s->pending[i] = canon;
-	s->pending_n++;
+	if (urlset_has(s->mem, canon, n, h))
+		return 1;
+	for (i = 0; i < s->nunwritten; i++)
+		if (strcmp(s->unwritten[i], canon) == 0)
+			return 1;
+	return 0;
 }
 
-static void
-seen_cache_put(struct seen *s, const char *canon, uint64_t h)
-{
-	char **slot = &s->cache[(h >> 17) & s->cache_mask];
-
-	free(*slot);
-	*slot = xstrdup(canon);
-}
-
-/* Records canon as new: its key goes into wb, and the filters learn it. */
+/* Records canon as new: its key goes into wb, and the layers learn it. */
 static void
 seen_record(struct seen *s, const char *canon, size_t n, uint64_t h,
     leveldb_writebatch_t *wb)
@@ -226,32 +180,44 @@ seen_record(struct seen *s, const char *canon, size_t n, uint64_t h,
 	keys_seen(&s->key, canon);
 	leveldb_writebatch_put(wb, s->key.data, s->key.len, "", 0);
 	seen_bloom_add(s, h);
-	seen_pending_put(s, xstrndup(canon, n), h);
-	seen_cache_put(s, canon, h);
+	if (!urlset_add(s->mem, canon, n, h)) {
+		if (s->nunwritten == s->unwritten_cap) {
+			s->unwritten_cap = s->unwritten_cap ? s->unwritten_cap * 2 : 16;
+			s->unwritten = xrealloc(s->unwritten, s->unwritten_cap * sizeof(char *));
+		}
+		s->unwritten[s->nunwritten++] = xstrndup(canon, n);
+	}
 	s->st.added++;
 }
 
-/* The answers memory can give: SEEN_NEW (a Bloom miss), SEEN_OLD (the
- * unwritten set or the recent cache), or SEEN_MAYBE. */
+/* The answers memory can give: SEEN_OLD (held in memory), SEEN_NEW (a miss
+ * of the complete memory set, or a Bloom miss), or SEEN_MAYBE. */
 static int
-seen_memory(struct seen *s, const char *canon, uint64_t h)
+seen_memory(struct seen *s, const char *canon, size_t n, uint64_t h)
 {
-	const char *c;
-
+	if (seen_in_memory(s, canon, n, h)) {
+		s->st.memory_hits++;
+		return SEEN_OLD;
+	}
+	if (seen_complete(s)) {
+		s->st.memory_new++;
+		return SEEN_NEW;
+	}
 	if (!seen_bloom_test(s, h)) {
 		s->st.bloom_negative++;
 		return SEEN_NEW;
 	}
-	if (seen_pending_has(s, canon, h)) {
-		s->st.pending_hits++;
-		return SEEN_OLD;
-	}
-	c = s->cache[(h >> 17) & s->cache_mask];
-	if (c != NULL && strcmp(c, canon) == 0) {
-		s->st.cache_hits++;
-		return SEEN_OLD;
-	}
 	return SEEN_MAYBE;
+}
+
+int
+seen_known(struct seen *s, const char *canon, size_t len)
+{
+	if (!seen_in_memory(s, canon, len, seen_hash(canon, len)))
+		return 0;
+	s->st.lookups++;
+	s->st.memory_hits++;
+	return 1;
 }
 
 int
@@ -262,7 +228,7 @@ seen_check(struct seen *s, const char *canon, leveldb_writebatch_t *wb)
 	int r;
 
 	s->st.lookups++;
-	r = seen_memory(s, canon, h);
+	r = seen_memory(s, canon, n, h);
 	if (r == SEEN_NEW)
 		seen_record(s, canon, n, h, wb);
 	else if (r == SEEN_MAYBE)
@@ -280,7 +246,7 @@ seen_add(struct seen *s, const char *canon, leveldb_writebatch_t *wb, char **err
 	int r;
 
 	s->st.lookups++;
-	r = seen_memory(s, canon, h);
+	r = seen_memory(s, canon, n, h);
 	if (r == SEEN_OLD)
 		return 0;
 	if (r == SEEN_MAYBE) {
@@ -295,7 +261,7 @@ seen_add(struct seen *s, const char *canon, leveldb_writebatch_t *wb, char **err
 		}
 		if (v != NULL) {
 			leveldb_free(v);
-			seen_cache_put(s, canon, h);
+			urlset_add(s->mem, canon, n, h);
 			return 0;
 		}
 		s->st.store_misses++;
@@ -371,8 +337,8 @@ seen_resolve(struct seen *s, const char *const *canon, size_t n, unsigned char *
 		if (i > 0 && strcmp(canon[i], canon[i - 1]) == 0)
 			continue;
 		/* Recorded since it was held (a forced schedule, or the batch
-		 * itself): the unwritten set knows. */
-		if (seen_pending_has(s, canon[i], h))
+		 * itself): memory knows, as it knows every unwritten URI. */
+		if (seen_in_memory(s, canon[i], len, h))
 			continue;
 		if (it == NULL)
 			it = leveldb_create_iterator(s->db, s->ro);
@@ -382,7 +348,7 @@ seen_resolve(struct seen *s, const char *const *canon, size_t n, unsigned char *
 		if (leveldb_iter_valid(it)) {
 			k = leveldb_iter_key(it, &kl);
 			if (kl == s->key.len && memcmp(k, s->key.data, kl) == 0) {
-				seen_cache_put(s, canon[i], h);
+				urlset_add(s->mem, canon[i], len, h);
 				continue;
 			}
 		}
@@ -405,7 +371,8 @@ seen_resolve(struct seen *s, const char *const *canon, size_t n, unsigned char *
 void
 seen_flushed(struct seen *s)
 {
-	seen_pending_clear(s);
+	urlset_seal(s->mem);
+	seen_unwritten_clear(s);
 }
 
 int
@@ -418,12 +385,21 @@ seen_load(struct seen *s, char **err)
 	for (leveldb_iter_seek(it, &start, 1); leveldb_iter_valid(it); leveldb_iter_next(it)) {
 		size_t kl;
 		const char *k = leveldb_iter_key(it, &kl);
+		uint64_t h;
 
 		if (kl < 1 || k[0] != KEYS_SEEN)
 			break;
-		seen_bloom_add(s, seen_hash(k + 1, kl - 1));
+		h = seen_hash(k + 1, kl - 1);
+		seen_bloom_add(s, h);
+		/* Loaded strings are in the store: the memory set may drop
+		 * them, but stops taking them at its budget. */
+		if (s->loaded_all && urlset_fits(s->mem, kl - 1))
+			urlset_add(s->mem, k + 1, kl - 1, h);
+		else
+			s->loaded_all = 0;
 		s->st.added++;
 	}
+	urlset_seal(s->mem);
 	leveldb_iter_get_error(it, &lerr);
 	leveldb_iter_destroy(it);
 	if (lerr != NULL) {
@@ -437,5 +413,14 @@ seen_load(struct seen *s, char **err)
 void
 seen_get_stats(const struct seen *s, struct seen_stats *out)
 {
+	struct urlset_stats us;
+
 	*out = s->st;
+	urlset_get_stats(s->mem, &us);
+	out->memory_entries = us.entries;
+	out->memory_evicted = us.evicted;
+	out->memory_moved = us.moved;
+	out->memory_bytes = us.bytes;
+	out->memory_budget = us.budget;
+	out->memory_complete = seen_complete(s);
 }
