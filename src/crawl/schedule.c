@@ -66,34 +66,45 @@ static int schedule_directive(const char *hops, int64_t embed_hops)
 	return trans > 0 && trans <= embed_hops ? CURI_MEDIUM : CURI_NORMAL;
 }
 
-int schedule_queue_key(struct schedule *s, const char *href, const char *surt, const char *ip,
-    struct buf *out)
+/* schedule_queue_key for an href already split. */
+static int schedule_queue_key_parts(struct schedule *s, const char *href,
+    const struct url_parts *p, const char *surt, const char *ip, struct buf *out)
 {
-	struct url_parts p;
 	char cached[INET6_ADDRSTRLEN], *host;
 
-	if (ip == NULL && s->o.assign == SURT_ASSIGN_IP && s->o.dns != NULL &&
-	    url_split(href, &p) == 0 && p.host_ip == 0) {
-		host = xstrndup(href + p.host_off, p.host_len);
+	if (ip == NULL && s->o.assign == SURT_ASSIGN_IP && s->o.dns != NULL && p->host_ip == 0) {
+		host = xstrndup(href + p->host_off, p->host_len);
 		if (dns_peek(s->o.dns, host, cached) == 0)
 			ip = cached;
 		free(host);
 	}
 	if (ip != NULL && s->o.assign == SURT_ASSIGN_IP) {
-		if (surt_ip_queue_key(href, ip, out) < 0)
+		if (surt_ip_queue_key_parts(p, ip, out) < 0)
 			return -1;
-	} else if (surt_queue_key(href, (enum surt_assign)s->o.assign, out) < 0) {
+	} else if (surt_queue_key_parts(href, p, (enum surt_assign)s->o.assign, out) < 0) {
 		return -1;
 	}
-	return surt_parallel_suffix(href, (int)config_int_for(s->o.cfg, surt,
+	return surt_parallel_suffix_parts(href, p, (int)config_int_for(s->o.cfg, surt,
 	    CK_FRONTIER_PARALLEL_QUEUES), out);
+}
+
+int schedule_queue_key(struct schedule *s, const char *href, const char *surt, const char *ip,
+    struct buf *out)
+{
+	struct url_parts p;
+
+	if (url_split(href, &p) < 0)
+		return -1;
+	return schedule_queue_key_parts(s, href, &p, surt, ip, out);
 }
 
 int schedule_uri(struct schedule *s, const char *href, const char *via,
     const char *hops, unsigned flags, int force)
 {
-	const char *hash = strchr(href, '#');
+	const char *hash = strchr(href, '#'), *surt;
+	struct url_parts p;
 	struct curi *c;
+	size_t len;
 	int rc;
 
 	/* The fragment never reaches the server: as Heritrix's UURIs, the URI
@@ -102,24 +113,33 @@ int schedule_uri(struct schedule *s, const char *href, const char *via,
 		buf_reset(&s->href);
 		buf_append(&s->href, href, (size_t)(hash - href));
 		href = s->href.data;
+		len = s->href.len;
+	} else {
+		len = strlen(href);
 	}
-	if (canon_key(href, s->o.canon_flags, &s->canon) < 0)
+	/* Split once: the canonical key, the SURT (for the scope and the
+	 * override key, which is the SURT after its '('), and the queue key
+	 * are all cut from these parts. */
+	if (url_split(href, &p) < 0 || canon_key_parts(href, &p, s->o.canon_flags, &s->canon) < 0)
 		return 0;
 	/* Most links name a URI already seen: memory says so before the scope,
 	 * the keys and the URI record are worked out, with the same answer
 	 * (an in-scope URI seen before and an out-of-scope one both give 0). */
 	if (!force && frontier_seen(s->o.frontier, s->canon.data, s->canon.len))
 		return 0;
-	if (!force && scope_check(s->o.scope, href, hops, 0) != SCOPE_ACCEPT)
+	if (surt_from_parts(href, &p, 1, &s->surt) < 0)
 		return 0;
-	if (surt_override_key(href, &s->surt) < 0 ||
-	    schedule_queue_key(s, href, s->surt.data, NULL, &s->queue) < 0)
+	if (!force && scope_check_parsed(s->o.scope, href, len, &p, s->surt.data, s->surt.len,
+	    hops) != SCOPE_ACCEPT)
+		return 0;
+	surt = strchr(s->surt.data, '(');
+	surt = surt != NULL ? surt + 1 : s->surt.data;
+	if (schedule_queue_key_parts(s, href, &p, surt, NULL, &s->queue) < 0)
 		return 0;
 	c = curi_new(href, via, hops, flags);
 	c->directive = schedule_directive(hops != NULL ? hops : "", config_int_for(s->o.cfg,
-	    s->surt.data, CK_FRONTIER_PREFERENCE_EMBED_HOPS));
-	rc = frontier_schedule(s->o.frontier, c, s->canon.data, s->queue.data,
-	    s->surt.data, force);
+	    surt, CK_FRONTIER_PREFERENCE_EMBED_HOPS));
+	rc = frontier_schedule(s->o.frontier, c, s->canon.data, s->queue.data, surt, force);
 	curi_free(c);
 	return rc;
 }

@@ -561,7 +561,9 @@ static void visit_body_cb(void *arg, struct fetch *f, const char *raw, size_t ra
 		return;
 	if (rawlen > 0) {
 		digest_update(v->dg, raw, rawlen);
-		if (visit_record(v, raw, rawlen) < 0 && v->f != NULL) {
+		/* The recorded body is the WARC's payload, and nothing else's:
+		 * without WARC it is digested and parsed, never copied. */
+		if (v->pool->env.warc != NULL && visit_record(v, raw, rawlen) < 0 && v->f != NULL) {
 			visit_event(v->pool, "recording %s failed: %s", v->fetch_url, strerror(errno));
 			fetch_cancel(v->f);
 		}

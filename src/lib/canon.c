@@ -120,21 +120,34 @@ canon_session_id(const char *s, size_t len, int which)
 }
 
 /* "^(.+)(?:ID)(?:&(.*))?$" -> "$1$2": removes the last matching id and the
- * '&' after it. */
+ * '&' after it. Every id pattern has its '=' at a fixed distance from its
+ * start (one of two for jsessionid= and phpsessid=), so only the places
+ * that distance before an '=' can start one: walking the '='s from the end
+ * meets those places from the last one down, as the greedy "^(.+)" does,
+ * and a URI without '=' costs one scan. */
 static void
 canon_strip_last(struct buf *b, int which)
 {
-	size_t i, n;
+	/* Distance from an id's start to its '=': the larger start first. */
+	static const size_t eq_at[4][2] = { { 9, 10 }, { 3, 3 }, { 20, 20 }, { 4, 4 } };
+	size_t e, i, n, k;
 
-	for (i = b->len - 1; i >= 1; i--) {
-		n = canon_session_id(b->data + i, b->len - i, which);
-		if (n == 0)
+	for (e = b->len; e-- > 1;) {
+		if (b->data[e] != '=')
 			continue;
-		if (i + n < b->len)
-			n++;
-		memmove(b->data + i, b->data + i + n, b->len - i - n + 1);
-		b->len -= n;
-		return;
+		for (k = 0; k < 2; k++) {
+			if (e < eq_at[which][k] + 1)
+				continue;
+			i = e - eq_at[which][k];
+			n = canon_session_id(b->data + i, b->len - i, which);
+			if (n == 0)
+				continue;
+			if (i + n < b->len)
+				n++;
+			memmove(b->data + i, b->data + i + n, b->len - i - n + 1);
+			b->len -= n;
+			return;
+		}
 	}
 }
 
@@ -167,11 +180,21 @@ int
 canon_key(const char *href, unsigned flags, struct buf *out)
 {
 	struct url_parts p;
+
+	if (url_split(href, &p) < 0) {
+		buf_reset(out);
+		return URL_EINVAL;
+	}
+	return canon_key_parts(href, &p, flags, out);
+}
+
+int
+canon_key_parts(const char *href, const struct url_parts *pp, unsigned flags, struct buf *out)
+{
+	const struct url_parts p = *pp;
 	size_t i, auth;
 
 	buf_reset(out);
-	if (url_split(href, &p) < 0)
-		return URL_EINVAL;
 	buf_append(out, href, p.scheme_len + 3);
 	auth = out->len;
 	if (p.user_len > 0 && !(flags & CANON_STRIP_USERINFO)) {
@@ -180,7 +203,7 @@ canon_key(const char *href, unsigned flags, struct buf *out)
 	}
 	buf_append(out, href + p.host_off, p.host_len);
 	if (p.has_port && p.port != (p.https ? 443 : 80))
-		buf_appendf(out, ":%d", p.port);
+		url_append_port(out, p.port);
 	buf_append(out, href + p.path_off, p.path_len);
 	if (p.has_query) {
 		buf_appendc(out, '?');
@@ -204,11 +227,14 @@ canon_key(const char *href, unsigned flags, struct buf *out)
 		    slash > out->data + d && slash[1] != '\0')
 			canon_cut(out, auth, d + 1 - auth);
 	}
-	if (flags & CANON_STRIP_SESSION_IDS)
-		for (i = 0; i < 3; i++)
-			canon_strip_last(out, (int)i);
-	if (flags & CANON_STRIP_CFIDS)
-		canon_strip_last(out, 3);
+	if ((flags & (CANON_STRIP_SESSION_IDS | CANON_STRIP_CFIDS)) &&
+	    memchr(out->data, '=', out->len) != NULL) {
+		if (flags & CANON_STRIP_SESSION_IDS)
+			for (i = 0; i < 3; i++)
+				canon_strip_last(out, (int)i);
+		if (flags & CANON_STRIP_CFIDS)
+			canon_strip_last(out, 3);
+	}
 	if (flags & CANON_FIXUP_QUERY)
 		canon_fixup_query(out);
 	return 0;

@@ -43,5 +43,9 @@ unsigned canon_flags(const struct config *cfg);
 /* Writes the key of href into out (reset first). Returns 0, or URL_EINVAL
  * if href is not an http(s) href as url_resolve writes them. */
 int canon_key(const char *href, unsigned flags, struct buf *out);
+struct url_parts;
+/* The same for an href already split (p from url_split), for callers
+ * that need its parts for other keys too. */
+int canon_key_parts(const char *href, const struct url_parts *p, unsigned flags, struct buf *out);
 
 #endif

@@ -434,31 +434,51 @@ int scope_check(const struct scope *s, const char *href, const char *hops, int i
 {
 	struct url_parts p;
 	struct buf surt = BUF_INIT;
-	size_t nhops = hops != NULL ? strlen(hops) : 0;
-	int verdict = SCOPE_OUT;
+	size_t len;
+	int verdict;
 
 	if (is_seed)
 		return SCOPE_ACCEPT;
-	if (s->max_uri_length > 0 && strlen(href) > s->max_uri_length)
+	len = strlen(href);
+	if (s->max_uri_length > 0 && len > s->max_uri_length)
 		return SCOPE_TOO_LONG;
-	if (url_split(href, &p) != 0 || surt_from_url(href, 1, &surt) != 0) {
+	if (url_split(href, &p) != 0 || surt_from_parts(href, &p, 1, &surt) != 0) {
 		buf_free(&surt);
 		return SCOPE_UNFETCHABLE;
 	}
-	/* Compare as http, as Heritrix does. */
-	if (strncmp(surt.data, "https://", 8) == 0) {
-		memmove(surt.data + 4, surt.data + 5, surt.len - 4);
-		surt.len--;
-	}
-	if (scope_prefixed(s, surt.data, surt.len))
-		verdict = SCOPE_ACCEPT;
+	verdict = scope_check_parsed(s, href, len, &p, surt.data, surt.len, hops);
 	buf_free(&surt);
+	return verdict;
+}
+
+int scope_check_parsed(const struct scope *s, const char *href, size_t len,
+    const struct url_parts *p, const char *surt, size_t surt_len, const char *hops)
+{
+	char stack[512], *http = stack;
+	size_t nhops = hops != NULL ? strlen(hops) : 0;
+	int verdict = SCOPE_OUT;
+
+	if (s->max_uri_length > 0 && len > s->max_uri_length)
+		return SCOPE_TOO_LONG;
+	/* Compare as http, as Heritrix does. */
+	if (surt_len >= 8 && strncmp(surt, "https://", 8) == 0) {
+		if (surt_len > sizeof(stack))
+			http = xmalloc(surt_len);
+		memcpy(http, "http", 4);
+		memcpy(http + 4, surt + 5, surt_len - 5);
+		surt = http;
+		surt_len--;
+	}
+	if (scope_prefixed(s, surt, surt_len))
+		verdict = SCOPE_ACCEPT;
+	if (http != stack)
+		free(http);
 	if (s->max_hops >= 0 && nhops > (size_t)s->max_hops)
 		verdict = SCOPE_TOO_MANY_HOPS;
 	if (scope_transcluded(s, hops, nhops))
 		verdict = SCOPE_ACCEPT;
-	if (scope_pathological(s, href + p.path_off, p.path_len) ||
-	    (s->max_query_length > 0 && p.has_query && p.query_len > s->max_query_length))
+	if (scope_pathological(s, href + p->path_off, p->path_len) ||
+	    (s->max_query_length > 0 && p->has_query && p->query_len > s->max_query_length))
 		verdict = SCOPE_TRAP;
 	if (nhops > 0 && hops[nhops - 1] == 'P')
 		verdict = SCOPE_ACCEPT;

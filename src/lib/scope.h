@@ -86,6 +86,12 @@ int scope_add_prefix(struct scope *s, const char *surt_prefix);
 /* href: absolute URL; hops: its hop path from the seed ("" or NULL for a
  * seed, "LLE"...). Returns a scope_verdict. */
 int scope_check(const struct scope *s, const char *href, const char *hops, int is_seed);
+struct url_parts;
+/* The same for an href of len bytes already split (p from url_split) with
+ * its Heritrix SURT (surt_from_parts, with scheme): the scheduler computes
+ * them once for every key of a link. */
+int scope_check_parsed(const struct scope *s, const char *href, size_t len,
+    const struct url_parts *p, const char *surt, size_t surt_len, const char *hops);
 /* 1 if href looks like a calendar or date page (Heritrix's
  * AntiCalendarCostAssignmentPolicy pattern), for the anti-calendar cost. */
 int scope_calendar_like(const char *href);

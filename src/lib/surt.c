@@ -49,7 +49,7 @@ surt_heritrix_authority(const char *href, const struct url_parts *p, struct buf 
 	else
 		surt_reverse_host(href + p->host_off, p->host_len, 1, out);
 	if (p->has_port)
-		buf_appendf(out, ":%d", p->port);
+		url_append_port(out, p->port);
 	if (p->user_len > 0) {
 		buf_appendc(out, '@');
 		buf_append(out, href + p->user_off, p->user_len);
@@ -176,7 +176,7 @@ surt_pywb(const char *href, const struct url_parts *p, struct buf *out)
 	}
 	surt_reverse_host(h, hn, 0, out);
 	if (p->has_port)
-		buf_appendf(out, ":%d", p->port);
+		url_append_port(out, p->port);
 	buf_appendc(out, ')');
 	if (plen > 1 && href[p->path_off + plen - 1] == '/')
 		plen--;
@@ -198,21 +198,29 @@ surt_from_url(const char *href, int with_scheme, struct buf *out)
 {
 	struct url_parts p;
 
-	buf_reset(out);
-	if (url_split(href, &p) < 0)
+	if (url_split(href, &p) < 0) {
+		buf_reset(out);
 		return URL_EINVAL;
+	}
+	return surt_from_parts(href, &p, with_scheme, out);
+}
+
+int
+surt_from_parts(const char *href, const struct url_parts *p, int with_scheme, struct buf *out)
+{
+	buf_reset(out);
 	if (!with_scheme) {
-		surt_pywb(href, &p, out);
+		surt_pywb(href, p, out);
 		return 0;
 	}
-	buf_append(out, href, p.scheme_len);
+	buf_append(out, href, p->scheme_len);
 	buf_appends(out, "://(");
-	surt_heritrix_authority(href, &p, out);
+	surt_heritrix_authority(href, p, out);
 	buf_appendc(out, ')');
-	buf_append(out, href + p.path_off, p.path_len);
-	if (p.has_query) {
+	buf_append(out, href + p->path_off, p->path_len);
+	if (p->has_query) {
 		buf_appendc(out, '?');
-		buf_append(out, href + p.query_off, p.query_len);
+		buf_append(out, href + p->query_off, p->query_len);
 	}
 	surt_lower(out, 0);
 	return 0;
@@ -233,7 +241,7 @@ surt_hostname_key(const char *href, const struct url_parts *p, struct buf *out)
 {
 	buf_append(out, href + p->host_off, p->host_len);
 	if (p->has_port)
-		buf_appendf(out, ":%d", p->port);
+		url_append_port(out, p->port);
 	else if (p->https)
 		buf_appends(out, ":443");
 	surt_colons_to_hash(out, 0);
@@ -243,12 +251,23 @@ int
 surt_queue_key(const char *href, enum surt_assign how, struct buf *out)
 {
 	struct url_parts p;
+
+	if (url_split(href, &p) < 0) {
+		buf_reset(out);
+		return URL_EINVAL;
+	}
+	return surt_queue_key_parts(href, &p, how, out);
+}
+
+int
+surt_queue_key_parts(const char *href, const struct url_parts *pp, enum surt_assign how,
+    struct buf *out)
+{
+	const struct url_parts p = *pp;
 	struct buf host = BUF_INIT, reg = BUF_INIT;
 	int rc = 0;
 
 	buf_reset(out);
-	if (url_split(href, &p) < 0)
-		return URL_EINVAL;
 	switch (how) {
 	case SURT_ASSIGN_AUTHORITY:
 		surt_heritrix_authority(href, &p, out);
@@ -275,7 +294,7 @@ surt_queue_key(const char *href, enum surt_assign how, struct buf *out)
 		if (p.host_ip) {
 			buf_append(out, href + p.host_off, p.host_len);
 			if (p.has_port)
-				buf_appendf(out, ":%d", p.port);
+				url_append_port(out, p.port);
 			surt_colons_to_hash(out, 0);
 		} else {
 			surt_hostname_key(href, &p, out);
@@ -292,15 +311,28 @@ surt_ip_queue_key(const char *href, const char *ip, struct buf *out)
 {
 	struct url_parts p;
 
-	buf_reset(out);
-	if (url_split(href, &p) < 0 || ip == NULL || *ip == '\0')
+	if (url_split(href, &p) < 0) {
+		buf_reset(out);
 		return URL_EINVAL;
-	if (strchr(ip, ':') != NULL)
-		buf_appendf(out, "[%s]", ip);
-	else
+	}
+	return surt_ip_queue_key_parts(&p, ip, out);
+}
+
+int
+surt_ip_queue_key_parts(const struct url_parts *p, const char *ip, struct buf *out)
+{
+	buf_reset(out);
+	if (ip == NULL || *ip == '\0')
+		return URL_EINVAL;
+	if (strchr(ip, ':') != NULL) {
+		buf_appendc(out, '[');
 		buf_appends(out, ip);
-	if (p.has_port)
-		buf_appendf(out, ":%d", p.port);
+		buf_appendc(out, ']');
+	} else {
+		buf_appends(out, ip);
+	}
+	if (p->has_port)
+		url_append_port(out, p->port);
 	surt_colons_to_hash(out, 0);
 	return 0;
 }
@@ -325,16 +357,23 @@ int
 surt_parallel_suffix(const char *href, int n, struct buf *out)
 {
 	struct url_parts p;
+
+	if (url_split(href, &p) < 0)
+		return URL_EINVAL;
+	return surt_parallel_suffix_parts(href, &p, n, out);
+}
+
+int
+surt_parallel_suffix_parts(const char *href, const struct url_parts *p, int n, struct buf *out)
+{
 	const char *seg, *end;
 	uint64_t h = 14695981039346656037ULL;
 	int k;
 
-	if (url_split(href, &p) < 0)
-		return URL_EINVAL;
-	if (n <= 1 || p.path_len < 2)
+	if (n <= 1 || p->path_len < 2)
 		return 0;
-	seg = href + p.path_off + 1;
-	end = memchr(seg, '/', p.path_len - 1);
+	seg = href + p->path_off + 1;
+	end = memchr(seg, '/', p->path_len - 1);
 	if (end == NULL)
 		return 0;
 	for (; seg < end; seg++) {
@@ -342,8 +381,10 @@ surt_parallel_suffix(const char *href, int n, struct buf *out)
 		h *= 1099511628211ULL;
 	}
 	k = surt_jump_hash(h, n);
-	if (k > 0)
-		buf_appendf(out, "+%d", k);
+	if (k > 0) {
+		buf_appendc(out, '+');
+		buf_appendu(out, (uint64_t)k);
+	}
 	return 0;
 }
 

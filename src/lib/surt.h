@@ -23,6 +23,11 @@
  * fragment is dropped in both. 0 or URL_EINVAL; out is reset first. */
 int surt_from_url(const char *href, int with_scheme, struct buf *out);
 
+/* The _parts forms take the href already split (p from url_split): a
+ * scheduled link is split once for all its keys. */
+struct url_parts;
+int surt_from_parts(const char *href, const struct url_parts *p, int with_scheme, struct buf *out);
+
 /* Same order as the frontier.queue-assignment choices. */
 /* The key [override "PREFIX"] sections match: Heritrix's SURT without its
  * scheme and parenthesis ("test,web,h1,:8080)/p/1.html"), so that http and
@@ -49,12 +54,15 @@ enum surt_assign {
  *   back to HOSTNAME, as Heritrix's IPQueueAssignmentPolicy does until the
  *   address is known (the caller, who knows it, uses surt_ip_queue_key). */
 int surt_queue_key(const char *href, enum surt_assign how, struct buf *out);
+int surt_queue_key_parts(const char *href, const struct url_parts *p, enum surt_assign how,
+    struct buf *out);
 
 /* The IP queue key of an href whose host resolved to ip (text, as
  * inet_ntop writes it): the address, bracketed if IPv6, then "#port" for an
  * explicit port, as surt_queue_key writes an IP literal host, so that a name
  * and the address it resolves to share one queue. out is reset first. */
 int surt_ip_queue_key(const char *href, const char *ip, struct buf *out);
+int surt_ip_queue_key_parts(const struct url_parts *p, const char *ip, struct buf *out);
 
 /* Heritrix's parallelQueues: with n > 1, appends "+k" to the key in out,
  * k in 1..n-1 chosen by a consistent hash (jump consistent hashing of a
@@ -64,6 +72,7 @@ int surt_ip_queue_key(const char *href, const char *ip, struct buf *out);
  * raising n moves only about 1/n of the segments to a new sub-queue.
  * 0, or URL_EINVAL for an href url_split refuses. */
 int surt_parallel_suffix(const char *href, int n, struct buf *out);
+int surt_parallel_suffix_parts(const char *href, const struct url_parts *p, int n, struct buf *out);
 
 /* The host a queue key stands for (the inverse of surt_queue_key for what
  * the console shows of a queue): "org,example,www,#8080+2" and

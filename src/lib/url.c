@@ -229,7 +229,7 @@ url_parse_authority(const char *s, size_t n, size_t i, int https, struct buf *ou
 			digits++;
 		}
 		if (digits > 0 && port != (https ? 443 : 80))
-			buf_appendf(out, ":%ld", port);
+			url_append_port(out, (int)port);
 	}
 	i = end;
 	if (i < n && url_is_slash(s[i]))
@@ -359,6 +359,13 @@ url_resolve(const char *base, const char *ref, size_t len, struct buf *out)
 		rc = url_resolve_parsed(NULL, NULL, ref, len, out);
 	buf_free(&b);
 	return rc;
+}
+
+void
+url_append_port(struct buf *out, int port)
+{
+	buf_appendc(out, ':');
+	buf_appendu(out, (uint64_t)(port < 0 ? 0 : port));
 }
 
 int

@@ -72,6 +72,10 @@ struct url_parts {		/* offsets into href */
  * structure): 0, or URL_EINVAL if it is not "http(s)://host/...". */
 int url_split(const char *href, struct url_parts *p);
 
+/* Appends ":PORT" (keys and SURTs write explicit ports on every link of a
+ * site on a non-default port: no printf). */
+void url_append_port(struct buf *out, int port);
+
 /* "/path?query" for the request line (fragment dropped), into out (reset
  * first). */
 void url_request_target(const char *href, const struct url_parts *p, struct buf *out);

@@ -257,8 +257,12 @@ urlhost_parse_ipv4(const char *s, size_t n, struct buf *out)
 	v = nums[count - 1];
 	for (i = 0; i + 1 < count; i++)
 		v += nums[i] << (8 * (3 - i));
-	buf_appendf(out, "%u.%u.%u.%u", (unsigned)(v >> 24) & 255, (unsigned)(v >> 16) & 255,
-	    (unsigned)(v >> 8) & 255, (unsigned)v & 255);
+	/* Every link to a numeric host comes here: no printf. */
+	for (i = 0; i < 4; i++) {
+		if (i > 0)
+			buf_appendc(out, '.');
+		buf_appendu(out, (v >> (8 * (3 - i))) & 255);
+	}
 	return 0;
 }
 

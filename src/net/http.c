@@ -545,14 +545,24 @@ http_header_at(const struct http *h, size_t i, const char **name, const char **v
 	return 0;
 }
 
+/* One walk over the name/value pairs (http_header_at from the start for
+ * each index made every lookup quadratic in the number of headers). */
 const char *
 http_header(const struct http *h, const char *name)
 {
-	const char *n, *v;
+	const char *p = h->hdrs.data, *end = h->hdrs.data + h->hdrs.len, *n;
 
-	for (size_t i = 0; http_header_at(h, i, &n, &v); i++)
+	if (p == NULL)
+		return NULL;
+	while (p < end) {
+		n = p;
+		p += strlen(p) + 1;
+		if (p >= end)
+			return NULL;
 		if (strcasecmp(n, name) == 0)
-			return v;
+			return p;
+		p += strlen(p) + 1;
+	}
 	return NULL;
 }
 

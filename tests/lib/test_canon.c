@@ -1,11 +1,14 @@
 /* Table tests of canon_key: each of Heritrix's default rules alone and
- * together, and each switch of [canonicalize]. */
+ * together, and each switch of [canonicalize]; the session-id rules also
+ * against Heritrix's regular expressions (POSIX regex) on random URIs. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <regex.h>
 #include <cmocka.h>
 #include "lib/canon.h"
 #include "lib/config.h"
@@ -149,6 +152,82 @@ test_canon_flags(void **state)
 	free(err);
 }
 
+/* Heritrix's StripSessionIDs and StripSessionCFIDs patterns, "^(.+)ID(&(.*))?$"
+ * replaced by "$1$3", applied in canon_key's order. POSIX gives the first
+ * group the longest match that lets the whole match, as Java's greedy
+ * "(.+)" does. */
+static void test_canon_regex_strip(const char *in, struct buf *out)
+{
+	static const char *const pat[] = {
+		"^(.+)((jsessionid|phpsessid)=[0-9a-z]{32})(&(.*))?$",
+		"^(.+)(sid=[0-9a-z]{32})(&(.*))?$",
+		"^(.+)(aspsessionid[a-z]{8}=[a-z]{24})(&(.*))?$",
+		"^(.+)(cfid=[^&]+&cftoken=[^&]+)(&(.*))?$",
+	};
+	char *cur = strdup(in);
+
+	for (size_t k = 0; k < 4; k++) {
+		regex_t re;
+		regmatch_t m[6];
+		int last = k == 0 ? 5 : 4;
+
+		assert_int_equal(regcomp(&re, pat[k], REG_EXTENDED | REG_ICASE), 0);
+		if (regexec(&re, cur, 6, m, 0) == 0) {
+			struct buf b = BUF_INIT;
+
+			buf_append(&b, cur, (size_t)m[1].rm_eo);
+			if (m[last].rm_so >= 0)
+				buf_append(&b, cur + m[last].rm_so, (size_t)(m[last].rm_eo - m[last].rm_so));
+			free(cur);
+			cur = strdup(b.data ? b.data : "");
+			buf_free(&b);
+		}
+		regfree(&re);
+	}
+	buf_reset(out);
+	buf_appends(out, cur);
+	free(cur);
+}
+
+/* Random URIs made of the pieces the patterns look for: canon_key's scans
+ * (which only look before an '=') strip exactly what the expressions do. */
+static void test_canon_session_random(void **state)
+{
+	static const char *const piece[] = {
+		"jsessionid=", "JSESSIONID=", "phpsessid=", "sid=", "SID=", "ASPSESSIONIDABCDEFGH=",
+		"aspsessionidxyzw", "cfid=", "CFID=12", "&cftoken=", "&CFTOKEN=9", SID32,
+		"0123456789abcdef", "ABCDEFGHIJKLMNOPQRSTUVWX", "abcdefghijklmnopqrstuvwx", "&", "&",
+		"?", ";", "=", "a=b", "x", "1", "/p", "jsessionid=" SID32, "phpsessid=" SID32,
+		"sid=" SID32, "ASPSESSIONIDABCDEFGH=ABCDEFGHIJKLMNOPQRSTUVWX", "cfid=1&cftoken=2",
+	};
+	struct buf got = BUF_INIT, want = BUF_INIT, href = BUF_INIT;
+	unsigned seed = 7;
+	int i, j, n, stripped = 0;
+
+	(void)state;
+	for (i = 0; i < 4000; i++) {
+		buf_reset(&href);
+		buf_appends(&href, "http://h/");
+		seed = seed * 1103515245u + 12345u;
+		n = 1 + (int)((seed >> 16) % 9);
+		for (j = 0; j < n; j++) {
+			seed = seed * 1103515245u + 12345u;
+			buf_appends(&href, piece[(seed >> 16) % (sizeof(piece) / sizeof(piece[0]))]);
+		}
+		assert_int_equal(canon_key(href.data, CANON_STRIP_SESSION_IDS | CANON_STRIP_CFIDS, &got), 0);
+		test_canon_regex_strip(href.data, &want);
+		if (strcmp(got.data, want.data) != 0)
+			fail_msg("%s: canon_key %s, expressions %s", href.data, got.data, want.data);
+		stripped += strcmp(got.data, href.data) != 0;
+	}
+	/* The pieces do make ids: a good share of the URIs lost one. */
+	if (stripped < 1000)
+		fail_msg("only %d of 4000 URIs lost an id", stripped);
+	buf_free(&got);
+	buf_free(&want);
+	buf_free(&href);
+}
+
 int
 main(void)
 {
@@ -157,6 +236,7 @@ main(void)
 		cmocka_unit_test(test_canon_invalid),
 		cmocka_unit_test(test_canon_equivalent),
 		cmocka_unit_test(test_canon_flags),
+		cmocka_unit_test(test_canon_session_random),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
