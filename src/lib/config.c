@@ -61,6 +61,33 @@ struct config {
 	int loading;
 };
 
+/* Keys read only when the crawl starts (the control routes and the
+ * console's settings page tell the operator): a mid-crawl change is kept in
+ * tern.conf and takes effect on resume. Prefixes end with '.' for whole
+ * sections. Everything else is read as it is used (frontier, politeness,
+ * limits, pause-at-finish, per-URI fetch and extract keys). */
+static const char *const config_at_start[] = {
+	"crawl.user-agent", "crawl.max-connections", "crawl.scope", "crawl.max-hops",
+	"crawl.max-trans-hops", "crawl.max-uri-length", "crawl.max-path-repeats",
+	"crawl.max-query-length", "crawl.pause-at-start", "frontier.queue-assignment",
+	"frontier.ready-order", "frontier.host-depth-divisor", "robots.policy",
+	"dns.", "warc.", "storage.", "canonicalize.", "checkpoint.",
+	"fetch.connect-timeout-ms", "fetch.timeout-seconds", "fetch.idle-timeout-seconds",
+	"fetch.max-header-bytes", "fetch.accept-encoding", "fetch.tls-verify", "fetch.ca-file",
+	"fetch.allow-private-addresses", "console.",
+};
+
+int config_key_at_start(const char *name)
+{
+	for (size_t i = 0; i < sizeof config_at_start / sizeof config_at_start[0]; i++) {
+		const char *k = config_at_start[i];
+		size_t n = strlen(k);
+		if (k[n - 1] == '.' ? strncmp(name, k, n) == 0 : strcmp(name, k) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 int config_find(const char *name)
 {
 	for (int k = 0; k < CK__COUNT; k++)

@@ -45,6 +45,9 @@ void config_format(const struct config *c, struct buf *out);
  * the frontier re-judging retired queues) can notice a settings change. */
 unsigned config_generation(const struct config *c);
 
+/* 1 for a key read only when the crawl starts ("crawl.max-connections",
+ * any "warc." key...): a change made mid-crawl applies on resume. */
+int config_key_at_start(const char *name);
 /* Lookup by name ("politeness.min-delay-ms"); -1 if unknown. */
 int config_find(const char *name);
 const char *config_name(enum config_key k);

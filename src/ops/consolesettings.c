@@ -2,7 +2,6 @@
 #include "ops/consolesettings.h"
 #include "lib/config.h"
 #include "lib/html.h"
-#include "ops/crawlctl.h"
 
 #include <string.h>
 
@@ -60,7 +59,7 @@ void consolesettings_page(const struct config *cfg, const struct consoleview_rq 
 		consolesettings_input(&sections, name, (enum config_key)k,
 		    config_text(cfg, (enum config_key)k), editable);
 		buf_appends(&sections, "</td><td class=\"when\">");
-		buf_appends(&sections, crawlctl_key_at_start(name) ? "on resume" : "now");
+		buf_appends(&sections, config_key_at_start(name) ? "on resume" : "now");
 		buf_appends(&sections, "</td></tr>\n");
 	}
 	if (section != NULL)

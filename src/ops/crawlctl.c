@@ -51,32 +51,6 @@ struct crawlctl {
 	uv_timer_t sample;		/* the console's sample, once a second */
 };
 
-/* Keys read only when the crawl starts: a mid-crawl change is kept in
- * tern.conf and takes effect on resume. Prefixes end with '.' for whole
- * sections. Everything else is read as it is used (frontier, politeness,
- * limits, pause-at-finish, per-URI fetch and extract keys). */
-static const char *const crawlctl_at_start[] = {
-	"crawl.user-agent", "crawl.max-connections", "crawl.scope", "crawl.max-hops",
-	"crawl.max-trans-hops", "crawl.max-uri-length", "crawl.max-path-repeats",
-	"crawl.max-query-length", "crawl.pause-at-start", "frontier.queue-assignment",
-	"frontier.ready-order", "frontier.host-depth-divisor", "robots.policy",
-	"dns.", "warc.", "storage.", "canonicalize.", "checkpoint.",
-	"fetch.connect-timeout-ms", "fetch.timeout-seconds", "fetch.idle-timeout-seconds",
-	"fetch.max-header-bytes", "fetch.accept-encoding", "fetch.tls-verify", "fetch.ca-file",
-	"fetch.allow-private-addresses", "console.",
-};
-
-int crawlctl_key_at_start(const char *key)
-{
-	for (size_t i = 0; i < sizeof crawlctl_at_start / sizeof crawlctl_at_start[0]; i++) {
-		const char *k = crawlctl_at_start[i];
-		size_t n = strlen(k);
-		if (k[n - 1] == '.' ? strncmp(key, k, n) == 0 : strcmp(key, k) == 0)
-			return 1;
-	}
-	return 0;
-}
-
 static enum crawl_state crawlctl_state(const struct crawl *cr)
 {
 	struct crawl_status cs;
@@ -381,7 +355,7 @@ static void crawlctl_settings(struct crawl *cr, const struct ctlreq *req, struct
 			} else if (config_set(pass == 0 ? scratch : crawl_config(cr), a.data, &err) == 0) {
 				if (pass == 1) {
 					json_object_set_new(applied, key, json_string(
-					    crawlctl_key_at_start(key) ? "on resume" : "now"));
+					    config_key_at_start(key) ? "on resume" : "now"));
 					crawl_log_event(cr, "setting changed: %s", a.data);
 				}
 				continue;

@@ -19,8 +19,5 @@ void crawlctl_close(struct crawlctl *cc);
 /* The console's URL (with its token) once its TCP listener is open
  * (console.listen, or POST /listen from tern console), else NULL. */
 const char *crawlctl_console_url(const struct crawlctl *cc);
-/* 1 for a key read only when the crawl starts: a change through POST
- * /settings applies on resume. */
-int crawlctl_key_at_start(const char *key);
 
 #endif

@@ -142,6 +142,21 @@ static void test_config_file_and_overrides(void **state)
 	config_free(c);
 }
 
+/* Keys read only at start, whole sections by prefix; the rest apply now. */
+static void test_config_at_start(void **state)
+{
+	static const struct { const char *key; int at_start; } t[] = {
+		{ "crawl.max-connections", 1 }, { "warc.prefix", 1 }, { "console.listen", 1 },
+		{ "fetch.tls-verify", 1 }, { "crawl.max-pages", 0 }, { "frontier.queue-total-budget", 0 },
+		{ "fetch.max-length-bytes", 0 }, { "warc", 0 }, { "crawl.max-connectionsx", 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (config_key_at_start(t[i].key) != t[i].at_start)
+			fail_msg("%s: expected %d", t[i].key, t[i].at_start);
+}
+
 static void test_config_write_roundtrip(void **state)
 {
 	struct config *c = config_new(), *d = config_new();
@@ -168,6 +183,7 @@ int main(void)
 		cmocka_unit_test(test_config_bad_files),
 		cmocka_unit_test(test_config_text_edges),
 		cmocka_unit_test(test_config_file_and_overrides),
+		cmocka_unit_test(test_config_at_start),
 		cmocka_unit_test(test_config_write_roundtrip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
