@@ -40,7 +40,7 @@ check "file: line without =" 2 "no-eq.conf:3:" -- "$TERN" crawl -c "$t/no-eq.con
 printf '[crawl]\nmax-hopz = 3\n' > "$t/unknown.conf"
 check "file: unknown key" 2 "unknown.conf:2: crawl.max-hopz: unknown key" -- "$TERN" crawl -c "$t/unknown.conf" -j "$t/job3" http://x.test/
 printf '[crowl]\nmax-hops = 3\n' > "$t/section.conf"
-check "file: unknown section" 2 "section.conf:2: \[crowl\]: unknown section" -- "$TERN" crawl -c "$t/section.conf" -j "$t/job4" http://x.test/
+check "file: unknown section" 2 "section.conf:1: \[crowl\]: unknown section" -- "$TERN" crawl -c "$t/section.conf" -j "$t/job4" http://x.test/
 printf '[override "com,"]\nfetch.tls-verify = false\n' > "$t/ovr.conf"
 check "file: global key in override" 2 "ovr.conf:2: fetch.tls-verify: not a per-URI" -- "$TERN" crawl -c "$t/ovr.conf" -j "$t/job5" http://x.test/
 check "file: missing" 2 "nope.conf: No such file" -- "$TERN" crawl -c "$t/nope.conf" -j "$t/job6" http://x.test/

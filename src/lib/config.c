@@ -387,8 +387,62 @@ struct config_load_ctx {
 	const char *path;
 	const char *text, *end;	/* what is left to read */
 	int lines;		/* lines read so far: the handler's line number */
+	char *section;		/* the current section header's name, whole */
+	char *prefix;		/* its SURT prefix when it is an override, else NULL */
 	char *err;
 };
+
+/* Judges a section header where it stands, so that an error names its own
+ * line (not the first key under it) and a section with no keys is judged
+ * too, and keeps the whole name: inih cuts section names at 49 bytes,
+ * shorter than many override prefixes. The line is taken apart as inih
+ * does: leading space skipped, the name runs to the first ']' or to an
+ * inline comment (a '#' or ';' after a space). 0, or -1 with x->err set. */
+static int config_ini_header(struct config_load_ctx *x, const char *line)
+{
+	const char *p = line, *e;
+	char *name;
+	int found = 0;
+
+	if (x->lines == 1 && strncmp(p, "\xEF\xBB\xBF", 3) == 0)
+		p += 3;
+	while (*p != '\0' && isspace((unsigned char)*p))
+		p++;
+	if (*p != '[')
+		return 0;
+	for (e = p + 1; *e != '\0' && *e != ']'; e++)
+		if ((*e == '#' || *e == ';') && isspace((unsigned char)e[-1]))
+			break;
+	if (*e != ']') {
+		x->err = xasprintf("%s:%d: expected [section] or key = value", x->path, x->lines);
+		return -1;
+	}
+	name = xstrndup(p + 1, (size_t)(e - p - 1));
+	free(x->section);
+	free(x->prefix);
+	x->section = name;
+	x->prefix = NULL;
+	if (strncmp(name, "override", 8) == 0 && isspace((unsigned char)name[8])) {
+		const char *q = strchr(name, '"');
+		const char *qe = q ? strrchr(q + 1, '"') : NULL;
+
+		if (q == NULL || qe == NULL || qe == q + 1 || qe[1] != '\0') {
+			x->err = xasprintf("%s:%d: [%s]: expected [override \"SURT-PREFIX\"]",
+			    x->path, x->lines, name);
+			return -1;
+		}
+		x->prefix = xstrndup(q + 1, (size_t)(qe - q - 1));
+		return 0;
+	}
+	for (int k = 0; k < CK__COUNT; k++)
+		if (strcmp(config_defs[k].section, name) == 0)
+			found = 1;
+	if (!found) {
+		x->err = xasprintf("%s:%d: [%s]: unknown section", x->path, x->lines, name);
+		return -1;
+	}
+	return 0;
+}
 
 /* inih as packaged by Debian has no line number in the handler; handing it
  * the lines ourselves lets the handler name the line it is judging. Works
@@ -410,52 +464,39 @@ static char *config_ini_reader(char *str, int num, void *stream)
 	str[n] = '\0';
 	x->text += n;
 	x->lines++;
+	/* A bad header ends the reading: inih sees the end of the text. */
+	if (x->err == NULL && config_ini_header(x, str) < 0)
+		return NULL;
 	return str;
 }
 
-/* inih calls this once per name=value with the current section. A section is
- * either a plain name or `override "SURT-PREFIX"`. */
+/* inih calls this once per name=value; the section is the reader's, already
+ * judged (inih's own copy may be cut short). */
 static int config_ini_cb(void *user, const char *section, const char *name,
     const char *value)
 {
 	struct config_load_ctx *x = user;
-	int lineno = x->lines;
-	char origin[512], full[256], *val, *prefix = NULL;
+	char origin[512], full[256], *val;
 	int rc;
 
-	snprintf(origin, sizeof origin, "%s:%d", x->path, lineno);
-	val = xstrdup(value ? value : "");
-	if (strncmp(section, "override", 8) == 0 && isspace((unsigned char)section[8])) {
-		const char *q = strchr(section, '"');
-		const char *e = q ? strrchr(q + 1, '"') : NULL;
-		if (q == NULL || e == NULL || e == q + 1 || e[1] != '\0') {
-			x->err = xasprintf("%s: [%s]: expected [override \"SURT-PREFIX\"]", origin, section);
-			free(val);
-			return 0;
-		}
-		prefix = xstrndup(q + 1, (size_t)(e - q - 1));
+	(void)section;
+	snprintf(origin, sizeof origin, "%s:%d", x->path, x->lines);
+	if (x->section == NULL) {
+		x->err = xasprintf("%s: %s: a key before any [section]", origin, name);
+		return 0;
+	}
+	if (x->prefix != NULL) {
 		if (strchr(name, '.') == NULL) {
 			x->err = xasprintf("%s: %s: keys in an override section are written fully qualified (section.key)",
 			    origin, name);
-			free(prefix);
-			free(val);
 			return 0;
 		}
 		snprintf(full, sizeof full, "%s", name);
 	} else {
-		int found = 0;
-		for (int k = 0; k < CK__COUNT; k++)
-			if (strcmp(config_defs[k].section, section) == 0)
-				found = 1;
-		if (!found) {
-			x->err = xasprintf("%s: [%s]: unknown section", origin, section);
-			free(val);
-			return 0;
-		}
-		snprintf(full, sizeof full, "%s.%s", section, name);
+		snprintf(full, sizeof full, "%s.%s", x->section, name);
 	}
-	rc = config_assign(x->c, prefix, full, config_trim(val), origin, &x->err);
-	free(prefix);
+	val = xstrdup(value ? value : "");
+	rc = config_assign(x->c, x->prefix, full, config_trim(val), origin, &x->err);
 	free(val);
 	if (rc < 0)
 		return 0;
@@ -484,6 +525,8 @@ int config_load_text(struct config *c, const char *text, size_t len, const char 
 	c->loading = 1;
 	rc = ini_parse_stream(config_ini_reader, &x, config_ini_cb, &x);
 	c->loading = 0;
+	free(x.section);
+	free(x.prefix);
 	if (x.err != NULL) {
 		*err = x.err;
 		return -1;

@@ -54,10 +54,17 @@ static const struct test_config_bad test_config_bad_table[] = {
 	{ "[frontier]\nsuccess-increment-counts = 100,x\n", ":2: frontier.success-increment-counts: expected a comma-separated list" },
 	{ "[politeness]\ndelay-factor = -1\n", ":2: politeness.delay-factor: expected a number" },
 	{ "[politeness]\ndelay-factor = nan\n", ":2: politeness.delay-factor: expected a number" },
-	{ "[bogus]\na = 1\n", ":2: [bogus]: unknown section" },
+	/* A section header is judged on its own line, keys under it or not. */
+	{ "[bogus]\na = 1\n", ":1: [bogus]: unknown section" },
+	{ "[crawl]\nmax-hops = 3\n[bogus]\na = 1\n", ":3: [bogus]: unknown section" },
+	{ "[crawl]\nmax-hops = 3\n\n  [bogus]  # later\n", ":4: [bogus]: unknown section" },
+	{ "\xef\xbb\xbf[bogus]\n", ":1: [bogus]: unknown section" },
+	{ "[crawl\nmax-hops = 3\n", ":1: expected [section] or key = value" },
+	{ "# top\nmax-hops = 3\n", ":2: max-hops: a key before any [section]" },
 	{ "[crawl]\nmax-hopz = 1\n", ":2: crawl.max-hopz: unknown key" },
 	{ "[crawl]\nmax-hops 3\n", ":2: expected [section] or key = value" },
-	{ "[override com,]\nfrontier.queue-base-precedence = 1\n", ":2: [override com,]: expected [override \"SURT-PREFIX\"]" },
+	{ "[override com,]\nfrontier.queue-base-precedence = 1\n", ":1: [override com,]: expected [override \"SURT-PREFIX\"]" },
+	{ "[crawl]\n[override \"\"]\n", ":2: [override \"\"]: expected [override \"SURT-PREFIX\"]" },
 	{ "[override \"com,\"]\nqueue-base-precedence = 1\n", ":2: queue-base-precedence: keys in an override section are written fully qualified" },
 	{ "[override \"com,\"]\ncrawl.max-connections = 1\n", ":2: crawl.max-connections: not a per-URI or per-queue key" },
 	{ "[override \"com,\"]\nfrontier.queue-base-precedence = 0\n", ":2: frontier.queue-base-precedence: expected an integer from 1 to 255" },
@@ -115,7 +122,10 @@ static void test_config_file_and_overrides(void **state)
 	    "[override \"gov,nasa,\"]\n"
 	    "politeness.min-delay-ms = 10\n"
 	    "[override \"com,\"]\n"
-	    "frontier.queue-base-precedence = 10\n";
+	    "frontier.queue-base-precedence = 10\n"
+	    /* Longer than inih's 50-byte section buffer: kept whole. */
+	    "[override \"org,example,www,)/a/rather/long/path/to/one/part/\"]\n"
+	    "frontier.queue-base-precedence = 7\n";
 	char *err = NULL;
 	struct config *c = config_new();
 	unsigned gen;
@@ -124,12 +134,16 @@ static void test_config_file_and_overrides(void **state)
 	assert_int_equal(test_config_load(c, text, &err), 0);
 	assert_int_equal(config_int(c, CK_CRAWL_MAX_CONNECTIONS), 17);
 	assert_string_equal(config_str(c, CK_CRAWL_USER_AGENT), "bot/1 (+http://example.org/bot#about)");
-	assert_int_equal(config_override_count(c), 3);
+	assert_int_equal(config_override_count(c), 4);
 	assert_int_equal(config_int_for(c, "gov,nasa,www,)/", CK_FRONTIER_QUEUE_BASE_PRECEDENCE), 1);
 	assert_int_equal(config_int_for(c, "gov,nasa,www,)/", CK_POLITENESS_MIN_DELAY_MS), 10);
 	assert_int_equal(config_int_for(c, "gov,irs,)/", CK_POLITENESS_MIN_DELAY_MS), 3000);
 	assert_int_equal(config_int_for(c, "com,example,)/", CK_FRONTIER_QUEUE_BASE_PRECEDENCE), 10);
 	assert_int_equal(config_int_for(c, "org,example,)/", CK_FRONTIER_QUEUE_BASE_PRECEDENCE), 5);
+	assert_int_equal(config_int_for(c, "org,example,www,)/a/rather/long/path/to/one/part/x",
+	    CK_FRONTIER_QUEUE_BASE_PRECEDENCE), 7);
+	assert_int_equal(config_int_for(c, "org,example,www,)/a/rather/long/path/to/one/",
+	    CK_FRONTIER_QUEUE_BASE_PRECEDENCE), 5);
 	assert_int_equal(config_int_for(c, NULL, CK_FRONTIER_QUEUE_BASE_PRECEDENCE), 5);
 
 	gen = config_generation(c);
