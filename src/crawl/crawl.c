@@ -15,6 +15,7 @@
 #include <build-config.h>
 
 #include "crawl/crawl.h"
+#include "crawl/fdlimit.h"
 #include "lib/canon.h"
 #include "crawl/checkpoint.h"
 #include "lib/clock.h"
@@ -884,12 +885,30 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	struct visit_env env;
 	char *err = NULL, *statedir = NULL, *seedpath = NULL;
 	FILE *seedrec = NULL;
-	int rc;
+	uint64_t nofile, nofile_before;
+	int rc, wanted_conns, conns;
 
 	*out = NULL;
 	if (scope_validate(config_str(cfg, CK_CRAWL_SCOPE), &err) < 0) {
 		fprintf(stderr, "tern: crawl.scope: %s\n", err);
 		free(err);
+		return 2;
+	}
+	/* Before the store is opened (LevelDB sizes its own use of descriptors
+	 * from the limit it finds) and before the job is made, so that a limit
+	 * too low for one connection leaves nothing behind. */
+	if (fdlimit_raise(&nofile, &nofile_before, &err) < 0) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		return 1;
+	}
+	wanted_conns = (int)config_int(cfg, CK_CRAWL_MAX_CONNECTIONS);
+	conns = fdlimit_connections(nofile, wanted_conns);
+	if (conns == 0) {
+		fprintf(stderr, "tern: the open-file limit (ulimit -n) is %llu: tern keeps %llu "
+		    "descriptors for its store, WARCs, logs and control socket, and a connection "
+		    "needs 2 more; raise the limit\n", (unsigned long long)nofile,
+		    (unsigned long long)fdlimit_reserve(nofile));
 		return 2;
 	}
 	cr = xcalloc(1, sizeof *cr);
@@ -916,7 +935,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 
 	robots_agent_token(config_str(cfg, CK_CRAWL_USER_AGENT), cr->agent, sizeof cr->agent);
 	cr->robots_policy = config_enum(cfg, CK_ROBOTS_POLICY);
-	cr->max_conns = (int)config_int(cfg, CK_CRAWL_MAX_CONNECTIONS);
+	cr->max_conns = conns;
 	cr->hosts = hosts_new(CRAWL_HOSTS_CAPACITY);
 	cr->tmpdir = xasprintf("%s/state/tmp", cr->jobdir);
 	cr->tty = isatty(STDERR_FILENO);
@@ -989,6 +1008,18 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	if (restored[0] != '\0')
 		crawl_log_event(cr, "restored checkpoint %s; crawl.log lines after byte %llu were written after it",
 		    restored, (unsigned long long)restored_log_bytes);
+	if (nofile > nofile_before)
+		crawl_log_event(cr, "open-file limit raised from %llu to %llu",
+		    (unsigned long long)nofile_before, (unsigned long long)nofile);
+	if (conns < wanted_conns) {
+		char *msg = xasprintf("crawl.max-connections %d lowered to %d: the open-file limit "
+		    "(ulimit -n) is %llu, %llu descriptors are kept for the store, WARCs, logs and "
+		    "the control socket, and each connection may need 2", wanted_conns, conns,
+		    (unsigned long long)nofile, (unsigned long long)fdlimit_reserve(nofile));
+		crawl_log_event(cr, "%s", msg);
+		fprintf(stderr, "tern: %s\n", msg);
+		free(msg);
+	}
 	if (frontier_flush(cr->frontier, &err) < 0) {
 		fprintf(stderr, "tern: %s\n", err);
 		free(err);
@@ -1015,6 +1046,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		crawl_free(cr);
 		return 2;
 	}
+	fetcher_limit_idle(cr->fetcher, fdlimit_idle(nofile, conns));
 	schedule_set_dns(cr->sched, cr->dns);
 	memset(&env, 0, sizeof env);
 	env.cfg = cfg;

@@ -60,6 +60,9 @@
 #define VISIT_ROBOTS_REDIRECTS 5
 /* Snoozes longer than this close the host's idle connections. */
 #define VISIT_LONG_SNOOZE_MS 30000
+/* A fetch put off by a failure of ours (out of descriptors) waits this long,
+ * while other fetches give theirs back. */
+#define VISIT_LOCAL_RETRY_MS 1000
 
 enum visit_state { VISIT_RESOLVE, VISIT_ROBOTS, VISIT_FETCH, VISIT_DONE };
 
@@ -72,6 +75,7 @@ struct visit_pool {
 	int in_flight;
 	unsigned char *slots;		/* slot numbers in use, for crawl.log's #NNN */
 	struct buf line;		/* scratch for crawl.log lines */
+	uint64_t local_failures;	/* fetches put off by visit_local_failure */
 };
 
 struct visit {
@@ -107,6 +111,7 @@ struct visit {
 	struct buf body;
 	int spill_fd;
 	uint64_t spill_len;
+	int record_failed;		/* the body could not be recorded: ours, not the server's */
 	struct extract *x;
 	struct buf links;		/* records: hop, then ref NUL, base NUL */
 	struct buf robots;		/* decoded robots.txt body, up to ROBOTS_MAX_BODY */
@@ -310,6 +315,31 @@ static void visit_connect_failed(struct visit *v, int status)
 		visit_fail(v, status, FRONTIER_FAILED, delay, NULL);
 	else
 		visit_retry_or_fail(v, status, delay);
+}
+
+/* A fetch that failed for want of something of ours (descriptors for a
+ * socket or a spill file, kernel buffers, disk for the body) rather than
+ * because of the server: nothing is logged against the URI, no attempt is
+ * counted, the host is not blamed, and the URI goes back to its queue's head
+ * for a short wait. Said in tern.log at the 1st, 10th, 100th... time. */
+static int visit_local_failure(struct visit *v, struct fetch *f)
+{
+	struct visit_pool *pool = v->pool;
+	uint64_t n;
+
+	if (!(fetch_annotations(f) & FETCH_LOCAL) && !v->record_failed)
+		return 0;
+	n = ++pool->local_failures;
+	for (uint64_t p = 1; p <= n; p *= 10)
+		if (p == n) {
+			visit_event(pool, "%llu fetches put off for want of a local resource, to be "
+			    "tried again (the last: %s)", (unsigned long long)n, v->fetch_url);
+			break;
+		}
+	fetch_release(v->f);
+	v->f = NULL;
+	visit_end(v, FRONTIER_DEFER, VISIT_LOCAL_RETRY_MS);
+	return 1;
 }
 
 /* Private, loopback, link-local, unspecified, multicast and cloud metadata
@@ -565,6 +595,7 @@ static void visit_body_cb(void *arg, struct fetch *f, const char *raw, size_t ra
 		 * without WARC it is digested and parsed, never copied. */
 		if (v->pool->env.warc != NULL && visit_record(v, raw, rawlen) < 0 && v->f != NULL) {
 			visit_event(v->pool, "recording %s failed: %s", v->fetch_url, strerror(errno));
+			v->record_failed = 1;
 			fetch_cancel(v->f);
 		}
 	}
@@ -774,6 +805,10 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 	int revisit = 0;
 	uint64_t delay;
 
+	if (visit_local_failure(v, f)) {
+		free(hops);
+		return;
+	}
 	pool->env.stats->robots_fetches++;
 	digest_final(v->dg, digest);
 	if (status > 0 && visit_archive(v, digest, NULL, &revisit, &none) < 0) {
@@ -881,6 +916,11 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 	const char *truncated = NULL;
 	int revisit = 0, attempts = v->c->attempts + 1;
 	uint64_t bytes = fetch_raw_bytes(f), delay;
+	if (visit_local_failure(v, f)) {
+		buf_free(&ann);
+		buf_free(&extra);
+		return;
+	}
 	if (v->x)
 		extract_finish(v->x);
 	digest_final(v->dg, digest);

@@ -282,6 +282,9 @@ fetch_connect(struct fetch *f)
 	    f->u.host, session, fetch_conn_cb, f, &f->conn);
 	if (r < 0) {
 		char *why = xasprintf("connect to %s: %s", f->ip, uv_strerror(r));
+		if (r == UV_EMFILE || r == UV_ENFILE || r == UV_ENOBUFS || r == UV_ENOMEM ||
+		    r == UV_EADDRNOTAVAIL)
+			f->annotations |= FETCH_LOCAL;
 		fetch_finish(f, -2, why);
 		free(why);
 	}

@@ -60,7 +60,11 @@ enum {
 	FETCH_LENTRUNC = 1,	/* body cut at max-length: lenTrunc */
 	FETCH_TIMETRUNC = 2,	/* body cut by a timeout: timeTrunc */
 	FETCH_DECTRUNC = 4,	/* decoding stopped at the decode caps (raw body whole) */
-	FETCH_DECERR = 8	/* Content-Encoding not decodable (corrupt or unsupported) */
+	FETCH_DECERR = 8,	/* Content-Encoding not decodable (corrupt or unsupported) */
+	/* The connection could not be made for want of a local resource
+	 * (file descriptors, kernel buffers, a local port): the status is -2,
+	 * but it says nothing of the server; try again later. */
+	FETCH_LOCAL = 16
 };
 unsigned fetch_annotations(const struct fetch *f);
 const char *fetch_header(const struct fetch *f, const char *name);

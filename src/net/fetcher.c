@@ -60,6 +60,7 @@ struct fetcher {
 	struct fetcher_member *soon, *soon_tail;
 	struct fetcher_idle *idle;		/* all idle connections */
 	size_t nidle;
+	size_t idle_max;	/* fetcher_limit_idle; FETCHER_IDLE_MAX by default */
 	struct fetcher_site **sites;
 	size_t nbuckets, nsites, nsessions;
 };
@@ -202,7 +203,7 @@ fetcher_keep(struct fetcher *fr, int tls, const char *host, int port, struct con
 	uint64_t keep = FETCHER_IDLE_KEEP_MS < fr->set.idle_ms ? FETCHER_IDLE_KEEP_MS : fr->set.idle_ms;
 
 	s = fetcher_site_get(fr, tls, host, port, 1);
-	if (fr->closing || s->nidle >= FETCHER_IDLE_PER_SITE || fr->nidle >= FETCHER_IDLE_MAX) {
+	if (fr->closing || s->nidle >= FETCHER_IDLE_PER_SITE || fr->nidle >= fr->idle_max) {
 		conn_close(c);
 		fetcher_site_gc(fr, s);
 		return;
@@ -250,6 +251,7 @@ fetcher_new(uv_loop_t *loop, const struct config *cfg, struct dns *dns, char **e
 
 	fr->loop = loop;
 	fr->dns = dns;
+	fr->idle_max = FETCHER_IDLE_MAX;
 	fr->set.connect_ms = config_int(cfg, CK_FETCH_CONNECT_TIMEOUT_MS);
 	fr->set.total_ms = config_int(cfg, CK_FETCH_TIMEOUT_SECONDS) * 1000;
 	fr->set.idle_ms = config_int(cfg, CK_FETCH_IDLE_TIMEOUT_SECONDS) * 1000;
@@ -448,6 +450,16 @@ fetcher_free(struct fetcher *fr)
 	free(fr->user_agent);
 	uv_close((uv_handle_t *)&fr->sweep, fetcher_close_cb);
 	uv_close((uv_handle_t *)&fr->tick, fetcher_close_cb);
+}
+
+void
+fetcher_limit_idle(struct fetcher *fr, size_t max)
+{
+	if (max > FETCHER_IDLE_MAX)
+		max = FETCHER_IDLE_MAX;
+	fr->idle_max = max;
+	while (fr->nidle > max)
+		conn_close(fetcher_idle_take(fr, fr->idle));
 }
 
 size_t

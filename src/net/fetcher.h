@@ -86,6 +86,10 @@ void fetcher_session_put(struct fetcher *fr, const char *host, int port, void *s
  * queue is snoozed for long. */
 void fetcher_close_idle(struct fetcher *fr, const char *host, int port);
 
+/* Keeps at most max connections idle in all (FETCHER_IDLE_MAX at most), so
+ * that kept-alive sockets fit the descriptors the caller can spare. */
+void fetcher_limit_idle(struct fetcher *fr, size_t max);
+
 /* Memory accounting for bench/sizes. */
 size_t fetcher_idle_count(const struct fetcher *fr);
 
