@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/keys.h"
+#include "lib/robots.h"
 #include "lib/politeness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -36,7 +37,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size == 0)
 		return 0;
-	switch (data[0] % 6) {
+	switch (data[0] % 7) {
 	case 0:
 		if (keys_curi_decode(v, n, &cu) == 0) {
 			keys_curi_encode(&b, cu);
@@ -62,6 +63,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		buf_free(&b);
 		return 0;
+	case 6: {
+		uint64_t at;
+		struct robots *r = keys_robots_decode(v, n, &at);
+
+		if (r != NULL) {
+			keys_robots_encode(&b, at, r);
+			robots_free(r);
+		}
+		break;
+	}
 	case 5: {
 		uint64_t due;
 
@@ -83,7 +94,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (b.len > 0) {
 		struct buf b2 = BUF_INIT;
 
-		switch (data[0] % 6) {
+		switch (data[0] % 7) {
 		case 0:
 			if (keys_curi_decode(b.data, b.len, &cu) != 0)
 				abort();
@@ -96,6 +107,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			keys_qmeta_encode(&b2, &m);
 			keys_qmeta_clear(&m);
 			break;
+		case 6: {
+			uint64_t at;
+			struct robots *r = keys_robots_decode(b.data, b.len, &at);
+
+			if (r == NULL)
+				abort();
+			keys_robots_encode(&b2, at, r);
+			robots_free(r);
+			break;
+		}
 		default:
 			if (keys_counters_decode(b.data, b.len, &c) != 0)
 				abort();

@@ -34,6 +34,7 @@
 #include "net/fetcher.h"
 #include "frontier/frontier.h"
 #include "frontier/hosts.h"
+#include "frontier/verdicts.h"
 #include "lib/politeness.h"
 #include "crawl/schedule.h"
 #include "crawl/stats.h"
@@ -390,9 +391,18 @@ static void visit_after_resolve(struct visit *v)
 		return;
 	}
 	h = hosts_get(pool->env.hosts, v->server_key, 1);
+	if (h->robots == NULL) {
+		/* Not in memory: the store may have it from before a resume,
+		 * a checkpoint restore, or the table's eviction of the server. */
+		uint64_t at;
+		struct robots *r = verdicts_get(pool->env.frontier, v->server_key, &at);
+
+		if (r != NULL)
+			hosts_set_robots(pool->env.hosts, h, r, at);
+	}
 	validity = (uint64_t)config_int(pool->env.cfg, CK_ROBOTS_VALIDITY_SECONDS) * 1000;
-	if (h->robots != NULL &&
-	    (validity == 0 || clock_wall_ms() - h->robots_fetched_ms < validity)) {
+	if (h->robots != NULL && (validity == 0 || h->robots_unused ||
+	    clock_wall_ms() - h->robots_fetched_ms < validity)) {
 		visit_fetch_page(v);
 		return;
 	}
@@ -896,6 +906,8 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 			r = robots_from_fetch(status, body, blen, pool->env.agent, on5xx_allow);
 		frontier_note_connect(pool->env.frontier, v->c, 0);
 		hosts_set_robots(pool->env.hosts, h, r, clock_wall_ms());
+		h->robots_unused = 1;
+		verdicts_put(pool->env.frontier, v->server_key, h->robots_fetched_ms, r);
 	}
 	/* Only now, with the verdict in place: the Crawl-delay the file
 	 * asks for governs the very next request on the queue. */
@@ -1064,6 +1076,7 @@ static void visit_fetch_page(struct visit *v)
 
 	if (pool->env.robots_policy != 1) {
 		struct host *h = hosts_get(pool->env.hosts, v->server_key, 1);
+		h->robots_unused = 0;
 		if (h->robots != NULL &&
 		    !robots_allowed(h->robots, v->target.data, v->target.len)) {
 			if (pool->env.robots_policy == 0) {

@@ -133,6 +133,7 @@ void hosts_set_robots(struct hosts *t, struct host *h, struct robots *r, uint64_
 		robots_free(h->robots);
 	h->robots = r;
 	h->robots_fetched_ms = now_ms;
+	h->robots_unused = 0;
 	t->bytes += hosts_entry_bytes(h);
 }
 

@@ -2,6 +2,7 @@
  * LEB128 varints (signed ones zigzag-encoded) and length-prefixed strings,
  * with a leading version byte so that a later layout can be told apart. */
 #include "lib/keys.h"
+#include "lib/robots.h"
 #include "lib/base32.h"
 #include "lib/history.h"
 #include "lib/xmalloc.h"
@@ -148,6 +149,13 @@ keys_preload(struct buf *b, const char *canon)
 {
 	buf_appendc(b, KEYS_PRELOAD);
 	buf_appends(b, canon);
+}
+
+void
+keys_robots(struct buf *b, const char *server)
+{
+	buf_appendc(b, KEYS_ROBOTS);
+	buf_appends(b, server);
 }
 
 void
@@ -614,4 +622,25 @@ keys_hist_min(const struct keys_qmeta *m)
 		if (best < 0 || m->hist_prec[i] < best)
 			best = m->hist_prec[i];
 	return best;
+}
+
+void
+keys_robots_encode(struct buf *b, uint64_t fetched_ms, const struct robots *r)
+{
+	buf_appendc(b, KEYS_VERSION);
+	keys_put_uv(b, fetched_ms);
+	robots_serialize(r, b);
+}
+
+struct robots *
+keys_robots_decode(const char *v, size_t n, uint64_t *fetched_ms)
+{
+	struct keys_reader r;
+
+	if (keys_reader_start(&r, v, n) < 0)
+		return NULL;
+	*fetched_ms = keys_get_uv(&r);
+	if (r.bad)
+		return NULL;
+	return robots_deserialize((const char *)r.p, (size_t)(r.end - r.p));
 }

@@ -13,6 +13,8 @@
  *   'p' CANON                      preloaded URI precedence; value: decimal text
  *   'v' DUE64 ORD64                a URI waiting for its revisit (continuous
  *                                  crawl), by due time (ms); value: keys_curi_encode
+ *   'o' SERVER                     robots.txt verdict of "scheme://host:port";
+ *                                  value: keys_robots_encode
  *
  * Integers in keys are big-endian so that byte order is numeric order. */
 #ifndef TERN_KEYS_H
@@ -25,7 +27,7 @@
 enum {
 	KEYS_URI = 'u', KEYS_QUEUE = 'q', KEYS_ACTIVE = 'a', KEYS_INACTIVE = 'i',
 	KEYS_RETIRED = 'r', KEYS_SEEN = 's', KEYS_META = 'm',
-	KEYS_PRELOAD = 'p', KEYS_REVISIT = 'v'
+	KEYS_PRELOAD = 'p', KEYS_REVISIT = 'v', KEYS_ROBOTS = 'o'
 };
 
 /* Largest URI precedence that sorts correctly inside a queue; larger values
@@ -84,6 +86,7 @@ void keys_meta(struct buf *b);
 void keys_preload(struct buf *b, const char *canon);
 void keys_revisit(struct buf *b, uint64_t due_ms, uint64_t ordinal);
 int keys_revisit_parse(const char *k, size_t n, uint64_t *due_ms, uint64_t *ordinal);
+void keys_robots(struct buf *b, const char *server);
 
 /* A queue key may not be empty, hold a NUL byte or exceed 1024 bytes. */
 int keys_qkey_valid(const char *qkey);
@@ -99,6 +102,13 @@ int keys_qmeta_decode(const char *v, size_t n, struct keys_qmeta *m);
 void keys_qmeta_clear(struct keys_qmeta *m);
 void keys_counters_encode(struct buf *b, const struct keys_counters *c);
 int keys_counters_decode(const char *v, size_t n, struct keys_counters *c);
+struct robots;
+/* A server's robots verdict and when it was fetched (wall-clock ms), so
+ * that a resumed or restored crawl reuses it until robots.validity-seconds
+ * runs out. Decoding gives the verdict (robots_free it) or NULL when the
+ * value is corrupt. */
+void keys_robots_encode(struct buf *b, uint64_t fetched_ms, const struct robots *r);
+struct robots *keys_robots_decode(const char *v, size_t n, uint64_t *fetched_ms);
 
 /* Adds delta to the histogram count of precedence p; -1 if it is full. */
 int keys_hist_add(struct keys_qmeta *m, int p, int64_t delta);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/keys.h"
+#include "lib/robots.h"
 #include "lib/history.h"
 
 static int
@@ -381,6 +382,36 @@ test_keys_hist(void **state)
 	assert_int_equal(keys_hist_add(&m, 1, 1), -1);
 }
 
+/* A robots verdict and its fetch time round-trip; a cut or altered value
+ * is refused, never half-read. */
+static void test_keys_robots(void **state)
+{
+	const char *txt = "User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n";
+	struct robots *r = robots_parse(txt, strlen(txt), "tern"), *back;
+	struct buf k = BUF_INIT, v = BUF_INIT;
+	uint64_t at = 0;
+
+	(void)state;
+	keys_robots(&k, "https://example.com:443");
+	assert_int_equal(k.data[0], 'o');
+	assert_memory_equal(k.data + 1, "https://example.com:443", k.len - 1);
+	keys_robots_encode(&v, 1795570000123ULL, r);
+	back = keys_robots_decode(v.data, v.len, &at);
+	assert_non_null(back);
+	assert_int_equal(at, 1795570000123ULL);
+	assert_false(robots_allowed(back, "/private/x", 10));
+	assert_true(robots_allowed(back, "/public", 7));
+	assert_int_equal(robots_crawl_delay_ms(back), 2000);
+	robots_free(back);
+	for (size_t i = 0; i < v.len; i++)
+		assert_null(keys_robots_decode(v.data, i, &at));
+	v.data[0] = 9;
+	assert_null(keys_robots_decode(v.data, v.len, &at));
+	robots_free(r);
+	buf_free(&k);
+	buf_free(&v);
+}
+
 int
 main(void)
 {
@@ -392,6 +423,7 @@ main(void)
 		cmocka_unit_test(test_keys_curi_roundtrip),
 		cmocka_unit_test(test_keys_curi_history),
 		cmocka_unit_test(test_keys_revisit),
+		cmocka_unit_test(test_keys_robots),
 		cmocka_unit_test(test_keys_qmeta_roundtrip),
 		cmocka_unit_test(test_keys_counters_roundtrip),
 		cmocka_unit_test(test_keys_hist),
