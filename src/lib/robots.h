@@ -2,7 +2,7 @@
  * fetch outcome of /robots.txt means. Pure: no I/O, no clock.
  *
  * Choices where RFC 9309 leaves room (each one is exercised by
- * tests/test_robots.c and, where robots-parser differs, listed with its reason
+ * tests/lib/test_robots.c and, where robots-parser differs, listed with its reason
  * in tests/robots_diff_allowed.txt):
  * - Only the first ROBOTS_MAX_BODY bytes are parsed (the RFC asks for at least
  *   500 KiB); a line cut by that limit is dropped rather than half-applied, as

@@ -6,8 +6,8 @@
  * an http base, no IPv4 shorthand, no tab stripping, no UTS#46 IDNA), and a
  * crawler that resolves links differently from the browser used for replay
  * misses or invents URLs. Correctness is checked against every entry of
- * web-platform-tests' urltestdata.json (tests/test_urltestdata.c, the data in
- * tests/wpt/) and by a differential test against Node's built-in URL
+ * web-platform-tests' urltestdata.json (tests/lib/test_urltestdata.c, the
+ * data in tests/wpt/) and by a differential test against Node's built-in URL
  * (tests/url_diff.sh); the deliberate differences are listed, with reasons,
  * in those two tests.
  *
