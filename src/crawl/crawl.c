@@ -156,14 +156,14 @@ long crawl_rss_kb(void)
 	return rss * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-/* Writes everything recorded so far, in the order that keeps the promise:
- * records and log lines before the frontier marks URIs done. A WARC write
- * failure (a full disk) stops handing out work until it clears. */
-static int crawl_flush(struct crawl *cr)
+/* Writes the WARC records and crawl.log lines recorded so far. The frontier calls it before each write of its batch (its prewrite
+ * hook), so that whatever writes the batch, records and log lines reach the
+ * disk before the frontier marks their URIs done. A WARC write failure (a
+ * full disk) stops handing out work until it clears. */
+static int crawl_flush_outputs(void *arg, char **errp)
 {
+	struct crawl *cr = arg;
 	char *err = NULL;
-	int rc = 0, frc;
-	uint64_t t0, d;
 
 	if (cr->warc != NULL && warc_flush(cr->warc, &err) < 0) {
 		/* Said once every 10 s while the hold lasts, not every pass. */
@@ -173,16 +173,37 @@ static int crawl_flush(struct crawl *cr)
 			fprintf(stderr, "tern: WARC write failed, crawl held until it succeeds: %s\n", err);
 			cr->last_warc_error_ms = now;
 		}
-		free(err);
+		if (errp != NULL)
+			*errp = err;
+		else
+			free(err);
 		return -1;
 	}
-	if (fflush(cr->crawllog) != 0) {
+	if (cr->crawllog != NULL && fflush(cr->crawllog) != 0) {
 		crawl_log_event(cr, "crawl.log write failed: %s", strerror(errno));
+		if (errp != NULL)
+			*errp = xstrdup("crawl.log write failed");
 		return -1;
 	}
+	return 0;
+}
+
+/* Writes everything recorded so far: the outputs, the dedup index, then the
+ * frontier's batch (whose hook flushes the outputs again, a no-op by then). */
+static int crawl_flush(struct crawl *cr)
+{
+	char *err = NULL;
+	int rc = 0, frc;
+	uint64_t t0, d;
+
+	if (crawl_flush_outputs(cr, NULL) < 0)
+		return -1;
+	/* A lost dedup entry only costs a full record instead of a revisit
+	 * later, so its failure does not hold the frontier back. */
 	if (cr->dedup != NULL && dedup_flush(cr->dedup, &err) < 0) {
 		crawl_log_event(cr, "dedup index write failed: %s", err);
 		free(err);
+		err = NULL;
 		rc = -1;
 	}
 	t0 = uv_hrtime();
@@ -824,12 +845,14 @@ static void crawl_free(struct crawl *cr)
 {
 	visit_pool_free(cr->visits);
 	schedule_free(cr->sched);
+	/* First: its last write flushes the WARC and crawl.log through the
+	 * prewrite hook, so they must still be open. */
+	if (cr->frontier != NULL)
+		frontier_close(cr->frontier);
 	if (cr->warc != NULL)
 		warc_close(cr->warc);
 	if (cr->dedup != NULL)
 		dedup_free(cr->dedup);
-	if (cr->frontier != NULL)
-		frontier_close(cr->frontier);
 	if (cr->scope != NULL)
 		scope_free(cr->scope);
 	if (cr->hosts != NULL)
@@ -973,6 +996,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		crawl_free(cr);
 		return 1;
 	}
+	frontier_set_prewrite(cr->frontier, crawl_flush_outputs, cr);
 	memset(&sco, 0, sizeof sco);
 	sco.cfg = cfg;
 	sco.frontier = cr->frontier;

@@ -215,6 +215,13 @@ frontier_counts(const struct frontier *f, struct frontier_counts *out)
 	qstate_counts(f, out);
 }
 
+void
+frontier_set_prewrite(struct frontier *f, frontier_prewrite_fn *fn, void *arg)
+{
+	f->prewrite = fn;
+	f->prewrite_arg = arg;
+}
+
 uint64_t
 frontier_discovered(const struct frontier *f)
 {

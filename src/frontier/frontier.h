@@ -106,6 +106,15 @@ unsigned frontier_note_connect(struct frontier *f, const struct curi *c, int fai
  * finished deletions, queue metadata, counters) in one LevelDB write. */
 int frontier_flush(struct frontier *f, char **err);
 
+/* Called before every write of the frontier's batch, wherever the write
+ * comes from (the loop's flush, a report walking the store from a control
+ * request, a queue head sought past URIs put since the last write): the
+ * crawl flushes its WARC records and crawl.log lines there, so that no
+ * write can mark a URI done before its records exist. A negative return
+ * holds the batch back (nothing is written; the write fails with *err). */
+typedef int frontier_prewrite_fn(void *arg, char **err);
+void frontier_set_prewrite(struct frontier *f, frontier_prewrite_fn *fn, void *arg);
+
 struct frontier_counts {
 	uint64_t queued, in_flight, queues_total, in_process, ready, snoozed,
 	    inactive, ineligible, retired, exhausted, succeeded, failed,

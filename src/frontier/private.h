@@ -46,6 +46,8 @@ struct frontier {
 	leveldb_writebatch_t *wb;
 	size_t wb_ops;
 	leveldb_iterator_t *it;        /* reused until the next write */
+	frontier_prewrite_fn *prewrite; /* frontier_set_prewrite */
+	void *prewrite_arg;
 	struct frontier_options o;
 	const struct config *cfg;
 	unsigned cfg_gen;

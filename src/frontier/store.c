@@ -96,6 +96,8 @@ store_write(struct frontier *f, char **err)
 	}
 	if (f->wb_ops == 0 && f->dirty == NULL)
 		return 0;
+	if (f->prewrite != NULL && f->prewrite(f->prewrite_arg, err) < 0)
+		return -1;
 	for (q = f->dirty; q != NULL; q = q->next_dirty) {
 		buf_reset(&f->k);
 		keys_queue(&f->k, q->key);

@@ -1115,6 +1115,61 @@ test_frontier_bad_input(void **state)
 	assert_non_null(frontier_error(t->f));
 }
 
+struct test_frontier_hook {
+	int calls;
+	int refuse;
+};
+
+static int
+test_frontier_prewrite_cb(void *arg, char **err)
+{
+	struct test_frontier_hook *h = arg;
+
+	h->calls++;
+	if (h->refuse) {
+		if (err != NULL)
+			*err = strdup("outputs not written");
+		return -1;
+	}
+	return 0;
+}
+
+/* Every write of the batch, whoever asks for it (here a queues report from
+ * a control request, between two flushes of the loop), first lets the crawl
+ * flush its records; a refusing hook holds the batch back. */
+static void
+test_frontier_prewrite(void **state)
+{
+	struct test_frontier *t = *state;
+	struct test_frontier_hook h = { 0, 0 };
+	struct buf b = BUF_INIT;
+	struct curi *c;
+	char *err = NULL;
+
+	test_frontier_open(t, 1);
+	frontier_set_prewrite(t->f, test_frontier_prewrite_cb, &h);
+	test_frontier_add(t, "http://a/1", NULL, "", 3);
+	test_frontier_add(t, "http://a/2", NULL, "", 3);
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	assert_int_equal(h.calls, 1);
+	c = test_frontier_take(t);
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	h.calls = 0;
+	frontier_report_queues(t->f, &b, 0);
+	assert_int_equal(h.calls, 1);
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	assert_int_equal(h.calls, 1);      /* nothing left to write */
+	test_frontier_add(t, "http://a/3", NULL, "", 3);
+	h.refuse = 1;
+	assert_int_equal(frontier_flush(t->f, &err), -1);
+	assert_string_equal(err, "outputs not written");
+	free(err);
+	err = NULL;
+	h.refuse = 0;
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	buf_free(&b);
+}
+
 int
 main(void)
 {
@@ -1148,6 +1203,7 @@ main(void)
 		T(test_frontier_reports),
 		T(test_frontier_walks),
 		T(test_frontier_bad_input),
+		T(test_frontier_prewrite),
 	};
 #undef T
 
