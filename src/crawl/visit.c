@@ -10,7 +10,7 @@
  *            queue snoozes politely, by the Crawl-delay the file just read
  *            asks for
  *   FETCH    the page itself: body recorded for the WARC (spilled to a file
- *            past a bound), digested, and fed to the link extractor
+ *            past a bound), digested, and fed to the link extractors
  *   DONE     crawl.log line and WARC records written, outlinks scheduled,
  *            and only then the frontier told: a URI is never marked done
  *            before its records are written
@@ -61,6 +61,9 @@
 #define VISIT_ROBOTS_REDIRECTS 5
 /* Snoozes longer than this close the host's idle connections. */
 #define VISIT_LONG_SNOOZE_MS 30000
+/* Content extractors a response can go through: HTML and CSS. */
+#define VISIT_EXTRACTORS 2
+
 /* A fetch put off by a failure of ours (out of descriptors) waits this long,
  * while other fetches give theirs back. */
 #define VISIT_LOCAL_RETRY_MS 1000
@@ -113,7 +116,11 @@ struct visit {
 	int spill_fd;
 	uint64_t spill_len;
 	int record_failed;		/* the body could not be recorded: ours, not the server's */
-	struct extract *x;
+	/* The extractors the response goes through, in chain order (NULL past
+	 * the last); the first is the one whose meta robots counts. */
+	struct extract *x[VISIT_EXTRACTORS];
+	size_t max_outlinks;		/* extract.max-outlinks for the response, 0: none */
+	size_t dropped;			/* links past it, across the extractors */
 	struct buf links;		/* records: hop, then ref NUL, base NUL */
 	struct buf robots;		/* decoded robots.txt body, up to ROBOTS_MAX_BODY */
 	size_t nlinks;
@@ -166,8 +173,8 @@ static void visit_free(struct visit *v)
 		v->next->prev = v->prev;
 	if (v->slot < pool->env.max_conns)
 		pool->slots[v->slot] = 0;
-	if (v->x)
-		extract_free(v->x);
+	for (int i = 0; i < VISIT_EXTRACTORS && v->x[i] != NULL; i++)
+		extract_free(v->x[i]);
 	if (v->dg)
 		digest_free(v->dg);
 	if (v->spill_fd >= 0)
@@ -544,6 +551,12 @@ static void visit_link_cb(void *arg, const struct extract_link *l)
 {
 	struct visit *v = arg;
 
+	/* extract.max-outlinks bounds the response, however many
+	 * extractors it goes through (Heritrix counts per URI). */
+	if (v->max_outlinks > 0 && v->nlinks >= v->max_outlinks) {
+		v->dropped++;
+		return;
+	}
 	buf_appendc(&v->links, l->hop);
 	buf_append(&v->links, l->ref, l->len);
 	buf_appendc(&v->links, '\0');
@@ -573,22 +586,47 @@ static int visit_extracts(const struct visit *v, int status)
 	return config_bool_for(cfg, v->surt, CK_EXTRACT_PROCESS_ERROR_OUTLINKS);
 }
 
+/* Whether the HTML extractor takes a response: its Content-Type. */
+static int visit_is_html(const char *mime)
+{
+	return visit_mime_is(mime, "text/html") || visit_mime_is(mime, "application/xhtml+xml");
+}
+
+/* Whether the CSS extractor takes it, as Heritrix's ExtractorCSS judges: a
+ * Content-Type that names css, or a URI ending in ".css" (stylesheets are
+ * often served as text/plain, or as text/html by a misconfigured server). */
+static int visit_is_css(const struct visit *v, const char *mime)
+{
+	size_t n = v->target.len;
+
+	return (mime != NULL && strcasestr(mime, "css") != NULL) ||
+	    (n >= 4 && strncasecmp(v->target.data + n - 4, ".css", 4) == 0);
+}
+
 static void visit_head_cb(void *arg, struct fetch *f)
 {
 	struct visit *v = arg;
+	const struct config *cfg = v->pool->env.cfg;
 	const char *mime = fetch_header(f, "Content-Type");
 	struct extract_opts xo;
-	int status = fetch_status(f);
+	int status = fetch_status(f), n = 0, independently;
 
 	if (v->state != VISIT_FETCH || v->abandoned || !visit_extracts(v, status))
 		return;
 	memset(&xo, 0, sizeof xo);
-	xo.max_outlinks = (size_t)config_int_for(v->pool->env.cfg, v->surt, CK_EXTRACT_MAX_OUTLINKS);
-	xo.forms = config_bool_for(v->pool->env.cfg, v->surt, CK_EXTRACT_FORMS);
-	if (visit_mime_is(mime, "text/html") || visit_mime_is(mime, "application/xhtml+xml"))
-		v->x = extract_new(EXTRACT_HTML, &xo, visit_link_cb, v);
-	else if (visit_mime_is(mime, "text/css"))
-		v->x = extract_new(EXTRACT_CSS, &xo, visit_link_cb, v);
+	xo.max_outlinks = (size_t)config_int_for(cfg, v->surt, CK_EXTRACT_MAX_OUTLINKS);
+	xo.forms = config_bool_for(cfg, v->surt, CK_EXTRACT_FORMS);
+	v->max_outlinks = xo.max_outlinks;
+	independently = config_bool_for(cfg, v->surt, CK_EXTRACT_EXTRACT_INDEPENDENTLY);
+	/* Heritrix's chain order, HTML then CSS. An extractor that runs
+	 * finishes the response's link extraction (Heritrix's
+	 * linkExtractorFinished): with extract.extract-independently false a
+	 * later extractor skips what an earlier one finished; with true, every
+	 * extractor that applies runs over the same body. */
+	if (visit_is_html(mime))
+		v->x[n++] = extract_new(EXTRACT_HTML, &xo, visit_link_cb, v);
+	if ((n == 0 || independently) && visit_is_css(v, mime))
+		v->x[n++] = extract_new(EXTRACT_CSS, &xo, visit_link_cb, v);
 }
 
 static void visit_body_cb(void *arg, struct fetch *f, const char *raw, size_t rawlen,
@@ -609,8 +647,8 @@ static void visit_body_cb(void *arg, struct fetch *f, const char *raw, size_t ra
 			fetch_cancel(v->f);
 		}
 	}
-	if (v->x != NULL && declen > 0)
-		extract_feed(v->x, dec, declen);
+	for (int i = 0; i < VISIT_EXTRACTORS && v->x[i] != NULL && declen > 0; i++)
+		extract_feed(v->x[i], dec, declen);
 	/* robots.txt is parsed from the decoded body: servers gzip it too. */
 	if (v->state == VISIT_ROBOTS && declen > 0 && v->robots.len < ROBOTS_MAX_BODY)
 		buf_append(&v->robots, dec, declen < ROBOTS_MAX_BODY - v->robots.len ?
@@ -686,7 +724,7 @@ static void visit_schedule_outlinks(struct visit *v, int status, struct buf *out
 {
 	struct visit_links l;
 	const char *loc = v->f ? fetch_header(v->f, "Location") : NULL;
-	int nofollow = v->x && (extract_meta(v->x) & EXTRACT_META_NOFOLLOW) &&
+	int nofollow = v->x[0] != NULL && (extract_meta(v->x[0]) & EXTRACT_META_NOFOLLOW) &&
 	    v->pool->env.robots_policy == 0;
 	const char *p = v->links.data, *end = v->links.data + v->links.len;
 
@@ -933,8 +971,8 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		buf_free(&extra);
 		return;
 	}
-	if (v->x)
-		extract_finish(v->x);
+	for (int i = 0; i < VISIT_EXTRACTORS && v->x[i] != NULL; i++)
+		extract_finish(v->x[i]);
 	digest_final(v->dg, digest);
 	if (status == -2 || status == -3) {
 		fetch_release(v->f);
@@ -976,8 +1014,10 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		buf_appends(&extra, extra.len ? ",decodeTrunc" : "decodeTrunc");
 	if (fa & FETCH_DECERR)
 		buf_appends(&extra, extra.len ? ",decodeError" : "decodeError");
-	if (v->x && extract_dropped(v->x) > 0)
-		buf_appendf(&extra, "%sdol:%zu", extra.len ? "," : "", extract_dropped(v->x));
+	for (int i = 0; i < VISIT_EXTRACTORS && v->x[i] != NULL; i++)
+		v->dropped += extract_dropped(v->x[i]);
+	if (v->dropped > 0)
+		buf_appendf(&extra, "%sdol:%zu", extra.len ? "," : "", v->dropped);
 	if (status > 0) {
 		if (visit_extracts(v, status))
 			visit_schedule_outlinks(v, status, &outlinks);

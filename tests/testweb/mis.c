@@ -150,6 +150,15 @@ void mis_build(const struct respond_req *q, const char *path, const char *query,
 	} else if (strcmp(name, "slow-head") == 0) {
 		r->delay_ms += (uint32_t)respond_param(query, "ms", 1000, 0, 3600000);
 		mis_html(r, 200, "slow head", NULL);
+	} else if (strcmp(name, "mixed.css") == 0) {
+		/* A stylesheet URL a misconfigured server answers with HTML: the
+		 * HTML extractor finds the link, only a CSS extractor the url(). */
+		buf_appends(&r->body, "<!DOCTYPE html>\n<html><body>\n<a href=\"/p/1.html\">one</a>\n"
+		    "body { background: url(/i/1.png) }\n</body></html>\n");
+		respond_head(r, 200, "text/html; charset=utf-8", r->body.len, NULL);
+	} else if (strcmp(name, "plain.css") == 0) {
+		buf_appends(&r->body, "@import url(/s.css);\nbody { background: url(/i/2.png) }\n");
+		respond_head(r, 200, "text/plain", r->body.len, NULL);
 	} else if (strcmp(name, "big") == 0) {
 		n = respond_param(query, "kb", 1024, 0, 1L << 30);
 		r->stream = body_new_filler((uint64_t)n * 1024);
