@@ -5,6 +5,7 @@
  * enqueue keeps the queue's head bound (keys.h) that lets the poll seek
  * straight to the head URI. */
 #include "frontier/enqueue.h"
+#include "frontier/ahead.h"
 #include "frontier/qstate.h"
 #include "frontier/residency.h"
 #include "frontier/store.h"
@@ -144,6 +145,7 @@ enqueue_uri(struct frontier *f, const struct curi *c, const char *canon,
 	enqueue_head_lower(q, st.directive, st.precedence, st.ordinal);
 	buf_reset(&f->k);
 	keys_uri(&f->k, queue_key, st.directive, st.precedence, st.ordinal);
+	ahead_put(f, q, f->k.data, f->k.len);
 	buf_reset(&f->v);
 	keys_curi_encode(&f->v, &st);
 	store_put(f, &f->k, &f->v);

@@ -68,6 +68,7 @@ struct frontier {
 	size_t npre, ipre;
 	int pre_prec;
 	uint64_t in_flight;
+	size_t ahead_bytes;            /* held by the queues' read-ahead (ahead.h) */
 	uint64_t now;
 	char *error;
 	struct buf k, v;

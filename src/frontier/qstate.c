@@ -6,6 +6,7 @@
  * where a queue goes next (reevaluate, reenqueue, wake, restore), the
  * per-queue settings that decide its precedence, and the counts by state. */
 #include "frontier/qstate.h"
+#include "frontier/ahead.h"
 #include "frontier/residency.h"
 #include "frontier/store.h"
 #include "lib/xmalloc.h"
@@ -172,6 +173,8 @@ qstate_set(struct frontier *f, struct wq *q, int state)
 		keys_active(&f->k, q->key);
 		store_del(f, &f->k);
 		residency_cold_add(f, q);
+		/* The read-ahead budget is for the queues being crawled. */
+		ahead_drop(f, q);
 	}
 	store_dirty(f, q);
 }

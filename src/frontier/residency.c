@@ -7,6 +7,7 @@
  * resident, because a queue is only evicted right after a write: every write
  * goes through residency_write. */
 #include "frontier/residency.h"
+#include "frontier/ahead.h"
 #include "frontier/store.h"
 #include "lib/xmalloc.h"
 
@@ -42,6 +43,7 @@ residency_evict(struct frontier *f)
 			break;
 		residency_cold_del(f, q);
 		wq_table_remove(f->queues, q);
+		ahead_drop(f, q);
 		wq_free(q);
 	}
 }

@@ -6,6 +6,7 @@
  * and sends the queue on: snoozed for the politeness delay, inactive for a
  * long one, or back to READY. */
 #include "frontier/rotation.h"
+#include "frontier/ahead.h"
 #include "frontier/enqueue.h"
 #include "frontier/qstate.h"
 #include "frontier/residency.h"
@@ -27,6 +28,19 @@ rotation_peek(struct frontier *f, struct wq *q)
 	const char *k, *v;
 	size_t kl, vl;
 
+	/* The next URI read with an earlier head, still the head (ahead.h). */
+	if (ahead_front(q, &k, &kl, &v, &vl)) {
+		if (keys_curi_decode(v, vl, &c) < 0) {
+			store_fail(f, "decoding a queued URI", NULL);
+			return NULL;
+		}
+		buf_reset(&q->out_key);
+		buf_append(&q->out_key, k, kl);
+		ahead_pop(f, q);
+		free(c->queue_key);
+		c->queue_key = xstrdup(q->key);
+		return c;
+	}
 	/* A URI put since the last write may sort first: write it out. Heads
 	 * finished and deleted since then are still in the iterator's view,
 	 * and every URI of the queue sorts after them, so seeking past the
@@ -70,6 +84,7 @@ rotation_peek(struct frontier *f, struct wq *q)
 	buf_append(&q->out_key, k, kl);
 	free(c->queue_key);
 	c->queue_key = xstrdup(q->key);
+	ahead_fill(f, q, it, f->k.data, f->k.len);
 	return c;
 }
 
@@ -322,6 +337,10 @@ rotation_finish(struct frontier *f, struct curi *c, enum frontier_outcome o,
 		keys_hist_add(&q->m, c->precedence, -1);
 		q->seek_out = 1;
 	}
+	/* A retried or deferred URI stays the head, ahead of what was read
+	 * after it. */
+	if (!removed)
+		ahead_drop(f, q);
 	q->skip_out = removed;
 	q->out = 0;
 	f->in_flight--;

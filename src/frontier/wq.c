@@ -131,6 +131,7 @@ wq_free(struct wq *q)
 		return;
 	keys_qmeta_clear(&q->m);
 	buf_free(&q->out_key);
+	buf_free(&q->ahead);
 	free(q->key);
 	free(q);
 }

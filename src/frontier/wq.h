@@ -45,6 +45,8 @@ struct wq {
 	struct wq *next_dirty;
 	struct wq *hnext;
 	struct buf out_key;            /* store key of the URI in flight */
+	struct buf ahead;              /* the next URIs, read with the head (ahead.h) */
+	size_t ahead_off, ahead_last;  /* its front record, its last record */
 	unsigned dirty : 1;            /* metadata to write at the next flush */
 	unsigned batch_puts : 1;       /* URI keys put in the unwritten batch */
 	unsigned seek_out : 1;         /* URIs before out_key were deleted in the unwritten batch */

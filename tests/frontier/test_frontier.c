@@ -883,6 +883,73 @@ test_frontier_seen_memory(void **state)
 	buf_free(&b);
 }
 
+/* The read-ahead of a queue's next URIs (frontier/ahead.h) hands out what
+ * the store would: a URI enqueued ahead of the ones read ahead (a higher
+ * directive) comes first, a retried or deferred URI comes again, one
+ * enqueued behind them waits its turn, in both cases with and without a
+ * write in between; every URI comes out once, in key order. */
+static void
+test_frontier_ahead(void **state)
+{
+	struct test_frontier *t = *state;
+	struct curi *c;
+	char uri[64], *err = NULL;
+	int i, next = 0;
+
+	t->o.hold_queues = 0;
+	test_frontier_open(t, 1);
+	for (i = 0; i < 40; i++) {
+		snprintf(uri, sizeof(uri), "http://a/%d", i);
+		assert_int_equal(test_frontier_add(t, uri, "http://a/", "L", CURI_NORMAL), 1);
+	}
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	/* The first take reads the head and the URIs after it. */
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/0");
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	next = 1;
+	/* A MEDIUM URI sorts ahead of every NORMAL one: it is next, written
+	 * or not. */
+	assert_int_equal(test_frontier_add(t, "http://a/embed1", "http://a/", "LE", CURI_MEDIUM), 1);
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/embed1");
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	assert_int_equal(test_frontier_add(t, "http://a/embed2", "http://a/", "LE", CURI_MEDIUM), 1);
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/embed2");
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	/* Retried and deferred URIs come again. */
+	c = test_frontier_take(t);
+	snprintf(uri, sizeof(uri), "http://a/%d", next);
+	assert_string_equal(c->uri, uri);
+	frontier_finish(t->f, c, FRONTIER_RETRY, t->now, 0);
+	t->now += 1000000;
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, uri);
+	assert_int_equal(c->attempts, 1);
+	frontier_finish(t->f, c, FRONTIER_DEFER, t->now, 0);
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, uri);
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	next++;
+	/* A NORMAL URI sorts after all the others: it waits. */
+	assert_int_equal(test_frontier_add(t, "http://a/last", "http://a/", "L", CURI_NORMAL), 1);
+	for (; next < 40; next++) {
+		c = test_frontier_take(t);
+		snprintf(uri, sizeof(uri), "http://a/%d", next);
+		assert_string_equal(c->uri, uri);
+		frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+		if (next % 7 == 0)
+			assert_int_equal(frontier_flush(t->f, &err), 0);
+	}
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/last");
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	assert_true(frontier_is_finished(t->f));
+}
+
 /* The head bound (keys.h) never hides a URI: one enqueued ahead of the URI
  * out, though behind the last head deleted, is the next one out, also after
  * the queue has left memory and come back. */
@@ -1198,6 +1265,7 @@ main(void)
 		T(test_frontier_recovery),
 		T(test_frontier_held),
 		T(test_frontier_seen_memory),
+		T(test_frontier_ahead),
 		T(test_frontier_head_bound),
 		T(test_frontier_many),
 		T(test_frontier_reports),
