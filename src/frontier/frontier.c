@@ -24,6 +24,7 @@
 #include "frontier/residency.h"
 #include "frontier/rotation.h"
 #include "frontier/store.h"
+#include "lib/bloom.h"
 #include "lib/xmalloc.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -302,7 +303,7 @@ frontier_recover(struct frontier *f, char **err)
 			return -1;
 		}
 	}
-	if (seen_load(f->seen, err) < 0)
+	if (seen_load(f->seen, err) < 0 || residency_load(f, err) < 0)
 		return -1;
 	/* Queues that were in the working set: their in-flight URIs are still
 	 * at their heads, so making them READY re-fetches them. A snooze is
@@ -362,6 +363,7 @@ frontier_open_opts(const char *dir, const struct frontier_options *o, int create
 	buf_init(&f->k);
 	buf_init(&f->v);
 	f->queues = wq_table_new();
+	f->queue_keys = bloom_new(1 << 16);
 	f->wheel = wheel_new(now_ms);
 	f->settings_gen = 1;
 	f->pre_prec = -1;
@@ -419,6 +421,7 @@ frontier_close(struct frontier *f)
 	wheel_free(f->wheel);
 	wq_heap_free(&f->heap);
 	wq_table_free(f->queues);
+	bloom_free(f->queue_keys);
 	buf_free(&f->k);
 	buf_free(&f->v);
 	free(f->error);

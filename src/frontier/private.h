@@ -19,6 +19,8 @@
 #include "lib/wheel.h"
 #include "frontier/wq.h"
 
+struct bloom;
+
 /* Inactive keys read from the store per refill (rotation.c). */
 #define FRONTIER_PREFETCH 64
 
@@ -54,6 +56,9 @@ struct frontier {
 	unsigned settings_gen;
 	struct keys_counters c;
 	struct wq_table *queues;
+	/* Every queue key in the store or about to be: a miss means a new
+	 * queue, with no store read (residency.c). */
+	struct bloom *queue_keys;
 	struct wq_list ready;          /* READY, FIFO */
 	struct wq_heap heap;           /* READY, best-first */
 	uint64_t ready_seq;

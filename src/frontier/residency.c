@@ -9,6 +9,8 @@
 #include "frontier/residency.h"
 #include "frontier/ahead.h"
 #include "frontier/store.h"
+#include "lib/bloom.h"
+#include "lib/urlset.h"
 #include "lib/xmalloc.h"
 
 #define RESIDENCY_COLD offsetof(struct wq, cold)
@@ -56,6 +58,7 @@ residency_get(struct frontier *f, const char *key, int create)
 	struct wq *q = wq_table_get(f->queues, key);
 	char *v;
 	size_t vlen;
+	uint64_t h;
 
 	if (q != NULL) {
 		if (q->on_cold) {
@@ -64,12 +67,23 @@ residency_get(struct frontier *f, const char *key, int create)
 		}
 		return q;
 	}
-	buf_reset(&f->k);
-	keys_queue(&f->k, key);
-	if (store_get(f, &f->k, &v, &vlen, "reading queue metadata") < 0)
-		return NULL;
-	if (v == NULL && !create)
-		return NULL;
+	h = urlset_hash(key, strlen(key));
+	if (!bloom_test(f->queue_keys, h)) {
+		/* A queue never created: nothing to read. With a crawl's
+		 * hosts far more than the resident queues, a link to a new
+		 * host would otherwise cost a store miss (and LevelDB
+		 * compacts files that take many misses). */
+		if (!create)
+			return NULL;
+		v = NULL;
+	} else {
+		buf_reset(&f->k);
+		keys_queue(&f->k, key);
+		if (store_get(f, &f->k, &v, &vlen, "reading queue metadata") < 0)
+			return NULL;
+		if (v == NULL && !create)
+			return NULL;
+	}
 	q = wq_new(key);
 	q->s_gen = f->settings_gen - 1;
 	if (v != NULL) {
@@ -85,10 +99,36 @@ residency_get(struct frontier *f, const char *key, int create)
 		q->m.state = WQ_NONE;
 		f->c.queues_total++;
 		store_dirty(f, q);
+		bloom_add(f->queue_keys, h);
 	}
 	wq_table_put(f->queues, q);
 	residency_cold_add(f, q);
 	return q;
+}
+
+int
+residency_load(struct frontier *f, char **err)
+{
+	leveldb_iterator_t *it = leveldb_create_iterator(f->db, f->ro);
+	const char start = KEYS_QUEUE;
+	char *lerr = NULL;
+
+	for (leveldb_iter_seek(it, &start, 1); leveldb_iter_valid(it); leveldb_iter_next(it)) {
+		size_t kl;
+		const char *k = leveldb_iter_key(it, &kl);
+
+		if (kl < 1 || k[0] != KEYS_QUEUE)
+			break;
+		bloom_add(f->queue_keys, urlset_hash(k + 1, kl - 1));
+	}
+	leveldb_iter_get_error(it, &lerr);
+	leveldb_iter_destroy(it);
+	if (lerr != NULL) {
+		*err = xasprintf("loading the queue keys: %s", lerr);
+		leveldb_free(lerr);
+		return -1;
+	}
+	return 0;
 }
 
 int

@@ -8,6 +8,9 @@
 /* The resident queue for key, loading its metadata from the store, or
  * creating it when create is set; NULL if absent (or on a store error). */
 struct wq *residency_get(struct frontier *f, const char *key, int create);
+/* Learns the keys of the queues in the store (reopening), so that
+ * residency_get reads the store only for a queue that may exist. */
+int residency_load(struct frontier *f, char **err);
 /* Onto (at the tail) and off the cold list. */
 void residency_cold_add(struct frontier *f, struct wq *q);
 void residency_cold_del(struct frontier *f, struct wq *q);

@@ -1,30 +1,21 @@
 /* The already-seen set (see seen.h for the layering and its guarantees). */
 #include "frontier/seen.h"
 #include "lib/buf.h"
+#include "lib/bloom.h"
 #include "lib/keys.h"
 #include "lib/urlset.h"
 #include "lib/xmalloc.h"
 #include <stdlib.h>
 #include <string.h>
 
-#define SEEN_BITS_PER_URI 10
-#define SEEN_PROBES 7
 #define SEEN_FIRST_LAYER (1u << 20)
-#define SEEN_MAX_LAYERS 40
 /* Next() steps tried before a seek when merging sorted candidates. */
 #define SEEN_MERGE_STEPS 4
-
-struct seen_layer {
-	uint64_t *bits;
-	uint64_t mask;     /* number of bits - 1 (a power of two) */
-	uint64_t cap, n;
-};
 
 struct seen {
 	leveldb_t *db;
 	leveldb_readoptions_t *ro;
-	struct seen_layer layer[SEEN_MAX_LAYERS];
-	unsigned nlayers;
+	struct bloom *bloom;
 	struct urlset *mem;
 	/* The memory set held every URI loaded from the store. */
 	int loaded_all;
@@ -42,70 +33,6 @@ seen_hash(const char *s, size_t n)
 	return urlset_hash(s, n);
 }
 
-static void
-seen_layer_add(struct seen *s)
-{
-	struct seen_layer *l = &s->layer[s->nlayers];
-	uint64_t cap = s->nlayers == 0 ? SEEN_FIRST_LAYER :
-	    s->layer[s->nlayers - 1].cap * 2;
-	uint64_t bits = 64;
-
-	while (bits < cap * SEEN_BITS_PER_URI)
-		bits <<= 1;
-	l->bits = xcalloc(bits / 64, sizeof(uint64_t));
-	l->mask = bits - 1;
-	l->cap = cap;
-	l->n = 0;
-	s->st.bloom_bytes += bits / 8;
-	s->nlayers++;
-	s->st.bloom_layers = s->nlayers;
-}
-
-static int
-seen_layer_test(const struct seen_layer *l, uint64_t h)
-{
-	uint64_t h2 = (h >> 32 | h << 32) | 1;
-	int i;
-
-	for (i = 0; i < SEEN_PROBES; i++) {
-		uint64_t b = (h + (uint64_t)i * h2) & l->mask;
-
-		if ((l->bits[b / 64] & (1ull << (b % 64))) == 0)
-			return 0;
-	}
-	return 1;
-}
-
-static void
-seen_bloom_add(struct seen *s, uint64_t h)
-{
-	struct seen_layer *l = &s->layer[s->nlayers - 1];
-	uint64_t h2 = (h >> 32 | h << 32) | 1;
-	int i;
-
-	if (l->n >= l->cap && s->nlayers < SEEN_MAX_LAYERS) {
-		seen_layer_add(s);
-		l = &s->layer[s->nlayers - 1];
-	}
-	for (i = 0; i < SEEN_PROBES; i++) {
-		uint64_t b = (h + (uint64_t)i * h2) & l->mask;
-
-		l->bits[b / 64] |= 1ull << (b % 64);
-	}
-	l->n++;
-}
-
-static int
-seen_bloom_test(const struct seen *s, uint64_t h)
-{
-	unsigned i;
-
-	for (i = 0; i < s->nlayers; i++)
-		if (seen_layer_test(&s->layer[i], h))
-			return 1;
-	return 0;
-}
-
 struct seen *
 seen_new(leveldb_t *db, size_t memory_budget)
 {
@@ -118,7 +45,7 @@ seen_new(leveldb_t *db, size_t memory_budget)
 	leveldb_readoptions_set_fill_cache(s->ro, 0);
 	s->mem = urlset_new(memory_budget);
 	s->loaded_all = 1;
-	seen_layer_add(s);
+	s->bloom = bloom_new(SEEN_FIRST_LAYER);
 	buf_init(&s->key);
 	return s;
 }
@@ -136,12 +63,9 @@ seen_unwritten_clear(struct seen *s)
 void
 seen_free(struct seen *s)
 {
-	size_t i;
-
 	if (s == NULL)
 		return;
-	for (i = 0; i < s->nlayers; i++)
-		free(s->layer[i].bits);
+	bloom_free(s->bloom);
 	urlset_free(s->mem);
 	seen_unwritten_clear(s);
 	free(s->unwritten);
@@ -179,7 +103,7 @@ seen_record(struct seen *s, const char *canon, size_t n, uint64_t h,
 	buf_reset(&s->key);
 	keys_seen(&s->key, canon);
 	leveldb_writebatch_put(wb, s->key.data, s->key.len, "", 0);
-	seen_bloom_add(s, h);
+	bloom_add(s->bloom, h);
 	if (!urlset_add(s->mem, canon, n, h)) {
 		if (s->nunwritten == s->unwritten_cap) {
 			s->unwritten_cap = s->unwritten_cap ? s->unwritten_cap * 2 : 16;
@@ -203,7 +127,7 @@ seen_memory(struct seen *s, const char *canon, size_t n, uint64_t h)
 		s->st.memory_new++;
 		return SEEN_NEW;
 	}
-	if (!seen_bloom_test(s, h)) {
+	if (!bloom_test(s->bloom, h)) {
 		s->st.bloom_negative++;
 		return SEEN_NEW;
 	}
@@ -390,7 +314,7 @@ seen_load(struct seen *s, char **err)
 		if (kl < 1 || k[0] != KEYS_SEEN)
 			break;
 		h = seen_hash(k + 1, kl - 1);
-		seen_bloom_add(s, h);
+		bloom_add(s->bloom, h);
 		/* Loaded strings are in the store: the memory set may drop
 		 * them, but stops taking them at its budget. */
 		if (s->loaded_all && urlset_fits(s->mem, kl - 1))
@@ -423,4 +347,6 @@ seen_get_stats(const struct seen *s, struct seen_stats *out)
 	out->memory_bytes = us.bytes;
 	out->memory_budget = us.budget;
 	out->memory_complete = seen_complete(s);
+	out->bloom_bytes = bloom_bytes(s->bloom);
+	out->bloom_layers = bloom_layers(s->bloom);
 }

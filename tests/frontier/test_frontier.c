@@ -950,6 +950,49 @@ test_frontier_ahead(void **state)
 	assert_true(frontier_is_finished(t->f));
 }
 
+/* Queues that exist are found again after a reopen (residency_load), and
+ * one never created costs no store read: scheduling to an old queue keeps
+ * its counts, to a new one starts them. */
+static int
+test_frontier_size_cb(void *arg, const struct frontier_queue_info *q)
+{
+	*(uint64_t *)arg = q->size;
+	return 1;
+}
+
+static void
+test_frontier_queue_keys(void **state)
+{
+	struct test_frontier *t = *state;
+	char uri[64], key[32];
+	uint64_t size;
+	int i;
+
+	t->o.cold_queues = 16;
+	test_frontier_open(t, 1);
+	for (i = 0; i < 300; i++) {
+		snprintf(uri, sizeof(uri), "http://h%d/a", i);
+		assert_int_equal(test_frontier_add(t, uri, NULL, "", CURI_NORMAL), 1);
+	}
+	frontier_close(t->f);
+	t->f = NULL;
+	test_frontier_open(t, 0);
+	for (i = 0; i < 300; i++) {
+		snprintf(uri, sizeof(uri), "http://h%d/b", i);
+		assert_int_equal(test_frontier_add(t, uri, NULL, "", CURI_NORMAL), 1);
+	}
+	assert_int_equal(test_frontier_add(t, "http://new/a", NULL, "", CURI_NORMAL), 1);
+	for (i = 0; i < 300; i += 37) {
+		snprintf(key, sizeof(key), "h%d,", i);
+		size = 0;
+		assert_int_equal(frontier_queue_get(t->f, key, test_frontier_size_cb, &size), 1);
+		assert_int_equal(size, 2);
+	}
+	size = 0;
+	assert_int_equal(frontier_queue_get(t->f, "new,", test_frontier_size_cb, &size), 1);
+	assert_int_equal(size, 1);
+}
+
 /* The head bound (keys.h) never hides a URI: one enqueued ahead of the URI
  * out, though behind the last head deleted, is the next one out, also after
  * the queue has left memory and come back. */
@@ -1266,6 +1309,7 @@ main(void)
 		T(test_frontier_held),
 		T(test_frontier_seen_memory),
 		T(test_frontier_ahead),
+		T(test_frontier_queue_keys),
 		T(test_frontier_head_bound),
 		T(test_frontier_many),
 		T(test_frontier_reports),

@@ -1,0 +1,23 @@
+/* A scalable Bloom filter of 64-bit hashes: 10 bits and 7 probes per key
+ * (about 1 % false positives), in layers that double in size as keys are
+ * added, so that nothing is sized in advance. A miss proves a key absent.
+ * Used by the already-seen set (frontier/seen.h) and the frontier's set of
+ * queues that exist in the store. Written by hand: it is a few lines over
+ * a bit array, and the layering is what matters here. */
+#ifndef TERN_BLOOM_H
+#define TERN_BLOOM_H
+#include <stddef.h>
+#include <stdint.h>
+
+struct bloom;
+
+/* first: keys the first layer holds at about 1 % false positives. */
+struct bloom *bloom_new(uint64_t first);
+void bloom_free(struct bloom *b);
+/* h: a well-mixed 64-bit hash of the key (urlset_hash). */
+void bloom_add(struct bloom *b, uint64_t h);
+int bloom_test(const struct bloom *b, uint64_t h);
+size_t bloom_bytes(const struct bloom *b);
+unsigned bloom_layers(const struct bloom *b);
+
+#endif
