@@ -19,7 +19,7 @@
 #include "frontier/private.h"
 
 #define AHEAD_URIS 16
-#define AHEAD_BYTES ((size_t)4 << 20)
+#define AHEAD_BYTES ((size_t)2 << 20)
 
 /* it is positioned at q's head (prefix: q's URI key prefix): keeps the
  * records after it that share the prefix. Nothing if q already has some or

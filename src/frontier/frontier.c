@@ -62,7 +62,7 @@ frontier_options_defaults(struct frontier_options *o)
 	o->cache_mb = 8;
 	o->write_buffer_mb = 4;
 	o->cold_queues = 4096;
-	o->seen_memory = (size_t)16 << 20;
+	o->seen_memory = (size_t)8 << 20;
 	o->best_first = 0;
 	o->host_depth_divisor = 8.0;
 }
