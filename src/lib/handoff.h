@@ -1,0 +1,44 @@
+/* The records of the cluster's stream, pure: what one node hands another
+ * (a URI discovered for a partition it may not own) and what an owner
+ * records as finished. Text, one record a line, so that a stream can be read
+ * with the nats command-line tool:
+ *
+ *   url records   "FLAGS HOPS URI VIA\n"  FLAGS decimal (CURI_SEED, and
+ *                 HANDOFF_FORCE for an operator's seed given again), HOPS the
+ *                 hop path or "-" for a seed, VIA the URI it was found on or
+ *                 "-"
+ *   done records  "URI\n"
+ *
+ * URIs come from url_resolve, which never leaves a space, a control
+ * character or a non-ASCII byte in them; the parser refuses anything else,
+ * every field's shape and any record without its newline. */
+#ifndef TERN_HANDOFF_H
+#define TERN_HANDOFF_H
+#include <stddef.h>
+#include "lib/buf.h"
+
+#define HANDOFF_FORCE 0x100u	/* schedule even if seen (an operator's seed) */
+#define HANDOFF_FLAGS_MAX 0xffffu
+
+struct handoff_url {
+	unsigned flags;
+	const char *hops;	/* "" for a seed */
+	const char *uri;
+	const char *via;	/* NULL when none */
+};
+
+/* Appends one url record (0), or -1 if a field cannot be written as one
+ * (a space or control byte in a URI, a hop that is not a letter). */
+int handoff_append_url(struct buf *msg, const struct handoff_url *r);
+/* Appends one done record; -1 as above. */
+int handoff_append_done(struct buf *msg, const char *uri);
+
+/* Parsers over data[0..len) (which they modify: separators become NULs),
+ * calling fn once per record in order. 0, or -1 at the first malformed
+ * record with *err naming its line (no call is made for it or after it). */
+int handoff_parse_urls(char *data, size_t len,
+    void (*fn)(void *ctx, const struct handoff_url *r), void *ctx, char **err);
+int handoff_parse_done(char *data, size_t len,
+    void (*fn)(void *ctx, const char *uri), void *ctx, char **err);
+
+#endif
