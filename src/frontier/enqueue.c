@@ -193,6 +193,14 @@ enqueue_uri(struct frontier *f, const struct curi *c, const char *canon,
 	return 1;
 }
 
+int
+enqueue_requeue(struct frontier *f, const struct curi *c, const char *surt)
+{
+	/* Its stored precedence stands for a preloaded one, so the empty
+	 * canonical key is never read. */
+	return enqueue_uri(f, c, "", c->queue_key, surt, 0);
+}
+
 static void
 enqueue_hold(struct frontier *f, const struct curi *c, const char *canon,
     const char *queue_key, const char *surt)

@@ -9,6 +9,9 @@
 int enqueue_schedule(struct frontier *f, const struct curi *c, const char *canon,
     const char *queue_key, const char *surt, int force);
 int enqueue_preload(struct frontier *f, const char *canon, int precedence);
+/* Puts c, a URI already seen (a revisit come due), back on its queue
+ * c->queue_key with a new ordinal; surt gives the queue its settings. */
+int enqueue_requeue(struct frontier *f, const struct curi *c, const char *surt);
 /* Checks the held URIs in one sorted pass and enqueues the new ones. */
 void enqueue_resolve_held(struct frontier *f);
 /* The URI out (the queue's head when it was taken) is being deleted: the

@@ -18,6 +18,7 @@
  * Reading URI or inactive keys first writes the pending batch when it could
  * hold changes to what is read, so reads never see stale data. */
 #include "frontier/frontier.h"
+#include "frontier/due.h"
 #include "frontier/enqueue.h"
 #include "frontier/qreport.h"
 #include "frontier/qstate.h"
@@ -179,7 +180,26 @@ void
 frontier_finish(struct frontier *f, struct curi *c, enum frontier_outcome o,
     uint64_t now, uint64_t delay_ms)
 {
-	rotation_finish(f, c, o, now, delay_ms);
+	rotation_finish(f, c, o, now, delay_ms, 0);
+}
+
+void
+frontier_finish_revisit(struct frontier *f, struct curi *c, enum frontier_outcome o,
+    uint64_t now, uint64_t delay_ms, uint64_t due_ms)
+{
+	rotation_finish(f, c, o, now, delay_ms, due_ms > 0 ? due_ms : 1);
+}
+
+uint64_t
+frontier_next_due(const struct frontier *f)
+{
+	return f->due_next;
+}
+
+void
+frontier_due_counts(struct frontier *f, const uint64_t *times, uint64_t *counts, size_t n)
+{
+	due_count_before(f, times, counts, n);
 }
 
 int
@@ -199,7 +219,10 @@ frontier_flush(struct frontier *f, char **err)
 {
 	if (f->error == NULL && f->nheld > 0)
 		enqueue_resolve_held(f);
-	return residency_write(f, err);
+	if (residency_write(f, err) < 0)
+		return -1;
+	due_flushed(f);
+	return 0;
 }
 
 int
@@ -335,6 +358,7 @@ frontier_recover(struct frontier *f, char **err)
 		*err = xstrdup(f->error);
 		return -1;
 	}
+	due_load(f);
 	return frontier_flush(f, err);
 }
 
@@ -367,6 +391,7 @@ frontier_open_opts(const char *dir, const struct frontier_options *o, int create
 	f->wheel = wheel_new(now_ms);
 	f->settings_gen = 1;
 	f->pre_prec = -1;
+	f->due_next = UINT64_MAX;
 	if (store_open(f, dir, create, err) < 0) {
 		frontier_close(f);
 		return NULL;

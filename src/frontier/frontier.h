@@ -94,6 +94,19 @@ enum frontier_outcome {
 /* Takes c back (and frees it). */
 void frontier_finish(struct frontier *f, struct curi *c, enum frontier_outcome o,
     uint64_t now_ms, uint64_t delay_ms);
+/* The same in a continuous crawl: a URI that leaves its queue (success,
+ * failure, disregard) waits in the store's revisit schedule, with its fetch
+ * history (c->history), until due_ms, and then goes back onto its queue
+ * like a newly scheduled URI (keeping hops, via, directive, cost and
+ * precedence; a new ordinal). Retries and deferrals stay queued as with
+ * frontier_finish. Nothing of a waiting URI is held in memory. */
+void frontier_finish_revisit(struct frontier *f, struct curi *c, enum frontier_outcome o,
+    uint64_t now_ms, uint64_t delay_ms, uint64_t due_ms);
+/* The earliest due time of a waiting URI, UINT64_MAX if none waits. */
+uint64_t frontier_next_due(const struct frontier *f);
+/* How many waiting URIs are due before each of times[0..n) (ascending):
+ * a walk of the schedule's keys up to the last time, for reports. */
+void frontier_due_counts(struct frontier *f, const uint64_t *times, uint64_t *counts, size_t n);
 /* 1 if a retryable failure of c may be retried: attempts+1 < max-retries. */
 int frontier_may_retry(struct frontier *f, const struct curi *c);
 /* Records whether c's host failed to connect (failed=1) or answered (0)
@@ -119,6 +132,7 @@ struct frontier_counts {
 	uint64_t queued, in_flight, queues_total, in_process, ready, snoozed,
 	    inactive, ineligible, retired, exhausted, succeeded, failed,
 	    disregarded, discovered, retired_uris, ineligible_uris;
+	uint64_t revisits;	/* URIs waiting for their revisit (continuous crawl) */
 };
 void frontier_counts(const struct frontier *f, struct frontier_counts *out);
 /* URIs recorded as discovered so far (held ones count once judged new). */

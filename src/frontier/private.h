@@ -74,6 +74,11 @@ struct frontier {
 	int pre_prec;
 	uint64_t in_flight;
 	size_t ahead_bytes;            /* held by the queues' read-ahead (ahead.h) */
+	/* The revisit schedule (due.c): the earliest due time, URIs released
+	 * since the last flush, and whether the batch holds changes to it. */
+	uint64_t due_next;
+	size_t due_taken;
+	int due_unwritten;
 	uint64_t now;
 	char *error;
 	struct buf k, v;

@@ -134,6 +134,9 @@ qreport_summary(struct frontier *f, struct buf *out)
 	    (unsigned long long)n.discovered, (unsigned long long)n.succeeded,
 	    (unsigned long long)n.failed, (unsigned long long)n.disregarded,
 	    (unsigned long long)n.retired_uris, (unsigned long long)n.ineligible_uris);
+	if (n.revisits > 0)
+		buf_appendf(out, " waiting for a revisit: %llu (next due at %llu ms)\n",
+		    (unsigned long long)n.revisits, (unsigned long long)f->due_next);
 	buf_appendf(out, " seen set: %llu URIs, memory set %llu URIs in %zu of %zu bytes (%s; "
 	    "%llu dropped, %llu moved), Bloom %zu bytes in %u layers; %llu tests: %llu answered "
 	    "seen by memory, %llu new by the complete memory set, %llu new by Bloom misses, "

@@ -321,6 +321,7 @@ qstate_counts(const struct frontier *f, struct frontier_counts *out)
 	out->failed = f->c.failed;
 	out->disregarded = f->c.disregarded;
 	out->discovered = f->c.discovered;
+	out->revisits = f->c.revisits;
 }
 
 int

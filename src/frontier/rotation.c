@@ -7,6 +7,7 @@
  * long one, or back to READY. */
 #include "frontier/rotation.h"
 #include "frontier/ahead.h"
+#include "frontier/due.h"
 #include "frontier/enqueue.h"
 #include "frontier/qstate.h"
 #include "frontier/residency.h"
@@ -168,6 +169,7 @@ rotation_next(struct frontier *f, uint64_t now, struct curi **out, uint64_t *wak
 
 	*out = NULL;
 	qstate_wake(f, now);
+	due_release(f, now);
 	for (polls = 0; polls < ROTATION_POLLS && f->error == NULL; polls++) {
 		const struct policy_settings *s;
 		struct wq *q = qstate_ready_head(f);
@@ -231,6 +233,9 @@ rotation_next(struct frontier *f, uint64_t now, struct curi **out, uint64_t *wak
 		*wake_ms = now;
 	else
 		*wake_ms = wheel_next(f->wheel);
+	/* A revisit coming due wakes the loop as a snooze ending does. */
+	if (f->due_next < *wake_ms)
+		*wake_ms = f->due_next > now ? f->due_next : now;
 	return 0;
 }
 
@@ -270,7 +275,7 @@ rotation_note_connect(struct frontier *f, const struct curi *c, int failed)
 
 void
 rotation_finish(struct frontier *f, struct curi *c, enum frontier_outcome o,
-    uint64_t now, uint64_t delay_ms)
+    uint64_t now, uint64_t delay_ms, uint64_t due_ms)
 {
 	struct wq *q = c->queue_key != NULL ? wq_table_get(f->queues, c->queue_key) : NULL;
 	const struct policy_settings *s;
@@ -336,6 +341,10 @@ rotation_finish(struct frontier *f, struct curi *c, enum frontier_outcome o,
 		f->c.queued--;
 		keys_hist_add(&q->m, c->precedence, -1);
 		q->seek_out = 1;
+		/* A continuous crawl's URI waits for its next visit, in the
+		 * same batch as its removal. */
+		if (due_ms > 0 && o != FRONTIER_RELOCATED)
+			due_park(f, c, due_ms);
 	}
 	/* A retried or deferred URI stays the head, ahead of what was read
 	 * after it. */

@@ -10,8 +10,9 @@
 #include <string.h>
 
 #define KEYS_VERSION 1
-/* A URI record with a fetch history after its common fields. */
-#define KEYS_VERSION_HISTORY 2
+/* A record with the fields of a continuous crawl after the common ones: a
+ * URI's fetch history, the counters' revisit count. */
+#define KEYS_VERSION_REVISIT 2
 #define KEYS_QKEY_MAX 1024
 #define KEYS_STR_MAX (16u << 20)
 
@@ -371,7 +372,7 @@ keys_history_get(struct keys_reader *r)
 void
 keys_curi_encode(struct buf *b, const struct curi *c)
 {
-	buf_appendc(b, c->history != NULL ? KEYS_VERSION_HISTORY : KEYS_VERSION);
+	buf_appendc(b, c->history != NULL ? KEYS_VERSION_REVISIT : KEYS_VERSION);
 	keys_put_str(b, c->uri);
 	keys_put_str(b, c->via);
 	keys_put_str(b, c->hops);
@@ -391,10 +392,10 @@ keys_curi_decode(const char *v, size_t n, struct curi **out)
 {
 	struct keys_reader r;
 	struct curi *c;
-	int with_history = n > 0 && v[0] == KEYS_VERSION_HISTORY;
+	int with_history = n > 0 && v[0] == KEYS_VERSION_REVISIT;
 
 	*out = NULL;
-	if (with_history ? keys_reader_start_as(&r, v, n, KEYS_VERSION_HISTORY) < 0 :
+	if (with_history ? keys_reader_start_as(&r, v, n, KEYS_VERSION_REVISIT) < 0 :
 	    keys_reader_start(&r, v, n) < 0)
 		return -1;
 	c = xcalloc(1, sizeof(*c));
@@ -523,7 +524,7 @@ keys_counters_encode(struct buf *b, const struct keys_counters *c)
 {
 	size_t i, n = 0;
 
-	buf_appendc(b, KEYS_VERSION);
+	buf_appendc(b, c->revisits > 0 ? KEYS_VERSION_REVISIT : KEYS_VERSION);
 	keys_put_uv(b, c->next_ordinal);
 	keys_put_uv(b, c->next_seq);
 	keys_put_uv(b, c->queued);
@@ -545,6 +546,10 @@ keys_counters_encode(struct buf *b, const struct keys_counters *c)
 		keys_put_uv(b, c->inactive[i]);
 		keys_put_uv(b, c->inactive_uris[i]);
 	}
+	/* A continuous crawl's count comes last, under version 2, so stores
+	 * of one-time crawls read as before. */
+	if (c->revisits > 0)
+		keys_put_uv(b, c->revisits);
 }
 
 int
@@ -552,9 +557,10 @@ keys_counters_decode(const char *v, size_t n, struct keys_counters *c)
 {
 	struct keys_reader r;
 	uint64_t nb, i, p;
+	int with_revisits = n > 0 && v[0] == KEYS_VERSION_REVISIT;
 
 	memset(c, 0, sizeof(*c));
-	if (keys_reader_start(&r, v, n) < 0)
+	if (keys_reader_start_as(&r, v, n, with_revisits ? KEYS_VERSION_REVISIT : KEYS_VERSION) < 0)
 		return -1;
 	c->next_ordinal = keys_get_uv(&r);
 	c->next_seq = keys_get_uv(&r);
@@ -578,6 +584,8 @@ keys_counters_decode(const char *v, size_t n, struct keys_counters *c)
 		c->inactive[p] = keys_get_uv(&r);
 		c->inactive_uris[p] = keys_get_uv(&r);
 	}
+	if (with_revisits && !r.bad && (c->revisits = keys_get_uv(&r)) == 0)
+		r.bad = 1;
 	if (r.bad || r.p != r.end) {
 		memset(c, 0, sizeof(*c));
 		return -1;

@@ -68,6 +68,7 @@ struct keys_counters {
 	uint64_t queues_total, retired, retired_uris;
 	uint64_t inactive[KEYS_MAX_QPRECEDENCE + 1];      /* queues per bucket */
 	uint64_t inactive_uris[KEYS_MAX_QPRECEDENCE + 1]; /* their URIs */
+	uint64_t revisits;         /* URIs waiting for their revisit ('v' keys) */
 };
 
 void keys_uri(struct buf *b, const char *qkey, int directive, int precedence, uint64_t ordinal);

@@ -356,6 +356,15 @@ test_keys_counters_roundtrip(void **state)
 	for (n = 0; n < v.len; n++)
 		assert_int_equal(keys_counters_decode(v.data, n, &d), -1);
 	assert_int_equal(keys_counters_decode("\x02", 1, &d), -1);
+	/* A continuous crawl's revisit count: version 2, cut anywhere refused. */
+	c.revisits = 1000001;
+	buf_reset(&v);
+	keys_counters_encode(&v, &c);
+	assert_int_equal(v.data[0], 2);
+	assert_int_equal(keys_counters_decode(v.data, v.len, &d), 0);
+	assert_memory_equal(&c, &d, sizeof(c));
+	for (n = 0; n < v.len; n++)
+		assert_int_equal(keys_counters_decode(v.data, n, &d), -1);
 	buf_free(&v);
 }
 
