@@ -89,7 +89,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const char *err;
 		if (http_url_parse(url, &u, &err) == 0) {
 			struct buf b = BUF_INIT;
-			http_request_build(&b, &u, "fuzz", 1);
+			http_request_build(&b, &u, "fuzz", 1, url, url);
 			buf_free(&b);
 			http_url_clear(&u);
 		}

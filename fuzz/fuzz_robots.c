@@ -1,6 +1,7 @@
 /* libFuzzer target for src/lib/robots.c: the input is a robots.txt body, and the
  * same bytes are also tried as a serialized verdict and as paths. Checks that
- * nothing crashes and that serialization round-trips to the same verdicts. */
+ * nothing crashes and that serialization round-trips to the same verdicts;
+ * the body's Sitemap: values are non-empty and hold no white space. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static const char *const fuzz_robots_paths[] = {
 	"/", "/a", "/a/b.gif", "/private/x?y=1", "/%7Ea", "/a%2Fb", "/caf%C3%A9", "", "/robots.txt",
 };
+
+static void fuzz_robots_sitemap_cb(void *arg, const char *url, size_t n)
+{
+	size_t i;
+
+	(void)arg;
+	if (n == 0)
+		abort();
+	for (i = 0; i < n; i++)
+		if (url[i] == ' ' || url[i] == '\t' || url[i] == '\n' || url[i] == '\r')
+			abort();
+}
 
 static void fuzz_robots_check(const struct robots *r, const struct robots *back, const char *p,
 			      size_t n)
@@ -29,6 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct buf s = BUF_INIT;
 	size_t i, off;
 
+	robots_sitemaps(body, size, fuzz_robots_sitemap_cb, NULL);
 	robots_serialize(r, &s);
 	back = robots_deserialize(s.data, s.len);
 	if (back == NULL || robots_crawl_delay_ms(back) != robots_crawl_delay_ms(r) ||

@@ -73,22 +73,16 @@ history_sendable(const char *v)
 }
 
 void
-history_conditional(const struct history *h, struct buf *out)
+history_validators(const struct history *h, const char **if_none_match,
+    const char **if_modified_since)
 {
-	/* Validators are only worth sending with a digest to stand for the
-	 * content a 304 confirms. */
+	*if_none_match = *if_modified_since = NULL;
 	if (h == NULL || h->digest == NULL)
 		return;
-	if (history_sendable(h->etag)) {
-		buf_appends(out, "If-None-Match: ");
-		buf_appends(out, h->etag);
-		buf_appends(out, "\r\n");
-	}
-	if (history_sendable(h->last_modified)) {
-		buf_appends(out, "If-Modified-Since: ");
-		buf_appends(out, h->last_modified);
-		buf_appends(out, "\r\n");
-	}
+	if (history_sendable(h->etag))
+		*if_none_match = h->etag;
+	if (history_sendable(h->last_modified))
+		*if_modified_since = h->last_modified;
 }
 
 enum revisit_change

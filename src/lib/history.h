@@ -8,7 +8,6 @@
 #ifndef TERN_HISTORY_H
 #define TERN_HISTORY_H
 #include <stdint.h>
-#include "lib/buf.h"
 #include "lib/revisit.h"
 
 struct history {
@@ -50,11 +49,12 @@ struct history *history_new(void);
 struct history *history_dup(const struct history *h);
 void history_free(struct history *h);
 
-/* The conditional request headers of the next visit, "If-None-Match:
- * ...\r\nIf-Modified-Since: ...\r\n", from the validators kept (none
- * before a capture with a digest, which a 304 stands for). Values with
- * control characters are not sent. */
-void history_conditional(const struct history *h, struct buf *out);
+/* The validators the next visit sends (If-None-Match, If-Modified-Since):
+ * the ETag and Last-Modified kept, each NULL when absent; both NULL before
+ * a capture with a digest, which a 304 would stand for. A value with
+ * control characters is not sent. */
+void history_validators(const struct history *h, const char **if_none_match,
+    const char **if_modified_since);
 
 /* Takes a visit into the history: validators, digest, the content record,
  * counts, last_visit_ms, then the next interval by the rule (interval_s)

@@ -408,6 +408,44 @@ struct robots *robots_parse(const char *body, size_t len, const char *agent)
 	return r;
 }
 
+void robots_sitemaps(const char *body, size_t len,
+    void (*cb)(void *arg, const char *url, size_t n), void *arg)
+{
+	size_t i = 0;
+
+	if (body == NULL)
+		return;
+	if (len > ROBOTS_MAX_BODY)
+		len = ROBOTS_MAX_BODY;
+	while (i < len && i < 3 && body[i] == "\xEF\xBB\xBF"[i])
+		i++;
+	while (i < len) {
+		size_t k = i, end, v, e;
+
+		while (i < len && body[i] != '\n' && body[i] != '\r')
+			i++;
+		end = i++;
+		while (k < end && robots_is_ws((unsigned char)body[k]))
+			k++;
+		if (end - k < 8 || strncasecmp(body + k, "sitemap", 7) != 0)
+			continue;
+		v = k + 7;
+		while (v < end && robots_is_ws((unsigned char)body[v]))
+			v++;
+		if (v == end || body[v] != ':')
+			continue;
+		v++;
+		while (v < end && robots_is_ws((unsigned char)body[v]))
+			v++;
+		/* A URL holds no white space: the value ends at the first, so
+		 * a trailing "# comment" goes with it. */
+		for (e = v; e < end && !robots_is_ws((unsigned char)body[e]); e++)
+			;
+		if (e > v)
+			cb(arg, body + v, e - v);
+	}
+}
+
 struct robots *robots_allow_all(void)
 {
 	return robots_build(ROBOTS_MODE_RULES, -1, NULL, 0, NULL);

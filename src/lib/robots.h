@@ -67,6 +67,12 @@ size_t robots_size(const struct robots *r);
 size_t robots_rule_count(const struct robots *r);
 void robots_free(struct robots *r);
 
+/* The Sitemap: records of a robots.txt body (RFC 9309 section 2.3.5: not
+ * part of any group), each value with white space trimmed, in order, to
+ * cb; over the same first ROBOTS_MAX_BODY bytes the rules are read from. */
+void robots_sitemaps(const char *body, size_t len,
+    void (*cb)(void *arg, const char *url, size_t n), void *arg);
+
 /* The product token of a User-Agent header: "tern" from
  * "tern/0.1.0 (+https://...)". out always gets a NUL-terminated string. */
 void robots_agent_token(const char *user_agent, char *out, size_t outlen);

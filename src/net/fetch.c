@@ -131,7 +131,8 @@ fetch_start(struct fetcher *fr, const struct fetch_req *req,
 	if (http_url_parse(req->url, &f->u, &why) != 0) {
 		fetch_finish(f, -7, why);
 	} else {
-		http_request_build(&f->req, &f->u, f->set->user_agent, f->set->gzip);
+		http_request_build(&f->req, &f->u, f->set->user_agent, f->set->gzip,
+		    req->if_none_match, req->if_modified_since);
 		/* The I/O starts now (a kept-alive connection gets the request
 		 * in this very call); only callbacks are deferred, and
 		 * fetch_begin never calls one: its failures go through

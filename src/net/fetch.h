@@ -24,6 +24,8 @@ struct fetch_req {
 	int64_t max_length;		/* 0: fetch.max-length-bytes */
 	int operator_literal;		/* the operator gave this IP-literal URL:
 					 * private addresses are allowed */
+	const char *if_none_match;	/* a revisit's validators (NULL: not sent), */
+	const char *if_modified_since;	/* used while fetch_start runs */
 };
 
 struct fetch_cbs {

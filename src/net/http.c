@@ -214,7 +214,8 @@ http_append_clean(struct buf *out, const char *s)
 
 void
 http_request_build(struct buf *out, const struct http_url *u,
-    const char *user_agent, int accept_gzip)
+    const char *user_agent, int accept_gzip, const char *if_none_match,
+    const char *if_modified_since)
 {
 	buf_appends(out, "GET ");
 	buf_appends(out, u->target);
@@ -225,6 +226,14 @@ http_request_build(struct buf *out, const struct http_url *u,
 	buf_appends(out, "\r\nAccept: text/html,application/xhtml+xml,"
 	    "application/xml;q=0.9,*/*;q=0.8\r\nAccept-Encoding: ");
 	buf_appends(out, accept_gzip ? "gzip" : "identity");
+	if (if_none_match != NULL) {
+		buf_appends(out, "\r\nIf-None-Match: ");
+		http_append_clean(out, if_none_match);
+	}
+	if (if_modified_since != NULL) {
+		buf_appends(out, "\r\nIf-Modified-Since: ");
+		http_append_clean(out, if_modified_since);
+	}
 	buf_appends(out, "\r\nConnection: keep-alive\r\n\r\n");
 }
 

@@ -27,9 +27,14 @@ struct http_url {
 int http_url_parse(const char *url, struct http_url *u, const char **err);
 void http_url_clear(struct http_url *u);
 
-/* Appends a GET request head (ending with the blank line) to out. */
+/* Appends a GET request head (ending with the blank line) to out. A
+ * conditional request (a revisit) names the validators of the capture it
+ * holds: if_none_match (an ETag as the server sent it) and
+ * if_modified_since (a Last-Modified as sent), each NULL when absent;
+ * control characters in them are sent as spaces. */
 void http_request_build(struct buf *out, const struct http_url *u,
-    const char *user_agent, int accept_gzip);
+    const char *user_agent, int accept_gzip, const char *if_none_match,
+    const char *if_modified_since);
 
 struct http;
 

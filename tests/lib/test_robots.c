@@ -452,6 +452,40 @@ static void test_robots_roundtrip_one(const char *body, int status)
 	buf_free(&s);
 }
 
+static void test_robots_sitemaps_cb(void *arg, const char *url, size_t n)
+{
+	struct buf *b = arg;
+
+	buf_append(b, url, n);
+	buf_appendc(b, '|');
+}
+
+/* Sitemap: records, wherever they stand (before, inside and between
+ * groups), any case, comments and white space around the URL dropped. */
+static void test_robots_sitemaps(void **state)
+{
+	static const struct { const char *body, *want; } t[] = {
+		{ "Sitemap: http://a/s.xml\n", "http://a/s.xml|" },
+		{ "\xEF\xBB\xBFsitemap:http://a/1.xml\r\nUser-agent: *\nSITEMAP :  http://a/2.xml.gz  # gz\r"
+		  "Disallow: /x\n\tSitemap:\thttp://a/3.xml\nSitemaps: http://a/no\nSitemap:\n"
+		  "# Sitemap: http://a/commented\nSitemap: http://a/last", "http://a/1.xml|http://a/2.xml.gz|http://a/3.xml|http://a/last|" },
+		{ "User-agent: *\nDisallow: /\n", "" },
+		{ "Sitemap http://a/nocolon\n", "" },
+		{ "", "" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct buf b = BUF_INIT;
+
+		robots_sitemaps(t[i].body, strlen(t[i].body), test_robots_sitemaps_cb, &b);
+		if (strcmp(b.data != NULL ? b.data : "", t[i].want) != 0)
+			fail_msg("case %zu: got %s want %s", i, b.data != NULL ? b.data : "", t[i].want);
+		buf_free(&b);
+	}
+	robots_sitemaps(NULL, 5, test_robots_sitemaps_cb, NULL);
+}
+
 static void test_robots_serialize(void **state)
 {
 	(void)state;
@@ -481,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_robots_size_cap),	    cmocka_unit_test(test_robots_crawl_delay),
 		cmocka_unit_test(test_robots_from_fetch),   cmocka_unit_test(test_robots_agent_token),
 		cmocka_unit_test(test_robots_dedup_and_size), cmocka_unit_test(test_robots_serialize),
+		cmocka_unit_test(test_robots_sitemaps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -343,7 +343,7 @@ test_request(void **state)
 	struct buf out = BUF_INIT;
 
 	assert_int_equal(http_url_parse("http://h.web.test:8080/p/1.html?x=1", &u, &err), 0);
-	http_request_build(&out, &u, "tern/1 (+http://x)\r\nEvil: 1", 1);
+	http_request_build(&out, &u, "tern/1 (+http://x)\r\nEvil: 1", 1, NULL, NULL);
 	assert_string_equal(out.data,
 	    "GET /p/1.html?x=1 HTTP/1.1\r\n"
 	    "Host: h.web.test:8080\r\n"
@@ -352,8 +352,24 @@ test_request(void **state)
 	    "Accept-Encoding: gzip\r\n"
 	    "Connection: keep-alive\r\n\r\n");
 	buf_reset(&out);
-	http_request_build(&out, &u, "ua", 0);
+	http_request_build(&out, &u, "ua", 0, NULL, NULL);
 	assert_non_null(strstr(out.data, "Accept-Encoding: identity\r\n"));
+	/* A revisit's validators, cleaned of control characters. */
+	buf_reset(&out);
+	http_request_build(&out, &u, "ua", 1, "W/\"x\r\nEvil: 1\"", "Tue, 15 Nov 1994 12:45:26 GMT");
+	assert_string_equal(out.data,
+	    "GET /p/1.html?x=1 HTTP/1.1\r\n"
+	    "Host: h.web.test:8080\r\n"
+	    "User-Agent: ua\r\n"
+	    "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8\r\n"
+	    "Accept-Encoding: gzip\r\n"
+	    "If-None-Match: W/\"x  Evil: 1\"\r\n"
+	    "If-Modified-Since: Tue, 15 Nov 1994 12:45:26 GMT\r\n"
+	    "Connection: keep-alive\r\n\r\n");
+	buf_reset(&out);
+	http_request_build(&out, &u, "ua", 1, NULL, "Tue, 15 Nov 1994 12:45:26 GMT");
+	assert_null(strstr(out.data, "If-None-Match"));
+	assert_non_null(strstr(out.data, "\r\nIf-Modified-Since: Tue, 15 Nov 1994 12:45:26 GMT\r\n"));
 	buf_free(&out);
 	http_url_clear(&u);
 }
