@@ -78,6 +78,7 @@ struct crawl {
 	char *tmpdir;			/* JOBDIR/state/tmp: spill files */
 	char agent[64];			/* robots.txt product token */
 	int robots_policy;		/* 0 obey, 1 ignore, 2 calculate-only */
+	int continuous;			/* crawl.mode = continuous (read at start) */
 	int max_conns;
 	enum crawl_state state;
 	const char *stop_reason;
@@ -303,8 +304,8 @@ json_t *crawl_stats_json(struct crawl *cr)
 	double secs = (double)(clock_wall_ms() - cr->start_ms) / 1000.0;
 
 	frontier_counts(cr->frontier, &fc);
-	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:{s:I,s:I,s:I,s:I,s:I,s:I}, "
-	    "s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:I}",
+	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:{s:I,s:I,s:I,s:I,s:I,s:I}, "
+	    "s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:I}",
 	    "state", crawl_state_name(cr->state),
 	    "reason", cr->stop_reason ? cr->stop_reason : cr->pause_reason ? cr->pause_reason : "",
 	    "pages", (json_int_t)cr->stats.pages,
@@ -314,6 +315,7 @@ json_t *crawl_stats_json(struct crawl *cr)
 	    "robots_fetches", (json_int_t)cr->stats.robots_fetches,
 	    "retries", (json_int_t)cr->stats.retries,
 	    "revisits", (json_int_t)cr->stats.revisits,
+	    "not_modified", (json_int_t)cr->stats.not_modified,
 	    "seconds", secs,
 	    "pages_per_second", secs > 0 ? (double)cr->stats.pages / secs : 0.0,
 	    "statuses",
@@ -333,6 +335,7 @@ json_t *crawl_stats_json(struct crawl *cr)
 	    "ineligible", (json_int_t)fc.ineligible,
 	    "retired", (json_int_t)fc.retired,
 	    "exhausted", (json_int_t)fc.exhausted,
+	    "revisits_waiting", (json_int_t)fc.revisits,
 	    "peak_rss_kb", (json_int_t)crawl_rss_kb());
 }
 
@@ -542,7 +545,10 @@ static void crawl_prepare_cb(uv_prepare_t *h)
 			crawl_write_reports(cr);
 		break;
 	case CRAWL_RUNNING:
-		if (frontier_is_finished(cr->frontier))
+		/* A continuous crawl never runs out: what was visited comes
+		 * back when due (the wake timer), so only a stop or a limit
+		 * ends it. */
+		if (!cr->continuous && frontier_is_finished(cr->frontier))
 			crawl_at_finish(cr, NULL);
 		break;
 	default:
@@ -958,6 +964,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 
 	robots_agent_token(config_str(cfg, CK_CRAWL_USER_AGENT), cr->agent, sizeof cr->agent);
 	cr->robots_policy = config_enum(cfg, CK_ROBOTS_POLICY);
+	cr->continuous = config_enum(cfg, CK_CRAWL_MODE) == 1;
 	cr->max_conns = conns;
 	cr->hosts = hosts_new(CRAWL_HOSTS_CAPACITY);
 	cr->tmpdir = xasprintf("%s/state/tmp", cr->jobdir);
@@ -1085,6 +1092,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	env.tmpdir = cr->tmpdir;
 	env.agent = cr->agent;
 	env.robots_policy = cr->robots_policy;
+	env.continuous = cr->continuous;
 	env.max_conns = cr->max_conns;
 	env.stats = &cr->stats;
 	env.ctx = cr;

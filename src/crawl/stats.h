@@ -12,7 +12,8 @@ struct crawl_stats {
 	uint64_t dns_lookups;
 	uint64_t robots_fetches;
 	uint64_t retries;
-	uint64_t revisits;
+	uint64_t revisits;	/* captures written as identical-payload-digest revisits */
+	uint64_t not_modified;	/* 304s to conditional requests (server-not-modified revisits) */
 	uint64_t links_scheduled;
 	uint64_t status_class[6];	/* 1xx..5xx by index 1-5; 0 for negatives */
 };

@@ -22,6 +22,7 @@
 #include <build-config.h>
 
 #include "crawl/visit.h"
+#include "crawl/recrawl.h"
 #include "lib/clock.h"
 #include "lib/config.h"
 #include "archive/crawllog.h"
@@ -124,6 +125,13 @@ struct visit {
 	struct buf links;		/* records: hop, then ref NUL, base NUL */
 	struct buf robots;		/* decoded robots.txt body, up to ROBOTS_MAX_BODY */
 	size_t nlinks;
+
+	/* Continuous crawls: whether the fetch sent validators; the capture
+	 * a revisit record refers to (a 304's earlier capture, or the dedup
+	 * index's original); when the URI is due again (0: not decided). */
+	int sent_validators;
+	struct buf refers_uri, refers_date;
+	uint64_t due_ms;
 };
 
 static void visit_fetch_page(struct visit *v);
@@ -182,6 +190,8 @@ static void visit_free(struct visit *v)
 	buf_free(&v->body);
 	buf_free(&v->links);
 	buf_free(&v->robots);
+	buf_free(&v->refers_uri);
+	buf_free(&v->refers_date);
 	buf_free(&v->target);
 	curi_free(v->c);
 	free(v->host);
@@ -274,7 +284,20 @@ static void visit_end(struct visit *v, enum frontier_outcome o, uint64_t delay_m
 	if (delay_ms > VISIT_LONG_SNOOZE_MS && v->host != NULL)
 		fetcher_close_idle(pool->env.fetcher, v->host, v->port);
 	visit_set_state(v, VISIT_DONE);
-	frontier_finish(pool->env.frontier, v->c, o, clock_wall_ms(), delay_ms);
+	if (pool->env.continuous && (o == FRONTIER_SUCCESS || o == FRONTIER_FAILED ||
+	    o == FRONTIER_DISREGARD)) {
+		/* Ended before a fetch told anything (a failure, a robots
+		 * refusal): the rule keeps the URI's interval. */
+		if (v->due_ms == 0) {
+			struct history_visit hv;
+
+			memset(&hv, 0, sizeof hv);
+			v->due_ms = recrawl_next_visit(pool->env.cfg, v->surt, v->c, &hv, clock_wall_ms());
+		}
+		frontier_finish_revisit(pool->env.frontier, v->c, o, clock_wall_ms(), delay_ms, v->due_ms);
+	} else {
+		frontier_finish(pool->env.frontier, v->c, o, clock_wall_ms(), delay_ms);
+	}
 	v->c = NULL;
 	visit_free(v);
 }
@@ -770,16 +793,18 @@ static void visit_schedule_outlinks(struct visit *v, int status, struct buf *out
 	visit_links_free(&l);
 }
 
-/* Archives the exchange; fills digest and the dedup verdict. Returns -1
+/* Archives the exchange; fills digest and the dedup verdict (*revisit, with
+ * the original in v->refers_uri and v->refers_date). not_modified: a 304 to
+ * a conditional request, written as a server-not-modified revisit of the
+ * capture already in v->refers_*, digest being that capture's. Returns -1
  * when the records could not be queued (a full disk holds the writer): the
  * URI must then not be marked done. */
 static int visit_archive(struct visit *v, const char *digest, const char *truncated,
-    int *revisit, struct buf *outlinks_text)
+    int not_modified, int *revisit, struct buf *outlinks_text)
 {
 	struct visit_pool *pool = v->pool;
 	struct warc_capture cap;
 	struct warc_ids ids;
-	struct buf ruri = BUF_INIT, rdate = BUF_INIT;
 	const char **lines = NULL;
 	size_t nlines = 0;
 	char *err = NULL, *save = NULL, *tok;
@@ -810,14 +835,19 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 	}
 	cap.payload_digest = digest;
 	cap.truncated = truncated;
-	/* A truncated capture is not the resource: it neither revisits nor is
-	 * revisited. */
-	if (pool->env.dedup != NULL && truncated == NULL && v->body.len + v->spill_len > 0) {
+	if (not_modified) {
+		cap.refers_to_uri = v->refers_uri.data;
+		cap.refers_to_date = v->refers_date.data;
+		cap.not_modified = 1;
+	} else if (pool->env.dedup != NULL && truncated == NULL && v->body.len + v->spill_len > 0) {
+		/* A truncated capture is not the resource: it neither revisits
+		 * nor is revisited. */
 		char date[32];
 		warc_date_format(pool->env.warc, cap.date_us, date);
-		if (dedup_check(pool->env.dedup, digest, v->fetch_url, date, &ruri, &rdate) == 1) {
-			cap.refers_to_uri = ruri.data;
-			cap.refers_to_date = rdate.data;
+		if (dedup_check(pool->env.dedup, digest, v->fetch_url, date, &v->refers_uri,
+		    &v->refers_date) == 1) {
+			cap.refers_to_uri = v->refers_uri.data;
+			cap.refers_to_date = v->refers_date.data;
 			*revisit = 1;
 		}
 	}
@@ -836,8 +866,6 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 		rc = -1;
 	}
 	free(lines);
-	buf_free(&ruri);
-	buf_free(&rdate);
 	return rc;
 }
 
@@ -859,7 +887,7 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 	}
 	pool->env.stats->robots_fetches++;
 	digest_final(v->dg, digest);
-	if (status > 0 && visit_archive(v, digest, NULL, &revisit, &none) < 0) {
+	if (status > 0 && visit_archive(v, digest, NULL, 0, &revisit, &none) < 0) {
 		/* Not archived: robots.txt is asked again later. */
 		uint64_t wait = visit_delay(v, fetch_duration_ms(f), fetch_raw_bytes(f));
 		buf_free(&none);
@@ -963,8 +991,8 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 	const struct fetch_timings *t = fetch_timings(f);
 	char digest[DIGEST_STRLEN];
 	struct buf ann = BUF_INIT, extra = BUF_INIT, outlinks = BUF_INIT;
-	const char *truncated = NULL;
-	int revisit = 0, attempts = v->c->attempts + 1;
+	const char *truncated = NULL, *logged_digest = digest;
+	int revisit = 0, not_modified = 0, attempts = v->c->attempts + 1;
 	uint64_t bytes = fetch_raw_bytes(f), delay;
 	if (visit_local_failure(v, f)) {
 		buf_free(&ann);
@@ -1019,9 +1047,15 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 	if (v->dropped > 0)
 		buf_appendf(&extra, "%sdol:%zu", extra.len ? "," : "", v->dropped);
 	if (status > 0) {
+		/* A revisit answered 304: archived as a server-not-modified
+		 * revisit of the capture it confirms, whose digest it logs. */
+		not_modified = pool->env.continuous && recrawl_not_modified(v->c, status,
+		    v->sent_validators, pool->env.warc, &v->refers_uri, &v->refers_date);
+		if (not_modified)
+			logged_digest = v->c->history->digest;
 		if (visit_extracts(v, status))
 			visit_schedule_outlinks(v, status, &outlinks);
-		if (visit_archive(v, digest, truncated, &revisit, &outlinks) < 0) {
+		if (visit_archive(v, logged_digest, truncated, not_modified, &revisit, &outlinks) < 0) {
 			/* Not archived, so not done: back to its queue's head, to
 			 * be fetched again once the writer works. */
 			buf_free(&ann);
@@ -1032,15 +1066,39 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 			visit_end(v, FRONTIER_DEFER, delay);
 			return;
 		}
-		if (revisit) {
+		if (not_modified) {
+			/* Heritrix's annotation for this revisit profile. */
+			buf_appends(&extra, extra.len ? ",duplicate:server-not-modified" :
+			    "duplicate:server-not-modified");
+			pool->env.stats->not_modified++;
+		} else if (revisit) {
 			buf_appends(&extra, extra.len ? ",duplicate:digest" : "duplicate:digest");
 			pool->env.stats->revisits++;
 		}
 	}
+	if (pool->env.continuous) {
+		/* The history keeps what the next visit compares with; the
+		 * strings are read here, before the fetch is released. */
+		struct history_visit hv;
+
+		memset(&hv, 0, sizeof hv);
+		hv.start_ms = status > 0 ? (int64_t)t->start_wall_ms : 0;
+		hv.status = status;
+		hv.digest = status >= 200 && status < 300 ? digest : NULL;
+		hv.truncated = truncated != NULL;
+		hv.etag = status > 0 ? fetch_header(f, "ETag") : NULL;
+		hv.last_modified = status > 0 ? fetch_header(f, "Last-Modified") : NULL;
+		hv.record_us = pool->env.warc != NULL ? (int64_t)t->start_wall_ms * 1000 : 0;
+		if (revisit) {
+			hv.refers_uri = v->refers_uri.data;
+			hv.refers_us = recrawl_date_us(v->refers_date.data);
+		}
+		v->due_ms = recrawl_next_visit(pool->env.cfg, v->surt, v->c, &hv, clock_wall_ms());
+	}
 	visit_annotations(v, attempts, extra.data, &ann);
 	visit_log(v, status, status > 0 ? (int64_t)bytes : -1, v->c->uri, v->c->hops, v->c->via,
 	    status > 0 ? fetch_header(f, "Content-Type") : NULL, status > 0 ? t->start_wall_ms : 0,
-	    fetch_duration_ms(f), status > 0 ? digest : NULL, ann.data);
+	    fetch_duration_ms(f), status > 0 ? logged_digest : NULL, ann.data);
 	if (status > 0) {
 		pool->env.stats->pages++;
 		pool->env.stats->bytes += bytes;
@@ -1096,6 +1154,11 @@ static void visit_start_fetch(struct visit *v, const char *url)
 	req.url = v->fetch_url;
 	req.addr = (const struct sockaddr *)&v->addr;
 	req.max_length = config_int_for(v->pool->env.cfg, v->surt, CK_FETCH_MAX_LENGTH_BYTES);
+	/* A revisit asks whether the page changed since its last capture. */
+	if (v->pool->env.continuous && v->state == VISIT_FETCH)
+		recrawl_validators(v->pool->env.cfg, v->surt, v->c, &req.if_none_match,
+		    &req.if_modified_since);
+	v->sent_validators = req.if_none_match != NULL || req.if_modified_since != NULL;
 	if (fetch_start(v->pool->env.fetcher, &req, &visit_fetch_cbs, v, &v->f) < 0) {
 		/* fetch_start reports through on_done; a refusal to start at
 		 * all is an unfetchable URI. */

@@ -32,6 +32,9 @@ struct visit_env {
 	const char *agent;		/* robots.txt product token */
 	int robots_policy;		/* 0 obey, 1 ignore, 2 calculate-only */
 	int max_conns;			/* crawl.log's #NNN slots */
+	int continuous;			/* crawl.mode = continuous: a URI that
+					 * leaves its queue waits for its next
+					 * visit (src/crawl/recrawl.c) */
 	struct crawl_stats *stats;	/* counted as visits end */
 	/* Hooks into the owner, each given ctx: a runtime event for
 	 * logs/tern.log; a visit has ended (the frontier told, the visit freed

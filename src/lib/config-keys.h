@@ -19,6 +19,8 @@ X(CRAWL_PAUSE_AT_FINISH, "crawl", "pause-at-finish", CT_BOOL, "false", 0, 0, "",
 X(CRAWL_MAX_PAGES, "crawl", "max-pages", CT_INT, "0", 0, INT64_MAX, "", 0)
 X(CRAWL_MAX_BYTES, "crawl", "max-bytes", CT_INT, "0", 0, INT64_MAX, "", 0)
 X(CRAWL_MAX_TIME_SECONDS, "crawl", "max-time-seconds", CT_INT, "0", 0, INT64_MAX, "", 0)
+X(CRAWL_MODE, "crawl", "mode", CT_ENUM, "once", 0, 0, "once|continuous", 0)
+X(CRAWL_SITEMAPS, "crawl", "sitemaps", CT_BOOL, "true", 0, 0, "", 1)
 
 /* [frontier] */
 X(FRONTIER_HOLD_QUEUES, "frontier", "hold-queues", CT_BOOL, "true", 0, 0, "", 0)
@@ -91,6 +93,14 @@ X(WARC_PREFIX, "warc", "prefix", CT_STR, "TERN", 0, 0, "", 0)
 X(WARC_MAX_SIZE_BYTES, "warc", "max-size-bytes", CT_INT, "1000000000", 4096, INT64_MAX, "", 0)
 X(WARC_DEDUP, "warc", "dedup", CT_ENUM, "digest", 0, 0, "digest|off", 0)
 X(WARC_VERSION, "warc", "version", CT_ENUM, "1.1", 0, 0, "1.1|1.0", 0)
+
+/* [revisit]: continuous crawls (crawl.mode = continuous) */
+X(REVISIT_INITIAL_INTERVAL_SECONDS, "revisit", "initial-interval-seconds", CT_INT, "86400", 1, 315360000, "", 1)
+X(REVISIT_MIN_INTERVAL_SECONDS, "revisit", "min-interval-seconds", CT_INT, "3600", 1, 315360000, "", 1)
+X(REVISIT_MAX_INTERVAL_SECONDS, "revisit", "max-interval-seconds", CT_INT, "2592000", 1, 315360000, "", 1)
+X(REVISIT_CHANGED_FACTOR, "revisit", "changed-factor", CT_DOUBLE, "1.5", 1, 1000, "", 1)
+X(REVISIT_UNCHANGED_FACTOR, "revisit", "unchanged-factor", CT_DOUBLE, "1.5", 1, 1000, "", 1)
+X(REVISIT_CONDITIONAL_REQUESTS, "revisit", "conditional-requests", CT_BOOL, "true", 0, 0, "", 1)
 
 /* [checkpoint] */
 X(CHECKPOINT_INTERVAL_MINUTES, "checkpoint", "interval-minutes", CT_INT, "0", 0, INT64_MAX, "", 0)

@@ -69,7 +69,7 @@ struct config {
 static const char *const config_at_start[] = {
 	"crawl.user-agent", "crawl.max-connections", "crawl.scope", "crawl.max-hops",
 	"crawl.max-trans-hops", "crawl.max-uri-length", "crawl.max-path-repeats",
-	"crawl.max-query-length", "crawl.pause-at-start", "frontier.queue-assignment",
+	"crawl.max-query-length", "crawl.pause-at-start", "crawl.mode", "frontier.queue-assignment",
 	"frontier.ready-order", "frontier.host-depth-divisor", "robots.policy",
 	"dns.", "warc.", "storage.", "canonicalize.", "checkpoint.",
 	"fetch.connect-timeout-ms", "fetch.timeout-seconds", "fetch.idle-timeout-seconds",

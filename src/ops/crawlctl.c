@@ -161,6 +161,8 @@ static void crawlctl_metrics(struct crawlctl *cc, struct ctlserver_reply *r)
 	    (unsigned long long)st->robots_fetches);
 	buf_appends(b, "# TYPE tern_revisits_total counter\n");
 	buf_appendf(b, "tern_revisits_total %llu\n", (unsigned long long)st->revisits);
+	buf_appends(b, "# TYPE tern_not_modified_total counter\n");
+	buf_appendf(b, "tern_not_modified_total %llu\n", (unsigned long long)st->not_modified);
 	buf_appends(b, "# TYPE tern_links_scheduled_total counter\n");
 	buf_appendf(b, "tern_links_scheduled_total %llu\n",
 	    (unsigned long long)st->links_scheduled);
