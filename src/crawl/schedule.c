@@ -5,6 +5,7 @@
 #include "lib/canon.h"
 #include "lib/config.h"
 #include "lib/curi.h"
+#include "lib/history.h"
 #include "net/dns.h"
 #include "frontier/frontier.h"
 #include "lib/scope.h"
@@ -98,8 +99,8 @@ int schedule_queue_key(struct schedule *s, const char *href, const char *surt, c
 	return schedule_queue_key_parts(s, href, &p, surt, ip, out);
 }
 
-int schedule_uri(struct schedule *s, const char *href, const char *via,
-    const char *hops, unsigned flags, int force)
+static int schedule_uri_with(struct schedule *s, const char *href, const char *via,
+    const char *hops, unsigned flags, int force, const struct schedule_hint *hint)
 {
 	const char *hash = strchr(href, '#'), *surt;
 	struct url_parts p;
@@ -139,9 +140,31 @@ int schedule_uri(struct schedule *s, const char *href, const char *via,
 	c = curi_new(href, via, hops, flags);
 	c->directive = schedule_directive(hops != NULL ? hops : "", config_int_for(s->o.cfg,
 	    surt, CK_FRONTIER_PREFERENCE_EMBED_HOPS));
+	if (hint != NULL && hint->interval_s > 0) {
+		/* The URI's history starts with the interval after its first
+		 * visit (recrawl.h). */
+		c->history = history_new();
+		c->history->interval_s = hint->interval_s;
+	}
+	if (hint != NULL && hint->precedence > 0) {
+		c->precedence = hint->precedence;
+		c->flags |= CURI_HINTED;
+	}
 	rc = frontier_schedule(s->o.frontier, c, s->canon.data, s->queue.data, surt, force);
 	curi_free(c);
 	return rc;
+}
+
+int schedule_uri(struct schedule *s, const char *href, const char *via,
+    const char *hops, unsigned flags, int force)
+{
+	return schedule_uri_with(s, href, via, hops, flags, force, NULL);
+}
+
+int schedule_uri_hinted(struct schedule *s, const char *href, const char *via,
+    const char *hops, unsigned flags, const struct schedule_hint *hint)
+{
+	return schedule_uri_with(s, href, via, hops, flags, 0, hint);
 }
 
 int schedule_relocate(struct schedule *s, const struct curi *c, const char *surt,

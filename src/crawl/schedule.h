@@ -36,6 +36,15 @@ void schedule_set_dns(struct schedule *s, struct dns *dns);
  * skips the scope and the seen check (a seed of a new crawl). */
 int schedule_uri(struct schedule *s, const char *href, const char *via,
     const char *hops, unsigned flags, int force);
+
+/* What a sitemap says of a URL it lists, for a URI scheduled new. */
+struct schedule_hint {
+	int64_t interval_s;	/* its first revisit interval (continuous crawls); 0: none */
+	int precedence;		/* a preloaded URI precedence (CURI_HINTED); 0: none */
+};
+/* schedule_uri (not forced) with a sitemap's hint (NULL: none). */
+int schedule_uri_hinted(struct schedule *s, const char *href, const char *via,
+    const char *hops, unsigned flags, const struct schedule_hint *hint);
 /* The queue key of href into out (replacing its contents), by
  * frontier.queue-assignment, split by frontier.parallel-queues (read for
  * surt). Under ip assignment, ip is the host's address, or NULL to key by the

@@ -23,6 +23,7 @@
 
 #include "crawl/visit.h"
 #include "crawl/recrawl.h"
+#include "crawl/sitemaps.h"
 #include "lib/clock.h"
 #include "lib/config.h"
 #include "archive/crawllog.h"
@@ -122,6 +123,7 @@ struct visit {
 	struct extract *x[VISIT_EXTRACTORS];
 	size_t max_outlinks;		/* extract.max-outlinks for the response, 0: none */
 	size_t dropped;			/* links past it, across the extractors */
+	struct sitemaps_doc *sm;	/* a sitemap's parser, first in the chain */
 	struct buf links;		/* records: hop, then ref NUL, base NUL */
 	struct buf robots;		/* decoded robots.txt body, up to ROBOTS_MAX_BODY */
 	size_t nlinks;
@@ -183,6 +185,7 @@ static void visit_free(struct visit *v)
 		pool->slots[v->slot] = 0;
 	for (int i = 0; i < VISIT_EXTRACTORS && v->x[i] != NULL; i++)
 		extract_free(v->x[i]);
+	sitemaps_doc_free(v->sm);
 	if (v->dg)
 		digest_free(v->dg);
 	if (v->spill_fd >= 0)
@@ -641,14 +644,18 @@ static void visit_head_cb(void *arg, struct fetch *f)
 	xo.forms = config_bool_for(cfg, v->surt, CK_EXTRACT_FORMS);
 	v->max_outlinks = xo.max_outlinks;
 	independently = config_bool_for(cfg, v->surt, CK_EXTRACT_EXTRACT_INDEPENDENTLY);
-	/* Heritrix's chain order, HTML then CSS. An extractor that runs
-	 * finishes the response's link extraction (Heritrix's
+	/* Heritrix's chain order, sitemap, HTML, then CSS. An extractor that
+	 * runs finishes the response's link extraction (Heritrix's
 	 * linkExtractorFinished): with extract.extract-independently false a
 	 * later extractor skips what an earlier one finished; with true, every
-	 * extractor that applies runs over the same body. */
-	if (visit_is_html(mime))
+	 * extractor that applies runs over the same body. The sitemap parser
+	 * takes a 2xx sitemap or XML response (crawl.sitemaps). */
+	if (status >= 200 && status < 300 && sitemaps_wanted(v->c, mime) &&
+	    config_bool_for(cfg, v->surt, CK_CRAWL_SITEMAPS))
+		v->sm = sitemaps_doc_new(xo.max_outlinks);
+	if ((v->sm == NULL || independently) && visit_is_html(mime))
 		v->x[n++] = extract_new(EXTRACT_HTML, &xo, visit_link_cb, v);
-	if ((n == 0 || independently) && visit_is_css(v, mime))
+	if (((n == 0 && v->sm == NULL) || independently) && visit_is_css(v, mime))
 		v->x[n++] = extract_new(EXTRACT_CSS, &xo, visit_link_cb, v);
 }
 
@@ -672,6 +679,8 @@ static void visit_body_cb(void *arg, struct fetch *f, const char *raw, size_t ra
 	}
 	for (int i = 0; i < VISIT_EXTRACTORS && v->x[i] != NULL && declen > 0; i++)
 		extract_feed(v->x[i], dec, declen);
+	if (v->sm != NULL && declen > 0)
+		sitemaps_doc_feed(v->sm, dec, declen);
 	/* robots.txt is parsed from the decoded body: servers gzip it too. */
 	if (v->state == VISIT_ROBOTS && declen > 0 && v->robots.len < ROBOTS_MAX_BODY)
 		buf_append(&v->robots, dec, declen < ROBOTS_MAX_BODY - v->robots.len ?
@@ -974,6 +983,14 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 		hosts_set_robots(pool->env.hosts, h, r, clock_wall_ms());
 		h->robots_unused = 1;
 		verdicts_put(pool->env.frontier, v->server_key, h->robots_fetched_ms, r);
+		if (config_bool_for(pool->env.cfg, v->surt, CK_CRAWL_SITEMAPS)) {
+			char *phops = visit_prereq_hops(v);
+			int ok = status >= 200 && status < 300;
+
+			sitemaps_from_robots(pool->env.schedule, v->fetch_url, v->server_key, phops,
+			    ok ? body : "", ok ? blen : 0, pool->env.continuous);
+			free(phops);
+		}
 	}
 	/* Only now, with the verdict in place: the Crawl-delay the file
 	 * asks for governs the very next request on the queue. */
@@ -1055,6 +1072,13 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 			logged_digest = v->c->history->digest;
 		if (visit_extracts(v, status))
 			visit_schedule_outlinks(v, status, &outlinks);
+		if (v->sm != NULL) {
+			uint64_t d = frontier_discovered(pool->env.frontier);
+
+			sitemaps_doc_finish(v->sm, pool->env.schedule, pool->env.cfg, v->c, v->surt,
+			    pool->env.continuous, clock_wall_ms(), &outlinks, &extra);
+			pool->env.stats->links_scheduled += frontier_discovered(pool->env.frontier) - d;
+		}
 		if (visit_archive(v, logged_digest, truncated, not_modified, &revisit, &outlinks) < 0) {
 			/* Not archived, so not done: back to its queue's head, to
 			 * be fetched again once the writer works. */

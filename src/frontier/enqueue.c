@@ -9,6 +9,7 @@
 #include "frontier/qstate.h"
 #include "frontier/residency.h"
 #include "frontier/store.h"
+#include "lib/history.h"
 #include "lib/xmalloc.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -134,8 +135,14 @@ enqueue_uri(struct frontier *f, const struct curi *c, const char *canon,
 	st = *c;
 	st.hops = c->hops != NULL ? c->hops : (char *)"";
 	st.cost = c->cost >= 0 ? c->cost : policy_cost(s.cost_policy, c->uri, c->via);
-	if (s.uri_policy == POLICY_URI_PRELOADED)
-		pre = c->precedence > 0 ? c->precedence : enqueue_preloaded(f, canon);
+	/* A sitemap's hint stands in only where tern precedence-load gave
+	 * no value. */
+	if (s.uri_policy == POLICY_URI_PRELOADED) {
+		pre = c->precedence > 0 && !(c->flags & CURI_HINTED) ? c->precedence :
+		    enqueue_preloaded(f, canon);
+		if (pre == 0 && (c->flags & CURI_HINTED))
+			pre = c->precedence;
+	}
 	st.precedence = policy_uri_precedence(s.uri_policy, s.uri_base, st.cost, st.hops, pre);
 	/* Clamped to what the record decoder accepts back. */
 	st.directive = c->directive < 0 ? 0 : c->directive > 255 ? 255 : c->directive;
@@ -213,6 +220,7 @@ enqueue_hold(struct frontier *f, const struct curi *c, const char *canon,
 
 	h->c = *c;
 	h->c.queue_key = NULL;
+	h->c.history = history_dup(c->history);
 	h->c.uri = memcpy(p, c->uri, lu);
 	p += lu;
 	h->c.via = lv > 0 ? memcpy(p, c->via, lv) : NULL;
@@ -277,8 +285,10 @@ enqueue_resolve_held(struct frontier *f)
 				enqueue_uri(f, &h->c, h->canon, h->queue_key, h->surt, 1);
 		}
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		history_free(f->held[i]->c.history);
 		free(f->held[i]);
+	}
 	f->nheld = 0;
 	free(sorted);
 	free(canon);

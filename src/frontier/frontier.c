@@ -26,6 +26,7 @@
 #include "frontier/rotation.h"
 #include "frontier/store.h"
 #include "lib/bloom.h"
+#include "lib/history.h"
 #include "lib/xmalloc.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -436,8 +437,10 @@ frontier_close(struct frontier *f)
 	if (f->db != NULL)
 		frontier_flush(f, NULL);
 	store_iter_drop(f);
-	for (i = 0; i < f->nheld; i++)
+	for (i = 0; i < f->nheld; i++) {
+		history_free(f->held[i]->c.history);
 		free(f->held[i]);
+	}
 	free(f->held);
 	for (i = f->ipre; i < f->npre; i++)
 		free(f->pre[i].key);

@@ -7,7 +7,10 @@
 
 struct history;
 
-enum { CURI_SEED = 1 };
+/* CURI_SITEMAP: the URI is a sitemap (named by robots.txt or a sitemap
+ * index, or /sitemap.xml), read as one. CURI_HINTED: its precedence is a
+ * sitemap's <priority>, which a tern precedence-load value overrides. */
+enum { CURI_SEED = 1, CURI_SITEMAP = 2, CURI_HINTED = 4 };
 
 /* Heritrix's scheduling directives (SchedulingConstants): lower goes first. */
 enum { CURI_HIGHEST = 0, CURI_HIGH = 1, CURI_MEDIUM = 2, CURI_NORMAL = 3 };
@@ -20,7 +23,7 @@ struct curi {
 	int directive;    /* scheduling directive: 0 HIGHEST ... 3 NORMAL */
 	int attempts;     /* fetch attempts already made */
 	int64_t cost;     /* from the cost policy; -1 = not yet computed */
-	unsigned flags;   /* CURI_SEED */
+	unsigned flags;   /* CURI_SEED, CURI_SITEMAP, CURI_HINTED */
 	uint64_t ordinal; /* set by the frontier */
 	char *queue_key;  /* set by the frontier */
 	struct history *history; /* continuous crawl: the fetch history; NULL before the first visit */
