@@ -27,7 +27,7 @@ static const char main_usage[] =
 "                         crawl from seeds into a new job directory\n"
 "  resume JOBDIR [--checkpoint NAME|latest]\n"
 "                         continue a job (no --checkpoint: from the live state)\n"
-"  report JOBDIR [frontier|queues|hosts|stats] [--json]\n"
+"  report JOBDIR [frontier|queues|hosts|stats|revisits] [--json]\n"
 "                         frontier and crawl reports, live or from the store\n"
 "  ctl    JOBDIR (status|pause|unpause|checkpoint|stop|report|reconsider-retired|\n"
 "                         set KEY=VALUE...|metrics)\n"

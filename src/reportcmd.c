@@ -1,4 +1,4 @@
-/* `tern report JOBDIR [frontier|queues|hosts|stats]`: through the control
+/* `tern report JOBDIR [frontier|queues|hosts|stats|revisits]`: through the control
  * socket when a crawl answers there (the same builders, live), else by
  * opening the job's store and logs itself (src/crawl/report.c). */
 #include "reportcmd.h"
@@ -48,6 +48,8 @@ static int reportcmd_offline(const char *jobdir, const char *what, const char *s
 	}
 	if (strcmp(what, "frontier") == 0) {
 		report_frontier(f, "HOLD", json, &out);
+	} else if (strcmp(what, "revisits") == 0) {
+		report_revisits(f, clock_wall_ms(), json, &out);
 	} else if (strcmp(what, "queues") == 0) {
 		rc = report_queues(f, state, json, &out, &err) < 0 ? 2 : 0;
 	} else {
@@ -103,7 +105,7 @@ int reportcmd_run(int argc, char **argv)
 		} else if (strcmp(argv[i], "--state") == 0 && i + 1 < argc) {
 			state = argv[++i];
 		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			printf("usage: tern report JOBDIR [frontier|queues|hosts|stats] [--json] [--state STATE]\n");
+			printf("usage: tern report JOBDIR [frontier|queues|hosts|stats|revisits] [--json] [--state STATE]\n");
 			return 0;
 		} else if (argv[i][0] == '-' || nargs == 2) {
 			nargs = 3;
@@ -116,8 +118,8 @@ int reportcmd_run(int argc, char **argv)
 	}
 	if (jobdir == NULL || nargs > 2 || (strcmp(what, "frontier") != 0 &&
 	    strcmp(what, "queues") != 0 && strcmp(what, "hosts") != 0 &&
-	    strcmp(what, "stats") != 0)) {
-		fprintf(stderr, "usage: tern report JOBDIR [frontier|queues|hosts|stats] [--json] [--state STATE]\n");
+	    strcmp(what, "stats") != 0 && strcmp(what, "revisits") != 0)) {
+		fprintf(stderr, "usage: tern report JOBDIR [frontier|queues|hosts|stats|revisits] [--json] [--state STATE]\n");
 		return 2;
 	}
 	buf_appendf(&target, "/report/%s?format=%s", what, json ? "json" : "text");

@@ -1,4 +1,4 @@
-/* `tern report JOBDIR [frontier|queues|hosts|stats] [--json] [--state S]`:
+/* `tern report JOBDIR [frontier|queues|hosts|stats|revisits] [--json] [--state S]`:
  * the reports of CONTRACT section 3, live or offline. */
 #ifndef TERN_REPORTCMD_H
 #define TERN_REPORTCMD_H

@@ -88,6 +88,26 @@ node "$top_srcdir/tests/warc_validate.mjs" "$job" >validate.out 2>&1 ||
 grep -c 'server-not-modified' "$job/crawl.log" >/dev/null || fail "no server-not-modified line"
 pass "warcio accepts the WARCs ($(tail -1 validate.out))"
 
+# The revisits report (offline, from the store): every URI waiting or
+# queued, when they are due, the 304s and unchanged captures counted by
+# the histories, and the host whose pages change fastest first.
+"$TERN" report "$job" revisits >revisits.txt 2>&1 || fail "tern report revisits: $(cat revisits.txt)"
+"$TERN" report "$job" revisits --json >revisits.json 2>&1 || fail "tern report revisits --json"
+node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const n304 = +process.argv[2];
+const bad = [];
+if (r.uris !== 34 || r.with_history !== 34) bad.push("uris " + r.uris + "/" + r.with_history);
+if (r.due.waiting + r.due.queued !== 34) bad.push("waiting " + r.due.waiting + " queued " + r.due.queued);
+if (!(r.due.next_day >= r.due.next_hour && r.due.next_hour >= r.due.now && r.due.next_day === r.due.waiting)) bad.push("due " + JSON.stringify(r.due));
+if (r.not_modified < n304 - 8 || r.not_modified > n304) bad.push("not_modified " + r.not_modified + " for " + n304 + " logged");
+if (!(r.unchanged > 0 && r.changes > 0)) bad.push("unchanged " + r.unchanged + " changes " + r.changes);
+if (r.hosts.length !== 2 || !(r.hosts[0].changes_per_day > 0)) bad.push("hosts " + JSON.stringify(r.hosts));
+if (bad.length) { console.error(bad.join("; ")); process.exit(1); }' revisits.json "$n304" 2>rj.err ||
+	fail "revisits report: $(cat rj.err)"
+grep -q '^ saved: [0-9]* answers 304 Not Modified' revisits.txt || fail "text report: $(head -8 revisits.txt)"
+pass "tern report revisits: $(sed -n 's/^ saved: //p' revisits.txt)"
+
 # Politeness on revisits: per host one request at a time, min-delay-ms
 # between them (20 ms of slack for the server's own loop, as crawl_basic).
 for h in h0.web.test h1.web.test; do

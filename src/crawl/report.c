@@ -7,6 +7,7 @@
 #include "crawl/report.h"
 #include "frontier/frontier.h"
 #include "crawl/hostsreport.h"
+#include "crawl/revisitreport.h"
 #include "lib/xmalloc.h"
 
 #include <errno.h>
@@ -117,6 +118,32 @@ int report_queues(struct frontier *f, const char *state, int json, struct buf *o
 	buf_free(&all);
 	buf_free(&want);
 	return 0;
+}
+
+static void report_revisit_cb(void *arg, const struct curi *c, int waiting)
+{
+	revisitreport_add(arg, c, waiting);
+}
+
+void report_revisits(struct frontier *f, uint64_t now_ms, int json, struct buf *out)
+{
+	struct revisitreport *r = revisitreport_new();
+	struct revisitreport_due due;
+	struct frontier_counts n;
+	uint64_t times[3] = { now_ms + 1, now_ms + 3600000, now_ms + 86400000 }, counts[3];
+
+	frontier_each_uri(f, report_revisit_cb, r);
+	frontier_counts(f, &n);
+	frontier_due_counts(f, times, counts, 3);
+	memset(&due, 0, sizeof due);
+	due.queued = n.queued;
+	due.now = counts[0];
+	due.hour = counts[1];
+	due.day = counts[2];
+	due.waiting = n.revisits;
+	due.next_due_ms = frontier_next_due(f);
+	revisitreport_write(r, &due, now_ms, json, out);
+	revisitreport_free(r);
 }
 
 int report_hosts(const char *jobdir, int json, struct buf *out, char **err)

@@ -5,6 +5,7 @@
 #ifndef TERN_REPORT_H
 #define TERN_REPORT_H
 
+#include <stdint.h>
 #include "lib/buf.h"
 
 struct frontier;
@@ -17,6 +18,9 @@ void report_frontier(struct frontier *f, const char *word, int json, struct buf 
  * any case). -1 and *err for an unknown state. */
 int report_queues(struct frontier *f, const char *state, int json, struct buf *out,
     char **err);
+/* The revisits report of a continuous crawl (src/crawl/revisitreport.h):
+ * one walk of the store's URI records. */
+void report_revisits(struct frontier *f, uint64_t now_ms, int json, struct buf *out);
 /* The hosts report from JOBDIR/logs/crawl.log (src/crawl/hostsreport.h); err may
  * be NULL. */
 int report_hosts(const char *jobdir, int json, struct buf *out, char **err);

@@ -126,6 +126,38 @@ due_release(struct frontier *f, uint64_t now)
 	f->due_unwritten = n > 0;
 }
 
+/* Calls cb for each record of the kind range starting with byte kind. */
+static void
+due_walk_kind(struct frontier *f, char kind, void (*cb)(void *arg, const struct curi *c, int waiting),
+    void *arg)
+{
+	leveldb_iterator_t *it = leveldb_create_iterator(f->db, f->ro);
+
+	for (leveldb_iter_seek(it, &kind, 1); leveldb_iter_valid(it); leveldb_iter_next(it)) {
+		size_t kl, vl;
+		const char *k = leveldb_iter_key(it, &kl);
+		const char *v = leveldb_iter_value(it, &vl);
+		struct curi *c;
+
+		if (kl < 1 || k[0] != kind)
+			break;
+		if (keys_curi_decode(v, vl, &c) < 0)
+			continue;
+		cb(arg, c, kind == KEYS_REVISIT);
+		curi_free(c);
+	}
+	leveldb_iter_destroy(it);
+}
+
+void
+due_walk(struct frontier *f, void (*cb)(void *arg, const struct curi *c, int waiting), void *arg)
+{
+	if (residency_write(f, NULL) < 0)
+		return;
+	due_walk_kind(f, KEYS_URI, cb, arg);
+	due_walk_kind(f, KEYS_REVISIT, cb, arg);
+}
+
 void
 due_count_before(struct frontier *f, const uint64_t *times, uint64_t *counts, size_t n)
 {

@@ -203,6 +203,13 @@ frontier_due_counts(struct frontier *f, const uint64_t *times, uint64_t *counts,
 	due_count_before(f, times, counts, n);
 }
 
+void
+frontier_each_uri(struct frontier *f, void (*cb)(void *arg, const struct curi *c, int waiting),
+    void *arg)
+{
+	due_walk(f, cb, arg);
+}
+
 int
 frontier_may_retry(struct frontier *f, const struct curi *c)
 {

@@ -107,6 +107,11 @@ uint64_t frontier_next_due(const struct frontier *f);
 /* How many waiting URIs are due before each of times[0..n) (ascending):
  * a walk of the schedule's keys up to the last time, for reports. */
 void frontier_due_counts(struct frontier *f, const uint64_t *times, uint64_t *counts, size_t n);
+/* Every URI in the store, queued (waiting 0) then waiting for its revisit
+ * (waiting 1), with its fetch history, to cb: one pass over the store, for
+ * the revisits report. */
+void frontier_each_uri(struct frontier *f, void (*cb)(void *arg, const struct curi *c, int waiting),
+    void *arg);
 /* 1 if a retryable failure of c may be retried: attempts+1 < max-retries. */
 int frontier_may_retry(struct frontier *f, const struct curi *c);
 /* Records whether c's host failed to connect (failed=1) or answered (0)

@@ -2,7 +2,7 @@
  * loop by src/net/ctlserver.c for each well-formed request:
  *
  *   GET  /status                 state, reason and counts (JSON)
- *   GET  /report/frontier|queues|hosts|stats   [?format=json|text][&state=S]
+ *   GET  /report/frontier|queues|hosts|stats|revisits   [?format=json|text][&state=S]
  *   GET  /metrics                Prometheus text
  *   POST /pause /unpause /stop /checkpoint /reconsider-retired
  *   POST /settings               {"section.key": value, ...} (or a form body)
@@ -248,8 +248,10 @@ static void crawlctl_report(struct crawl *cr, const struct ctlreq *req, struct c
 	} else if (strcmp(what, "stats") == 0) {
 		r->content_type = "application/json";
 		crawlctl_json(r, crawl_stats_json(cr));
+	} else if (strcmp(what, "revisits") == 0) {
+		report_revisits(crawl_frontier(cr), clock_wall_ms(), json, &r->body);
 	} else {
-		ctlserver_reply_error(r, 404, "no such report (frontier, queues, hosts, stats)");
+		ctlserver_reply_error(r, 404, "no such report (frontier, queues, hosts, stats, revisits)");
 	}
 out:
 	buf_free(&fmt);

@@ -26,7 +26,7 @@ static const char ctl_usage[] =
 "  checkpoint                  write a checkpoint\n"
 "  reconsider-retired          move retired queues back to inactive\n"
 "  set KEY=VALUE...            change settings mid-crawl (tern.conf(5) keys)\n"
-"  report [frontier|queues|hosts|stats] [--json] [--state STATE]\n"
+"  report [frontier|queues|hosts|stats|revisits] [--json] [--state STATE]\n"
 "  metrics                     Prometheus text\n";
 
 static int ctl_connect(const char *jobdir, char **err)
