@@ -69,10 +69,9 @@ due_flushed(struct frontier *f)
 void
 due_release(struct frontier *f, uint64_t now)
 {
-	struct buf keys[DUE_READ];
+	struct buf keys[DUE_READ], from = BUF_INIT;
 	struct curi *cs[DUE_READ];
 	leveldb_iterator_t *it;
-	const char start = KEYS_REVISIT;
 	size_t n = 0, i;
 
 	if (now < f->due_next || f->due_taken >= DUE_PER_FLUSH || f->error != NULL)
@@ -82,7 +81,11 @@ due_release(struct frontier *f, uint64_t now)
 	if (f->due_unwritten && residency_write(f, NULL) < 0)
 		return;
 	it = store_iter(f);
-	for (leveldb_iter_seek(it, &start, 1);
+	/* Every key before the earliest due time was released and deleted;
+	 * LevelDB keeps them as tombstones until a compaction, and seeking to
+	 * the start of the range would step over all of them each time. */
+	keys_revisit(&from, f->due_next, 0);
+	for (leveldb_iter_seek(it, from.data, from.len);
 	    leveldb_iter_valid(it) && n < DUE_READ && f->due_taken + n < DUE_PER_FLUSH;
 	    leveldb_iter_next(it)) {
 		size_t kl, vl;
@@ -103,6 +106,7 @@ due_release(struct frontier *f, uint64_t now)
 		n++;
 	}
 	f->due_next = f->error == NULL ? due_first(it) : UINT64_MAX;
+	buf_free(&from);
 	/* Enqueueing reads queue records and may write nothing, but the
 	 * iterator's view is not needed past this point either way. */
 	for (i = 0; i < n; i++) {
