@@ -232,6 +232,45 @@ test_due_rules(void **state)
 	assert_null(frontier_error(t->f));
 }
 
+/* Budgets and retirement count revisits as they count first visits: a
+ * queue whose total budget the revisits spend is retired, and what comes
+ * due for it afterwards waits there with it, out of the crawl's way, until
+ * the operator reconsiders retired queues (Heritrix's retired queues keep
+ * receiving URIs the same way). */
+static void
+test_due_budget(void **state)
+{
+	struct test_due *t = *state;
+	struct frontier_counts n;
+	struct curi *a;
+	uint64_t wake;
+	int i;
+
+	t->o.defaults.total_budget = 3;
+	test_due_open(t, 1);
+	test_due_add(t, "http://a/1");
+	test_due_add(t, "http://a/2");
+	for (i = 0; i < 3; i++) {
+		a = test_due_take(t);
+		test_due_finish(t, a, "sha1:A", 0, 1000);
+		if (i == 1)
+			t->now += 1000;
+	}
+	/* Three visits at unit cost: the budget is spent. */
+	t->now += 1000;
+	assert_true(test_due_none(t, &wake));
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.retired, 1);
+	assert_int_equal(n.revisits, 0);
+	assert_int_equal(n.retired_uris, 2);
+	assert_int_equal(n.queued, 0);
+	assert_true(frontier_is_finished(t->f));
+	assert_int_equal(frontier_reconsider_retired(t->f), 1);
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.queued, 2);
+	assert_null(frontier_error(t->f));
+}
+
 /* The schedule is in the store: a reopen (as after a crash or a resume)
  * finds every waiting URI, its history and the earliest due time. */
 static void
@@ -342,6 +381,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_due_cycle, test_due_setup, test_due_teardown),
 		cmocka_unit_test_setup_teardown(test_due_rules, test_due_setup, test_due_teardown),
 		cmocka_unit_test_setup_teardown(test_due_reopen, test_due_setup, test_due_teardown),
+		cmocka_unit_test_setup_teardown(test_due_budget, test_due_setup, test_due_teardown),
 		cmocka_unit_test_setup_teardown(test_due_backlog, test_due_setup, test_due_teardown),
 	};
 
