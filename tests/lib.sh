@@ -213,7 +213,7 @@ tw_check_once() {
 # previous one was (1: a new connection; a client may replay a request that
 # failed on a reused connection at once). The server stamps its end before
 # the client has the last byte and its start after the client sent the
-# request, so a gap here is never longer than the one the client waited.
+# request, so a gap here is never shorter than the one the client waited.
 tw_gaps() {
 	sort -t "$(printf '\t')" -k1,1n "$TW_DIR/requests.tsv" |
 		awk -F'\t' -v h="$1" 'function floor(x) { return x >= 0 || x == int(x) ? int(x) : int(x) - 1 }

@@ -297,9 +297,9 @@ static void visit_end(struct visit *v, enum frontier_outcome o, uint64_t delay_m
 			memset(&hv, 0, sizeof hv);
 			v->due_ms = recrawl_next_visit(pool->env.cfg, v->surt, v->c, &hv, clock_wall_ms());
 		}
-		frontier_finish_revisit(pool->env.frontier, v->c, o, clock_wall_ms(), delay_ms, v->due_ms);
+		frontier_finish_revisit(pool->env.frontier, v->c, o, clock_wall_ms_up(), delay_ms, v->due_ms);
 	} else {
-		frontier_finish(pool->env.frontier, v->c, o, clock_wall_ms(), delay_ms);
+		frontier_finish(pool->env.frontier, v->c, o, clock_wall_ms_up(), delay_ms);
 	}
 	v->c = NULL;
 	visit_free(v);

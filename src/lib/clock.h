@@ -17,4 +17,16 @@ static inline uint64_t clock_wall_ms(void)
 	return (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
 }
 
+/* The same, rounded up: for the moment a politeness or retry wait is counted
+ * from. Wake times are compared with clock_wall_ms (rounded down), so a wait
+ * counted from the rounded-up end is never shorter than asked, where one
+ * counted from the rounded-down end could fall short by up to 1 ms. */
+static inline uint64_t clock_wall_ms_up(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (uint64_t)tv.tv_sec * 1000 + ((uint64_t)tv.tv_usec + 999) / 1000;
+}
+
 #endif
