@@ -8,8 +8,8 @@
 // that revisits point at an earlier response with the same payload digest
 // (identical-payload-digest, or server-not-modified for a 304 to a
 // conditional request). With JOBDIR/crawl.log it compares the (URI, status,
-// digest) set and the duplicate:digest / duplicate:server-not-modified
-// annotations with the WARCs' revisit profiles; with --cdxj it looks every
+// digest) set and the duplicate:digest annotations with the WARCs' revisit
+// records and their profiles (a 304 line is a server-not-modified one); with --cdxj it looks every
 // response and revisit up in the index (offset, length, file, digest).
 // Prints "N passed, M failed" and exits non-zero on any failure.
 import { createHash } from "node:crypto";
@@ -168,8 +168,9 @@ for (const file of files) {
 if (existsSync(jobdir + "/crawl.log")) {
 	const key = (u, s, d) => `${u} ${s} ${d}`;
 	const fromWarc = new Set(captures.map((c) => key(c.uri, c.status, c.pd)));
-	// Each profile has its annotation: duplicate:digest for identical
-	// payloads, duplicate:server-not-modified for 304s (as Heritrix).
+	// Every capture written as a revisit has duplicate:digest (CONTRACT
+	// section 6); a 304's is the server-not-modified profile, any other the
+	// identical-payload-digest one.
 	const dupWarc = new Set(captures.filter((c) => c.type === "revisit").map((c) => c.profile + " " + c.uri));
 	const fromLog = new Set(), dupLog = new Set();
 	for (const line of readFileSync(jobdir + "/crawl.log", "utf8").split("\n")) {
@@ -177,8 +178,8 @@ if (existsSync(jobdir + "/crawl.log")) {
 		if (f.length < 12 || !/^https?:/.test(f[3]) || Number(f[1]) <= 0) continue;
 		fromLog.add(key(f[3], f[1], f[9]));
 		for (const a of f[11].split(","))
-			if (a === "duplicate:digest" || a === "duplicate:server-not-modified")
-				dupLog.add(a.slice("duplicate:".length) + " " + f[3]);
+			if (a === "duplicate:digest")
+				dupLog.add((f[1] === "304" ? "server-not-modified" : "digest") + " " + f[3]);
 	}
 	for (const k of fromLog) check(fromWarc.has(k), "crawl.log entry without a WARC record: " + k);
 	for (const k of fromWarc) check(fromLog.has(k), "WARC record without a crawl.log entry: " + k);

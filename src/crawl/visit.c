@@ -1090,15 +1090,15 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 			visit_end(v, FRONTIER_DEFER, delay);
 			return;
 		}
-		if (not_modified) {
-			/* Heritrix's annotation for this revisit profile. */
-			buf_appends(&extra, extra.len ? ",duplicate:server-not-modified" :
-			    "duplicate:server-not-modified");
-			pool->env.stats->not_modified++;
-		} else if (revisit) {
+		/* CONTRACT section 6: every capture written as a WARC revisit
+		 * carries duplicate:digest, whichever profile; a 304's status
+		 * column already tells the server-not-modified ones apart. */
+		if (not_modified || revisit)
 			buf_appends(&extra, extra.len ? ",duplicate:digest" : "duplicate:digest");
+		if (not_modified)
+			pool->env.stats->not_modified++;
+		else if (revisit)
 			pool->env.stats->revisits++;
-		}
 	}
 	if (pool->env.continuous) {
 		/* The history keeps what the next visit compares with; the

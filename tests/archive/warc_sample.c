@@ -226,7 +226,7 @@ int main(int argc, char **argv)
 		c.not_modified = 1;
 		if (warc_write_http(s.w, &c, &ids, &err) < 0)
 			sample_die("304 revisit", err);
-		sample_log(&s, 304, 0, c.uri, "-", dg, "duplicate:server-not-modified");
+		sample_log(&s, 304, 0, c.uri, "-", dg, "duplicate:digest");
 	}
 	if (dedup_flush(s.dd, &err) < 0 || warc_flush(s.w, &err) < 0)
 		sample_die("flush", err);
