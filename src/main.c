@@ -13,6 +13,7 @@
 #include "reportcmd.h"
 #include "archive/warcindex.h"
 #include "lib/xmalloc.h"
+#include "workers.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -25,9 +26,12 @@ static const char main_usage[] =
 "\n"
 "  crawl  [-c FILE] [-j JOBDIR] [-s SEEDFILE] [--set KEY=VALUE]... [URL]...\n"
 "                         crawl from seeds into a new job directory\n"
+"         [--cluster URL --crawl-id NAME] [--workers N]\n"
+"                         share one crawl with other nodes over NATS JetStream, or\n"
+"                         run N local processes sharing it (doc/cluster.md)\n"
 "  resume JOBDIR [--checkpoint NAME|latest]\n"
 "                         continue a job (no --checkpoint: from the live state)\n"
-"  report JOBDIR [frontier|queues|hosts|stats|revisits] [--json]\n"
+"  report JOBDIR [frontier|queues|hosts|stats|revisits|cluster] [--json]\n"
 "                         frontier and crawl reports, live or from the store\n"
 "  ctl    JOBDIR (status|pause|unpause|checkpoint|stop|report|reconsider-retired|\n"
 "                         set KEY=VALUE...|metrics)\n"
@@ -107,17 +111,27 @@ static int main_fetch(int argc, char **argv)
 	return rc;
 }
 
+static const char main_crawl_usage[] =
+    "usage: tern crawl [-c FILE] [-j JOBDIR] [-s SEEDFILE] [--set KEY=VALUE]... "
+    "[--cluster URL --crawl-id NAME] [--workers N] [URL]...\n";
+
 static int main_crawl(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "set", required_argument, NULL, 'S' },
+		{ "cluster", required_argument, NULL, 'U' },
+		{ "crawl-id", required_argument, NULL, 'I' },
+		{ "workers", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char **sets = xcalloc((size_t)argc, sizeof *sets);
-	size_t nsets = 0;
+	/* --cluster and --crawl-id are --set cluster.url= and
+	 * cluster.crawl-id=, applied after the others. */
+	char **sets = xcalloc((size_t)argc + 2, sizeof *sets), *url = NULL, *id = NULL;
+	size_t nsets = 0, nuser;
 	const char *conf = NULL, *jobdir = NULL, *seedfile = NULL;
 	struct config *cfg;
+	long workers = 0;
 	int ch, rc;
 
 	optind = 1;
@@ -135,19 +149,70 @@ static int main_crawl(int argc, char **argv)
 		case 'S':
 			sets[nsets++] = optarg;
 			break;
+		case 'U':
+			free(url);
+			url = xasprintf("cluster.url=%s", optarg);
+			break;
+		case 'I':
+			free(id);
+			id = xasprintf("cluster.crawl-id=%s", optarg);
+			break;
+		case 'W': {
+			char *end;
+			workers = strtol(optarg, &end, 10);
+			if (*end != '\0' || workers < 1 || workers > 256) {
+				fprintf(stderr, "tern: crawl: --workers: '%s' is not a number of processes "
+				    "from 1 to 256\n", optarg);
+				free(sets);
+				free(url);
+				free(id);
+				return 2;
+			}
+			break;
+		}
 		case 'h':
-			printf("usage: tern crawl [-c FILE] [-j JOBDIR] [-s SEEDFILE] [--set KEY=VALUE]... [URL]...\n");
+			printf("%s", main_crawl_usage);
 			free(sets);
+			free(url);
+			free(id);
 			return 0;
 		default:
 			free(sets);
+			free(url);
+			free(id);
 			return 2;
 		}
 	}
+	nuser = nsets;
+	if (url != NULL)
+		sets[nsets++] = url;
+	if (id != NULL)
+		sets[nsets++] = id;
 	cfg = config_new();
 	rc = main_load_config(cfg, conf, sets, nsets);
-	if (rc == 0) {
-		if (seedfile == NULL && optind == argc) {
+	if (rc == 0 && workers > 0) {
+		struct workers_opts wo;
+		memset(&wo, 0, sizeof wo);
+		if (jobdir == NULL) {
+			fprintf(stderr, "tern: crawl: --workers needs -j JOBDIR\n");
+			rc = 2;
+		} else {
+			wo.jobdir = jobdir;
+			wo.n = (unsigned)workers;
+			wo.url = config_str(cfg, CK_CLUSTER_URL);
+			wo.crawl_id = config_str(cfg, CK_CLUSTER_CRAWL_ID);
+			wo.conf = conf;
+			wo.sets = sets;
+			wo.nsets = nuser;
+			wo.seedfile = seedfile;
+			wo.seeds = argv + optind;
+			wo.nseeds = (size_t)(argc - optind);
+			rc = workers_run(&wo);
+		}
+	} else if (rc == 0) {
+		/* A cluster node may start with no seeds and take its share of
+		 * the others'. */
+		if (seedfile == NULL && optind == argc && config_str(cfg, CK_CLUSTER_URL)[0] == '\0') {
 			fprintf(stderr, "tern: crawl: no seeds: give URLs or -s SEEDFILE\n");
 			rc = 2;
 		} else {
@@ -170,6 +235,8 @@ static int main_crawl(int argc, char **argv)
 	}
 	config_free(cfg);
 	free(sets);
+	free(url);
+	free(id);
 	return rc;
 }
 
@@ -203,6 +270,19 @@ static int main_resume(int argc, char **argv)
 		fprintf(stderr, "usage: tern resume JOBDIR [--checkpoint NAME|latest]\n");
 		return 2;
 	}
+	if (workers_dir(argv[optind], NULL)) {
+		/* A --workers job: its server and every worker start again. */
+		struct workers_opts wo;
+		if (checkpoint != NULL) {
+			fprintf(stderr, "tern: resume: --checkpoint applies to one worker: "
+			    "tern resume %s/wN --checkpoint NAME\n", argv[optind]);
+			return 2;
+		}
+		memset(&wo, 0, sizeof wo);
+		wo.jobdir = argv[optind];
+		wo.resume = 1;
+		return workers_run(&wo);
+	}
 	/* The wiring always comes from the job's (possibly edited) tern.conf. */
 	cfg = config_new();
 	conf = xasprintf("%s/tern.conf", argv[optind]);
@@ -219,9 +299,24 @@ static int main_resume(int argc, char **argv)
 	return rc;
 }
 
+/* ctl and report on a --workers job act through its worker 0 (actions
+ * reach the other workers through the cluster). */
+static int main_via_workers(int argc, char **argv, int (*run)(int argc, char **argv))
+{
+	char *first = NULL;
+	int rc;
+
+	if (argc < 2 || !workers_dir(argv[1], &first))
+		return run(argc, argv);
+	argv[1] = first;
+	rc = run(argc, argv);
+	free(first);
+	return rc;
+}
+
 static int main_report(int argc, char **argv)
 {
-	return reportcmd_run(argc, argv);
+	return main_via_workers(argc, argv, reportcmd_run);
 }
 
 static int main_console(int argc, char **argv)
@@ -231,7 +326,7 @@ static int main_console(int argc, char **argv)
 
 static int main_ctl(int argc, char **argv)
 {
-	return ctl_run(argc, argv);
+	return main_via_workers(argc, argv, ctl_run);
 }
 
 static int main_precedence_load(int argc, char **argv)

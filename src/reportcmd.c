@@ -2,6 +2,7 @@
  * socket when a crawl answers there (the same builders, live), else by
  * opening the job's store and logs itself (src/crawl/report.c). */
 #include "reportcmd.h"
+#include "cluster/cluster.h"
 #include "lib/clock.h"
 #include "lib/config.h"
 #include "ops/ctl.h"
@@ -35,6 +36,18 @@ static int reportcmd_offline(const char *jobdir, const char *what, const char *s
 		goto done;
 	}
 	free(path);
+	if (strcmp(what, "cluster") == 0) {
+		/* The node is not running: the cluster is read from NATS. */
+		if (config_str(cfg, CK_CLUSTER_URL)[0] == '\0') {
+			err = xstrdup("this job is not a cluster node (cluster.url is empty)");
+			rc = 2;
+		} else if (cluster_report_offline(config_str(cfg, CK_CLUSTER_URL),
+		    config_str(cfg, CK_CLUSTER_CRAWL_ID), (unsigned)config_int(cfg, CK_CLUSTER_PARTITIONS),
+		    &out, json, &err) < 0) {
+			rc = 1;
+		}
+		goto done;
+	}
 	path = xasprintf("%s/state/frontier", jobdir);
 	f = frontier_open(path, cfg, 0, clock_wall_ms(), &err);
 	free(path);
@@ -105,7 +118,7 @@ int reportcmd_run(int argc, char **argv)
 		} else if (strcmp(argv[i], "--state") == 0 && i + 1 < argc) {
 			state = argv[++i];
 		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			printf("usage: tern report JOBDIR [frontier|queues|hosts|stats|revisits] [--json] [--state STATE]\n");
+			printf("usage: tern report JOBDIR [frontier|queues|hosts|stats|revisits|cluster] [--json] [--state STATE]\n");
 			return 0;
 		} else if (argv[i][0] == '-' || nargs == 2) {
 			nargs = 3;
@@ -118,8 +131,9 @@ int reportcmd_run(int argc, char **argv)
 	}
 	if (jobdir == NULL || nargs > 2 || (strcmp(what, "frontier") != 0 &&
 	    strcmp(what, "queues") != 0 && strcmp(what, "hosts") != 0 &&
-	    strcmp(what, "stats") != 0 && strcmp(what, "revisits") != 0)) {
-		fprintf(stderr, "usage: tern report JOBDIR [frontier|queues|hosts|stats|revisits] [--json] [--state STATE]\n");
+	    strcmp(what, "stats") != 0 && strcmp(what, "revisits") != 0 &&
+	    strcmp(what, "cluster") != 0)) {
+		fprintf(stderr, "usage: tern report JOBDIR [frontier|queues|hosts|stats|revisits|cluster] [--json] [--state STATE]\n");
 		return 2;
 	}
 	buf_appendf(&target, "/report/%s?format=%s", what, json ? "json" : "text");

@@ -334,3 +334,111 @@ warc_revisit_uris() {
 			inhead && /^WARC-Target-URI:/ && type == "revisit" { u = $2; sub(/\r$/, "", u); print u }'
 	done | sort
 }
+
+# nats_start [NAME]: nats-server with JetStream on an ephemeral loopback port,
+# its store in $TW_DIR/nats-NAME (default "0"), its log in nats-NAME.log.
+# Sets NATS_URL NATS_PORT NATS_PID (and NATS_PID_NAME for that name).
+# NATS_PORT=N set by the caller reuses that port (a restart: nats_restart).
+nats_start() {
+	need_cmd nats-server
+	tw_dir
+	_nn=${1:-0}
+	_nd=$TW_DIR/nats-$_nn
+	mkdir -p "$_nd/store" "$_nd/ports"
+	rm -f "$_nd/ports"/*
+	nats-server -js -sd "$_nd/store" -a 127.0.0.1 -p "${NATS_PORT:--1}" -n "tern-test-$_nn" \
+		--ports_file_dir "$_nd/ports" >"$TW_DIR/nats-$_nn.log" 2>&1 &
+	NATS_PID=$!
+	track_pid "$NATS_PID"
+	_i=0
+	while [ -z "$(cat "$_nd/ports"/*.ports 2>/dev/null)" ]; do
+		kill -0 "$NATS_PID" 2>/dev/null || fail "nats-server exited: $(tail -5 "$TW_DIR/nats-$_nn.log")"
+		[ $_i -lt 100 ] || fail "nats-server not ready after 10 s"
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	NATS_URL=$(sed -n 's/.*"nats":\["\([^"]*\)".*/\1/p' "$_nd/ports"/*.ports)
+	NATS_PORT=${NATS_URL##*:}
+	eval "NATS_PID_$_nn=$NATS_PID"
+	export NATS_URL NATS_PORT NATS_PID
+}
+
+# nats_stop [NAME]: stops that server (TERM, as an operator would).
+nats_stop() {
+	eval "_np=\${NATS_PID_${1:-0}:-}"
+	[ -n "$_np" ] && stop_pid "$_np"
+}
+
+# nats_restart [NAME] [PAUSE]: stops it, waits PAUSE seconds (default 1), and
+# starts it again on the same port with the same store.
+nats_restart() {
+	_nr=${1:-0}
+	nats_stop "$_nr"
+	sleep "${2:-1}"
+	NATS_PORT=$NATS_PORT nats_start "$_nr"
+}
+
+# nats_cluster_start N: N nats-servers with JetStream routed into one cluster
+# on loopback (a replicated stream needs 3). Client ports are ephemeral;
+# route ports are random and tried again if taken. Sets NATS_URL to the
+# comma-separated client URLs and NATS_PIDS.
+nats_cluster_start() {
+	need_cmd nats-server
+	tw_dir
+	_nc=$1
+	_try=0
+	while [ $_try -lt 5 ]; do
+		_try=$((_try + 1))
+		_routes="" _rports=""
+		_k=0
+		while [ $_k -lt "$_nc" ]; do
+			_rp=$(_lib_random_port)
+			_rports="$_rports $_rp"
+			_routes="$_routes${_routes:+,}nats-route://127.0.0.1:$_rp"
+			_k=$((_k + 1))
+		done
+		NATS_PIDS="" NATS_URL=""
+		_k=0
+		for _rp in $_rports; do
+			_nd=$TW_DIR/natsc-$_k
+			mkdir -p "$_nd/store" "$_nd/ports"
+			rm -f "$_nd/ports"/*
+			nats-server -js -sd "$_nd/store" -a 127.0.0.1 -p -1 -n "tern-c$_k" \
+				--cluster_name tern-test --cluster "nats://127.0.0.1:$_rp" --routes "$_routes" \
+				--ports_file_dir "$_nd/ports" >"$TW_DIR/natsc-$_k.log" 2>&1 &
+			track_pid $!
+			NATS_PIDS="$NATS_PIDS $!"
+			_k=$((_k + 1))
+		done
+		_ok=1
+		_k=0
+		for _p in $NATS_PIDS; do
+			_i=0
+			while [ -z "$(cat "$TW_DIR/natsc-$_k/ports"/*.ports 2>/dev/null)" ]; do
+				kill -0 "$_p" 2>/dev/null || { _ok=0; break; }
+				[ $_i -lt 100 ] || { _ok=0; break; }
+				sleep 0.1
+				_i=$((_i + 1))
+			done
+			[ $_ok -eq 1 ] || break
+			NATS_URL="$NATS_URL${NATS_URL:+,}$(sed -n 's/.*"nats":\["\([^"]*\)".*/\1/p' "$TW_DIR/natsc-$_k/ports"/*.ports)"
+			_k=$((_k + 1))
+		done
+		if [ $_ok -eq 1 ]; then
+			# JetStream answers once the servers have a meta leader.
+			_i=0
+			until grep -q "JetStream cluster new metadata leader\|Self is new JetStream cluster metadata leader" \
+				"$TW_DIR"/natsc-*.log 2>/dev/null; do
+				[ $_i -lt 200 ] || fail "nats cluster: no metadata leader after 20 s"
+				sleep 0.1
+				_i=$((_i + 1))
+			done
+			export NATS_URL NATS_PIDS
+			return 0
+		fi
+		for _p in $NATS_PIDS; do stop_pid "$_p"; done
+		grep -q "address already in use" "$TW_DIR"/natsc-*.log ||
+			fail "nats cluster did not start: $(tail -3 "$TW_DIR"/natsc-*.log)"
+	done
+	fail "nats cluster: no free route ports after 5 tries"
+}

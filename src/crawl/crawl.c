@@ -19,6 +19,7 @@
 #include "lib/canon.h"
 #include "crawl/checkpoint.h"
 #include "lib/clock.h"
+#include "crawl/clusternode.h"
 #include "lib/config.h"
 #include "archive/crawllog.h"
 #include "lib/curi.h"
@@ -107,6 +108,13 @@ struct crawl {
 	uint64_t store_write_max_ns;
 	uint64_t checkpoints;
 	uint64_t checkpoint_total_us;
+	/* Cluster mode (doc/cluster.md): this node, whether the cluster has
+	 * found the crawl over, and who applies actions other nodes pass on. */
+	struct clusternode *node;
+	int loop_ready;
+	int cluster_over;
+	void (*on_control)(void *arg, const char *action, const char *body);
+	void *on_control_arg;
 };
 
 void crawl_log_event(struct crawl *cr, const char *fmt, ...)
@@ -223,6 +231,10 @@ static int crawl_flush(struct crawl *cr)
 		free(err);
 		rc = -1;
 	}
+	/* Hand-offs scheduled so far are in the store now: the stream may let
+	 * them go, and done records may follow. */
+	if (rc == 0 && cr->node != NULL)
+		clusternode_flushed(cr->node);
 	return rc;
 }
 
@@ -279,6 +291,8 @@ static void crawl_fill(struct crawl *cr)
 		if (frontier_next(cr->frontier, now, &c, &wake) != 1)
 			break;
 		budget--;
+		if (cr->node != NULL && !clusternode_admit(cr->node, c))
+			continue;
 		cr->end_if_finished = 0;
 		{
 			int before = visit_in_flight(cr->visits);
@@ -302,9 +316,10 @@ json_t *crawl_stats_json(struct crawl *cr)
 {
 	struct frontier_counts fc;
 	double secs = (double)(clock_wall_ms() - cr->start_ms) / 1000.0;
+	json_t *j;
 
 	frontier_counts(cr->frontier, &fc);
-	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:{s:I,s:I,s:I,s:I,s:I,s:I}, "
+	j = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:{s:I,s:I,s:I,s:I,s:I,s:I}, "
 	    "s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:I}",
 	    "state", crawl_state_name(cr->state),
 	    "reason", cr->stop_reason ? cr->stop_reason : cr->pause_reason ? cr->pause_reason : "",
@@ -337,6 +352,10 @@ json_t *crawl_stats_json(struct crawl *cr)
 	    "exhausted", (json_int_t)fc.exhausted,
 	    "revisits_waiting", (json_int_t)fc.revisits,
 	    "peak_rss_kb", (json_int_t)crawl_rss_kb());
+	/* A cluster node's hand-off figures (messages and bytes per page). */
+	if (j != NULL && cr->node != NULL)
+		json_object_set_new(j, "cluster", clusternode_stats_json(cr->node));
+	return j;
 }
 
 const char *crawl_report_word(const struct crawl *cr)
@@ -442,6 +461,14 @@ static void crawl_close_cb(uv_handle_t *h)
 	(void)h;
 }
 
+static void crawl_node_left(void *arg)
+{
+	struct crawl *cr = arg;
+
+	clusternode_free(cr->node);
+	cr->node = NULL;
+}
+
 /* The end: everything written, handles closed, the loop let go. */
 static void crawl_end(struct crawl *cr)
 {
@@ -475,6 +502,10 @@ static void crawl_end(struct crawl *cr)
 	dns_free(cr->dns);
 	cr->dns = NULL;
 	schedule_set_dns(cr->sched, NULL);
+	/* The node gives its partitions up and lets its last records be
+	 * stored; its handles keep the loop running until then. */
+	if (cr->node != NULL)
+		clusternode_leave(cr->node, crawl_node_left, cr);
 }
 
 /* The limit the crawl has reached (max-pages, max-bytes, max-time-seconds),
@@ -547,8 +578,11 @@ static void crawl_prepare_cb(uv_prepare_t *h)
 	case CRAWL_RUNNING:
 		/* A continuous crawl never runs out: what was visited comes
 		 * back when due (the wake timer), so only a stop or a limit
-		 * ends it. */
-		if (!cr->continuous && frontier_is_finished(cr->frontier))
+		 * ends it. A cluster node's frontier empties and fills again
+		 * as other nodes hand it work: the cluster says when the
+		 * crawl is over. */
+		if (cr->node != NULL ? cr->cluster_over :
+		    !cr->continuous && frontier_is_finished(cr->frontier))
 			crawl_at_finish(cr, NULL);
 		break;
 	default:
@@ -578,6 +612,51 @@ static void crawl_visit_ended(void *ctx)
 			free(err);
 		}
 	}
+}
+
+/* The cluster node's hooks (struct clusternode_env). */
+static void crawl_node_log(void *ctx, const char *msg)
+{
+	crawl_log_event(ctx, "%s", msg);
+}
+
+static void crawl_node_status(void *ctx, struct cluster_local *out)
+{
+	struct crawl *cr = ctx;
+	struct frontier_counts fc;
+	double secs = (double)(clock_wall_ms() - cr->start_ms) / 1000.0;
+
+	frontier_counts(cr->frontier, &fc);
+	out->frontier_finished = frontier_is_finished(cr->frontier);
+	out->in_flight = cr->visits != NULL ? (unsigned)visit_in_flight(cr->visits) : 0;
+	out->state = crawl_state_name(cr->state);
+	out->pages = cr->stats.pages;
+	out->bytes = cr->stats.bytes;
+	out->failures = cr->stats.failures;
+	out->queued = fc.queued;
+	out->pages_per_s = secs > 0 ? (double)cr->stats.pages / secs : 0;
+}
+
+static void crawl_node_finished(void *ctx)
+{
+	struct crawl *cr = ctx;
+
+	cr->cluster_over = 1;
+}
+
+static void crawl_node_control(void *ctx, const char *action, const char *body)
+{
+	struct crawl *cr = ctx;
+
+	if (cr->on_control != NULL)
+		cr->on_control(cr->on_control_arg, action, body);
+}
+
+static void crawl_visit_disposed(void *ctx, const char *uri)
+{
+	struct crawl *cr = ctx;
+
+	clusternode_disposed(cr->node, uri);
 }
 
 static void crawl_cron_cb(uv_timer_t *t)
@@ -758,7 +837,9 @@ static int crawl_seeds(struct crawl *cr, const struct crawl_opts *o, int schedul
 		fclose(fp);
 	free(line);
 	buf_free(&href);
-	if (rc == 0 && n == 0) {
+	/* A cluster node may start with none and take its share of the
+	 * work the others were given. */
+	if (rc == 0 && n == 0 && cr->node == NULL) {
 		fprintf(stderr, "tern: no seeds\n");
 		rc = 2;
 	}
@@ -849,6 +930,16 @@ static int crawl_open_outputs(struct crawl *cr, char **err)
 
 static void crawl_free(struct crawl *cr)
 {
+	/* A crawl that failed after joining its cluster leaves it first (it
+	 * holds nothing yet: partitions are claimed once the loop runs). */
+	if (cr->node != NULL)
+		clusternode_leave(cr->node, crawl_node_left, cr);
+	if (cr->loop_ready) {
+		uv_run(&cr->loop, UV_RUN_DEFAULT);
+		if (uv_loop_close(&cr->loop) != 0)
+			fprintf(stderr, "tern: event loop closed with handles still open\n");
+		cr->loop_ready = 0;
+	}
 	visit_pool_free(cr->visits);
 	schedule_free(cr->sched);
 	/* First: its last write flushes the WARC and crawl.log through the
@@ -1011,6 +1102,30 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	sco.canon_flags = canon_flags(cfg);
 	sco.assign = config_enum(cfg, CK_FRONTIER_QUEUE_ASSIGNMENT);
 	cr->sched = schedule_new(&sco);
+	if (clusternode_configured(cfg)) {
+		/* Joined before the seeds: they are handed to their
+		 * partitions' owners like any discovered URI. */
+		struct clusternode_env ne;
+		uv_loop_init(&cr->loop);
+		cr->loop_ready = 1;
+		memset(&ne, 0, sizeof ne);
+		ne.cfg = cfg;
+		ne.frontier = cr->frontier;
+		ne.sched = cr->sched;
+		ne.scope = cr->scope;
+		ne.jobdir = cr->jobdir;
+		ne.ctx = cr;
+		ne.log = crawl_node_log;
+		ne.status = crawl_node_status;
+		ne.finished = crawl_node_finished;
+		ne.control = crawl_node_control;
+		rc = clusternode_open(&cr->loop, &ne, &cr->node);
+		if (rc != 0) {
+			crawl_free(cr);
+			return rc;
+		}
+		schedule_set_handoff(cr->sched, clusternode_handoff, cr->node);
+	}
 
 	seedpath = xasprintf("%s/seeds.txt", cr->jobdir);
 	if (o->resume) {
@@ -1058,12 +1173,13 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		return 1;
 	}
 
-	uv_loop_init(&cr->loop);
+	if (!cr->loop_ready)
+		uv_loop_init(&cr->loop);
+	cr->loop_ready = 1;
 	cr->dns = dns_new(&cr->loop, cfg, &err);
 	if (cr->dns == NULL) {
 		fprintf(stderr, "tern: DNS: %s\n", err);
 		free(err);
-		uv_loop_close(&cr->loop);
 		crawl_free(cr);
 		return 2;
 	}
@@ -1072,8 +1188,6 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		fprintf(stderr, "tern: %s\n", err);
 		free(err);
 		dns_free(cr->dns);
-		uv_run(&cr->loop, UV_RUN_DEFAULT);
-		uv_loop_close(&cr->loop);
 		crawl_free(cr);
 		return 2;
 	}
@@ -1098,7 +1212,11 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	env.ctx = cr;
 	env.event = crawl_visit_event;
 	env.ended = crawl_visit_ended;
+	if (cr->node != NULL)
+		env.disposed = crawl_visit_disposed;
 	cr->visits = visit_pool_new(&env);
+	if (cr->node != NULL)
+		clusternode_set_visits(cr->node, cr->visits);
 	crawl_log_event(cr, "%s job %s with %d connections", o->resume ? "resuming" : "starting",
 	    cr->jobdir, cr->max_conns);
 
@@ -1149,6 +1267,7 @@ int crawl_run(struct crawl *cr)
 	uv_run(&cr->loop, UV_RUN_DEFAULT);
 	if (uv_loop_close(&cr->loop) != 0)
 		crawl_log_event(cr, "event loop closed with handles still open");
+	cr->loop_ready = 0;
 
 	crawl_print_summary(cr);
 	rc = cr->exit_status;
@@ -1194,6 +1313,27 @@ struct dns *crawl_dns(struct crawl *cr)
 const struct crawl_stats *crawl_stats(const struct crawl *cr)
 {
 	return &cr->stats;
+}
+
+void crawl_on_control(struct crawl *cr, void (*fn)(void *arg, const char *action,
+    const char *body), void *arg)
+{
+	cr->on_control = fn;
+	cr->on_control_arg = arg;
+}
+
+void crawl_pass_control(struct crawl *cr, const char *action, const char *body)
+{
+	if (cr->node != NULL)
+		clusternode_pass(cr->node, action, body);
+}
+
+int crawl_cluster_report(struct crawl *cr, struct buf *out, int json)
+{
+	if (cr->node == NULL)
+		return -1;
+	clusternode_report(cr->node, out, json);
+	return 0;
 }
 
 void crawl_status(const struct crawl *cr, struct crawl_status *st)

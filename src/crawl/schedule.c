@@ -46,6 +46,14 @@ void schedule_set_dns(struct schedule *s, struct dns *dns)
 	s->o.dns = dns;
 }
 
+void schedule_set_handoff(struct schedule *s,
+    int (*handoff)(void *ctx, const char *href, const char *via, const char *hops,
+    unsigned flags, int force), void *ctx)
+{
+	s->o.handoff = handoff;
+	s->o.handoff_ctx = ctx;
+}
+
 /* Heritrix's scheduling directive (FrontierPreparer.getSchedulingDirective
  * with preferenceDepthHops at its default, off): a redirect target (last
  * hop R) is MEDIUM, which covers the targets of seed redirects that
@@ -99,43 +107,33 @@ int schedule_queue_key(struct schedule *s, const char *href, const char *surt, c
 	return schedule_queue_key_parts(s, href, &p, surt, ip, out);
 }
 
-static int schedule_uri_with(struct schedule *s, const char *href, const char *via,
-    const char *hops, unsigned flags, int force, const struct schedule_hint *hint)
+/* The fragment never reaches the server: as Heritrix's UURIs, the URI
+ * tern fetches, logs and archives is the one without it. */
+static const char *schedule_defragment(struct schedule *s, const char *href, size_t *len)
 {
-	const char *hash = strchr(href, '#'), *surt;
-	struct url_parts p;
+	const char *hash = strchr(href, '#');
+
+	if (hash == NULL) {
+		*len = strlen(href);
+		return href;
+	}
+	buf_reset(&s->href);
+	buf_append(&s->href, href, (size_t)(hash - href));
+	*len = s->href.len;
+	return s->href.data;
+}
+
+/* The queue key, the directive, the URI record and frontier_schedule, for
+ * an href split into p whose canonical key and SURT are computed. */
+static int schedule_enqueue(struct schedule *s, const char *href, const struct url_parts *p,
+    const char *via, const char *hops, unsigned flags, int force, const struct schedule_hint *hint)
+{
+	const char *surt = strchr(s->surt.data, '(');
 	struct curi *c;
-	size_t len;
 	int rc;
 
-	/* The fragment never reaches the server: as Heritrix's UURIs, the URI
-	 * tern fetches, logs and archives is the one without it. */
-	if (hash != NULL) {
-		buf_reset(&s->href);
-		buf_append(&s->href, href, (size_t)(hash - href));
-		href = s->href.data;
-		len = s->href.len;
-	} else {
-		len = strlen(href);
-	}
-	/* Split once: the canonical key, the SURT (for the scope and the
-	 * override key, which is the SURT after its '('), and the queue key
-	 * are all cut from these parts. */
-	if (url_split(href, &p) < 0 || canon_key_parts(href, &p, s->o.canon_flags, &s->canon) < 0)
-		return 0;
-	/* Most links name a URI already seen: memory says so before the scope,
-	 * the keys and the URI record are worked out, with the same answer
-	 * (an in-scope URI seen before and an out-of-scope one both give 0). */
-	if (!force && frontier_seen(s->o.frontier, s->canon.data, s->canon.len))
-		return 0;
-	if (surt_from_parts(href, &p, 1, &s->surt) < 0)
-		return 0;
-	if (!force && scope_check_parsed(s->o.scope, href, len, &p, s->surt.data, s->surt.len,
-	    hops) != SCOPE_ACCEPT)
-		return 0;
-	surt = strchr(s->surt.data, '(');
 	surt = surt != NULL ? surt + 1 : s->surt.data;
-	if (schedule_queue_key_parts(s, href, &p, surt, NULL, &s->queue) < 0)
+	if (schedule_queue_key_parts(s, href, p, surt, NULL, &s->queue) < 0)
 		return 0;
 	c = curi_new(href, via, hops, flags);
 	c->directive = schedule_directive(hops != NULL ? hops : "", config_int_for(s->o.cfg,
@@ -153,6 +151,50 @@ static int schedule_uri_with(struct schedule *s, const char *href, const char *v
 	rc = frontier_schedule(s->o.frontier, c, s->canon.data, s->queue.data, surt, force);
 	curi_free(c);
 	return rc;
+}
+
+static int schedule_uri_with(struct schedule *s, const char *href, const char *via,
+    const char *hops, unsigned flags, int force, const struct schedule_hint *hint)
+{
+	struct url_parts p;
+	size_t len;
+
+	href = schedule_defragment(s, href, &len);
+	/* Split once: the canonical key, the SURT (for the scope and the
+	 * override key, which is the SURT after its '('), and the queue key
+	 * are all cut from these parts. */
+	if (url_split(href, &p) < 0 || canon_key_parts(href, &p, s->o.canon_flags, &s->canon) < 0)
+		return 0;
+	/* Most links name a URI already seen: memory says so before the scope,
+	 * the keys and the URI record are worked out, with the same answer
+	 * (an in-scope URI seen before and an out-of-scope one both give 0).
+	 * A cluster node knows only what it scheduled, which the stream has
+	 * already. */
+	if (!force && frontier_seen(s->o.frontier, s->canon.data, s->canon.len))
+		return 0;
+	if (surt_from_parts(href, &p, 1, &s->surt) < 0)
+		return 0;
+	if (!force && scope_check_parsed(s->o.scope, href, len, &p, s->surt.data, s->surt.len,
+	    hops) != SCOPE_ACCEPT)
+		return 0;
+	/* A cluster node hands the URI to its partition's owner (a sitemap's
+	 * hint does not travel). */
+	if (s->o.handoff != NULL)
+		return s->o.handoff(s->o.handoff_ctx, href, via, hops, flags, force);
+	return schedule_enqueue(s, href, &p, via, hops, flags, force, hint);
+}
+
+int schedule_received(struct schedule *s, const char *href, const char *via,
+    const char *hops, unsigned flags, int force)
+{
+	struct url_parts p;
+	size_t len;
+
+	href = schedule_defragment(s, href, &len);
+	if (url_split(href, &p) < 0 || canon_key_parts(href, &p, s->o.canon_flags, &s->canon) < 0 ||
+	    surt_from_parts(href, &p, 1, &s->surt) < 0)
+		return 0;
+	return schedule_enqueue(s, href, &p, via, hops, flags, force, NULL);
 }
 
 int schedule_uri(struct schedule *s, const char *href, const char *via,

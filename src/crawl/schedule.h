@@ -24,12 +24,22 @@ struct schedule_opts {
 	struct dns *dns;	/* for ip assignment's cached answers; may be NULL */
 	unsigned canon_flags;	/* canon_flags(cfg) */
 	int assign;		/* enum surt_assign, frontier.queue-assignment */
+	/* Cluster mode: a URI that passed the scope goes here instead of the
+	 * frontier (to the stream, for whichever node owns its partition),
+	 * with schedule_uri's force; answers as schedule_uri does. */
+	int (*handoff)(void *ctx, const char *href, const char *via, const char *hops,
+	    unsigned flags, int force);
+	void *handoff_ctx;
 };
 
 struct schedule *schedule_new(const struct schedule_opts *o);
 void schedule_free(struct schedule *s);
 /* The DNS cache, once the loop has one (ip assignment reads it). */
 void schedule_set_dns(struct schedule *s, struct dns *dns);
+/* Cluster mode: where URIs past the scope go (schedule_opts.handoff). */
+void schedule_set_handoff(struct schedule *s,
+    int (*handoff)(void *ctx, const char *href, const char *via, const char *hops,
+    unsigned flags, int force), void *ctx);
 
 /* Schedules a discovered absolute URI: frontier_schedule's answer (1 new,
  * 0 seen or out of scope, FRONTIER_HELD_URI held for the next flush). force
@@ -45,6 +55,11 @@ struct schedule_hint {
 /* schedule_uri (not forced) with a sitemap's hint (NULL: none). */
 int schedule_uri_hinted(struct schedule *s, const char *href, const char *via,
     const char *hops, unsigned flags, const struct schedule_hint *hint);
+/* Cluster mode: a URI handed to a partition this node holds, from the
+ * stream. Its discoverer judged the scope; it goes to the frontier here
+ * (never handed off again). */
+int schedule_received(struct schedule *s, const char *href, const char *via,
+    const char *hops, unsigned flags, int force);
 /* The queue key of href into out (replacing its contents), by
  * frontier.queue-assignment, split by frontier.parallel-queues (read for
  * surt). Under ip assignment, ip is the host's address, or NULL to key by the

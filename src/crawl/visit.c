@@ -91,6 +91,7 @@ struct visit {
 	struct visit *prev, *next;
 	int slot;
 	int abandoned;
+	int give_back;			/* abandoned: the URI goes back to the frontier (deferred) */
 
 	/* The URI's parts and the keys derived from it. */
 	char *host;			/* ASCII host, without IPv6 brackets */
@@ -287,6 +288,9 @@ static void visit_end(struct visit *v, enum frontier_outcome o, uint64_t delay_m
 	if (delay_ms > VISIT_LONG_SNOOZE_MS && v->host != NULL)
 		fetcher_close_idle(pool->env.fetcher, v->host, v->port);
 	visit_set_state(v, VISIT_DONE);
+	if (pool->env.disposed != NULL && (o == FRONTIER_SUCCESS || o == FRONTIER_FAILED ||
+	    o == FRONTIER_DISREGARD))
+		pool->env.disposed(pool->env.ctx, v->c->uri);
 	if (pool->env.continuous && (o == FRONTIER_SUCCESS || o == FRONTIER_FAILED ||
 	    o == FRONTIER_DISREGARD)) {
 		/* Ended before a fetch told anything (a failure, a robots
@@ -467,7 +471,10 @@ static void visit_dns_cb(void *arg, const struct dns_answer *a)
 
 	v->dq = NULL;
 	if (v->abandoned) {
-		visit_free(v);
+		if (v->give_back)
+			visit_end(v, FRONTIER_DEFER, 0);
+		else
+			visit_free(v);
 		return;
 	}
 	if (!a->from_cache) {
@@ -1146,7 +1153,10 @@ static void visit_done_cb(void *arg, struct fetch *f)
 	if (v->abandoned) {
 		fetch_release(f);
 		v->f = NULL;
-		visit_free(v);
+		if (v->give_back)
+			visit_end(v, FRONTIER_DEFER, 0);
+		else
+			visit_free(v);
 		return;
 	}
 	if (v->state == VISIT_ROBOTS)
@@ -1312,4 +1322,33 @@ void visit_abandon_all(struct visit_pool *pool)
 			fetch_cancel(v->f);
 		}
 	}
+}
+
+void visit_abandon_where(struct visit_pool *pool, int (*match)(void *ctx, const char *uri),
+    void *ctx)
+{
+	struct visit *v;
+
+	for (v = pool->visits; v != NULL; v = v->next) {
+		if (v->abandoned || v->c == NULL || !match(ctx, v->c->uri))
+			continue;
+		v->abandoned = 1;
+		v->give_back = 1;
+		/* A lookup touches no server of the partition: it ends by
+		 * itself, and the visit with it. */
+		if (v->f != NULL)
+			fetch_cancel(v->f);
+	}
+}
+
+int visit_count_where(const struct visit_pool *pool, int (*match)(void *ctx, const char *uri),
+    void *ctx)
+{
+	const struct visit *v;
+	int n = 0;
+
+	for (v = pool->visits; v != NULL; v = v->next)
+		if (v->c != NULL && match(ctx, v->c->uri))
+			n++;
+	return n;
 }

@@ -42,6 +42,9 @@ struct visit_env {
 	void *ctx;
 	void (*event)(void *ctx, const char *msg);
 	void (*ended)(void *ctx);
+	/* Optional (cluster mode): uri reached its final disposition (success,
+	 * final failure, disregard), called as the frontier is told. */
+	void (*disposed)(void *ctx, const char *uri);
 };
 
 struct visit_pool;
@@ -59,5 +62,14 @@ void visit_start(struct visit_pool *p, struct curi *c);
 /* Abandons every visit in progress: their URIs stay in the frontier's store
  * and are fetched again after a resume. */
 void visit_abandon_all(struct visit_pool *p);
+/* Cluster mode, a partition given up or suspended: every visit whose URI
+ * match accepts stops (its fetch cancelled; a DNS lookup in progress is
+ * let finish) and gives its URI back to the frontier as a deferral, with no
+ * crawl.log line. Each ends later, through ended, never inside this call. */
+void visit_abandon_where(struct visit_pool *p, int (*match)(void *ctx, const char *uri),
+    void *ctx);
+/* Visits in progress whose URI match accepts. */
+int visit_count_where(const struct visit_pool *p, int (*match)(void *ctx, const char *uri),
+    void *ctx);
 
 #endif

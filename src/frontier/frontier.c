@@ -18,6 +18,7 @@
  * Reading URI or inactive keys first writes the pending batch when it could
  * hold changes to what is read, so reads never see stale data. */
 #include "frontier/frontier.h"
+#include "frontier/cede.h"
 #include "frontier/due.h"
 #include "frontier/enqueue.h"
 #include "frontier/qreport.h"
@@ -231,6 +232,19 @@ frontier_flush(struct frontier *f, char **err)
 		return -1;
 	due_flushed(f);
 	return 0;
+}
+
+int
+frontier_mark_seen(struct frontier *f, const char *canon)
+{
+	return cede_mark_seen(f, canon);
+}
+
+long
+frontier_drop_where(struct frontier *f, int (*match)(void *ctx, const char *uri), void *ctx,
+    char **err)
+{
+	return cede_drop_where(f, match, ctx, err);
 }
 
 int

@@ -196,6 +196,16 @@ int frontier_queue_head(struct frontier *f, const char *key, size_t n, frontier_
 /* The leveldb_t*, for the WARC dedup index sharing the store (it must use
  * key prefixes other than those of src/lib/keys.h). */
 void *frontier_db(struct frontier *f);
+/* Cluster mode (doc/cluster.md). A URI another node finished: its
+ * canonical key recorded seen, nothing queued (0, or -1 on a store error).
+ * And a partition given up or rebuilt: every queue whose URIs match
+ * accepts (judged by the last URI placed on it: a queue's URIs share a
+ * host) loses its queued URIs and becomes exhausted; nothing of them may be
+ * in flight. Writes the pending batch before and after; the number of URIs
+ * dropped, or -1 and *err. */
+int frontier_mark_seen(struct frontier *f, const char *canon);
+long frontier_drop_where(struct frontier *f, int (*match)(void *ctx, const char *uri), void *ctx,
+    char **err);
 /* The first store error met outside frontier_flush, or NULL. */
 const char *frontier_error(const struct frontier *f);
 

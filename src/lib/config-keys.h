@@ -115,3 +115,13 @@ X(STORAGE_SEEN_MEMORY_MB, "storage", "seen-memory-mb", CT_INT, "8", 1, 65536, ""
 /* [console] */
 X(CONSOLE_LISTEN, "console", "listen", CT_STR, "", 0, 0, "", 0)
 X(CONSOLE_HOST_NAMES, "console", "host-names", CT_STR, "", 0, 0, "", 0)
+
+/* [cluster]: several tern processes sharing one crawl over NATS JetStream
+ * (doc/cluster.md); read at start */
+X(CLUSTER_URL, "cluster", "url", CT_STR, "", 0, 0, "", 0)
+X(CLUSTER_CRAWL_ID, "cluster", "crawl-id", CT_STR, "", 0, 0, "", 0)
+X(CLUSTER_NODE_ID, "cluster", "node-id", CT_STR, "", 0, 0, "", 0)
+X(CLUSTER_PARTITIONS, "cluster", "partitions", CT_INT, "64", 1, 4096, "", 0)
+X(CLUSTER_LEASE_SECONDS, "cluster", "lease-seconds", CT_INT, "10", 2, 3600, "", 0)
+X(CLUSTER_REPLICAS, "cluster", "replicas", CT_INT, "1", 1, 5, "", 0)
+X(CLUSTER_PARTITION_BY, "cluster", "partition-by", CT_ENUM, "registered-domain", 0, 0, "registered-domain|queue", 0)

@@ -250,8 +250,11 @@ static void crawlctl_report(struct crawl *cr, const struct ctlreq *req, struct c
 		crawlctl_json(r, crawl_stats_json(cr));
 	} else if (strcmp(what, "revisits") == 0) {
 		report_revisits(crawl_frontier(cr), clock_wall_ms(), json, &r->body);
+	} else if (strcmp(what, "cluster") == 0) {
+		if (crawl_cluster_report(cr, &r->body, json) < 0)
+			ctlserver_reply_error(r, 404, "this crawl is not a cluster node (cluster.url is empty)");
 	} else {
-		ctlserver_reply_error(r, 404, "no such report (frontier, queues, hosts, stats, revisits)");
+		ctlserver_reply_error(r, 404, "no such report (frontier, queues, hosts, stats, revisits, cluster)");
 	}
 out:
 	buf_free(&fmt);
@@ -319,12 +322,11 @@ static json_t *crawlctl_form(const struct ctlreq *req)
 	return j;
 }
 
-static void crawlctl_settings(struct crawl *cr, const struct ctlreq *req, struct ctlserver_reply *r)
+/* Applies the settings object j (taken), or says why not. A cluster node
+ * passes settings asked here (local) on to every other node, as JSON. */
+static void crawlctl_settings_apply(struct crawl *cr, json_t *j, json_error_t *jerr, int local,
+    struct ctlserver_reply *r)
 {
-	const char *ct = ctlreq_header(req, CTLREQ_H_CONTENT_TYPE);
-	int form = ct != NULL && strncasecmp(ct, "application/x-www-form-urlencoded", 33) == 0;
-	json_error_t jerr;
-	json_t *j = form ? crawlctl_form(req) : json_loadb(req->body.data, req->body.len, 0, &jerr);
 	json_t *v, *applied;
 	struct config *scratch;
 	struct buf a = BUF_INIT;
@@ -332,14 +334,11 @@ static void crawlctl_settings(struct crawl *cr, const struct ctlreq *req, struct
 	char *err = NULL;
 	int pass;
 
-	if (form && j == NULL)
-		snprintf(jerr.text, sizeof jerr.text, "malformed %%-escape in the form");
-
 	if (j == NULL || !json_is_object(j) || json_object_size(j) == 0) {
 		buf_appendf(&a, "expected a JSON object of settings such as "
 		    "{\"frontier.queue-total-budget\": 500}, or a form body "
 		    "frontier.queue-total-budget=500%s%s", j == NULL ? ": " : "",
-		    j == NULL ? jerr.text : "");
+		    j == NULL ? jerr->text : "");
 		ctlserver_reply_error(r, 400, a.data);
 		buf_free(&a);
 		json_decref(j);
@@ -370,18 +369,37 @@ static void crawlctl_settings(struct crawl *cr, const struct ctlreq *req, struct
 			break;
 	}
 	config_free(scratch);
-	json_decref(j);
 	buf_free(&a);
 	if (err != NULL) {
 		ctlserver_reply_error(r, 400, err);
 		free(err);
 		json_decref(applied);
+		json_decref(j);
 		return;
 	}
 	crawlctl_save_config(cr);
 	crawl_settings_changed(cr);
+	if (local) {
+		char *text = json_dumps(j, JSON_COMPACT);
+		if (text != NULL)
+			crawl_pass_control(cr, "settings", text);
+		free(text);
+	}
+	json_decref(j);
 	crawlctl_json(r, json_pack("{s:o, s:s}", "applied", applied,
 	    "state", crawl_state_name(crawlctl_state(cr))));
+}
+
+static void crawlctl_settings(struct crawl *cr, const struct ctlreq *req, struct ctlserver_reply *r)
+{
+	const char *ct = ctlreq_header(req, CTLREQ_H_CONTENT_TYPE);
+	int form = ct != NULL && strncasecmp(ct, "application/x-www-form-urlencoded", 33) == 0;
+	json_error_t jerr;
+	json_t *j = form ? crawlctl_form(req) : json_loadb(req->body.data, req->body.len, 0, &jerr);
+
+	if (form && j == NULL)
+		snprintf(jerr.text, sizeof jerr.text, "malformed %%-escape in the form");
+	crawlctl_settings_apply(cr, j, &jerr, 1, r);
 }
 
 static void crawlctl_action(struct crawl *cr, const char *what, struct ctlserver_reply *r)
@@ -463,10 +481,15 @@ static void crawlctl_routes(void *ctx, const struct ctlreq *req, struct ctlserve
 	}
 	for (size_t i = 0; i < sizeof posts / sizeof posts[0]; i++) {
 		if (strcmp(path, posts[i]) == 0) {
-			if (!post)
+			if (!post) {
 				ctlserver_reply_error(r, 405, "use POST");
-			else
+			} else {
 				crawlctl_action(cr, path + 1, r);
+				/* A cluster node passes what the operator asked on
+				 * to every other node. */
+				if (r->status == 0 || r->status == 200)
+					crawl_pass_control(cr, path + 1, NULL);
+			}
 			return;
 		}
 	}
@@ -580,6 +603,30 @@ static char **crawlctl_names(const char *list, size_t *n)
 	return v;
 }
 
+/* An operator action another cluster node passed on: applied as if asked
+ * here, the answer (for that node's operator) dropped. */
+static void crawlctl_remote(void *arg, const char *action, const char *body)
+{
+	struct crawlctl *cc = arg;
+	struct ctlserver_reply r;
+
+	memset(&r, 0, sizeof r);
+	if (strcmp(action, "settings") == 0) {
+		json_error_t jerr;
+		crawlctl_settings_apply(cc->cr, json_loads(body, 0, &jerr), &jerr, 0, &r);
+	} else if (strcmp(action, "pause") == 0 || strcmp(action, "unpause") == 0 ||
+	    strcmp(action, "stop") == 0 || strcmp(action, "checkpoint") == 0 ||
+	    strcmp(action, "reconsider-retired") == 0) {
+		crawlctl_action(cc->cr, action, &r);
+	} else {
+		crawl_log_event(cc->cr, "cluster: unknown action '%s' ignored", action);
+	}
+	if (r.status != 0 && r.status != 200)
+		crawl_log_event(cc->cr, "cluster: %s from another node: %s", action,
+		    r.body.data != NULL ? r.body.data : "refused");
+	buf_free(&r.body);
+}
+
 struct crawlctl *crawlctl_start(struct crawl *cr, char **err)
 {
 	struct crawlctl *cc = xcalloc(1, sizeof *cc);
@@ -595,6 +642,7 @@ struct crawlctl *crawlctl_start(struct crawl *cr, char **err)
 		free(cc);
 		return NULL;
 	}
+	crawl_on_control(cr, crawlctl_remote, cc);
 	/* The job's token, made now so that it is there for the console's
 	 * listener; without it only the listener is refused (crawlctl_listen
 	 * says why). */
@@ -658,6 +706,7 @@ void crawlctl_close(struct crawlctl *cc)
 {
 	if (cc == NULL)
 		return;
+	crawl_on_control(cc->cr, NULL, NULL);
 	/* The console first: requests waiting for it get their 503 while
 	 * their connections are still there. */
 	console_free(cc->console);

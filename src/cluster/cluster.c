@@ -1,0 +1,1400 @@
+/* Cluster mode, the loop's side (cluster.h, doc/cluster.md). One timer
+ * (every CLUSTER_TICK_MS) drives leases, publications and the heartbeat;
+ * events from the NATS client's thread arrive through the mailbox; work
+ * left over from one loop iteration (received records, a replay's URIs)
+ * continues from an idle handle, a bounded amount each time. */
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cluster/cluster.h"
+#include "cluster/mailbox.h"
+#include "cluster/natsio.h"
+#include "lib/canon.h"
+#include "lib/clusterend.h"
+#include "lib/curi.h"
+#include "lib/fpset.h"
+#include "lib/lease.h"
+#include "lib/xmalloc.h"
+
+#define CLUSTER_TICK_MS 20
+/* The cluster is read every fifth of a lease, and every CLUSTER_QUICK_MS
+ * while it matters sooner: joining (nodes see each other before they
+ * claim) and near the end (an idle node checks whether all are). */
+#define CLUSTER_QUICK_MS 500
+/* A partition's records are published once this many bytes wait, or once
+ * the first of them has waited CLUSTER_BATCH_MS: the number of messages
+ * grows with partitions x batches, not with pages (doc/cluster.md). */
+#define CLUSTER_MSG_BYTES (256 * 1024)
+#define CLUSTER_BATCH_MS 100
+/* Records handed to the crawl per loop iteration (received or replayed). */
+#define CLUSTER_RECORDS_PER_PASS 4096
+/* The bounded filter against handing the same link off again. */
+#define CLUSTER_FILTER_SLOTS (1u << 19)
+#define CLUSTER_RETRY_MS 1000
+/* Leaving gives pending publications this long to be stored. */
+#define CLUSTER_LEAVE_MS 10000
+
+struct cluster_out {
+	uint64_t token;
+	enum natsio_subject subject;
+	unsigned partition;
+	uint64_t min_link;	/* url messages: the first link number in it */
+	uint64_t retry_at;	/* 0 while in flight */
+	size_t len;
+	char *data;
+};
+
+struct cluster_done_rec {
+	uint64_t gate;		/* links numbered below it must be stored first */
+	int flushed;		/* the crawl has written the disposition */
+	char uri[];
+};
+
+struct cluster_replay {
+	int active;		/* reading the partition's log */
+	int complete;		/* read: its URIs are being scheduled */
+	uint64_t last_seq;
+	uint64_t retry_at;	/* a failed replay starts again at this time */
+	struct fpset *done, *given;
+	struct buf pending;	/* url records to schedule, in stream order */
+	size_t pos;
+	uint64_t scheduled;	/* given and not done: queued again */
+};
+
+struct cluster_in {
+	struct natsio_msg *m;
+	struct cluster_in *next;
+};
+
+struct cluster {
+	uv_loop_t *loop;
+	struct cluster_opts o;
+	struct cluster_hooks h;
+	struct mailbox *mb;
+	struct natsio *nio;
+	struct lease_table *lease;
+	char *lease_value;
+	uv_timer_t timer;
+	uv_idle_t more;
+	int more_on;
+	unsigned np;
+	unsigned char *stopping;	/* STOP begun: waiting for its fetches to end */
+	unsigned char *subscribed;	/* 0 no, 1 consuming, 2 closing (until NATSIO_EV_UNSUBSCRIBED) */
+	struct cluster_replay *rp;
+	/* Records waiting for the next tick, per partition: links for its
+	 * owner (url), links this node scheduled itself, for the log only
+	 * (own), and done records; min_* is the first link number in each. */
+	struct buf *out_url, *out_own, *out_done, out_seeds;
+	uint64_t *out_min_link, *own_min_link;
+	uint64_t *out_since;		/* when p's oldest waiting record came; 0: none */
+	uint64_t next_link, next_token;
+	struct cluster_out **pend;
+	size_t npend, cappend;
+	struct cluster_done_rec **dn;
+	size_t dn_head, dn_len, dn_cap;
+	struct cluster_in *in_head, *in_tail;
+	size_t in_count;
+	void **acks;
+	size_t nacks, capacks;
+	struct fpset *filter;
+	/* Room for the actions one call of the lease table can return (2 per
+	 * partition); calls never nest. */
+	struct lease_action *act;
+	size_t nact;
+	struct natsio_snapshot *snap;
+	int snap_out;
+	int snap_consumers;
+	uint64_t next_snap_ms;
+	int joined;		/* a view showed this node's heartbeat */
+	unsigned last_live;	/* live nodes in the previous view */
+	unsigned stable;	/* views in a row with that many */
+	int link_up;
+	int leaving;
+	uint64_t leave_deadline;
+	int shutdown_sent;
+	int closed;
+	int closing;		/* handles being closed before c is freed */
+	void (*left)(void *ctx);
+	void *left_ctx;
+	int finished;
+	int my_idle;
+	uint64_t my_seq;
+	struct clusterend_local last_local;	/* what my_idle was judged from */
+	uint64_t clear_seq;	/* 1 + the sequence at which our consumers had nothing pending */
+	struct buf scratch, canon;
+	/* figures */
+	uint64_t msgs_out, bytes_out, links_out, links_local, filtered, done_out, seeds_out;
+	uint64_t msgs_in, bytes_in, records_in, replays, replayed, pub_failures;
+	uint64_t claims, releases, losses;
+};
+
+static uint64_t cluster_now(void)
+{
+	return uv_hrtime() / 1000000u;
+}
+
+static void cluster_log(struct cluster *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void cluster_log(struct cluster *c, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	c->h.log(c->h.ctx, line);
+}
+
+int cluster_partition_of(struct cluster *c, const char *href)
+{
+	return partition_of_url(href, c->np, c->o.by, c->o.assign, &c->scratch);
+}
+
+static void cluster_more(struct cluster *c);
+
+/* Publishing: records collect per partition and go out at the next tick. */
+
+static void cluster_send_pub(struct cluster *c, struct cluster_out *o)
+{
+	struct natsio_pub *p = xmalloc(sizeof *p + o->len);
+
+	p->it.kind = NATSIO_PUBLISH;
+	p->subject = o->subject;
+	p->partition = o->partition;
+	p->token = o->token;
+	p->len = o->len;
+	memcpy(p->data, o->data, o->len);
+	o->retry_at = 0;
+	c->msgs_out++;
+	c->bytes_out += o->len;
+	mailbox_to_thread(c->mb, &p->it);
+}
+
+static void cluster_publish(struct cluster *c, enum natsio_subject subj, unsigned p,
+    struct buf *b, uint64_t min_link)
+{
+	struct cluster_out *o = xcalloc(1, sizeof *o);
+
+	o->token = ++c->next_token;
+	o->subject = subj;
+	o->partition = p;
+	o->min_link = min_link;
+	o->len = b->len;
+	o->data = buf_steal(b);
+	buf_init(b);
+	if (c->npend == c->cappend) {
+		c->cappend = c->cappend ? c->cappend * 2 : 64;
+		c->pend = xrealloc(c->pend, c->cappend * sizeof *c->pend);
+	}
+	c->pend[c->npend++] = o;
+	cluster_send_pub(c, o);
+}
+
+static void cluster_flush_out(struct cluster *c, uint64_t now, int force)
+{
+	unsigned p;
+
+	if (c->out_seeds.len > 0)
+		cluster_publish(c, NATSIO_SEEDS, 0, &c->out_seeds, UINT64_MAX);
+	for (p = 0; p < c->np; p++) {
+		int all;
+		if (c->out_since[p] == 0)
+			continue;
+		all = force || now - c->out_since[p] >= CLUSTER_BATCH_MS;
+		if (c->out_url[p].len > 0 && (all || c->out_url[p].len >= CLUSTER_MSG_BYTES)) {
+			cluster_publish(c, NATSIO_URL, p, &c->out_url[p], c->out_min_link[p]);
+			c->out_min_link[p] = UINT64_MAX;
+		}
+		if (c->out_own[p].len > 0 && (all || c->out_own[p].len >= CLUSTER_MSG_BYTES)) {
+			cluster_publish(c, NATSIO_OWN, p, &c->out_own[p], c->own_min_link[p]);
+			c->own_min_link[p] = UINT64_MAX;
+		}
+		if (c->out_done[p].len > 0 && (all || c->out_done[p].len >= CLUSTER_MSG_BYTES))
+			cluster_publish(c, NATSIO_DONE, p, &c->out_done[p], UINT64_MAX);
+		/* What still waits keeps its age. */
+		if (c->out_url[p].len == 0 && c->out_own[p].len == 0 && c->out_done[p].len == 0)
+			c->out_since[p] = 0;
+	}
+}
+
+/* The lowest link number not yet stored by the stream. */
+static uint64_t cluster_stored_floor(const struct cluster *c)
+{
+	uint64_t floor = c->next_link;
+	size_t i;
+	unsigned p;
+
+	for (i = 0; i < c->npend; i++)
+		if (c->pend[i]->min_link < floor)
+			floor = c->pend[i]->min_link;
+	for (p = 0; p < c->np; p++) {
+		if (c->out_min_link[p] < floor)
+			floor = c->out_min_link[p];
+		if (c->own_min_link[p] < floor)
+			floor = c->own_min_link[p];
+	}
+	return floor;
+}
+
+/* Done records whose disposition is written and whose page's links are all
+ * stored move to their partitions' buffers, in order. */
+static void cluster_release_done(struct cluster *c, uint64_t now)
+{
+	uint64_t floor = cluster_stored_floor(c);
+
+	while (c->dn_len > 0) {
+		struct cluster_done_rec *d = c->dn[c->dn_head];
+		int p;
+		if (!d->flushed || d->gate > floor)
+			break;
+		p = cluster_partition_of(c, d->uri);
+		if (p >= 0 && handoff_append_done(&c->out_done[p], d->uri) == 0) {
+			c->done_out++;
+			if (c->out_since[p] == 0)
+				c->out_since[p] = now;
+		}
+		free(d);
+		c->dn_head = (c->dn_head + 1) % c->dn_cap;
+		c->dn_len--;
+	}
+}
+
+int cluster_offer(struct cluster *c, const struct handoff_url *r)
+{
+	int p = cluster_partition_of(c, r->uri), local;
+
+	if (p < 0 || c->leaving)
+		return -1;
+	if (!(r->flags & HANDOFF_FORCE) &&
+	    fpset_test_add(c->filter, fpset_hash(r->uri, strlen(r->uri)))) {
+		c->filtered++;
+		return 0;
+	}
+	/* A link for a partition held here (and consuming: its rebuild is
+	 * done) is scheduled here at once, and goes to the stream only for
+	 * the log (the "own" subject, which no consumer reads and every
+	 * replay does): no round trip through the server, and still nothing
+	 * that exists in this node's store alone. */
+	local = lease_state_of(c->lease, (unsigned)p) == LEASE_HELD && c->subscribed[p] == 1 &&
+	    !c->stopping[p];
+	if (handoff_append_url(local ? &c->out_own[p] : &c->out_url[p], r) < 0)
+		return -1;
+	if (c->out_since[p] == 0)
+		c->out_since[p] = cluster_now();
+	if (local) {
+		if (c->own_min_link[p] == UINT64_MAX)
+			c->own_min_link[p] = c->next_link;
+		c->links_local++;
+		c->h.schedule(c->h.ctx, r, (r->flags & HANDOFF_FORCE) != 0);
+	} else if (c->out_min_link[p] == UINT64_MAX) {
+		c->out_min_link[p] = c->next_link;
+	}
+	c->next_link++;
+	c->links_out++;
+	return 1;
+}
+
+int cluster_seed(struct cluster *c, const char *href, int force)
+{
+	struct handoff_url r = { CURI_SEED | (force ? HANDOFF_FORCE : 0), "", href, NULL };
+
+	if (handoff_append_done(&c->out_seeds, href) < 0)
+		return -1;
+	c->seeds_out++;
+	return cluster_offer(c, &r) < 0 ? -1 : 0;
+}
+
+void cluster_done(struct cluster *c, const char *uri)
+{
+	size_t n = strlen(uri);
+	struct cluster_done_rec *d = xmalloc(sizeof *d + n + 1);
+
+	d->gate = c->next_link;
+	d->flushed = 0;
+	memcpy(d->uri, uri, n + 1);
+	if (c->dn_len == c->dn_cap) {
+		size_t cap = c->dn_cap ? c->dn_cap * 2 : 256, i;
+		struct cluster_done_rec **dn = xmalloc(cap * sizeof *dn);
+		for (i = 0; i < c->dn_len; i++)
+			dn[i] = c->dn[(c->dn_head + i) % c->dn_cap];
+		free(c->dn);
+		c->dn = dn;
+		c->dn_head = 0;
+		c->dn_cap = cap;
+	}
+	c->dn[(c->dn_head + c->dn_len++) % c->dn_cap] = d;
+}
+
+void cluster_flushed(struct cluster *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->dn_len; i++)
+		c->dn[(c->dn_head + i) % c->dn_cap]->flushed = 1;
+	if (c->nacks > 0) {
+		struct natsio_ack *a = xmalloc(sizeof *a + c->nacks * sizeof(void *));
+		a->it.kind = NATSIO_ACK;
+		a->ack = 1;
+		a->n = c->nacks;
+		memcpy(a->handle, c->acks, c->nacks * sizeof(void *));
+		c->nacks = 0;
+		mailbox_to_thread(c->mb, &a->it);
+	}
+}
+
+static void cluster_let_go(struct cluster *c, void *handle)
+{
+	struct natsio_ack *a = xmalloc(sizeof *a + sizeof(void *));
+
+	a->it.kind = NATSIO_ACK;
+	a->ack = 0;
+	a->n = 1;
+	a->handle[0] = handle;
+	mailbox_to_thread(c->mb, &a->it);
+}
+
+/* Fetching. */
+
+int cluster_may_fetch(struct cluster *c, const char *uri)
+{
+	int p = cluster_partition_of(c, uri);
+
+	return p >= 0 && !c->leaving && !c->stopping[p] &&
+	    lease_may_fetch(c->lease, (unsigned)p, cluster_now());
+}
+
+/* Leases: carrying out the table's actions. */
+
+static void cluster_send_kv(struct cluster *c, int op, unsigned p, uint64_t rev)
+{
+	struct natsio_kv *kv = xcalloc(1, sizeof *kv);
+
+	kv->it.kind = op;
+	kv->op = op;
+	kv->partition = p;
+	kv->rev = rev;
+	kv->sent_ms = cluster_now();
+	mailbox_to_thread_urgent(c->mb, &kv->it);
+}
+
+static void cluster_send_part(struct cluster *c, int kind, unsigned p, uint64_t seq)
+{
+	struct natsio_part *m = xcalloc(1, sizeof *m);
+
+	m->it.kind = kind;
+	m->partition = p;
+	m->start_seq = seq;
+	mailbox_to_thread(c->mb, &m->it);
+}
+
+static void cluster_replay_reset(struct cluster_replay *r)
+{
+	fpset_free(r->done);
+	fpset_free(r->given);
+	buf_free(&r->pending);
+	memset(r, 0, sizeof *r);
+}
+
+static void cluster_replay_start(struct cluster *c, unsigned p)
+{
+	struct cluster_replay *r = &c->rp[p];
+
+	/* Whatever this node still queues for the partition (from an earlier
+	 * ownership, or its store before a restart) goes: the log rebuilds
+	 * it, less what others finished since. */
+	if (c->h.drop(c->h.ctx, p) < 0)
+		cluster_log(c, "cluster: partition %u: dropping its old queues failed", p);
+	cluster_replay_reset(r);
+	r->active = 1;
+	r->done = fpset_exact();
+	r->given = fpset_exact();
+	c->replays++;
+	cluster_send_part(c, NATSIO_REPLAY, p, 0);
+}
+
+static void cluster_do(struct cluster *c, const struct lease_action *a, size_t n)
+{
+	struct buf suspended = BUF_INIT, lost = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned p = a[i].partition;
+		switch (a[i].kind) {
+		case LEASE_DO_CLAIM:
+			c->claims++;
+			cluster_send_kv(c, NATSIO_CLAIM, p, a[i].rev);
+			break;
+		case LEASE_DO_RENEW:
+			cluster_send_kv(c, NATSIO_RENEW, p, a[i].rev);
+			break;
+		case LEASE_DO_RELEASE:
+			c->releases++;
+			cluster_send_kv(c, NATSIO_RELEASE, p, a[i].rev);
+			break;
+		case LEASE_DO_START:
+			/* Claimed while leaving (the claim was out): given up
+			 * again at the next tick, never rebuilt. */
+			if (!c->leaving)
+				cluster_replay_start(c, p);
+			break;
+		case LEASE_DO_SUSPEND:
+			buf_appendf(&suspended, "%s%u", suspended.len ? " " : "", p);
+			c->h.suspend(c->h.ctx, p);
+			break;
+		case LEASE_DO_STOP:
+			if (lease_state_of(c->lease, p) == LEASE_LOST) {
+				c->losses++;
+				buf_appendf(&lost, "%s%u", lost.len ? " " : "", p);
+			}
+			c->stopping[p] = 1;
+			c->h.suspend(c->h.ctx, p);
+			break;
+		}
+	}
+	/* One line for what happened to many partitions at once. */
+	if (suspended.len > 0)
+		cluster_log(c, "cluster: partitions %s: lease not renewed in time, their fetches stop",
+		    suspended.data);
+	if (lost.len > 0)
+		cluster_log(c, "cluster: partitions %s: lost to another node", lost.data);
+	buf_free(&suspended);
+	buf_free(&lost);
+}
+
+/* A stopping partition whose fetches have ended: its consumer goes, its
+ * queued URIs go (they are in the stream), and the lease is told. */
+static void cluster_finish_stops(struct cluster *c)
+{
+	struct lease_action *a = c->act;
+	unsigned p;
+
+	for (p = 0; p < c->np; p++) {
+		if (!c->stopping[p] || c->h.in_flight(c->h.ctx, p) > 0)
+			continue;
+		c->stopping[p] = 0;
+		if (c->subscribed[p] == 1) {
+			cluster_send_part(c, NATSIO_UNSUBSCRIBE, p, 0);
+			c->subscribed[p] = 2;
+		}
+		cluster_replay_reset(&c->rp[p]);
+		/* Leaving keeps the store as it is (a resume drops and replays). */
+		if (!c->leaving && c->h.drop(c->h.ctx, p) < 0)
+			cluster_log(c, "cluster: partition %u: dropping its queues failed", p);
+		cluster_do(c, a, lease_stopped(c->lease, p, a, c->nact));
+	}
+}
+
+/* Received records: handed to the crawl a bounded number per pass. */
+
+static void cluster_schedule_cb(void *ctx, const struct handoff_url *r)
+{
+	struct cluster *c = ctx;
+
+	c->records_in++;
+	c->h.schedule(c->h.ctx, r, (r->flags & HANDOFF_FORCE) != 0);
+}
+
+static size_t cluster_take_inbound(struct cluster *c, size_t budget)
+{
+	size_t done = 0;
+
+	while (c->in_head != NULL && done < budget) {
+		struct cluster_in *in = c->in_head;
+		struct natsio_msg *m = in->m;
+		char *err = NULL;
+
+		c->in_head = in->next;
+		if (c->in_head == NULL)
+			c->in_tail = NULL;
+		c->in_count--;
+		free(in);
+		if (!lease_is_ours(c->lease, m->partition) || c->stopping[m->partition] ||
+		    c->subscribed[m->partition] != 1) {
+			cluster_let_go(c, m->handle);
+			free(m);
+			continue;
+		}
+		c->msgs_in++;
+		c->bytes_in += m->len;
+		if (handoff_parse_urls(m->data, m->len, cluster_schedule_cb, c, &err) < 0) {
+			/* A record no tern writes: nothing after it in the message
+			 * can be trusted; the message is acknowledged all the same
+			 * (redelivering it would fail again). */
+			cluster_log(c, "cluster: partition %u: message %" PRIu64 " refused: %s",
+			    m->partition, m->seq, err);
+			free(err);
+		}
+		done += 1 + m->len / 64;
+		if (c->nacks == c->capacks) {
+			c->capacks = c->capacks ? c->capacks * 2 : 64;
+			c->acks = xrealloc(c->acks, c->capacks * sizeof *c->acks);
+		}
+		c->acks[c->nacks++] = m->handle;
+		free(m);
+	}
+	return done;
+}
+
+/* Replays: records collect until the log is read; then what was given and
+ * is not done is scheduled (forced: the seen set of this node may know the
+ * URI from an earlier ownership whose queues were dropped). */
+
+struct cluster_replay_ctx {
+	struct cluster *c;
+	struct cluster_replay *r;
+};
+
+static uint64_t cluster_canon_fp(struct cluster *c, const char *uri)
+{
+	if (canon_key(uri, c->o.canon_flags, &c->canon) < 0)
+		return fpset_hash(uri, strlen(uri));
+	return fpset_hash(c->canon.data, c->canon.len);
+}
+
+static void cluster_replay_done_cb(void *ctx, const char *uri)
+{
+	struct cluster_replay_ctx *x = ctx;
+
+	if (canon_key(uri, x->c->o.canon_flags, &x->c->canon) < 0)
+		return;
+	fpset_test_add(x->r->done, fpset_hash(x->c->canon.data, x->c->canon.len));
+	x->c->h.mark_seen(x->c->h.ctx, x->c->canon.data);
+}
+
+static void cluster_replay_url_cb(void *ctx, const struct handoff_url *u)
+{
+	struct cluster_replay_ctx *x = ctx;
+
+	if (fpset_test_add(x->r->given, cluster_canon_fp(x->c, u->uri)))
+		return;
+	handoff_append_url(&x->r->pending, u);
+}
+
+static void cluster_replay_chunk(struct cluster *c, struct natsio_replay *e)
+{
+	struct cluster_replay *r = &c->rp[e->partition];
+	struct cluster_replay_ctx x = { c, r };
+	size_t i;
+
+	if (!r->active)
+		return;
+	if (e->failed) {
+		cluster_log(c, "cluster: partition %u: %s; replaying again", e->partition, e->err);
+		cluster_replay_reset(r);
+		r->retry_at = cluster_now() + CLUSTER_RETRY_MS;
+		return;
+	}
+	for (i = 0; i < e->n; i++) {
+		char *err = NULL;
+		char *d = e->data + e->off[i];
+		char save = d[e->len[i]];
+		d[e->len[i]] = '\0';
+		if ((e->kind[i] == NATSIO_DONE ?
+		    handoff_parse_done(d, e->len[i], cluster_replay_done_cb, &x, &err) :
+		    handoff_parse_urls(d, e->len[i], cluster_replay_url_cb, &x, &err)) < 0) {
+			cluster_log(c, "cluster: partition %u: replayed message refused: %s",
+			    e->partition, err);
+			free(err);
+		}
+		d[e->len[i]] = save;
+	}
+	if (e->last_seq > r->last_seq)
+		r->last_seq = e->last_seq;
+	if (e->done)
+		r->complete = 1;
+}
+
+static void cluster_replay_schedule_cb(void *ctx, const struct handoff_url *u)
+{
+	struct cluster_replay_ctx *x = ctx;
+
+	if (fpset_has(x->r->done, cluster_canon_fp(x->c, u->uri)))
+		return;
+	x->c->replayed++;
+	x->r->scheduled++;
+	x->c->h.schedule(x->c->h.ctx, u, 1);
+}
+
+/* Schedules up to budget records of completed replays; a replay whose
+ * records are all scheduled subscribes to its partition's live hand-offs
+ * from right after the log it read. */
+static size_t cluster_replay_feed(struct cluster *c, size_t budget)
+{
+	size_t used = 0;
+	unsigned p;
+
+	for (p = 0; p < c->np && used < budget; p++) {
+		struct cluster_replay *r = &c->rp[p];
+		struct cluster_replay_ctx x = { c, r };
+		if (!r->active || !r->complete)
+			continue;
+		while (r->pos < r->pending.len && used < budget) {
+			char *start = r->pending.data + r->pos;
+			char *nl = memchr(start, '\n', r->pending.len - r->pos);
+			size_t n = (size_t)(nl - start) + 1;
+			char save = start[n];
+			start[n] = '\0';
+			handoff_parse_urls(start, n, cluster_replay_schedule_cb, &x, NULL);
+			start[n] = save;
+			r->pos += n;
+			used++;
+		}
+		if (r->pos >= r->pending.len) {
+			uint64_t next = r->last_seq + 1;
+			if (r->last_seq > 0)
+				cluster_log(c, "cluster: partition %u: log replayed through sequence %" PRIu64
+				    ": %zu URIs handed to it, %zu done, %" PRIu64 " queued again", p,
+				    r->last_seq, fpset_count(r->given), fpset_count(r->done), r->scheduled);
+			cluster_replay_reset(r);
+			cluster_send_part(c, NATSIO_SUBSCRIBE, p, next > 1 ? next : 0);
+		}
+	}
+	return used;
+}
+
+static void cluster_more_cb(uv_idle_t *h)
+{
+	cluster_more(h->data);
+}
+
+/* Bounded work of this iteration; the idle handle keeps it going. */
+static void cluster_more(struct cluster *c)
+{
+	size_t used = cluster_take_inbound(c, CLUSTER_RECORDS_PER_PASS);
+	int left;
+	unsigned p;
+
+	if (used < CLUSTER_RECORDS_PER_PASS)
+		used += cluster_replay_feed(c, CLUSTER_RECORDS_PER_PASS - used);
+	left = c->in_head != NULL;
+	for (p = 0; p < c->np && !left; p++)
+		left = c->rp[p].active && c->rp[p].complete;
+	if (left && !c->more_on) {
+		uv_idle_start(&c->more, cluster_more_cb);
+		c->more_on = 1;
+	} else if (!left && c->more_on) {
+		uv_idle_stop(&c->more);
+		c->more_on = 0;
+	}
+}
+
+/* Heartbeats, the view, the end. */
+
+static unsigned cluster_held_list(struct cluster *c, json_t *arr)
+{
+	unsigned p, n = 0;
+
+	for (p = 0; p < c->np; p++) {
+		if (lease_state_of(c->lease, p) == LEASE_HELD) {
+			if (arr != NULL)
+				json_array_append_new(arr, json_integer(p));
+			n++;
+		}
+	}
+	return n;
+}
+
+static int cluster_replaying(const struct cluster *c)
+{
+	unsigned p;
+
+	for (p = 0; p < c->np; p++)
+		if (c->rp[p].active || c->stopping[p])
+			return 1;
+	return 0;
+}
+
+static void cluster_local_idle(struct cluster *c, const struct cluster_local *l,
+    uint64_t consumer_pending, int consumers_read, struct clusterend_local *out)
+{
+	unsigned p;
+	size_t outbound = c->npend + c->dn_len + c->out_seeds.len;
+
+	for (p = 0; p < c->np; p++)
+		outbound += c->out_url[p].len + c->out_own[p].len + c->out_done[p].len;
+	memset(out, 0, sizeof *out);
+	out->frontier_finished = l->frontier_finished;
+	out->in_flight = l->in_flight;
+	out->inbound = c->in_count + c->nacks;
+	out->outbound = outbound;
+	out->consumer_pending = consumers_read ? consumer_pending : 1;
+	out->leases_settled = lease_settled(c->lease) && !cluster_replaying(c);
+}
+
+static void cluster_heartbeat(struct cluster *c, const struct cluster_local *l)
+{
+	json_t *o = json_object(), *held = json_array();
+	char host[256] = "";
+	struct natsio_text *t;
+	char *js;
+	size_t nl = strlen(c->o.node), jl;
+
+	gethostname(host, sizeof host - 1);
+	cluster_held_list(c, held);
+	json_object_set_new(o, "node", json_string(c->o.node));
+	json_object_set_new(o, "host", json_string(host));
+	json_object_set_new(o, "jobdir", json_string(c->o.jobdir));
+	json_object_set_new(o, "pid", json_integer((json_int_t)getpid()));
+	json_object_set_new(o, "state", json_string(l->state != NULL ? l->state : "?"));
+	json_object_set_new(o, "idle", json_boolean(c->my_idle));
+	/* What keeps it busy, for the operator (and the end's tests). */
+	json_object_set_new(o, "busy", json_pack("{s:b, s:i, s:I, s:I, s:I, s:b}",
+	    "frontier_finished", c->last_local.frontier_finished,
+	    "in_flight", (int)c->last_local.in_flight,
+	    "inbound", (json_int_t)c->last_local.inbound,
+	    "outbound", (json_int_t)c->last_local.outbound,
+	    "consumer_pending", (json_int_t)c->last_local.consumer_pending,
+	    "leases_settled", c->last_local.leases_settled));
+	json_object_set_new(o, "seq", json_integer((json_int_t)c->my_seq));
+	json_object_set_new(o, "partitions", held);
+	json_object_set_new(o, "pages", json_integer((json_int_t)l->pages));
+	json_object_set_new(o, "bytes", json_integer((json_int_t)l->bytes));
+	json_object_set_new(o, "failures", json_integer((json_int_t)l->failures));
+	json_object_set_new(o, "pages_per_s", json_real(l->pages_per_s));
+	json_object_set_new(o, "queued", json_integer((json_int_t)l->queued));
+	json_object_set_new(o, "in_flight", json_integer((json_int_t)l->in_flight));
+	json_object_set_new(o, "links_sent", json_integer((json_int_t)c->links_out));
+	json_object_set_new(o, "records_received", json_integer((json_int_t)c->records_in));
+	json_object_set_new(o, "done_sent", json_integer((json_int_t)c->done_out));
+	json_object_set_new(o, "replays", json_integer((json_int_t)c->replays));
+	js = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	jl = strlen(js);
+	t = xmalloc(sizeof *t + nl + 1 + jl + 1);
+	t->it.kind = NATSIO_HEARTBEAT;
+	memcpy(t->data, c->o.node, nl);
+	t->data[nl] = '\n';
+	memcpy(t->data + nl + 1, js, jl + 1);
+	t->len = nl + 1 + jl;
+	free(js);
+	mailbox_to_thread(c->mb, &t->it);
+}
+
+static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
+{
+	struct clusterend_node *nodes;
+	int *owner, self = -1;
+	size_t i, n = s->nnodes + 1;
+	uint64_t seq = 0;
+	unsigned p;
+
+	if (c->finished || c->leaving || !c->my_idle)
+		return;
+	/* Someone already found the end, and nothing was published since. */
+	if (s->end_seq != 0 && s->end_seq == s->last_seq) {
+		c->finished = 1;
+		cluster_log(c, "cluster: the crawl is over (ended at stream sequence %" PRIu64 ")", s->end_seq);
+		c->h.finished(c->h.ctx);
+		return;
+	}
+	nodes = xcalloc(n, sizeof *nodes);
+	owner = xcalloc(c->np, sizeof *owner);
+	for (i = 0; i < s->nnodes; i++) {
+		json_t *j = json_loads(s->nodes[i].json, 0, NULL);
+		if (strcmp(s->nodes[i].id, c->o.node) == 0) {
+			self = (int)i;
+			nodes[i].idle = c->my_idle;
+			nodes[i].seq = c->my_seq;
+		} else if (j != NULL) {
+			nodes[i].idle = json_is_true(json_object_get(j, "idle"));
+			nodes[i].seq = (uint64_t)json_integer_value(json_object_get(j, "seq"));
+		}
+		json_decref(j);
+	}
+	if (self < 0) {
+		/* Our heartbeat is not in this view yet. */
+		free(nodes);
+		free(owner);
+		return;
+	}
+	for (p = 0; p < c->np; p++) {
+		owner[p] = -1;
+		for (i = 0; s->owner_id[p] != NULL && i < s->nnodes; i++)
+			if (strcmp(s->owner_id[p], s->nodes[i].id) == 0)
+				owner[p] = (int)i;
+	}
+	if (clusterend_over(nodes, s->nnodes, owner, c->np, &seq) && seq == s->last_seq && seq > 0) {
+		c->finished = 1;
+		cluster_send_part(c, NATSIO_END, 0, seq);
+		cluster_log(c, "cluster: the crawl is over: %zu nodes idle at stream sequence %" PRIu64,
+		    s->nnodes, seq);
+		c->h.finished(c->h.ctx);
+	}
+	free(nodes);
+	free(owner);
+}
+
+static void cluster_on_snapshot(struct cluster *c, struct natsio_snapshot *s)
+{
+	struct cluster_local l;
+	struct clusterend_local el;
+	struct lease_action *a = c->act;
+	unsigned live = (unsigned)s->nnodes;
+	size_t i;
+	int self = 0;
+
+	c->snap_out = 0;
+	if (!s->ok) {
+		cluster_log(c, "cluster: %s", s->err);
+		natsio_snapshot_free(s);
+		return;
+	}
+	natsio_snapshot_free(c->snap);
+	c->snap = s;
+	memset(&l, 0, sizeof l);
+	c->h.status(c->h.ctx, &l);
+	cluster_local_idle(c, &l, s->consumer_pending, c->snap_consumers, &el);
+	c->my_idle = clusterend_local_idle(&el);
+	c->last_local = el;
+	/* Consumers read clear at this sequence (or known to be). */
+	c->clear_seq = c->snap_consumers && s->consumer_pending == 0 ? s->last_seq + 1 : 0;
+	c->my_seq = s->last_seq;
+	if (!c->leaving)
+		cluster_heartbeat(c, &l);
+	for (i = 0; i < s->nnodes; i++)
+		if (strcmp(s->nodes[i].id, c->o.node) == 0)
+			self = 1;
+	if (!self)
+		live++;
+	/* Claims wait for a view that shows this node's own heartbeat and
+	 * then for the number of live nodes to hold for two views in a row,
+	 * so that nodes started together see each other before they claim
+	 * (and hosts do not move between them as they join). */
+	if (self)
+		c->joined = 1;
+	c->stable = live == c->last_live ? c->stable + 1 : 0;
+	c->last_live = live;
+	/* The end first: a crawl that is over claims nothing more. */
+	cluster_check_end(c, s);
+	if (c->joined && c->stable >= 1 && !c->leaving && !c->finished)
+		cluster_do(c, a, lease_view(c->lease, s->owners, live, cluster_now(), a,
+		    c->nact));
+}
+
+/* Events from the client's thread. */
+
+static void cluster_on_control(struct cluster *c, struct natsio_text *t)
+{
+	char *node = t->data, *action, *body;
+
+	if ((action = strchr(node, '\n')) == NULL)
+		return;
+	*action++ = '\0';
+	if ((body = strchr(action, '\n')) == NULL)
+		return;
+	*body++ = '\0';
+	if (strcmp(node, c->o.node) == 0)
+		return;
+	cluster_log(c, "cluster: %s from node %s", action, node);
+	c->h.control(c->h.ctx, action, body);
+}
+
+static void cluster_seed_cb(void *ctx, const char *uri)
+{
+	struct cluster *c = ctx;
+
+	c->h.seed(c->h.ctx, uri);
+}
+
+static void cluster_on_event(struct cluster *c, struct mbox_item *it)
+{
+	struct lease_action *a = c->act;
+
+	switch (it->kind) {
+	case NATSIO_EV_KV: {
+		struct natsio_kv *kv = (struct natsio_kv *)it;
+		if (kv->op == NATSIO_CLAIM)
+			cluster_do(c, a, lease_claimed(c->lease, kv->partition, kv->result, kv->rev,
+			    kv->sent_ms, a, c->nact));
+		else if (kv->op == NATSIO_RENEW)
+			cluster_do(c, a, lease_renewed(c->lease, kv->partition, kv->result, kv->rev,
+			    kv->sent_ms, a, c->nact));
+		else
+			lease_released(c->lease, kv->partition, kv->result);
+		break;
+	}
+	case NATSIO_EV_PUBACK: {
+		struct natsio_puback *pa = (struct natsio_puback *)it;
+		size_t i;
+		for (i = 0; i < c->npend; i++) {
+			struct cluster_out *o = c->pend[i];
+			if (o->token != pa->token)
+				continue;
+			if (pa->ok) {
+				free(o->data);
+				free(o);
+				c->pend[i] = c->pend[--c->npend];
+			} else {
+				if (c->pub_failures++ % 100 == 0)
+					cluster_log(c, "cluster: publication not stored (%s); sent again",
+					    pa->err);
+				o->retry_at = cluster_now() + CLUSTER_RETRY_MS;
+			}
+			break;
+		}
+		break;
+	}
+	case NATSIO_EV_MSG: {
+		struct cluster_in *in = xmalloc(sizeof *in);
+		in->m = (struct natsio_msg *)it;
+		in->next = NULL;
+		if (c->in_tail != NULL)
+			c->in_tail->next = in;
+		else
+			c->in_head = in;
+		c->in_tail = in;
+		c->in_count++;
+		return;		/* owned by the inbound list now */
+	}
+	case NATSIO_EV_REPLAY:
+		cluster_replay_chunk(c, (struct natsio_replay *)it);
+		break;
+	case NATSIO_EV_SUBSCRIBED: {
+		struct natsio_part *m = (struct natsio_part *)it;
+		if (m->ok) {
+			c->subscribed[m->partition] = 1;
+			if (lease_state_of(c->lease, m->partition) == LEASE_REPLAYING && !c->leaving) {
+				lease_replayed(c->lease, m->partition);
+			} else {
+				/* Given up while it was being rebuilt. */
+				cluster_send_part(c, NATSIO_UNSUBSCRIBE, m->partition, 0);
+				c->subscribed[m->partition] = 2;
+			}
+		} else {
+			cluster_log(c, "cluster: partition %u: %s; replaying again", m->partition, m->err);
+			c->rp[m->partition].retry_at = cluster_now() + CLUSTER_RETRY_MS;
+		}
+		break;
+	}
+	case NATSIO_EV_UNSUBSCRIBED:
+		c->subscribed[((struct natsio_part *)it)->partition] = 0;
+		break;
+	case NATSIO_EV_SNAPSHOT:
+		cluster_on_snapshot(c, (struct natsio_snapshot *)it);
+		return;		/* kept as c->snap */
+	case NATSIO_EV_CONTROL:
+		cluster_on_control(c, (struct natsio_text *)it);
+		break;
+	case NATSIO_EV_SEED: {
+		struct natsio_text *t = (struct natsio_text *)it;
+		handoff_parse_done(t->data, t->len, cluster_seed_cb, c, NULL);
+		break;
+	}
+	case NATSIO_EV_LINK: {
+		struct natsio_text *t = (struct natsio_text *)it;
+		c->link_up = strcmp(t->data, "up") == 0;
+		/* Closing the connection when leaving disconnects it too. */
+		if (!c->shutdown_sent)
+			cluster_log(c, "cluster: connection to NATS at %s %s", c->o.url,
+			    c->link_up ? "restored" : "lost; reconnecting");
+		break;
+	}
+	case NATSIO_EV_CLOSED:
+		natsio_join(c->nio);
+		c->nio = NULL;
+		c->closed = 1;
+		break;
+	}
+	natsio_item_free(it);
+}
+
+static void cluster_events_cb(void *ctx)
+{
+	struct cluster *c = ctx;
+	struct mbox_item *it = mailbox_take_events(c->mb), *next;
+
+	for (; it != NULL; it = next) {
+		next = it->next;
+		cluster_on_event(c, it);
+	}
+	if (c->closed) {
+		uv_timer_stop(&c->timer);
+		if (c->more_on)
+			uv_idle_stop(&c->more);
+		c->more_on = 0;
+		if (c->left != NULL) {
+			void (*left)(void *) = c->left;
+			c->left = NULL;
+			left(c->left_ctx);
+		}
+		return;
+	}
+	cluster_more(c);
+}
+
+static void cluster_tick_cb(uv_timer_t *t)
+{
+	struct cluster *c = t->data;
+	struct lease_action *a = c->act;
+	uint64_t now = cluster_now();
+	size_t i;
+	unsigned p;
+
+	if (c->shutdown_sent)
+		return;
+	cluster_do(c, a, lease_tick(c->lease, now, a, c->nact));
+	for (i = 0; i < c->npend; i++)
+		if (c->pend[i]->retry_at != 0 && c->pend[i]->retry_at <= now)
+			cluster_send_pub(c, c->pend[i]);
+	cluster_release_done(c, now);
+	cluster_flush_out(c, now, c->leaving);
+	cluster_finish_stops(c);
+	for (p = 0; p < c->np; p++)
+		if (c->rp[p].retry_at != 0 && c->rp[p].retry_at <= now &&
+		    lease_state_of(c->lease, p) == LEASE_REPLAYING)
+			cluster_replay_start(c, p);
+	if (!c->snap_out && now >= c->next_snap_ms && !c->leaving) {
+		struct natsio_snapreq *q = xcalloc(1, sizeof *q);
+		struct cluster_local l;
+		struct clusterend_local el;
+		memset(&l, 0, sizeof l);
+		c->h.status(c->h.ctx, &l);
+		cluster_local_idle(c, &l, 0, 1, &el);
+		/* Consumers are asked about only when nothing else keeps this
+		 * node busy: that is when their counts decide anything. */
+		q->it.kind = NATSIO_SNAPSHOT;
+		q->consumers = c->snap_consumers = clusterend_local_idle(&el);
+		q->clear_seq = c->clear_seq;
+		c->snap_out = 1;
+		c->next_snap_ms = now + (!c->joined || c->stable < 1 || q->consumers ?
+		    CLUSTER_QUICK_MS : c->o.lease_ms / 5);
+		mailbox_to_thread(c->mb, &q->it);
+	}
+	if (c->leaving) {
+		/* A claim that was out when leaving began has come back. */
+		cluster_do(c, a, lease_release_all(c->lease, a, c->nact));
+		/* Gone once every partition is given up and everything this
+		 * node published (done records included) is stored. */
+		int settled = lease_held(c->lease) == 0 && lease_settled(c->lease) &&
+		    c->npend == 0 && c->dn_len == 0;
+		/* And every consumer closed, so that no message handle is
+		 * delivered after the client is gone. */
+		for (p = 0; p < c->np && settled; p++)
+			settled = c->subscribed[p] == 0;
+		if (settled || now >= c->leave_deadline) {
+			struct mbox_item *s = xcalloc(1, sizeof *s);
+			s->kind = NATSIO_SHUTDOWN;
+			c->shutdown_sent = 1;
+			mailbox_to_thread(c->mb, s);
+		}
+	}
+}
+
+/* Operator actions. */
+
+void cluster_control(struct cluster *c, const char *action, const char *body)
+{
+	size_t nl = strlen(c->o.node), al = strlen(action), bl = body != NULL ? strlen(body) : 0;
+	struct natsio_text *t = xmalloc(sizeof *t + nl + al + bl + 3);
+
+	t->it.kind = NATSIO_CONTROL;
+	memcpy(t->data, c->o.node, nl);
+	t->data[nl] = '\n';
+	memcpy(t->data + nl + 1, action, al);
+	t->data[nl + 1 + al] = '\n';
+	if (bl > 0)
+		memcpy(t->data + nl + 2 + al, body, bl);
+	t->len = nl + 2 + al + bl;
+	t->data[t->len] = '\0';
+	mailbox_to_thread(c->mb, &t->it);
+}
+
+int cluster_busy(const struct cluster *c)
+{
+	unsigned p;
+
+	if (c->npend > 0 || c->dn_len > 0 || c->in_count > 0 || c->nacks > 0 || c->out_seeds.len > 0)
+		return 1;
+	for (p = 0; p < c->np; p++)
+		if (c->out_url[p].len > 0 || c->out_own[p].len > 0 || c->out_done[p].len > 0)
+			return 1;
+	return cluster_replaying(c);
+}
+
+void cluster_leave(struct cluster *c, void (*left)(void *ctx), void *ctx)
+{
+	struct lease_action *a = c->act;
+
+	c->left = left;
+	c->left_ctx = ctx;
+	if (c->leaving)
+		return;
+	c->leaving = 1;
+	c->leave_deadline = cluster_now() + CLUSTER_LEAVE_MS;
+	cluster_log(c, "cluster: leaving: giving up %u partitions", lease_held(c->lease));
+	cluster_do(c, a, lease_release_all(c->lease, a, c->nact));
+	/* Hand-offs received and not yet written are redelivered to the next
+	 * owner (the crawl's last flush acknowledged the rest). */
+	while (c->in_head != NULL) {
+		struct cluster_in *in = c->in_head;
+		c->in_head = in->next;
+		cluster_let_go(c, in->m->handle);
+		free(in->m);
+		free(in);
+	}
+	c->in_tail = NULL;
+	c->in_count = 0;
+}
+
+/* Opening and closing. */
+
+struct cluster *cluster_open(uv_loop_t *loop, const struct cluster_opts *o,
+    const struct cluster_hooks *h, char **err, int *usage)
+{
+	struct cluster *c = xcalloc(1, sizeof *c);
+	struct natsio_opts no;
+	struct lease_params lp;
+	unsigned p;
+	uint64_t nonce = 0;
+
+	c->loop = loop;
+	c->o = *o;
+	c->o.url = xstrdup(o->url);
+	c->o.crawl = xstrdup(o->crawl);
+	c->o.node = xstrdup(o->node);
+	c->o.jobdir = xstrdup(o->jobdir);
+	c->h = *h;
+	c->np = o->partitions;
+	c->stopping = xcalloc(c->np, 1);
+	c->subscribed = xcalloc(c->np, 1);
+	c->rp = xcalloc(c->np, sizeof *c->rp);
+	c->out_url = xcalloc(c->np, sizeof *c->out_url);
+	c->out_own = xcalloc(c->np, sizeof *c->out_own);
+	c->own_min_link = xmalloc(c->np * sizeof *c->own_min_link);
+	c->out_since = xcalloc(c->np, sizeof *c->out_since);
+	c->out_done = xcalloc(c->np, sizeof *c->out_done);
+	c->out_min_link = xmalloc(c->np * sizeof *c->out_min_link);
+	for (p = 0; p < c->np; p++)
+		c->out_min_link[p] = c->own_min_link[p] = UINT64_MAX;
+	c->filter = fpset_bounded(CLUSTER_FILTER_SLOTS);
+	c->nact = 2 * (size_t)c->np + 8;
+	c->act = xcalloc(c->nact, sizeof *c->act);
+	c->link_up = 1;
+	if (uv_random(NULL, NULL, &nonce, sizeof nonce, 0, NULL) != 0)
+		nonce = uv_hrtime() ^ ((uint64_t)getpid() << 32);
+	c->lease_value = xasprintf("%s %016" PRIx64, o->node, nonce);
+	memset(&lp, 0, sizeof lp);
+	lp.partitions = c->np;
+	lp.lease_ms = o->lease_ms;
+	lp.seed = (unsigned)fpset_hash(o->node, strlen(o->node));
+	c->lease = lease_new(&lp);
+	c->mb = mailbox_new(loop, cluster_events_cb, c);
+	memset(&no, 0, sizeof no);
+	no.url = o->url;
+	no.crawl = o->crawl;
+	no.node = o->node;
+	no.lease_value = c->lease_value;
+	no.partitions = c->np;
+	no.lease_ms = o->lease_ms;
+	no.replicas = o->replicas;
+	c->nio = natsio_start(&no, c->mb, err, usage);
+	if (c->nio == NULL) {
+		c->closed = 1;
+		cluster_free(c);
+		return NULL;
+	}
+	uv_timer_init(loop, &c->timer);
+	c->timer.data = c;
+	uv_idle_init(loop, &c->more);
+	c->more.data = c;
+	/* A heartbeat first, so that the first view already shows this node. */
+	{
+		struct cluster_local l;
+		memset(&l, 0, sizeof l);
+		l.state = "STARTING";
+		cluster_heartbeat(c, &l);
+	}
+	uv_timer_start(&c->timer, cluster_tick_cb, CLUSTER_TICK_MS, CLUSTER_TICK_MS);
+	return c;
+}
+
+static void cluster_free_now(struct cluster *c)
+{
+	unsigned p;
+	size_t i;
+
+	for (p = 0; p < c->np; p++) {
+		buf_free(&c->out_url[p]);
+		buf_free(&c->out_own[p]);
+		buf_free(&c->out_done[p]);
+		cluster_replay_reset(&c->rp[p]);
+	}
+	buf_free(&c->out_seeds);
+	for (i = 0; i < c->npend; i++) {
+		free(c->pend[i]->data);
+		free(c->pend[i]);
+	}
+	for (i = 0; i < c->dn_len; i++)
+		free(c->dn[(c->dn_head + i) % c->dn_cap]);
+	while (c->in_head != NULL) {
+		struct cluster_in *in = c->in_head;
+		c->in_head = in->next;
+		free(in->m);
+		free(in);
+	}
+	free(c->dn);
+	free(c->pend);
+	free(c->acks);
+	free(c->out_url);
+	free(c->out_own);
+	free(c->own_min_link);
+	free(c->out_since);
+	free(c->out_done);
+	free(c->out_min_link);
+	free(c->stopping);
+	free(c->subscribed);
+	free(c->rp);
+	fpset_free(c->filter);
+	free(c->act);
+	natsio_snapshot_free(c->snap);
+	lease_free(c->lease);
+	free(c->lease_value);
+	buf_free(&c->scratch);
+	buf_free(&c->canon);
+	free((char *)c->o.url);
+	free((char *)c->o.crawl);
+	free((char *)c->o.node);
+	free((char *)c->o.jobdir);
+	free(c);
+}
+
+static void cluster_handle_closed(uv_handle_t *h)
+{
+	struct cluster *c = h->data;
+
+	if (--c->closing == 0)
+		cluster_free_now(c);
+}
+
+void cluster_free(struct cluster *c)
+{
+	if (c == NULL)
+		return;
+	if (c->mb != NULL)
+		mailbox_close(c->mb);
+	c->mb = NULL;
+	if (c->timer.data == NULL) {
+		cluster_free_now(c);
+		return;
+	}
+	/* The handles live inside c: it goes with the last of them. */
+	c->closing = 2;
+	uv_close((uv_handle_t *)&c->timer, cluster_handle_closed);
+	uv_close((uv_handle_t *)&c->more, cluster_handle_closed);
+}
+
+/* Reports. */
+
+json_t *cluster_stats_json(struct cluster *c)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "node", json_string(c->o.node));
+	json_object_set_new(o, "crawl_id", json_string(c->o.crawl));
+	json_object_set_new(o, "partitions_held", json_integer(cluster_held_list(c, NULL)));
+	json_object_set_new(o, "links_sent", json_integer((json_int_t)c->links_out));
+	json_object_set_new(o, "links_scheduled_here", json_integer((json_int_t)c->links_local));
+	json_object_set_new(o, "links_filtered", json_integer((json_int_t)c->filtered));
+	json_object_set_new(o, "done_sent", json_integer((json_int_t)c->done_out));
+	json_object_set_new(o, "messages_sent", json_integer((json_int_t)c->msgs_out));
+	json_object_set_new(o, "bytes_sent", json_integer((json_int_t)c->bytes_out));
+	json_object_set_new(o, "messages_received", json_integer((json_int_t)c->msgs_in));
+	json_object_set_new(o, "bytes_received", json_integer((json_int_t)c->bytes_in));
+	json_object_set_new(o, "records_received", json_integer((json_int_t)c->records_in));
+	json_object_set_new(o, "replays", json_integer((json_int_t)c->replays));
+	json_object_set_new(o, "replayed", json_integer((json_int_t)c->replayed));
+	json_object_set_new(o, "claims", json_integer((json_int_t)c->claims));
+	json_object_set_new(o, "releases", json_integer((json_int_t)c->releases));
+	json_object_set_new(o, "losses", json_integer((json_int_t)c->losses));
+	json_object_set_new(o, "publish_failures", json_integer((json_int_t)c->pub_failures));
+	json_object_set_new(o, "connected", json_boolean(c->link_up));
+	return o;
+}
+
+/* The report from a view of the cluster (s may be NULL: nothing read yet);
+ * self, this node's own figures, or NULL. */
+static void cluster_report_render(const struct natsio_snapshot *s, const char *crawl,
+    const char *url, unsigned np, json_t *self, struct buf *out, int json)
+{
+	json_t *root = json_object(), *nodes = json_array(), *owners = json_array();
+	size_t i;
+	unsigned p;
+
+	if (s != NULL) {
+		for (i = 0; i < s->nnodes; i++) {
+			json_t *j = json_loads(s->nodes[i].json, 0, NULL);
+			if (j != NULL)
+				json_array_append_new(nodes, j);
+		}
+		for (p = 0; p < np; p++)
+			json_array_append_new(owners, s->owner_id[p] != NULL ?
+			    json_string(s->owner_id[p]) : json_null());
+	}
+	json_object_set_new(root, "crawl_id", json_string(crawl));
+	json_object_set_new(root, "url", json_string(url));
+	json_object_set_new(root, "partitions", json_integer(np));
+	json_object_set_new(root, "nodes", nodes);
+	json_object_set_new(root, "owners", owners);
+	json_object_set_new(root, "stream_messages", json_integer(s ? (json_int_t)s->msgs : 0));
+	json_object_set_new(root, "stream_bytes", json_integer(s ? (json_int_t)s->bytes : 0));
+	json_object_set_new(root, "stream_last_seq", json_integer(s ? (json_int_t)s->last_seq : 0));
+	if (self != NULL)
+		json_object_set_new(root, "this_node", self);
+	if (json) {
+		char *t = json_dumps(root, JSON_INDENT(1));
+		buf_appends(out, t);
+		buf_appendc(out, '\n');
+		free(t);
+	} else {
+		buf_appendf(out, "cluster %s at %s: %u partitions, %zu nodes; stream %" PRIu64
+		    " messages, %" PRIu64 " bytes\n", crawl, url, np,
+		    json_array_size(nodes), s ? s->msgs : 0, s ? s->bytes : 0);
+		buf_appendf(out, "%-40s %-9s %5s %10s %8s %10s %9s %10s %10s\n", "node", "state",
+		    "parts", "pages", "pages/s", "queued", "in-flight", "links-out", "received");
+		for (i = 0; i < json_array_size(nodes); i++) {
+			json_t *n = json_array_get(nodes, i);
+			buf_appendf(out, "%-40s %-9s %5zu %10" JSON_INTEGER_FORMAT " %8.1f %10"
+			    JSON_INTEGER_FORMAT " %9" JSON_INTEGER_FORMAT " %10" JSON_INTEGER_FORMAT
+			    " %10" JSON_INTEGER_FORMAT "%s\n",
+			    json_string_value(json_object_get(n, "node")),
+			    json_string_value(json_object_get(n, "state")),
+			    json_array_size(json_object_get(n, "partitions")),
+			    json_integer_value(json_object_get(n, "pages")),
+			    json_number_value(json_object_get(n, "pages_per_s")),
+			    json_integer_value(json_object_get(n, "queued")),
+			    json_integer_value(json_object_get(n, "in_flight")),
+			    json_integer_value(json_object_get(n, "links_sent")),
+			    json_integer_value(json_object_get(n, "records_received")),
+			    json_is_true(json_object_get(n, "idle")) ? " idle" : "");
+		}
+		buf_appends(out, "partitions:");
+		for (p = 0; p < np; p++) {
+			const char *id = s && s->owner_id[p] ? s->owner_id[p] : "-";
+			buf_appendf(out, "%s%u=%s", p % 4 ? " " : "\n  ", p, id);
+		}
+		buf_appendc(out, '\n');
+	}
+	json_decref(root);
+}
+
+void cluster_report(struct cluster *c, struct buf *out, int json)
+{
+	cluster_report_render(c->snap, c->o.crawl, c->o.url, c->np, cluster_stats_json(c), out, json);
+}
+
+int cluster_report_offline(const char *url, const char *crawl, unsigned partitions,
+    struct buf *out, int json, char **err)
+{
+	struct natsio_snapshot *s = natsio_read(url, crawl, partitions, err);
+
+	if (s == NULL)
+		return -1;
+	cluster_report_render(s, crawl, url, partitions, NULL, out, json);
+	natsio_snapshot_free(s);
+	return 0;
+}

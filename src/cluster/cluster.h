@@ -1,0 +1,135 @@
+/* Cluster mode, the loop's side (doc/cluster.md): several tern processes
+ * share one crawl over NATS JetStream. This file decides; natsio.c only
+ * carries out its commands on the NATS client's thread.
+ *
+ * What it does for the crawl:
+ * - partitions: every URI belongs to one of a fixed number of partitions,
+ *   each held by one node at a time under a lease (lib/lease.h);
+ * - hand-off: every link the crawl discovers (and every seed) is published
+ *   to its partition's subject of the crawl's stream, whoever owns it; the
+ *   owner schedules what it receives and acknowledges a message only after
+ *   the frontier write holding its URIs (cluster_flushed);
+ * - the log of record: the stream keeps every hand-off and every finished
+ *   URI (done records, published once their page's links are stored), so a
+ *   node that takes a partition over rebuilds its queues from the stream:
+ *   what was handed to it, less what is done;
+ * - the end (lib/clusterend.h), control actions to every node, heartbeats
+ *   and the cluster report.
+ *
+ * The crawl calls in (cluster_offer, cluster_may_fetch, cluster_done...)
+ * and is called back through struct cluster_hooks; nothing here knows the
+ * crawl's types. Everything runs on the loop's thread. */
+#ifndef TERN_CLUSTER_H
+#define TERN_CLUSTER_H
+#include <stddef.h>
+#include <stdint.h>
+#include <uv.h>
+#include "lib/buf.h"
+#include "lib/handoff.h"
+#include "lib/partition.h"
+
+struct cluster;
+
+struct cluster_opts {
+	const char *url;
+	const char *crawl;		/* crawl id */
+	const char *node;		/* node id */
+	const char *jobdir;		/* shown in the cluster report */
+	unsigned partitions;
+	uint64_t lease_ms;
+	int replicas;
+	enum partition_by by;
+	int assign;			/* frontier.queue-assignment (by queue) */
+	unsigned canon_flags;		/* the crawl's canonicalization, for replays */
+};
+
+/* What the crawl tells the heartbeat and the end rule. */
+struct cluster_local {
+	int frontier_finished;
+	unsigned in_flight;
+	const char *state;		/* the crawl's state word */
+	uint64_t pages, bytes, queued, failures;
+	double pages_per_s;
+};
+
+struct cluster_hooks {
+	void *ctx;
+	/* A URI handed to a partition held here: schedule it (resolve its
+	 * canonical and queue keys, frontier_schedule; force as given). */
+	void (*schedule)(void *ctx, const struct handoff_url *r, int force);
+	/* A URI some owner of one of our partitions finished: mark its
+	 * canonical key seen without queueing it. */
+	void (*mark_seen)(void *ctx, const char *canon);
+	/* Abandon the fetches in flight in partition p (they end later,
+	 * never inside this call). */
+	void (*suspend)(void *ctx, unsigned p);
+	/* How many fetches of partition p are in flight. */
+	unsigned (*in_flight)(void *ctx, unsigned p);
+	/* Drop the URIs queued in partition p (nothing of it in flight). */
+	int (*drop)(void *ctx, unsigned p);
+	/* A seed given to any node: add it to the scope. */
+	void (*seed)(void *ctx, const char *uri);
+	/* An operator action another node passed on ("pause", "unpause",
+	 * "stop", "checkpoint", "reconsider-retired", "settings" with a JSON
+	 * body). */
+	void (*control)(void *ctx, const char *action, const char *body);
+	void (*status)(void *ctx, struct cluster_local *out);
+	/* The crawl is over cluster-wide (every node gets this). */
+	void (*finished)(void *ctx);
+	/* A line for logs/tern.log. */
+	void (*log)(void *ctx, const char *msg);
+};
+
+/* Connects and joins (blocking: call before the loop runs). NULL and *err
+ * on failure, *usage set for a configuration error (exit 2). */
+struct cluster *cluster_open(uv_loop_t *loop, const struct cluster_opts *o,
+    const struct cluster_hooks *h, char **err, int *usage);
+
+/* The partition of an absolute URI, or -1. */
+int cluster_partition_of(struct cluster *c, const char *href);
+
+/* A discovered link (or the URIs of a redirect) for the stream: 1 sent,
+ * 0 already sent recently (the bounded filter), -1 not writable as a
+ * record. */
+int cluster_offer(struct cluster *c, const struct handoff_url *r);
+/* A seed from the command line or the seed file: recorded for every node's
+ * scope and handed to its partition (forced when force). */
+int cluster_seed(struct cluster *c, const char *href, int force);
+
+/* May the URI the frontier just gave out be fetched here now? 0 when its
+ * partition is not held, is being given up, or its lease window is closed
+ * (the caller defers it). */
+int cluster_may_fetch(struct cluster *c, const char *uri);
+/* A final disposition of uri (success, failure or disregard): a done
+ * record, published after the next flush and once every link discovered
+ * before it is stored. */
+void cluster_done(struct cluster *c, const char *uri);
+/* The crawl has written its records, logs and frontier batch: hand-offs
+ * scheduled before now may be acknowledged, done records may go out. */
+void cluster_flushed(struct cluster *c);
+
+/* Passes an operator action on to every other node. */
+void cluster_control(struct cluster *c, const char *action, const char *body);
+
+/* Is anything of the cluster still pending here (records to send or
+ * acknowledge, partitions changing hands)? */
+int cluster_busy(const struct cluster *c);
+
+/* Leaves the cluster: stops handing work out, gives up every partition,
+ * lets the last publications be stored, closes the connection and joins
+ * its thread; then calls left(ctx) (on a later loop iteration) and may be
+ * freed with cluster_free. */
+void cluster_leave(struct cluster *c, void (*left)(void *ctx), void *ctx);
+void cluster_free(struct cluster *c);
+
+/* The cluster report: every node, its partitions, rates and queue counts
+ * (as of the last heartbeats), and this node's hand-off figures. */
+void cluster_report(struct cluster *c, struct buf *out, int json);
+/* The same read from NATS directly, for a node that is not running (no
+ * figures of its own then). 0, or -1 and *err. */
+int cluster_report_offline(const char *url, const char *crawl, unsigned partitions,
+    struct buf *out, int json, char **err);
+/* This node's figures for stats.json and /metrics (a new JSON object). */
+struct json_t *cluster_stats_json(struct cluster *c);
+
+#endif

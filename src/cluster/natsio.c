@@ -1,0 +1,1152 @@
+/* The NATS side of cluster mode (natsio.h). Everything here runs on the
+ * client's thread (natsio_main and the natsio_exec_* it calls) or in
+ * nats.c's callbacks (natsio_*_cb), which only copy what they received into
+ * an event for the loop. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <nats/nats.h>
+
+#include "cluster/natsio.h"
+#include "lib/fpset.h"
+#include "lib/xmalloc.h"
+
+/* A partition's log is read in fetches of this many messages. */
+#define NATSIO_REPLAY_BATCH 512
+/* How many commands run before a replay gets its next fetch. */
+#define NATSIO_COMMANDS_PER_FETCH 64
+/* Unacknowledged hand-offs per partition the server lets out to its owner. */
+#define NATSIO_MAX_ACK_PENDING 256
+/* Asynchronous publications in flight before publishing waits. */
+#define NATSIO_MAX_PUB_PENDING 4096
+
+struct natsio_subctx {
+	struct natsio *n;
+	unsigned partition;
+};
+
+struct natsio_replay_job {
+	struct natsio_replay_job *next;
+	unsigned partition;
+	natsSubscription *sub;
+	uint64_t last_seq;
+};
+
+struct natsio {
+	struct natsio_opts o;
+	struct mailbox *mb;
+	natsOptions *opts;
+	natsConnection *nc;
+	jsCtx *js;
+	kvStore *owners, *nodes, *meta;
+	natsSubscription **sub;		/* live hand-offs per partition we consume */
+	struct natsio_subctx *subctx;
+	natsSubscription *seeds_sub, *ctl_sub;
+	struct natsio_replay_job *replays;
+	uv_thread_t thread;
+	char stream[160];
+	char prefix[160];		/* "tern.CRAWL." */
+	char ctl_subject[160];
+	char msgid_prefix[40];		/* unique to this process: "NONCE." */
+	char node_key[128];
+	/* Asynchronous subscriptions whose handler may still run: closing
+	 * one posts nats.c a control message its delivery thread must see
+	 * before the library closes, or that message is lost. */
+	uv_mutex_t open_lock;
+	uv_cond_t open_cond;
+	unsigned open_subs;
+};
+
+static void natsio_err(char *dst, size_t cap, const char *what, natsStatus s)
+{
+	const char *last = nats_GetLastError(NULL);
+
+	snprintf(dst, cap, "%s: %s%s%s", what, natsStatus_GetText(s),
+	    last != NULL && *last ? ": " : "", last != NULL ? last : "");
+}
+
+void natsio_node_key(const char *node, char *out, size_t cap)
+{
+	size_t i, j = 0;
+	uint64_t h = fpset_hash(node, strlen(node));
+
+	/* Keys hold [-_=a-zA-Z0-9] (and '.' between tokens); the hash keeps
+	 * two ids that differ only in replaced characters apart. */
+	for (i = 0; node[i] != '\0' && j + 20 < cap && j < 64; i++) {
+		char c = node[i];
+		out[j++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '_' ? c : '_';
+	}
+	snprintf(out + j, cap - j, "-%016" PRIx64, h);
+}
+
+static void natsio_part_key(unsigned p, char *out, size_t cap)
+{
+	snprintf(out, cap, "p%u", p);
+}
+
+static void natsio_subject(const struct natsio *n, enum natsio_subject s, unsigned p,
+    char *out, size_t cap)
+{
+	if (s == NATSIO_SEEDS)
+		snprintf(out, cap, "%sseed.all", n->prefix);
+	else
+		snprintf(out, cap, "%s%s.%u", n->prefix, s == NATSIO_URL ? "url" : s == NATSIO_OWN ?
+		    "own" : "done", p);
+}
+
+/* Freeing. */
+
+void natsio_snapshot_free(struct natsio_snapshot *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	if (s->owner_id != NULL)
+		for (i = 0; i < s->partitions; i++)
+			free(s->owner_id[i]);
+	free(s->owner_id);
+	free(s->owners);
+	for (i = 0; i < s->nnodes; i++) {
+		free(s->nodes[i].id);
+		free(s->nodes[i].json);
+	}
+	free(s->nodes);
+	free(s);
+}
+
+void natsio_replay_free(struct natsio_replay *r)
+{
+	if (r == NULL)
+		return;
+	free(r->kind);
+	free(r->off);
+	free(r->len);
+	free(r->data);
+	free(r);
+}
+
+void natsio_item_free(struct mbox_item *it)
+{
+	if (it == NULL)
+		return;
+	if (it->kind == NATSIO_EV_SNAPSHOT)
+		natsio_snapshot_free((struct natsio_snapshot *)it);
+	else if (it->kind == NATSIO_EV_REPLAY)
+		natsio_replay_free((struct natsio_replay *)it);
+	else
+		free(it);
+}
+
+/* Callbacks from nats.c's threads: copy, post, return. */
+
+static void natsio_post_text(struct natsio *n, int kind, const char *data, size_t len)
+{
+	struct natsio_text *t = xmalloc(sizeof *t + len + 1);
+
+	t->it.kind = kind;
+	t->len = len;
+	memcpy(t->data, data, len);
+	t->data[len] = '\0';
+	mailbox_to_loop(n->mb, &t->it);
+}
+
+static void natsio_link_cb(natsConnection *nc, void *closure, const char *what)
+{
+	(void)nc;
+	natsio_post_text(closure, NATSIO_EV_LINK, what, strlen(what));
+}
+
+static void natsio_disconnected_cb(natsConnection *nc, void *closure)
+{
+	natsio_link_cb(nc, closure, "down");
+}
+
+static void natsio_reconnected_cb(natsConnection *nc, void *closure)
+{
+	natsio_link_cb(nc, closure, "up");
+}
+
+static void natsio_puback_cb(jsCtx *js, natsMsg *msg, jsPubAck *pa, jsPubAckErr *pae, void *closure)
+{
+	struct natsio *n = closure;
+	struct natsio_puback *a = xcalloc(1, sizeof *a);
+	const char *id = NULL, *dot;
+
+	(void)js;
+	a->it.kind = NATSIO_EV_PUBACK;
+	if (natsMsgHeader_Get(msg, "Nats-Msg-Id", &id) == NATS_OK && id != NULL &&
+	    (dot = strrchr(id, '.')) != NULL)
+		a->token = strtoull(dot + 1, NULL, 10);
+	a->ok = pa != NULL && pae == NULL;
+	if (!a->ok)
+		snprintf(a->err, sizeof a->err, "%s", pae != NULL && pae->ErrText != NULL ?
+		    pae->ErrText : pae != NULL ? natsStatus_GetText(pae->Err) : "no answer");
+	natsMsg_Destroy(msg);
+	mailbox_to_loop(n->mb, &a->it);
+}
+
+static void natsio_msg_cb(natsConnection *nc, natsSubscription *sub, natsMsg *msg, void *closure)
+{
+	struct natsio_subctx *sc = closure;
+	int len = natsMsg_GetDataLength(msg);
+	struct natsio_msg *m = xmalloc(sizeof *m + (size_t)len + 1);
+	jsMsgMetaData *meta = NULL;
+
+	(void)nc;
+	(void)sub;
+	m->it.kind = NATSIO_EV_MSG;
+	m->partition = sc->partition;
+	m->handle = msg;
+	m->seq = 0;
+	if (natsMsg_GetMetaData(&meta, msg) == NATS_OK) {
+		m->seq = meta->Sequence.Stream;
+		jsMsgMetaData_Destroy(meta);
+	}
+	m->len = (size_t)len;
+	if (len > 0)
+		memcpy(m->data, natsMsg_GetData(msg), (size_t)len);
+	m->data[len] = '\0';
+	mailbox_to_loop(sc->n->mb, &m->it);
+}
+
+static void natsio_open_sub(struct natsio *n, int delta)
+{
+	uv_mutex_lock(&n->open_lock);
+	n->open_subs += (unsigned)delta;
+	uv_cond_signal(&n->open_cond);
+	uv_mutex_unlock(&n->open_lock);
+}
+
+static void natsio_closed_cb(void *closure)
+{
+	natsio_open_sub(closure, -1);
+}
+
+static void natsio_sub_done_cb(void *closure)
+{
+	struct natsio_subctx *sc = closure;
+	struct natsio_part *m = xcalloc(1, sizeof *m);
+
+	natsio_open_sub(sc->n, -1);
+	m->it.kind = NATSIO_EV_UNSUBSCRIBED;
+	m->partition = sc->partition;
+	mailbox_to_loop(sc->n->mb, &m->it);
+}
+
+static void natsio_text_cb(natsConnection *nc, natsSubscription *sub, natsMsg *msg, void *closure,
+    int kind)
+{
+	(void)nc;
+	(void)sub;
+	natsio_post_text(closure, kind, natsMsg_GetData(msg), (size_t)natsMsg_GetDataLength(msg));
+	natsMsg_Destroy(msg);
+}
+
+static void natsio_seed_cb(natsConnection *nc, natsSubscription *sub, natsMsg *msg, void *closure)
+{
+	natsio_text_cb(nc, sub, msg, closure, NATSIO_EV_SEED);
+}
+
+static void natsio_ctl_cb(natsConnection *nc, natsSubscription *sub, natsMsg *msg, void *closure)
+{
+	natsio_text_cb(nc, sub, msg, closure, NATSIO_EV_CONTROL);
+}
+
+/* Commands, on the client's thread. */
+
+static int natsio_value_is_ours(const struct natsio *n, kvEntry *e)
+{
+	const char *v = kvEntry_ValueString(e);
+
+	return v != NULL && strcmp(v, n->o.lease_value) == 0;
+}
+
+/* A lease write that failed: what the key holds tells whether one of our
+ * earlier unanswered writes landed (FOUND), someone else's did (REFUSED),
+ * or nothing can be told now (UNKNOWN). */
+static enum lease_result natsio_after_failed_write(struct natsio *n, const char *key,
+    natsStatus s, uint64_t *rev)
+{
+	kvEntry *e = NULL;
+	natsStatus g = kvStore_Get(&e, n->owners, key);
+	enum lease_result r;
+
+	(void)s;
+	if (g == NATS_NOT_FOUND)
+		return LEASE_REFUSED;
+	if (g != NATS_OK)
+		return LEASE_UNKNOWN;
+	if (natsio_value_is_ours(n, e)) {
+		*rev = kvEntry_Revision(e);
+		r = LEASE_OK_FOUND;
+	} else {
+		r = LEASE_REFUSED;
+	}
+	kvEntry_Destroy(e);
+	return r;
+}
+
+static void natsio_exec_kv(struct natsio *n, struct natsio_kv *kv)
+{
+	char key[32];
+	uint64_t rev = 0;
+	natsStatus s;
+
+	natsio_part_key(kv->partition, key, sizeof key);
+	if (kv->op == NATSIO_RELEASE)
+		s = kvStore_UpdateString(&rev, n->owners, key, "", kv->rev);
+	else if (kv->rev == 0)
+		s = kvStore_CreateString(&rev, n->owners, key, n->o.lease_value);
+	else
+		s = kvStore_UpdateString(&rev, n->owners, key, n->o.lease_value, kv->rev);
+	if (s == NATS_OK)
+		kv->result = LEASE_OK;
+	else if (kv->op == NATSIO_RELEASE)
+		kv->result = s == NATS_TIMEOUT ? LEASE_UNKNOWN : LEASE_REFUSED;
+	else
+		kv->result = natsio_after_failed_write(n, key, s, &rev);
+	kv->rev = rev;
+	kv->it.kind = NATSIO_EV_KV;
+	mailbox_to_loop(n->mb, &kv->it);
+}
+
+static void natsio_exec_publish(struct natsio *n, struct natsio_pub *p)
+{
+	char subject[200], id[64];
+	natsMsg *m = NULL;
+	jsPubOptions po;
+	natsStatus s;
+
+	natsio_subject(n, p->subject, p->partition, subject, sizeof subject);
+	snprintf(id, sizeof id, "%s%" PRIu64, n->msgid_prefix, p->token);
+	jsPubOptions_Init(&po);
+	po.MsgId = id;
+	po.MaxWait = 5000;
+	s = natsMsg_Create(&m, subject, NULL, p->data, (int)p->len);
+	if (s == NATS_OK)
+		s = js_PublishMsgAsync(n->js, &m, &po);
+	if (s != NATS_OK) {
+		struct natsio_puback *a = xcalloc(1, sizeof *a);
+		natsMsg_Destroy(m);
+		a->it.kind = NATSIO_EV_PUBACK;
+		a->token = p->token;
+		natsio_err(a->err, sizeof a->err, "publish", s);
+		mailbox_to_loop(n->mb, &a->it);
+	}
+	free(p);
+}
+
+static void natsio_exec_ack(struct natsio *n, struct natsio_ack *a)
+{
+	size_t i;
+
+	(void)n;
+	for (i = 0; i < a->n; i++) {
+		natsMsg *m = a->handle[i];
+		if (a->ack)
+			natsMsg_Ack(m, NULL);
+		natsMsg_Destroy(m);
+	}
+	free(a);
+}
+
+static void natsio_consumer_name(unsigned p, char *out, size_t cap)
+{
+	snprintf(out, cap, "p%u", p);
+}
+
+static void natsio_exec_subscribe(struct natsio *n, struct natsio_part *c)
+{
+	char subject[200], name[32];
+	jsSubOptions so;
+	jsErrCode jerr = 0;
+	natsStatus s;
+
+	c->it.kind = NATSIO_EV_SUBSCRIBED;
+	c->ok = 0;
+	if (n->sub[c->partition] != NULL) {
+		c->ok = 1;
+		mailbox_to_loop(n->mb, &c->it);
+		return;
+	}
+	natsio_subject(n, NATSIO_URL, c->partition, subject, sizeof subject);
+	natsio_consumer_name(c->partition, name, sizeof name);
+	/* The consumer of a partition is made afresh by each new owner,
+	 * starting right after the log it replayed: what an earlier owner
+	 * had consumed is in that log. */
+	js_DeleteConsumer(n->js, n->stream, name, NULL, NULL);
+	jsSubOptions_Init(&so);
+	so.Stream = n->stream;
+	so.ManualAck = true;
+	so.Config.Durable = name;
+	so.Config.AckPolicy = js_AckExplicit;
+	so.Config.AckWait = (int64_t)30 * 1000000000;
+	so.Config.MaxAckPending = NATSIO_MAX_ACK_PENDING;
+	so.Config.FilterSubject = subject;
+	if (c->start_seq > 0) {
+		so.Config.DeliverPolicy = js_DeliverByStartSequence;
+		so.Config.OptStartSeq = c->start_seq;
+	} else {
+		so.Config.DeliverPolicy = js_DeliverAll;
+	}
+	s = js_Subscribe(&n->sub[c->partition], n->js, subject, natsio_msg_cb,
+	    &n->subctx[c->partition], NULL, &so, &jerr);
+	/* Told when its handler can run no more, so that the loop knows
+	 * every message handle it will get for the partition. */
+	if (s == NATS_OK) {
+		s = natsSubscription_SetOnCompleteCB(n->sub[c->partition], natsio_sub_done_cb,
+		    &n->subctx[c->partition]);
+		if (s == NATS_OK)
+			natsio_open_sub(n, 1);
+	}
+	if (s != NATS_OK) {
+		if (n->sub[c->partition] != NULL) {
+			natsSubscription_Unsubscribe(n->sub[c->partition]);
+			natsSubscription_Destroy(n->sub[c->partition]);
+		}
+		n->sub[c->partition] = NULL;
+		natsio_err(c->err, sizeof c->err, "subscribe", s);
+	} else {
+		c->ok = 1;
+	}
+	mailbox_to_loop(n->mb, &c->it);
+}
+
+static void natsio_exec_unsubscribe(struct natsio *n, struct natsio_part *c)
+{
+	natsSubscription *sub = n->sub[c->partition];
+
+	if (sub != NULL) {
+		/* Unsubscribing deletes the consumer (the library made it); the
+		 * next owner makes its own. */
+		natsSubscription_Unsubscribe(sub);
+		natsSubscription_Destroy(sub);
+		n->sub[c->partition] = NULL;
+	}
+	free(c);
+}
+
+/* Replays: a pull consumer over the partition's url and done subjects from
+ * the start of the stream, read one fetch at a time between commands. */
+
+static void natsio_replay_post_failure(struct natsio *n, unsigned p, const char *what, natsStatus s)
+{
+	struct natsio_replay *r = xcalloc(1, sizeof *r);
+
+	r->it.kind = NATSIO_EV_REPLAY;
+	r->partition = p;
+	r->failed = 1;
+	r->done = 1;
+	natsio_err(r->err, sizeof r->err, what, s);
+	mailbox_to_loop(n->mb, &r->it);
+}
+
+static void natsio_exec_replay(struct natsio *n, struct natsio_part *c)
+{
+	char filter[200];
+	jsSubOptions so;
+	jsConsumerInfo *ci = NULL;
+	natsSubscription *sub = NULL;
+	natsStatus s;
+	unsigned p = c->partition;
+
+	free(c);
+	snprintf(filter, sizeof filter, "%s*.%u", n->prefix, p);
+	jsSubOptions_Init(&so);
+	so.Stream = n->stream;
+	so.Config.AckPolicy = js_AckNone;
+	so.Config.DeliverPolicy = js_DeliverAll;
+	so.Config.InactiveThreshold = (int64_t)60 * 1000000000;
+	s = js_PullSubscribe(&sub, n->js, filter, NULL, NULL, &so, NULL);
+	if (s == NATS_OK)
+		s = natsSubscription_GetConsumerInfo(&ci, sub, NULL, NULL);
+	if (s != NATS_OK) {
+		if (sub != NULL) {
+			natsSubscription_Unsubscribe(sub);
+			natsSubscription_Destroy(sub);
+		}
+		natsio_replay_post_failure(n, p, "replay", s);
+		return;
+	}
+	if (ci->NumPending == 0) {
+		/* Nothing was ever handed to this partition. */
+		struct natsio_replay *r = xcalloc(1, sizeof *r);
+		jsConsumerInfo_Destroy(ci);
+		natsSubscription_Unsubscribe(sub);
+		natsSubscription_Destroy(sub);
+		r->it.kind = NATSIO_EV_REPLAY;
+		r->partition = p;
+		r->done = 1;
+		mailbox_to_loop(n->mb, &r->it);
+		return;
+	}
+	jsConsumerInfo_Destroy(ci);
+	{
+		struct natsio_replay_job *j = xcalloc(1, sizeof *j), **tail = &n->replays;
+		j->partition = p;
+		j->sub = sub;
+		while (*tail != NULL)
+			tail = &(*tail)->next;
+		*tail = j;
+	}
+}
+
+static void natsio_replay_step(struct natsio *n)
+{
+	struct natsio_replay_job *j = n->replays;
+	struct natsio_replay *r;
+	natsMsgList l = { 0 };
+	jsFetchRequest fr;
+	natsStatus s;
+	size_t total = 0, at = 0;
+	int i;
+
+	/* What is there now, without waiting for a full batch: the log's
+	 * end is known from the last message's pending count. */
+	jsFetchRequest_Init(&fr);
+	fr.Batch = NATSIO_REPLAY_BATCH;
+	fr.NoWait = true;
+	fr.Expires = (int64_t)1 * 1000000000;
+	s = natsSubscription_FetchRequest(&l, j->sub, &fr);
+	n->replays = j->next;
+	if (s != NATS_OK || l.Count == 0) {
+		natsMsgList_Destroy(&l);
+		natsSubscription_Unsubscribe(j->sub);
+		natsSubscription_Destroy(j->sub);
+		natsio_replay_post_failure(n, j->partition, "replay fetch", s != NATS_OK ? s : NATS_TIMEOUT);
+		free(j);
+		return;
+	}
+	r = xcalloc(1, sizeof *r);
+	r->it.kind = NATSIO_EV_REPLAY;
+	r->partition = j->partition;
+	r->kind = xcalloc((size_t)l.Count, 1);
+	r->off = xcalloc((size_t)l.Count, sizeof *r->off);
+	r->len = xcalloc((size_t)l.Count, sizeof *r->len);
+	for (i = 0; i < l.Count; i++)
+		total += (size_t)natsMsg_GetDataLength(l.Msgs[i]);
+	r->data = xmalloc(total + 1);
+	for (i = 0; i < l.Count; i++) {
+		natsMsg *m = l.Msgs[i];
+		const char *subj = natsMsg_GetSubject(m) + strlen(n->prefix);
+		jsMsgMetaData *meta = NULL;
+		size_t len = (size_t)natsMsg_GetDataLength(m);
+
+		r->kind[r->n] = strncmp(subj, "done.", 5) == 0 ? NATSIO_DONE : NATSIO_URL;
+		r->off[r->n] = at;
+		r->len[r->n] = len;
+		memcpy(r->data + at, natsMsg_GetData(m), len);
+		at += len;
+		r->n++;
+		if (natsMsg_GetMetaData(&meta, m) == NATS_OK) {
+			j->last_seq = meta->Sequence.Stream;
+			if (meta->NumPending == 0)
+				r->done = 1;
+			jsMsgMetaData_Destroy(meta);
+		}
+	}
+	r->data[at] = '\0';
+	r->last_seq = j->last_seq;
+	natsMsgList_Destroy(&l);
+	if (r->done) {
+		natsSubscription_Unsubscribe(j->sub);
+		natsSubscription_Destroy(j->sub);
+		free(j);
+	} else {
+		/* To the back: partitions replay side by side. */
+		struct natsio_replay_job **tail = &n->replays;
+		j->next = NULL;
+		while (*tail != NULL)
+			tail = &(*tail)->next;
+		*tail = j;
+	}
+	mailbox_to_loop(n->mb, &r->it);
+}
+
+/* Reads a whole bucket: key -> entry, through a watcher of its current
+ * values. fn is called for each live entry. */
+static natsStatus natsio_read_bucket(kvStore *kv, void (*fn)(void *ctx, kvEntry *e), void *ctx)
+{
+	kvWatcher *w = NULL;
+	kvWatchOptions wo;
+	natsStatus s;
+
+	kvWatchOptions_Init(&wo);
+	wo.IgnoreDeletes = true;
+	s = kvStore_WatchAll(&w, kv, &wo);
+	while (s == NATS_OK) {
+		kvEntry *e = NULL;
+		s = kvWatcher_Next(&e, w, 5000);
+		if (s != NATS_OK || e == NULL)
+			break;
+		fn(ctx, e);
+		kvEntry_Destroy(e);
+	}
+	kvWatcher_Destroy(w);
+	return s;
+}
+
+struct natsio_snapctx {
+	struct natsio *n;
+	struct natsio_snapshot *s;
+};
+
+static void natsio_snap_owner(void *ctx, kvEntry *e)
+{
+	struct natsio_snapctx *c = ctx;
+	const char *key = kvEntry_Key(e), *v = kvEntry_ValueString(e);
+	char *end;
+	unsigned long p;
+	size_t nl;
+
+	if (key[0] != 'p')
+		return;
+	p = strtoul(key + 1, &end, 10);
+	if (*end != '\0' || p >= c->n->o.partitions)
+		return;
+	c->s->owners[p].rev = kvEntry_Revision(e);
+	free(c->s->owner_id[p]);
+	c->s->owner_id[p] = NULL;
+	if (v == NULL || *v == '\0') {
+		c->s->owners[p].owner = LEASE_FREED;
+		return;
+	}
+	/* "NODE-ID NONCE": ours if the node id is. */
+	nl = strlen(c->n->o.node);
+	c->s->owners[p].owner = strncmp(v, c->n->o.node, nl) == 0 && v[nl] == ' ' ?
+	    LEASE_MINE : LEASE_OTHERS;
+	end = strrchr(v, ' ');
+	c->s->owner_id[p] = end != NULL ? xstrndup(v, (size_t)(end - v)) : xstrdup(v);
+}
+
+static void natsio_snap_node(void *ctx, kvEntry *e)
+{
+	struct natsio_snapctx *c = ctx;
+	const char *v = kvEntry_ValueString(e), *nl;
+	struct natsio_node *nd;
+
+	if (v == NULL || (nl = strchr(v, '\n')) == NULL)
+		return;
+	c->s->nodes = xrealloc(c->s->nodes, (c->s->nnodes + 1) * sizeof *c->s->nodes);
+	nd = &c->s->nodes[c->s->nnodes++];
+	/* "NODE-ID\nJSON" */
+	nd->id = xstrndup(v, (size_t)(nl - v));
+	nd->json = xstrdup(nl + 1);
+}
+
+/* What the buckets and the stream hold now; with consumers, also what our
+ * consumers have pending, unless the stream still ends at 1 + clear_seq. */
+static struct natsio_snapshot *natsio_snapshot_take(struct natsio *n, int consumers,
+    uint64_t clear_seq)
+{
+	struct natsio_snapshot *s = xcalloc(1, sizeof *s);
+	struct natsio_snapctx c = { n, s };
+	jsStreamInfo *si = NULL;
+	kvEntry *e = NULL;
+	natsStatus st;
+	unsigned p;
+
+	s->it.kind = NATSIO_EV_SNAPSHOT;
+	s->partitions = n->o.partitions;
+	s->owners = xcalloc(n->o.partitions, sizeof *s->owners);
+	s->owner_id = xcalloc(n->o.partitions, sizeof *s->owner_id);
+	st = natsio_read_bucket(n->owners, natsio_snap_owner, &c);
+	if (st == NATS_OK)
+		st = natsio_read_bucket(n->nodes, natsio_snap_node, &c);
+	if (st == NATS_OK) {
+		natsStatus g = kvStore_Get(&e, n->meta, "end");
+		if (g == NATS_OK) {
+			s->end_seq = strtoull(kvEntry_ValueString(e), NULL, 10);
+			kvEntry_Destroy(e);
+		} else if (g != NATS_NOT_FOUND) {
+			st = g;
+		}
+	}
+	if (st == NATS_OK)
+		st = js_GetStreamInfo(&si, n->js, n->stream, NULL, NULL);
+	if (st == NATS_OK) {
+		s->last_seq = si->State.LastSeq;
+		s->msgs = si->State.Msgs;
+		s->bytes = si->State.Bytes;
+		jsStreamInfo_Destroy(si);
+	}
+	/* Nothing new in the stream since our consumers were last clear: they
+	 * still are (nothing can be delivered, or left unacknowledged). */
+	if (st == NATS_OK && consumers && clear_seq == s->last_seq + 1)
+		consumers = 0;
+	for (p = 0; st == NATS_OK && consumers && n->sub != NULL && p < n->o.partitions; p++) {
+		jsConsumerInfo *ci = NULL;
+		if (n->sub[p] == NULL)
+			continue;
+		st = natsSubscription_GetConsumerInfo(&ci, n->sub[p], NULL, NULL);
+		if (st == NATS_OK) {
+			s->consumer_pending += ci->NumPending + (uint64_t)ci->NumAckPending;
+			jsConsumerInfo_Destroy(ci);
+		}
+	}
+	if (st == NATS_OK)
+		s->ok = 1;
+	else
+		natsio_err(s->err, sizeof s->err, "cluster state", st);
+	return s;
+}
+
+static void natsio_exec_snapshot(struct natsio *n, struct natsio_snapreq *q)
+{
+	struct natsio_snapshot *s = natsio_snapshot_take(n, q->consumers, q->clear_seq);
+
+	free(q);
+	mailbox_to_loop(n->mb, &s->it);
+}
+
+static void natsio_exec_text(struct natsio *n, struct natsio_text *t, int kind)
+{
+	if (kind == NATSIO_HEARTBEAT)
+		kvStore_Put(NULL, n->nodes, n->node_key, t->data, (int)t->len);
+	else if (kind == NATSIO_CONTROL)
+		natsConnection_Publish(n->nc, n->ctl_subject, t->data, (int)t->len);
+	free(t);
+}
+
+static void natsio_exec_end(struct natsio *n, struct natsio_part *c)
+{
+	char v[32];
+
+	snprintf(v, sizeof v, "%" PRIu64, c->start_seq);
+	kvStore_PutString(NULL, n->meta, "end", v);
+	free(c);
+}
+
+static void natsio_exec(struct natsio *n, struct mbox_item *it)
+{
+	switch (it->kind) {
+	case NATSIO_CLAIM:
+	case NATSIO_RENEW:
+	case NATSIO_RELEASE:
+		natsio_exec_kv(n, (struct natsio_kv *)it);
+		break;
+	case NATSIO_PUBLISH:
+		natsio_exec_publish(n, (struct natsio_pub *)it);
+		break;
+	case NATSIO_ACK:
+		natsio_exec_ack(n, (struct natsio_ack *)it);
+		break;
+	case NATSIO_REPLAY:
+		natsio_exec_replay(n, (struct natsio_part *)it);
+		break;
+	case NATSIO_SUBSCRIBE:
+		natsio_exec_subscribe(n, (struct natsio_part *)it);
+		break;
+	case NATSIO_UNSUBSCRIBE:
+		natsio_exec_unsubscribe(n, (struct natsio_part *)it);
+		break;
+	case NATSIO_HEARTBEAT:
+	case NATSIO_CONTROL:
+		natsio_exec_text(n, (struct natsio_text *)it, it->kind);
+		break;
+	case NATSIO_SNAPSHOT:
+		natsio_exec_snapshot(n, (struct natsio_snapreq *)it);
+		break;
+	case NATSIO_END:
+		natsio_exec_end(n, (struct natsio_part *)it);
+		break;
+	default:
+		free(it);
+	}
+}
+
+/* Shutting down: subscriptions go (their consumers stay: the next owner
+ * replaces them), publications still out get a few seconds to be stored,
+ * then the connection closes. */
+static void natsio_shutdown(struct natsio *n)
+{
+	jsPubOptions po;
+	unsigned p;
+
+	while (n->replays != NULL) {
+		struct natsio_replay_job *j = n->replays;
+		n->replays = j->next;
+		natsSubscription_Unsubscribe(j->sub);
+		natsSubscription_Destroy(j->sub);
+		free(j);
+	}
+	for (p = 0; p < n->o.partitions; p++)
+		if (n->sub[p] != NULL) {
+			natsSubscription_Destroy(n->sub[p]);
+			n->sub[p] = NULL;
+		}
+	natsSubscription_Destroy(n->seeds_sub);
+	natsSubscription_Destroy(n->ctl_sub);
+	n->seeds_sub = n->ctl_sub = NULL;
+	/* Every handler has returned (a few seconds at most) before the
+	 * connection and the library close. */
+	uv_mutex_lock(&n->open_lock);
+	while (n->open_subs > 0 &&
+	    uv_cond_timedwait(&n->open_cond, &n->open_lock, (uint64_t)3000 * 1000000u) == 0)
+		;
+	uv_mutex_unlock(&n->open_lock);
+	jsPubOptions_Init(&po);
+	po.MaxWait = 5000;
+	js_PublishAsyncComplete(n->js, &po);
+	natsConnection_Close(n->nc);
+}
+
+static void natsio_main(void *arg)
+{
+	struct natsio *n = arg;
+	unsigned since_fetch = 0;
+
+	for (;;) {
+		struct mbox_item *it = mailbox_take_command(n->mb, n->replays != NULL ? 0 : 1000);
+		if (it != NULL) {
+			if (it->kind == NATSIO_SHUTDOWN) {
+				free(it);
+				break;
+			}
+			natsio_exec(n, it);
+			if (n->replays == NULL || ++since_fetch < NATSIO_COMMANDS_PER_FETCH)
+				continue;
+		}
+		since_fetch = 0;
+		if (n->replays != NULL)
+			natsio_replay_step(n);
+	}
+	natsio_shutdown(n);
+	/* Commands posted after the shutdown are dropped with it. */
+	for (;;) {
+		struct mbox_item *it = mailbox_take_command(n->mb, 0);
+		if (it == NULL)
+			break;
+		if (it->kind == NATSIO_ACK) {
+			struct natsio_ack *a = (struct natsio_ack *)it;
+			size_t i;
+			for (i = 0; i < a->n; i++)
+				natsMsg_Destroy(a->handle[i]);
+		}
+		free(it);
+	}
+	{
+		struct mbox_item *done = xcalloc(1, sizeof *done);
+		done->kind = NATSIO_EV_CLOSED;
+		mailbox_to_loop(n->mb, done);
+	}
+}
+
+/* Start: connect, make or bind the stream and buckets, check them. */
+
+static natsStatus natsio_bucket(struct natsio *n, kvStore **kv, const char *suffix, int64_t ttl_ms,
+    char **err, int *usage)
+{
+	char name[200];
+	kvConfig kc;
+	kvStatus *st = NULL;
+	natsStatus s;
+
+	snprintf(name, sizeof name, "tern-%s-%s", n->o.crawl, suffix);
+	s = js_KeyValue(kv, n->js, name);
+	if (s == NATS_NOT_FOUND) {
+		kvConfig_Init(&kc);
+		kc.Bucket = name;
+		kc.History = 1;
+		kc.TTL = ttl_ms * 1000000;
+		kc.Replicas = n->o.replicas;
+		kc.StorageType = js_FileStorage;
+		s = js_CreateKeyValue(kv, n->js, &kc);
+		/* Another node may have made it between the two calls. */
+		if (s != NATS_OK)
+			s = js_KeyValue(kv, n->js, name);
+	}
+	if (s != NATS_OK) {
+		char e[300];
+		natsio_err(e, sizeof e, name, s);
+		*err = xasprintf("NATS at %s: %s", n->o.url, e);
+		return s;
+	}
+	if (kvStore_Status(&st, *kv) == NATS_OK) {
+		int64_t have = kvStatus_TTL(st) / 1000000;
+		kvStatus_Destroy(st);
+		if (have != ttl_ms) {
+			*err = xasprintf("cluster.lease-seconds: crawl '%s' on %s uses %" PRId64
+			    " s, not %" PRId64 " s", n->o.crawl, n->o.url, have / 1000, ttl_ms / 1000);
+			*usage = 1;
+			return NATS_ERR;
+		}
+	}
+	return NATS_OK;
+}
+
+static natsStatus natsio_setup(struct natsio *n, char **err, int *usage)
+{
+	jsOptions jo;
+	jsStreamConfig sc;
+	jsStreamInfo *si = NULL;
+	char subjects[200], pbuf[32];
+	const char *subj[1];
+	kvEntry *e = NULL;
+	uint64_t rev;
+	natsStatus s;
+
+	jsOptions_Init(&jo);
+	jo.Wait = 5000;
+	jo.PublishAsync.AckHandler = natsio_puback_cb;
+	jo.PublishAsync.AckHandlerClosure = n;
+	jo.PublishAsync.MaxPending = NATSIO_MAX_PUB_PENDING;
+	s = natsConnection_JetStream(&n->js, n->nc, &jo);
+	if (s == NATS_OK) {
+		s = js_GetStreamInfo(&si, n->js, n->stream, NULL, NULL);
+		if (s == NATS_NOT_FOUND) {
+			snprintf(subjects, sizeof subjects, "%s*.*", n->prefix);
+			subj[0] = subjects;
+			jsStreamConfig_Init(&sc);
+			sc.Name = n->stream;
+			sc.Subjects = subj;
+			sc.SubjectsLen = 1;
+			sc.Storage = js_FileStorage;
+			sc.Replicas = n->o.replicas;
+			s = js_AddStream(&si, n->js, &sc, NULL, NULL);
+			if (s != NATS_OK)
+				s = js_GetStreamInfo(&si, n->js, n->stream, NULL, NULL);
+		}
+		jsStreamInfo_Destroy(si);
+	}
+	if (s != NATS_OK) {
+		char e2[300];
+		natsio_err(e2, sizeof e2, "JetStream", s);
+		*err = xasprintf("NATS at %s: %s (is the server started with -js?)", n->o.url, e2);
+		return s;
+	}
+	if ((s = natsio_bucket(n, &n->owners, "owners", (int64_t)n->o.lease_ms, err, usage)) != NATS_OK ||
+	    (s = natsio_bucket(n, &n->nodes, "nodes", (int64_t)n->o.lease_ms, err, usage)) != NATS_OK ||
+	    (s = natsio_bucket(n, &n->meta, "meta", 0, err, usage)) != NATS_OK)
+		return s;
+	/* The partition count is fixed by the first node of the crawl. */
+	snprintf(pbuf, sizeof pbuf, "%u", n->o.partitions);
+	if (kvStore_CreateString(&rev, n->meta, "partitions", pbuf) != NATS_OK) {
+		s = kvStore_Get(&e, n->meta, "partitions");
+		if (s != NATS_OK) {
+			char e2[300];
+			natsio_err(e2, sizeof e2, "partitions", s);
+			*err = xasprintf("NATS at %s: %s", n->o.url, e2);
+			return s;
+		}
+		if (strcmp(kvEntry_ValueString(e), pbuf) != 0) {
+			*err = xasprintf("cluster.partitions: crawl '%s' on %s has %s partitions, not %s",
+			    n->o.crawl, n->o.url, kvEntry_ValueString(e), pbuf);
+			*usage = 1;
+			kvEntry_Destroy(e);
+			return NATS_ERR;
+		}
+		kvEntry_Destroy(e);
+	}
+	{
+		jsSubOptions so;
+		char seeds[200];
+		jsSubOptions_Init(&so);
+		so.Stream = n->stream;
+		so.Ordered = true;
+		natsio_subject(n, NATSIO_SEEDS, 0, seeds, sizeof seeds);
+		s = js_Subscribe(&n->seeds_sub, n->js, seeds, natsio_seed_cb, n, NULL, &so, NULL);
+	}
+	if (s == NATS_OK && natsSubscription_SetOnCompleteCB(n->seeds_sub, natsio_closed_cb, n) == NATS_OK)
+		natsio_open_sub(n, 1);
+	if (s == NATS_OK)
+		s = natsConnection_Subscribe(&n->ctl_sub, n->nc, n->ctl_subject, natsio_ctl_cb, n);
+	if (s == NATS_OK && natsSubscription_SetOnCompleteCB(n->ctl_sub, natsio_closed_cb, n) == NATS_OK)
+		natsio_open_sub(n, 1);
+	if (s != NATS_OK) {
+		char e2[300];
+		natsio_err(e2, sizeof e2, "subscribe", s);
+		*err = xasprintf("NATS at %s: %s", n->o.url, e2);
+	}
+	return s;
+}
+
+/* cluster.url may name several servers of a NATS cluster, comma-separated:
+ * the client connects to any and fails over to the others. */
+static natsStatus natsio_set_servers(natsOptions *opts, const char *url)
+{
+	char *copy = xstrdup(url), *p, *save = NULL;
+	const char **list = NULL;
+	int n = 0;
+	natsStatus s;
+
+	for (p = strtok_r(copy, ", ", &save); p != NULL; p = strtok_r(NULL, ", ", &save)) {
+		list = xrealloc(list, (size_t)(n + 1) * sizeof *list);
+		list[n++] = p;
+	}
+	s = n > 0 ? natsOptions_SetServers(opts, list, n) : NATS_INVALID_ARG;
+	free(list);
+	free(copy);
+	return s;
+}
+
+static void natsio_free(struct natsio *n)
+{
+	natsSubscription_Destroy(n->seeds_sub);
+	natsSubscription_Destroy(n->ctl_sub);
+	kvStore_Destroy(n->owners);
+	kvStore_Destroy(n->nodes);
+	kvStore_Destroy(n->meta);
+	jsCtx_Destroy(n->js);
+	natsConnection_Destroy(n->nc);
+	natsOptions_Destroy(n->opts);
+	/* nats.c's own threads end here, so that nothing of the library
+	 * outlives cluster mode. */
+	nats_CloseAndWait(5000);
+	free((char *)n->o.url);
+	free((char *)n->o.crawl);
+	free((char *)n->o.node);
+	free((char *)n->o.lease_value);
+	free(n->sub);
+	free(n->subctx);
+	uv_cond_destroy(&n->open_cond);
+	uv_mutex_destroy(&n->open_lock);
+	free(n);
+}
+
+struct natsio *natsio_start(const struct natsio_opts *o, struct mailbox *mb, char **err,
+    int *usage)
+{
+	struct natsio *n = xcalloc(1, sizeof *n);
+	natsStatus s;
+	unsigned p;
+
+	*usage = 0;
+	n->o = *o;
+	n->o.url = xstrdup(o->url);
+	n->o.crawl = xstrdup(o->crawl);
+	n->o.node = xstrdup(o->node);
+	n->o.lease_value = xstrdup(o->lease_value);
+	n->mb = mb;
+	if (uv_mutex_init(&n->open_lock) != 0 || uv_cond_init(&n->open_cond) != 0)
+		abort();
+	n->sub = xcalloc(o->partitions, sizeof *n->sub);
+	n->subctx = xcalloc(o->partitions, sizeof *n->subctx);
+	for (p = 0; p < o->partitions; p++) {
+		n->subctx[p].n = n;
+		n->subctx[p].partition = p;
+	}
+	snprintf(n->stream, sizeof n->stream, "tern-%s", o->crawl);
+	snprintf(n->prefix, sizeof n->prefix, "tern.%s.", o->crawl);
+	snprintf(n->ctl_subject, sizeof n->ctl_subject, "tern-ctl.%s", o->crawl);
+	{
+		/* The lease value ends in this process's nonce: message ids
+		 * start with it, so two runs never share one. */
+		const char *sp = strrchr(o->lease_value, ' ');
+		snprintf(n->msgid_prefix, sizeof n->msgid_prefix, "%s.", sp != NULL ? sp + 1 : "0");
+	}
+	natsio_node_key(o->node, n->node_key, sizeof n->node_key);
+
+	s = natsOptions_Create(&n->opts);
+	if (s == NATS_OK)
+		s = natsio_set_servers(n->opts, o->url);
+	if (s == NATS_OK)
+		s = natsOptions_SetName(n->opts, o->node);
+	if (s == NATS_OK)
+		s = natsOptions_SetTimeout(n->opts, 3000);
+	if (s == NATS_OK)
+		s = natsOptions_SetMaxReconnect(n->opts, -1);
+	if (s == NATS_OK)
+		s = natsOptions_SetReconnectWait(n->opts, 250);
+	if (s == NATS_OK)
+		s = natsOptions_SetReconnectBufSize(n->opts, 64 * 1024 * 1024);
+	if (s == NATS_OK)
+		s = natsOptions_SetPingInterval(n->opts, 5000);
+	if (s == NATS_OK)
+		s = natsOptions_UseGlobalMessageDelivery(n->opts, true);
+	if (s == NATS_OK)
+		s = natsOptions_SetDisconnectedCB(n->opts, natsio_disconnected_cb, n);
+	if (s == NATS_OK)
+		s = natsOptions_SetReconnectedCB(n->opts, natsio_reconnected_cb, n);
+	if (s == NATS_OK) {
+		s = natsConnection_Connect(&n->nc, n->opts);
+		if (s != NATS_OK) {
+			*err = xasprintf("cannot reach NATS at %s: %s", o->url, natsStatus_GetText(s));
+			natsio_free(n);
+			return NULL;
+		}
+	}
+	if (s != NATS_OK) {
+		*err = xasprintf("NATS options for %s: %s", o->url, natsStatus_GetText(s));
+		natsio_free(n);
+		return NULL;
+	}
+	if (natsio_setup(n, err, usage) != NATS_OK) {
+		natsConnection_Close(n->nc);
+		natsio_free(n);
+		return NULL;
+	}
+	if (uv_thread_create(&n->thread, natsio_main, n) != 0) {
+		*err = xstrdup("cannot start the NATS client's thread");
+		natsConnection_Close(n->nc);
+		natsio_free(n);
+		return NULL;
+	}
+	return n;
+}
+
+void natsio_join(struct natsio *n)
+{
+	uv_thread_join(&n->thread);
+	natsio_free(n);
+}
+
+struct natsio_snapshot *natsio_read(const char *url, const char *crawl, unsigned partitions,
+    char **err)
+{
+	struct natsio *n = xcalloc(1, sizeof *n);
+	struct natsio_snapshot *s = NULL;
+	char name[200];
+	natsStatus st;
+
+	n->o.url = xstrdup(url);
+	n->o.crawl = xstrdup(crawl);
+	n->o.node = xstrdup("");
+	n->o.lease_value = xstrdup("");
+	n->o.partitions = partitions;
+	if (uv_mutex_init(&n->open_lock) != 0 || uv_cond_init(&n->open_cond) != 0)
+		abort();
+	snprintf(n->stream, sizeof n->stream, "tern-%s", crawl);
+	st = natsOptions_Create(&n->opts);
+	if (st == NATS_OK)
+		st = natsio_set_servers(n->opts, url);
+	if (st == NATS_OK)
+		st = natsOptions_SetTimeout(n->opts, 3000);
+	if (st == NATS_OK)
+		st = natsOptions_SetMaxReconnect(n->opts, 0);
+	if (st == NATS_OK && (st = natsConnection_Connect(&n->nc, n->opts)) != NATS_OK) {
+		*err = xasprintf("cannot reach NATS at %s: %s", url, natsStatus_GetText(st));
+		goto out;
+	}
+	if (st == NATS_OK)
+		st = natsConnection_JetStream(&n->js, n->nc, NULL);
+	/* Bound, never made: a report must not create a crawl. */
+	snprintf(name, sizeof name, "tern-%s-owners", crawl);
+	if (st == NATS_OK)
+		st = js_KeyValue(&n->owners, n->js, name);
+	snprintf(name, sizeof name, "tern-%s-nodes", crawl);
+	if (st == NATS_OK)
+		st = js_KeyValue(&n->nodes, n->js, name);
+	snprintf(name, sizeof name, "tern-%s-meta", crawl);
+	if (st == NATS_OK)
+		st = js_KeyValue(&n->meta, n->js, name);
+	if (st != NATS_OK) {
+		*err = xasprintf("crawl '%s' on NATS at %s: %s", crawl, url, st == NATS_NOT_FOUND ?
+		    "not found" : natsStatus_GetText(st));
+		goto out;
+	}
+	s = natsio_snapshot_take(n, 0, 0);
+	if (!s->ok) {
+		*err = xasprintf("NATS at %s: %s", url, s->err);
+		natsio_snapshot_free(s);
+		s = NULL;
+	}
+out:
+	if (n->nc != NULL)
+		natsConnection_Close(n->nc);
+	natsio_free(n);
+	return s;
+}

@@ -1,0 +1,320 @@
+/* This crawl as a cluster node (clusternode.h). */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cluster/cluster.h"
+#include "crawl/clusternode.h"
+#include "crawl/schedule.h"
+#include "crawl/visit.h"
+#include "frontier/frontier.h"
+#include "lib/canon.h"
+#include "lib/clock.h"
+#include "lib/config.h"
+#include "lib/curi.h"
+#include "lib/handoff.h"
+#include "lib/partition.h"
+#include "lib/scope.h"
+#include "lib/surt.h"
+#include "lib/xmalloc.h"
+
+/* How long a URI whose partition may not be fetched now waits. */
+#define CLUSTERNODE_DEFER_MS 1000
+
+struct clusternode {
+	struct clusternode_env env;
+	struct cluster *c;
+	struct visit_pool *visits;
+	char *node_id;
+};
+
+/* The partition test handed to the visits and the frontier. */
+struct clusternode_match {
+	struct clusternode *n;
+	unsigned partition;
+};
+
+int clusternode_configured(const struct config *cfg)
+{
+	return config_str(cfg, CK_CLUSTER_URL)[0] != '\0';
+}
+
+static void clusternode_log(void *ctx, const char *msg)
+{
+	struct clusternode *n = ctx;
+
+	n->env.log(n->env.ctx, msg);
+}
+
+static void clusternode_schedule(void *ctx, const struct handoff_url *r, int force)
+{
+	struct clusternode *n = ctx;
+
+	schedule_received(n->env.sched, r->uri, r->via, r->hops, r->flags & ~HANDOFF_FORCE, force);
+}
+
+static void clusternode_mark_seen(void *ctx, const char *canon)
+{
+	struct clusternode *n = ctx;
+
+	frontier_mark_seen(n->env.frontier, canon);
+}
+
+static int clusternode_any(void *ctx, const char *uri)
+{
+	(void)ctx;
+	(void)uri;
+	return 1;
+}
+
+static int clusternode_in_partition(void *ctx, const char *uri)
+{
+	struct clusternode_match *m = ctx;
+
+	return cluster_partition_of(m->n->c, uri) == (int)m->partition;
+}
+
+static void clusternode_suspend(void *ctx, unsigned p)
+{
+	struct clusternode *n = ctx;
+	struct clusternode_match m = { n, p };
+
+	if (n->visits != NULL)
+		visit_abandon_where(n->visits, clusternode_in_partition, &m);
+}
+
+static unsigned clusternode_in_flight(void *ctx, unsigned p)
+{
+	struct clusternode *n = ctx;
+	struct clusternode_match m = { n, p };
+
+	return n->visits != NULL ? (unsigned)visit_count_where(n->visits, clusternode_in_partition, &m) : 0;
+}
+
+static int clusternode_drop(void *ctx, unsigned p)
+{
+	struct clusternode *n = ctx;
+	struct clusternode_match m = { n, p };
+	char *err = NULL;
+	long dropped = frontier_drop_where(n->env.frontier, clusternode_in_partition, &m, &err);
+
+	if (dropped < 0) {
+		char *msg = xasprintf("cluster: partition %u: %s", p, err);
+		n->env.log(n->env.ctx, msg);
+		free(msg);
+		free(err);
+		return -1;
+	}
+	if (dropped > 0) {
+		char *msg = xasprintf("cluster: partition %u: %ld queued URIs dropped (the stream has them)",
+		    p, dropped);
+		n->env.log(n->env.ctx, msg);
+		free(msg);
+	}
+	return 0;
+}
+
+static void clusternode_seed(void *ctx, const char *uri)
+{
+	struct clusternode *n = ctx;
+
+	scope_add_seed(n->env.scope, uri);
+}
+
+static void clusternode_control(void *ctx, const char *action, const char *body)
+{
+	struct clusternode *n = ctx;
+
+	n->env.control(n->env.ctx, action, body);
+}
+
+static void clusternode_status(void *ctx, struct cluster_local *out)
+{
+	struct clusternode *n = ctx;
+
+	n->env.status(n->env.ctx, out);
+}
+
+static void clusternode_finished(void *ctx)
+{
+	struct clusternode *n = ctx;
+
+	n->env.finished(n->env.ctx);
+}
+
+static int clusternode_id_ok(const char *id)
+{
+	size_t i, n = strlen(id);
+
+	if (n == 0 || n > 64)
+		return 0;
+	for (i = 0; i < n; i++) {
+		char c = id[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '_'))
+			return 0;
+	}
+	return 1;
+}
+
+int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct clusternode **out)
+{
+	const struct config *cfg = env->cfg;
+	const char *crawl = config_str(cfg, CK_CLUSTER_CRAWL_ID);
+	int assign = config_enum(cfg, CK_FRONTIER_QUEUE_ASSIGNMENT);
+	int by = config_enum(cfg, CK_CLUSTER_PARTITION_BY);
+	struct clusternode *n;
+	struct cluster_opts o;
+	struct cluster_hooks h;
+	char *err = NULL;
+	int usage = 0;
+
+	*out = NULL;
+	if (!clusternode_configured(cfg))
+		return 0;
+	if (!clusternode_id_ok(crawl)) {
+		fprintf(stderr, "tern: cluster.crawl-id: %s (letters, digits, '-' and '_', "
+		    "up to 64; every node of one crawl gives the same)\n",
+		    crawl[0] ? "not a valid name" : "required with cluster.url");
+		return 2;
+	}
+	/* An address's queue gathers hosts of different partitions (and moves
+	 * URIs between queues once names resolve). */
+	if (assign == SURT_ASSIGN_IP) {
+		fprintf(stderr, "tern: frontier.queue-assignment = ip cannot be used in cluster mode "
+		    "(an address's queue would span partitions)\n");
+		return 2;
+	}
+	n = xcalloc(1, sizeof *n);
+	n->env = *env;
+	if (config_str(cfg, CK_CLUSTER_NODE_ID)[0] != '\0') {
+		n->node_id = xstrdup(config_str(cfg, CK_CLUSTER_NODE_ID));
+	} else {
+		char host[256] = "localhost", *abs = realpath(env->jobdir, NULL);
+		gethostname(host, sizeof host - 1);
+		n->node_id = xasprintf("%s:%s", host, abs != NULL ? abs : env->jobdir);
+		free(abs);
+	}
+	memset(&o, 0, sizeof o);
+	o.url = config_str(cfg, CK_CLUSTER_URL);
+	o.crawl = crawl;
+	o.node = n->node_id;
+	o.jobdir = env->jobdir;
+	o.partitions = (unsigned)config_int(cfg, CK_CLUSTER_PARTITIONS);
+	o.lease_ms = (uint64_t)config_int(cfg, CK_CLUSTER_LEASE_SECONDS) * 1000;
+	o.replicas = (int)config_int(cfg, CK_CLUSTER_REPLICAS);
+	o.by = by == 1 ? PARTITION_BY_QUEUE : PARTITION_BY_DOMAIN;
+	o.assign = assign;
+	o.canon_flags = canon_flags(cfg);
+	memset(&h, 0, sizeof h);
+	h.ctx = n;
+	h.schedule = clusternode_schedule;
+	h.mark_seen = clusternode_mark_seen;
+	h.suspend = clusternode_suspend;
+	h.in_flight = clusternode_in_flight;
+	h.drop = clusternode_drop;
+	h.seed = clusternode_seed;
+	h.control = clusternode_control;
+	h.status = clusternode_status;
+	h.finished = clusternode_finished;
+	h.log = clusternode_log;
+	n->c = cluster_open(loop, &o, &h, &err, &usage);
+	if (n->c == NULL) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		free(n->node_id);
+		free(n);
+		return usage ? 2 : 1;
+	}
+	/* A node's frontier holds only the partitions it holds, and it holds
+	 * none yet: what a resumed store still queues goes (the stream has
+	 * it), and each partition it claims is rebuilt from the stream. */
+	{
+		long dropped = frontier_drop_where(env->frontier, clusternode_any, NULL, &err);
+		if (dropped < 0) {
+			fprintf(stderr, "tern: %s\n", err);
+			free(err);
+			*out = n;
+			return 1;
+		}
+		if (dropped > 0) {
+			char *msg = xasprintf("cluster: %ld URIs the store queued dropped; the partitions "
+			    "this node claims are rebuilt from the stream", dropped);
+			n->env.log(n->env.ctx, msg);
+			free(msg);
+		}
+	}
+	*out = n;
+	return 0;
+}
+
+void clusternode_set_visits(struct clusternode *n, struct visit_pool *visits)
+{
+	n->visits = visits;
+}
+
+int clusternode_handoff(void *ctx, const char *href, const char *via, const char *hops,
+    unsigned flags, int force)
+{
+	struct clusternode *n = ctx;
+	struct handoff_url r;
+
+	if (flags & CURI_SEED)
+		return cluster_seed(n->c, href, force) == 0;
+	r.flags = flags | (force ? HANDOFF_FORCE : 0);
+	r.hops = hops != NULL ? hops : "";
+	r.uri = href;
+	r.via = via;
+	return cluster_offer(n->c, &r) == 1;
+}
+
+int clusternode_admit(struct clusternode *n, struct curi *c)
+{
+	if (cluster_may_fetch(n->c, c->uri))
+		return 1;
+	frontier_finish(n->env.frontier, c, FRONTIER_DEFER, clock_wall_ms(), CLUSTERNODE_DEFER_MS);
+	return 0;
+}
+
+void clusternode_disposed(void *ctx, const char *uri)
+{
+	struct clusternode *n = ctx;
+
+	cluster_done(n->c, uri);
+}
+
+void clusternode_flushed(struct clusternode *n)
+{
+	cluster_flushed(n->c);
+}
+
+void clusternode_pass(struct clusternode *n, const char *action, const char *body)
+{
+	cluster_control(n->c, action, body);
+}
+
+void clusternode_leave(struct clusternode *n, void (*left)(void *arg), void *arg)
+{
+	cluster_leave(n->c, left, arg);
+}
+
+void clusternode_free(struct clusternode *n)
+{
+	if (n == NULL)
+		return;
+	cluster_free(n->c);
+	free(n->node_id);
+	free(n);
+}
+
+void clusternode_report(struct clusternode *n, struct buf *out, int json)
+{
+	cluster_report(n->c, out, json);
+}
+
+struct json_t *clusternode_stats_json(struct clusternode *n)
+{
+	return cluster_stats_json(n->c);
+}

@@ -1,0 +1,129 @@
+/* Giving URIs up to the cluster (cede.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontier/cede.h"
+#include "frontier/enqueue.h"
+#include "frontier/qstate.h"
+#include "frontier/residency.h"
+#include "frontier/store.h"
+#include "lib/xmalloc.h"
+
+int cede_mark_seen(struct frontier *f, const char *canon)
+{
+	char *err = NULL;
+	int r = seen_add(f->seen, canon, f->wb, &err);
+
+	if (r < 0) {
+		store_fail(f, "marking a URI seen", NULL);
+		free(err);
+		return -1;
+	}
+	if (r == 1) {
+		f->wb_ops++;
+		f->c.discovered++;
+	}
+	return 0;
+}
+
+/* Deletes every URI key of queue q (in the batch); the count deleted, and
+ * the head bound set past the last one (the tombstones LevelDB keeps until
+ * compaction are not stepped over by the queue's next head seek). */
+static uint64_t cede_delete_uris(struct frontier *f, struct wq *q, leveldb_iterator_t *it)
+{
+	struct buf prefix = BUF_INIT, last = BUF_INIT;
+	uint64_t n = 0;
+
+	keys_uri_prefix(&prefix, q->key);
+	for (leveldb_iter_seek(it, prefix.data, prefix.len); leveldb_iter_valid(it);
+	    leveldb_iter_next(it)) {
+		size_t klen;
+		const char *k = leveldb_iter_key(it, &klen);
+		struct buf key;
+		if (klen < prefix.len || memcmp(k, prefix.data, prefix.len) != 0)
+			break;
+		key.data = (char *)k;
+		key.len = klen;
+		store_del(f, &key);
+		buf_reset(&last);
+		buf_append(&last, k, klen);
+		n++;
+	}
+	if (n > 0) {
+		const char *qk;
+		size_t ql;
+		int dir, prec;
+		uint64_t ord;
+		if (keys_uri_parse(last.data, last.len, &qk, &ql, &dir, &prec, &ord) == 0) {
+			q->m.head_dir = dir;
+			q->m.head_prec = prec;
+			q->m.head_ord = ord;
+			q->m.head_live = 0;
+		}
+	}
+	buf_free(&prefix);
+	buf_free(&last);
+	return n;
+}
+
+long cede_drop_where(struct frontier *f, int (*match)(void *ctx, const char *uri), void *ctx,
+    char **err)
+{
+	leveldb_iterator_t *it;
+	char **keys = NULL;
+	size_t nkeys = 0, cap = 0, i;
+	long dropped = 0;
+	char qprefix = KEYS_QUEUE;
+
+	/* The store holds every queue's current metadata after a write. */
+	if (f->nheld > 0)
+		enqueue_resolve_held(f);
+	if (residency_write(f, err) < 0)
+		return -1;
+	it = leveldb_create_iterator(f->db, f->ro);
+	for (leveldb_iter_seek(it, &qprefix, 1); leveldb_iter_valid(it); leveldb_iter_next(it)) {
+		size_t klen, vlen;
+		const char *k = leveldb_iter_key(it, &klen), *v;
+		struct keys_qmeta m;
+		if (klen < 1 || k[0] != KEYS_QUEUE)
+			break;
+		v = leveldb_iter_value(it, &vlen);
+		memset(&m, 0, sizeof m);
+		if (keys_qmeta_decode(v, vlen, &m) < 0)
+			continue;
+		/* A queue's URIs share its host: the last one placed names
+		 * its partition. */
+		if (m.count > 0 && m.last_queued != NULL && match(ctx, m.last_queued)) {
+			if (nkeys == cap) {
+				cap = cap ? cap * 2 : 64;
+				keys = xrealloc(keys, cap * sizeof *keys);
+			}
+			keys[nkeys++] = xstrndup(k + 1, klen - 1);
+		}
+		keys_qmeta_clear(&m);
+	}
+	for (i = 0; i < nkeys; i++) {
+		struct wq *q = residency_get(f, keys[i], 0);
+		uint64_t n;
+		if (q == NULL || q->out)
+			continue;
+		qstate_set(f, q, WQ_EXHAUSTED);
+		n = cede_delete_uris(f, q, it);
+		f->c.queued -= q->m.count;
+		q->m.count = 0;
+		q->m.nhist = 0;
+		store_dirty(f, q);
+		dropped += (long)n;
+	}
+	leveldb_iter_destroy(it);
+	for (i = 0; i < nkeys; i++)
+		free(keys[i]);
+	free(keys);
+	if (f->error != NULL) {
+		*err = xstrdup(f->error);
+		return -1;
+	}
+	if (residency_write(f, err) < 0)
+		return -1;
+	return dropped;
+}

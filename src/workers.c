@@ -1,0 +1,444 @@
+/* tern crawl --workers N (workers.h): a small supervisor on its own libuv
+ * loop. It starts nats-server when it must, then N `tern crawl` (or `tern
+ * resume`) children, passes SIGINT/SIGTERM on to them, and once they have
+ * all exited stops the server. It makes no crawl decision: the children
+ * share the crawl through NATS as any cluster nodes do. */
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "lib/xmalloc.h"
+#include "workers.h"
+
+#define WORKERS_READY_MS 10000
+
+struct workers_child {
+	uv_process_t proc;
+	struct workers *w;
+	int index;		/* -1: the server */
+	int running;
+	int status;
+};
+
+struct workers {
+	uv_loop_t loop;
+	const struct workers_opts *o;
+	char self[PATH_MAX];
+	char *url;
+	char *crawl_id;
+	unsigned n;
+	int port;
+	int embedded;
+	struct workers_child server;
+	struct workers_child *child;
+	unsigned running;
+	uv_signal_t sigint, sigterm;
+	uv_timer_t wait;
+	unsigned waited_ms;
+	int signals;
+	int status;
+	uint64_t started_ms;	/* when the workers started */
+	int summarized;
+};
+
+static void workers_close_cb(uv_handle_t *h)
+{
+	(void)h;
+}
+
+static char *workers_path(const char *dir, const char *name)
+{
+	return xasprintf("%s/%s", dir, name);
+}
+
+static int workers_write_state(struct workers *w)
+{
+	char *path = workers_path(w->o->jobdir, "workers.json"), *tmp = xasprintf("%s.tmp", path);
+	json_t *j = json_object();
+	int rc;
+
+	json_object_set_new(j, "workers", json_integer(w->n));
+	json_object_set_new(j, "url", json_string(w->embedded ? "" : w->url));
+	json_object_set_new(j, "port", json_integer(w->embedded ? w->port : 0));
+	json_object_set_new(j, "crawl_id", json_string(w->crawl_id));
+	rc = json_dump_file(j, tmp, JSON_INDENT(1)) == 0 && rename(tmp, path) == 0 ? 0 : -1;
+	if (rc < 0)
+		fprintf(stderr, "tern: %s: %s\n", path, strerror(errno));
+	json_decref(j);
+	free(tmp);
+	free(path);
+	return rc;
+}
+
+static int workers_read_state(struct workers *w, unsigned *n)
+{
+	char *path = workers_path(w->o->jobdir, "workers.json");
+	json_error_t e;
+	json_t *j = json_load_file(path, 0, &e);
+	const char *url, *id;
+
+	if (j == NULL) {
+		fprintf(stderr, "tern: %s: %s\n", path, e.text);
+		free(path);
+		return -1;
+	}
+	free(path);
+	*n = (unsigned)json_integer_value(json_object_get(j, "workers"));
+	url = json_string_value(json_object_get(j, "url"));
+	id = json_string_value(json_object_get(j, "crawl_id"));
+	w->port = (int)json_integer_value(json_object_get(j, "port"));
+	w->embedded = url == NULL || *url == '\0';
+	w->url = w->embedded ? NULL : xstrdup(url);
+	w->crawl_id = xstrdup(id != NULL ? id : "local");
+	json_decref(j);
+	return *n > 0 ? 0 : -1;
+}
+
+int workers_dir(const char *dir, char **first)
+{
+	char *path = workers_path(dir, "workers.json");
+	struct stat st;
+	int is = stat(path, &st) == 0;
+
+	free(path);
+	if (is && first != NULL)
+		*first = workers_path(dir, "w0");
+	return is;
+}
+
+/* The workers' totals, from the stats.json each wrote at its end. */
+static void workers_summary(struct workers *w)
+{
+	json_int_t pages = 0, bytes = 0, failures = 0;
+	double secs = (double)(uv_now(&w->loop) - w->started_ms) / 1000.0;
+	unsigned i;
+
+	for (i = 0; i < w->n; i++) {
+		char *path = xasprintf("%s/w%u/reports/stats.json", w->o->jobdir, i);
+		json_t *j = json_load_file(path, 0, NULL);
+		free(path);
+		pages += json_integer_value(json_object_get(j, "pages"));
+		bytes += json_integer_value(json_object_get(j, "bytes"));
+		failures += json_integer_value(json_object_get(j, "failures"));
+		json_decref(j);
+	}
+	printf("tern: %u workers: %" JSON_INTEGER_FORMAT " pages (%.1f pages/s), %" JSON_INTEGER_FORMAT
+	    " bytes, %" JSON_INTEGER_FORMAT " failures in %.1f s; job directories %s/w0..w%u\n",
+	    w->n, pages, secs > 0 ? (double)pages / secs : 0.0, bytes, failures, secs,
+	    w->o->jobdir, w->n - 1);
+}
+
+static void workers_all_done(struct workers *w)
+{
+	if (w->running == 0 && w->started_ms != 0 && !w->summarized) {
+		w->summarized = 1;
+		workers_summary(w);
+	}
+	if (w->server.running) {
+		uv_process_kill(&w->server.proc, SIGTERM);
+		return;
+	}
+	uv_signal_stop(&w->sigint);
+	uv_signal_stop(&w->sigterm);
+	uv_close((uv_handle_t *)&w->sigint, workers_close_cb);
+	uv_close((uv_handle_t *)&w->sigterm, workers_close_cb);
+}
+
+static void workers_exit_cb(uv_process_t *p, int64_t status, int signum)
+{
+	struct workers_child *c = p->data;
+	struct workers *w = c->w;
+
+	c->running = 0;
+	c->status = signum != 0 ? 128 + signum : (int)status;
+	uv_close((uv_handle_t *)p, workers_close_cb);
+	if (c->index < 0) {
+		if (w->running > 0)
+			fprintf(stderr, "tern: nats-server exited (%d) while workers run; see %s/nats/nats.log\n",
+			    c->status, w->o->jobdir);
+		if (w->running == 0)
+			workers_all_done(w);
+		return;
+	}
+	fprintf(stderr, "tern: worker %d exited %d\n", c->index, c->status);
+	if (c->status != 0 && w->status == 0)
+		w->status = c->status == 1 || c->status == 2 ? c->status : 1;
+	if (--w->running == 0)
+		workers_all_done(w);
+}
+
+static void workers_signal_cb(uv_signal_t *s, int signum)
+{
+	struct workers *w = s->data;
+	unsigned i;
+
+	(void)signum;
+	/* The first signal asks every worker to stop as a signal asks one
+	 * crawl; the second ends them at once, as for one crawl. */
+	w->signals++;
+	for (i = 0; i < w->n; i++)
+		if (w->child[i].running)
+			uv_process_kill(&w->child[i].proc, w->signals > 1 ? SIGKILL : SIGTERM);
+}
+
+static int workers_spawn(struct workers *w, struct workers_child *c, const char *file,
+    char **args, const char *out)
+{
+	uv_process_options_t po;
+	uv_stdio_container_t io[3];
+	int fd = open(out, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644), rc;
+
+	if (fd < 0) {
+		fprintf(stderr, "tern: %s: %s\n", out, strerror(errno));
+		return -1;
+	}
+	memset(&po, 0, sizeof po);
+	io[0].flags = UV_IGNORE;
+	io[1].flags = UV_INHERIT_FD;
+	io[1].data.fd = fd;
+	io[2].flags = UV_INHERIT_FD;
+	io[2].data.fd = fd;
+	po.file = file;
+	po.args = args;
+	po.stdio = io;
+	po.stdio_count = 3;
+	po.exit_cb = workers_exit_cb;
+	c->w = w;
+	c->proc.data = c;
+	rc = uv_spawn(&w->loop, &c->proc, &po);
+	close(fd);
+	if (rc != 0)
+		return rc;
+	c->running = 1;
+	return 0;
+}
+
+/* The server's ports file (nats-server --ports_file_dir) names its URL. */
+static int workers_read_port(struct workers *w)
+{
+	char *pat = xasprintf("%s/nats/*.ports", w->o->jobdir), *p;
+	glob_t g;
+	FILE *f;
+	char buf[512];
+	size_t n = 0;
+
+	if (glob(pat, 0, NULL, &g) == 0 && g.gl_pathc > 0 && (f = fopen(g.gl_pathv[0], "r")) != NULL) {
+		n = fread(buf, 1, sizeof buf - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	if (g.gl_pathc > 0 || n > 0)
+		globfree(&g);
+	free(pat);
+	if ((p = strstr(buf, "nats://127.0.0.1:")) == NULL)
+		return 0;
+	w->port = atoi(p + strlen("nats://127.0.0.1:"));
+	free(w->url);
+	w->url = xasprintf("nats://127.0.0.1:%d", w->port);
+	return w->port > 0;
+}
+
+static void workers_start_children(struct workers *w);
+
+static void workers_wait_cb(uv_timer_t *t)
+{
+	struct workers *w = t->data;
+
+	if (workers_read_port(w)) {
+		uv_timer_stop(t);
+		uv_close((uv_handle_t *)t, workers_close_cb);
+		workers_start_children(w);
+		return;
+	}
+	w->waited_ms += 50;
+	if (!w->server.running || w->waited_ms >= WORKERS_READY_MS) {
+		fprintf(stderr, "tern: nats-server did not start; see %s/nats/nats.log\n", w->o->jobdir);
+		w->status = 1;
+		uv_timer_stop(t);
+		uv_close((uv_handle_t *)t, workers_close_cb);
+		workers_all_done(w);
+	}
+}
+
+static int workers_start_server(struct workers *w)
+{
+	char *dir = workers_path(w->o->jobdir, "nats"), *store = workers_path(dir, "store");
+	char *log = workers_path(dir, "nats.log"), *pat = xasprintf("%s/*.ports", dir);
+	char port[16];
+	char *args[16];
+	glob_t g;
+	size_t i;
+	int rc, k = 0;
+
+	mkdir(dir, 0755);
+	/* A ports file left by an earlier run names a dead server. */
+	if (glob(pat, 0, NULL, &g) == 0) {
+		for (i = 0; i < g.gl_pathc; i++)
+			unlink(g.gl_pathv[i]);
+		globfree(&g);
+	}
+	snprintf(port, sizeof port, "%d", w->port > 0 ? w->port : -1);
+	args[k++] = "nats-server";
+	args[k++] = "-js";
+	args[k++] = "-sd";
+	args[k++] = store;
+	args[k++] = "-a";
+	args[k++] = "127.0.0.1";
+	args[k++] = "-p";
+	args[k++] = port;
+	args[k++] = "--ports_file_dir";
+	args[k++] = dir;
+	args[k] = NULL;
+	w->server.index = -1;
+	rc = workers_spawn(w, &w->server, "nats-server", args, log);
+	if (rc != 0)
+		fprintf(stderr, "tern: --workers starts nats-server when cluster.url is empty, and %s "
+		    "(install the Debian package nats-server, or set cluster.url)\n",
+		    rc == UV_ENOENT ? "it is not on the PATH" : uv_strerror(rc));
+	free(dir);
+	free(store);
+	free(log);
+	free(pat);
+	return rc != 0 ? -1 : 0;
+}
+
+static void workers_start_children(struct workers *w)
+{
+	unsigned i;
+
+	if (workers_write_state(w) < 0) {
+		w->status = 1;
+		workers_all_done(w);
+		return;
+	}
+	printf("tern: %u workers share crawl '%s' over NATS at %s; job directories %s/w0..w%u, "
+	    "their output in %s/wN.out\n", w->n, w->crawl_id, w->url, w->o->jobdir, w->n - 1,
+	    w->o->jobdir);
+	fflush(stdout);
+	w->started_ms = uv_now(&w->loop);
+	for (i = 0; i < w->n; i++) {
+		const struct workers_opts *o = w->o;
+		char **args = xcalloc(16 + 2 * o->nsets + o->nseeds, sizeof *args);
+		char *job = xasprintf("%s/w%u", o->jobdir, i), *out = xasprintf("%s/w%u.out", o->jobdir, i);
+		char *url = xasprintf("cluster.url=%s", w->url), *id = xasprintf("cluster.crawl-id=%s",
+		    w->crawl_id);
+		size_t k = 0, j;
+
+		args[k++] = w->self;
+		if (o->resume) {
+			args[k++] = "resume";
+			args[k++] = job;
+		} else {
+			args[k++] = "crawl";
+			args[k++] = "-j";
+			args[k++] = job;
+			if (o->conf != NULL) {
+				args[k++] = "-c";
+				args[k++] = (char *)o->conf;
+			}
+			for (j = 0; j < o->nsets; j++) {
+				args[k++] = "--set";
+				args[k++] = o->sets[j];
+			}
+			/* After the user's: the workers' server and crawl id win. */
+			args[k++] = "--set";
+			args[k++] = url;
+			args[k++] = "--set";
+			args[k++] = id;
+			if (i == 0 && o->seedfile != NULL) {
+				args[k++] = "-s";
+				args[k++] = (char *)o->seedfile;
+			}
+			for (j = 0; i == 0 && j < o->nseeds; j++)
+				args[k++] = o->seeds[j];
+		}
+		args[k] = NULL;
+		w->child[i].index = (int)i;
+		if (workers_spawn(w, &w->child[i], w->self, args, out) == 0) {
+			w->running++;
+		} else {
+			fprintf(stderr, "tern: cannot start worker %u\n", i);
+			w->status = 1;
+		}
+		free(job);
+		free(out);
+		free(url);
+		free(id);
+		free(args);
+	}
+	if (w->running == 0)
+		workers_all_done(w);
+}
+
+int workers_run(const struct workers_opts *o)
+{
+	struct workers *w = xcalloc(1, sizeof *w);
+	size_t len = sizeof w->self;
+	unsigned n = o->n;
+	int status;
+
+	w->o = o;
+	if (uv_exepath(w->self, &len) != 0) {
+		fprintf(stderr, "tern: cannot find its own executable\n");
+		free(w);
+		return 1;
+	}
+	if (o->resume) {
+		if (workers_read_state(w, &n) < 0) {
+			free(w);
+			return 2;
+		}
+	} else {
+		if (workers_dir(o->jobdir, NULL)) {
+			fprintf(stderr, "tern: %s holds a --workers crawl: continue it with `tern resume %s`\n",
+			    o->jobdir, o->jobdir);
+			free(w);
+			return 2;
+		}
+		if (mkdir(o->jobdir, 0755) < 0 && errno != EEXIST) {
+			fprintf(stderr, "tern: %s: %s\n", o->jobdir, strerror(errno));
+			free(w);
+			return 2;
+		}
+		w->embedded = o->url == NULL || *o->url == '\0';
+		w->url = w->embedded ? NULL : xstrdup(o->url);
+		w->crawl_id = xstrdup(o->crawl_id != NULL && *o->crawl_id ? o->crawl_id : "local");
+	}
+	/* On resume the count is the one the crawl started with. */
+	w->n = n;
+	w->child = xcalloc(n, sizeof *w->child);
+	uv_loop_init(&w->loop);
+	uv_signal_init(&w->loop, &w->sigint);
+	uv_signal_init(&w->loop, &w->sigterm);
+	w->sigint.data = w->sigterm.data = w;
+	uv_signal_start(&w->sigint, workers_signal_cb, SIGINT);
+	uv_signal_start(&w->sigterm, workers_signal_cb, SIGTERM);
+	if (w->embedded) {
+		if (workers_start_server(w) < 0) {
+			w->status = 1;
+			workers_all_done(w);
+		} else {
+			uv_timer_init(&w->loop, &w->wait);
+			w->wait.data = w;
+			uv_timer_start(&w->wait, workers_wait_cb, 50, 50);
+		}
+	} else {
+		workers_start_children(w);
+	}
+	uv_run(&w->loop, UV_RUN_DEFAULT);
+	uv_loop_close(&w->loop);
+	status = w->status;
+	free(w->child);
+	free(w->url);
+	free(w->crawl_id);
+	free(w);
+	return status;
+}

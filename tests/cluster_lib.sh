@@ -1,0 +1,74 @@
+# Helpers shared by the cluster_*.sh tests (source after tests/lib.sh):
+# cluster nodes crawling the test web over a nats-server started by the
+# test, and checks read from the server's request log and the nodes'
+# crawl.logs. The test web's hosts share one registered domain (web.test),
+# so nodes partition by queue (host and port).
+
+# cluster_node NAME [tern crawl ARGS...]: starts node NAME (job directory
+# $TW_DIR/NAME, output in NAME.out) in crawl id $CLUSTER_ID on $NATS_URL.
+# Sets NODE_PID and NODE_PID_NAME.
+cluster_node() {
+	_name=$1
+	shift
+	"$TERN" crawl -j "$TW_DIR/$_name" --cluster "$NATS_URL" --crawl-id "${CLUSTER_ID:-t}" \
+		--set cluster.partition-by=queue --set cluster.partitions="${CLUSTER_PARTITIONS:-16}" \
+		--set cluster.lease-seconds="${CLUSTER_LEASE:-4}" \
+		--set dns.servers="$DNS_SERVER" --set fetch.allow-private-addresses=true \
+		--set politeness.min-delay-ms="${CLUSTER_MIN_DELAY:-100}" --set politeness.delay-factor=0 \
+		--set politeness.respect-crawl-delay-up-to-seconds=0 \
+		--set crawl.max-hops=500 --set crawl.max-connections=32 "$@" \
+		>"$TW_DIR/$_name.out" 2>&1 &
+	NODE_PID=$!
+	eval "NODE_PID_$_name=$NODE_PID"
+	track_pid "$NODE_PID"
+}
+
+# cluster_wait NAME [SECONDS]: waits for node NAME to exit (default 120 s);
+# fails unless it exited 0 without a sanitizer report.
+cluster_wait() {
+	eval "_p=\$NODE_PID_$1"
+	_i=0
+	while kill -0 "$_p" 2>/dev/null && ps -o stat= -p "$_p" 2>/dev/null | grep -qv Z; do
+		[ $_i -lt $((${2:-120} * 10)) ] || fail "node $1 still running after ${2:-120} s: $(tail -3 "$TW_DIR/$1.out")"
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	wait "$_p"
+	_rc=$?
+	grep -q Sanitizer "$TW_DIR/$1.out" && fail "node $1: sanitizer report: $(grep -A5 Sanitizer "$TW_DIR/$1.out" | head -20)"
+	[ "$_rc" -eq 0 ] || fail "node $1 exited $_rc: $(tail -5 "$TW_DIR/$1.out")"
+}
+
+# cluster_requested: the page URLs the test web served (robots.txt aside),
+# one per request, sorted, into $TW_DIR/requested.txt; the manifest's
+# reachable pages into allowed.txt.
+cluster_requested() {
+	awk -F'\t' -v p="$TW_PORT" '$4 != "/robots.txt" { print "http://" $3 ":" p $4 }' \
+		"$TW_DIR/requests.tsv" | sort >"$TW_DIR/requested.txt"
+	awk -F'\t' '$2 == "allowed" { print $1 }' "$TW_DIR/manifest.tsv" | sort >"$TW_DIR/allowed.txt"
+	[ -s "$TW_DIR/allowed.txt" ] || fail "empty manifest"
+	_missing=$(sort -u "$TW_DIR/requested.txt" | comm -23 "$TW_DIR/allowed.txt" - | wc -l)
+	[ "$_missing" -eq 0 ] || fail "$_missing reachable pages never requested: $(sort -u "$TW_DIR/requested.txt" | comm -23 "$TW_DIR/allowed.txt" - | head -3)"
+	_extra=$(sort -u "$TW_DIR/requested.txt" | comm -13 "$TW_DIR/allowed.txt" - | wc -l)
+	[ "$_extra" -eq 0 ] || fail "$_extra requested pages not in the manifest"
+}
+
+# cluster_no_overlap [SLACK_MS]: per host, from the server's own log, every
+# request starts after the previous one ended (never two in flight at once,
+# whichever node sent them), and at least min-delay minus SLACK_MS later
+# (default 20 ms: the server stamps from its loop, late on a loaded box).
+cluster_no_overlap() {
+	sort -t "$(printf '\t')" -k3,3 -k1,1n "$TW_DIR/requests.tsv" | awk -F'\t' \
+		-v d=$((${CLUSTER_MIN_DELAY:-100} - ${1:-20})) '
+		$3 == h && $1 - e < d { printf "%s: gap %.1f ms before %s\n", $3, $1 - e, $4; bad++ }
+		{ h = $3; e = $2 }
+		END { exit bad > 0 }' >"$TW_DIR/gaps.txt" ||
+		fail "a host had two requests in flight or too close: $(head -5 "$TW_DIR/gaps.txt")"
+}
+
+# cluster_hosts NAME: the hosts node NAME fetched pages from (its crawl.log),
+# one a line, sorted.
+cluster_hosts() {
+	awk '$2 != "1" && $4 !~ /^dns:/ { sub(/^[a-z]+:\/\//, "", $4); sub(/[:\/].*/, "", $4); print $4 }' \
+		"$TW_DIR/$1/logs/crawl.log" | sort -u
+}

@@ -1,0 +1,74 @@
+#!/bin/sh
+# tern crawl --workers N (doc/cluster.md): two local processes share one
+# crawl over a nats-server that tern starts itself. ctl and report act
+# through worker 0; a SIGTERM stops both workers and the server; tern
+# resume JOBDIR starts them again and the crawl ends with every reachable
+# page requested (those in flight at the stop, and no more, twice).
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/cluster_lib.sh"
+need_cmd dnsmasq nats-server
+
+tw_start --hosts 100 --pages 20 --links 5 --kb 2 --latency-ms 0-10
+dns_start
+cd "$TW_DIR" || fail "no work directory"
+"$TERN" crawl --workers 2 -j "$TW_DIR/w" -s "$TW_DIR/seeds.txt" \
+	--set cluster.partition-by=queue --set cluster.partitions=16 --set cluster.lease-seconds=4 \
+	--set dns.servers="$DNS_SERVER" --set fetch.allow-private-addresses=true \
+	--set politeness.min-delay-ms=100 --set politeness.delay-factor=0 \
+	--set politeness.respect-crawl-delay-up-to-seconds=0 --set crawl.max-hops=500 \
+	--set crawl.max-connections=16 >w.out 2>&1 &
+WPID=$!
+track_pid $WPID
+
+i=0
+while n=$(cat w/w0/logs/crawl.log w/w1/logs/crawl.log 2>/dev/null | grep -c ' http'); [ "${n:-0}" -lt 300 ]; do
+	[ $i -lt 600 ] || fail "the workers fetched fewer than 300 pages in 60 s: $(cat w.out)"
+	kill -0 $WPID || fail "tern --workers exited: $(cat w.out)"
+	sleep 0.1
+	i=$((i + 1))
+done
+"$TERN" ctl w status >status.json || fail "ctl through worker 0: $(cat status.json)"
+grep -q RUNNING status.json || fail "ctl status: $(cat status.json)"
+i=0
+until "$TERN" report w cluster >report.txt 2>&1 && grep -q ', 2 nodes;' report.txt; do
+	[ $i -lt 100 ] || fail "report cluster: $(cat report.txt)"
+	sleep 0.1
+	i=$((i + 1))
+done
+pass "ctl and report act through worker 0 ($(grep -c 'RUNNING' report.txt) running)"
+
+kill -TERM $WPID
+i=0
+while kill -0 $WPID 2>/dev/null; do
+	[ $i -lt 300 ] || fail "tern --workers still running 30 s after SIGTERM"
+	sleep 0.1
+	i=$((i + 1))
+done
+wait $WPID
+rc=$?
+[ $rc -eq 0 ] || fail "tern --workers exited $rc after SIGTERM: $(cat w.out)"
+grep -q "worker 0 exited 0" w.out && grep -q "worker 1 exited 0" w.out || fail "workers: $(cat w.out)"
+ls w/nats/*.ports >/dev/null 2>&1 && pgrep -f "nats-server.*$TW_DIR/w/nats" >/dev/null &&
+	fail "the workers' nats-server outlived them"
+stopped=$(wc -l <requests.tsv)
+pass "SIGTERM stopped both workers and the server after $stopped requests"
+
+"$TERN" resume w >resume.out 2>&1 &
+RPID=$!
+track_pid $RPID
+i=0
+while kill -0 $RPID 2>/dev/null; do
+	[ $i -lt 1800 ] || fail "tern resume still running after 180 s: $(cat resume.out)"
+	sleep 0.1
+	i=$((i + 1))
+done
+wait $RPID
+rc=$?
+[ $rc -eq 0 ] || fail "tern resume exited $rc: $(cat resume.out) $(tail -5 w/w0.out w/w1.out)"
+grep -q Sanitizer w/w0.out w/w1.out && fail "sanitizer report: $(grep -A5 Sanitizer w/w0.out w/w1.out | head -20)"
+grep -q "workers: .* pages" resume.out || fail "no summary: $(cat resume.out)"
+tw_stop
+cluster_requested
+dups=$(uniq -d requested.txt | wc -l)
+[ "$dups" -le 32 ] || fail "$dups pages requested twice after the stop and resume (32 connections)"
+pass "resumed to the end: every reachable page requested, $dups twice"
