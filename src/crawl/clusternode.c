@@ -180,6 +180,14 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 		    crawl[0] ? "not a valid name" : "required with cluster.url");
 		return 2;
 	}
+	/* A continuous crawl parks visited URIs for their revisits in the
+	 * node's own store, which the stream does not record: a node's loss
+	 * would lose them, and its partitions could not be rebuilt. */
+	if (config_enum(cfg, CK_CRAWL_MODE) != 0) {
+		fprintf(stderr, "tern: crawl.mode = continuous cannot be used in cluster mode yet "
+		    "(revisit schedules are kept per node)\n");
+		return 2;
+	}
 	/* An address's queue gathers hosts of different partitions (and moves
 	 * URIs between queues once names resolve). */
 	if (assign == SURT_ASSIGN_IP) {
