@@ -282,6 +282,22 @@ conn_write(struct conn *c, const char *data, size_t len)
 			return UV_EPROTO;
 		return conn_tls_flush(c);
 	}
+	/* Straight to the socket when nothing is queued ahead: no request,
+	 * no callback, and libuv does not re-arm the descriptor in epoll (one
+	 * epoll_ctl a request) as it does after every queued write. What the
+	 * socket does not take is queued. */
+	if (c->writes == 0) {
+		b = uv_buf_init((char *)data, len);
+		r = uv_try_write((uv_stream_t *)&c->tcp, &b, 1);
+		if (r >= 0) {
+			data += r;
+			len -= (size_t)r;
+			if (len == 0)
+				return 0;
+		} else if (r != UV_EAGAIN) {
+			return r;
+		}
+	}
 	w = xmalloc(sizeof(*w) + len);
 	memcpy(w->data, data, len);
 	w->c = c;

@@ -17,7 +17,7 @@ enum conn_event {
 	CONN_CONNECTED,		/* TCP connected (TLS handshake starts) */
 	CONN_TLS_READY,		/* TLS handshake done */
 	CONN_DATA,		/* plaintext bytes (valid during the callback only) */
-	CONN_DRAINED,		/* everything written has been sent */
+	CONN_DRAINED,		/* the writes the socket could not take at once are sent */
 	CONN_CLOSED,		/* the peer closed the stream (EOF) */
 	CONN_ERROR		/* connect, TLS or socket error; see conn_error() */
 };
