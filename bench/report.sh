@@ -62,11 +62,23 @@ ver() { "$@" 2>&1 | head -1; }
 		echo
 		echo "| curve | x | C | latency ms | pages | wall s | pages/s | CPU s per 1000 pages | peak RSS MB | queued URLs at the end | most requests in progress at the server | s with >= 90 % of C in progress | errors | exit |"
 		echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-		awk -F'\t' '{ printf "| %s | %s | %s | %s | %s | %.1f | %.0f | %.3f | %.1f | %s | %s | %s | %s | %s |\n", $1, $2, $8, $12, $3, $4, ($4 > 0 ? $3 / $4 : 0), ($3 > 0 ? $5 * 1000 / $3 : 0), $6 / 1024, $7, $10, $13, $11, $9 }' "$W/curves.tsv"
+		awk -F'\t' '$1 != "hosts0" { printf "| %s | %s | %s | %s | %s | %.1f | %.0f | %.3f | %.1f | %s | %s | %s | %s | %s |\n", $1, $2, $8, $12, $3, $4, ($4 > 0 ? $3 / $4 : 0), ($3 > 0 ? $5 * 1000 / $3 : 0), $6 / 1024, $7, $10, $13, $11, $9 }' "$W/curves.tsv"
+		echo
+		echo "Marginal CPU per page: hosts, (CPU - CPU of the same crawl stopped at its first page) / (pages - its pages), which leaves out scheduling every host as a seed and the end-of-crawl reports over all queues; frontier, between consecutive points (what a page costs while the queue grows from one size to the next)."
+		echo
+		echo "| curve | x | pages | CPU s | marginal CPU ms per page | queued URLs at the end |"
+		echo "|---|---|---|---|---|---|"
+		awk -F'\t' '$1 == "hosts0" { p0[$2] = $3; c0[$2] = $5; next }
+			$1 == "hosts" { n++; hx[n] = $2; hp[n] = $3; hc[n] = $5; hq[n] = $7 }
+			$1 == "frontier" { m++; fx[m] = $2; fp[m] = $3; fc[m] = $5; fq[m] = $7 }
+			END { for (i = 1; i <= n; i++) { x = hx[i]; d = hp[i] - p0[x]
+					printf "| hosts | %s | %d | %.2f | %s | %s |\n", x, hp[i], hc[i], (x in p0 && d > 0 ? sprintf("%.3f", (hc[i] - c0[x]) * 1000 / d) : "-"), hq[i] }
+				for (i = 1; i <= m; i++) { d = i > 1 ? fp[i] - fp[i - 1] : fp[i]
+					printf "| frontier | %s | %d | %.2f | %.3f | %s |\n", fx[i], fp[i], fc[i], (d > 0 ? (fc[i] - (i > 1 ? fc[i - 1] : 0)) * 1000 / d : 0), fq[i] } }' "$W/curves.tsv"
 		echo
 		echo "errors: crawl.log lines with a negative status other than -9998 (robots-precluded)."
 		echo
-		echo "hosts: x = hosts (5 pages each, 2 KB, every host a seed), C = min(1000, hosts), stopped at 20,000 pages (5,000 in --quick)."
+		echo "hosts: x = hosts (5 pages each, 2 KB, every host a seed), C = min(1000, hosts), stopped at 20,000 pages (5,000 in --quick); each point is also run stopped at its first page (hosts0, not shown) for the marginal CPU per page below."
 		echo "frontier: x = crawl.max-pages on a 20-host web of 10^8 pages per host with 50 links a page, C = 20: the queue holds ~49 new URLs per page fetched when the crawl stops."
 		echo "conc: x = crawl.max-connections C, 2C hosts (at least 200) with 100 ms of latency per response (5 s at C = 10,000, so that 10,000 fetches in flight need only 2,000 pages/s, within one core's reach; at 100 ms they would need 100,000 pages/s), stopped at 4C pages (2,000..40,000)."
 		if [ -s "$W/concweb.tsv" ]; then
@@ -74,7 +86,9 @@ ver() { "$@" 2>&1 | head -1; }
 			awk -F'\t' 'BEGIN { printf "Test web during the conc points (its exit summary):" } { printf " C=%s (%s ms): at most %s connections open at once, %s failed accepts;", $1, $2, $3, $4 } END { print "" }' "$W/concweb.tsv"
 		fi
 		awk -F'\t' '$1 == "frontier" { n++; x[n] = $7; r[n] = $6 } END { if (n >= 2 && x[n] > x[1])
-			printf "\nRSS per queued URL (frontier curve, first to last point): %.1f bytes (%.1f MB more for %d more queued URLs).\n", (r[n] - r[1]) * 1024 / (x[n] - x[1]), (r[n] - r[1]) / 1024, x[n] - x[1] }' "$W/curves.tsv"
+			printf "\nRSS per queued URL (frontier curve, first to last point): %.1f bytes (%.1f MB more for %d more queued URLs).\n", (r[n] - r[1]) * 1024 / (x[n] - x[1]), (r[n] - r[1]) / 1024, x[n] - x[1]
+			if (n >= 3 && x[n] > x[n - 1])
+				printf "Between the last two points (past the bounds of the seen set'"'"'s memory and of LevelDB'"'"'s open tables): %.1f bytes per queued URL (%.1f MB more for %d more).\n", (r[n] - r[n - 1]) * 1024 / (x[n] - x[n - 1]), (r[n] - r[n - 1]) / 1024, x[n] - x[n - 1] }' "$W/curves.tsv"
 	fi
 	if [ -s "$W/store.tsv" ]; then
 		echo
