@@ -17,9 +17,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One link of a batch: its href and canonical key in the batch's
+ * buffers (offsets: the buffers grow), its parts and key hash. */
+struct schedule_item {
+	size_t href, len, canon, clen;
+	struct url_parts p;
+	uint64_t h;
+	char hop;
+	int ok;
+};
+
 struct schedule {
 	struct schedule_opts o;
-	struct buf href, canon, queue, surt;
+	struct buf href, canon, queue, surt, hops;
+	struct buf bhref, bcanon;
+	struct schedule_item *item;
+	size_t nitem, capitem;
 };
 
 struct schedule *schedule_new(const struct schedule_opts *o)
@@ -38,6 +51,10 @@ void schedule_free(struct schedule *s)
 	buf_free(&s->canon);
 	buf_free(&s->queue);
 	buf_free(&s->surt);
+	buf_free(&s->hops);
+	buf_free(&s->bhref);
+	buf_free(&s->bcanon);
+	free(s->item);
 	free(s);
 }
 
@@ -153,6 +170,25 @@ static int schedule_enqueue(struct schedule *s, const char *href, const struct u
 	return rc;
 }
 
+/* After the already-seen test, for an href split into p whose canonical
+ * key is in s->canon: the SURT, the scope, then the partition's owner
+ * (cluster mode) or the queue. */
+static int schedule_unseen(struct schedule *s, const char *href, size_t len,
+    const struct url_parts *p, const char *via, const char *hops, unsigned flags, int force,
+    const struct schedule_hint *hint)
+{
+	if (surt_from_parts(href, p, 1, &s->surt) < 0)
+		return 0;
+	if (!force && scope_check_parsed(s->o.scope, href, len, p, s->surt.data, s->surt.len,
+	    hops) != SCOPE_ACCEPT)
+		return 0;
+	/* A cluster node hands the URI to its partition's owner (a sitemap's
+	 * hint does not travel). */
+	if (s->o.handoff != NULL)
+		return s->o.handoff(s->o.handoff_ctx, href, via, hops, flags, force);
+	return schedule_enqueue(s, href, p, via, hops, flags, force, hint);
+}
+
 static int schedule_uri_with(struct schedule *s, const char *href, const char *via,
     const char *hops, unsigned flags, int force, const struct schedule_hint *hint)
 {
@@ -172,16 +208,7 @@ static int schedule_uri_with(struct schedule *s, const char *href, const char *v
 	 * already. */
 	if (!force && frontier_seen(s->o.frontier, s->canon.data, s->canon.len))
 		return 0;
-	if (surt_from_parts(href, &p, 1, &s->surt) < 0)
-		return 0;
-	if (!force && scope_check_parsed(s->o.scope, href, len, &p, s->surt.data, s->surt.len,
-	    hops) != SCOPE_ACCEPT)
-		return 0;
-	/* A cluster node hands the URI to its partition's owner (a sitemap's
-	 * hint does not travel). */
-	if (s->o.handoff != NULL)
-		return s->o.handoff(s->o.handoff_ctx, href, via, hops, flags, force);
-	return schedule_enqueue(s, href, &p, via, hops, flags, force, hint);
+	return schedule_unseen(s, href, len, &p, via, hops, flags, force, hint);
 }
 
 int schedule_received(struct schedule *s, const char *href, const char *via,
@@ -207,6 +234,62 @@ int schedule_uri_hinted(struct schedule *s, const char *href, const char *via,
     const char *hops, unsigned flags, const struct schedule_hint *hint)
 {
 	return schedule_uri_with(s, href, via, hops, flags, 0, hint);
+}
+
+void schedule_batch_add(struct schedule *s, const char *href, size_t len, char hop)
+{
+	const char *hash = memchr(href, '#', len);
+	struct schedule_item *it;
+
+	if (s->nitem == s->capitem) {
+		s->capitem = s->capitem ? s->capitem * 2 : 64;
+		s->item = xrealloc(s->item, s->capitem * sizeof(*s->item));
+	}
+	it = &s->item[s->nitem++];
+	if (hash != NULL)
+		len = (size_t)(hash - href);
+	it->href = s->bhref.len;
+	it->len = len;
+	it->hop = hop;
+	buf_append(&s->bhref, href, len);
+	buf_appendc(&s->bhref, '\0');
+	it->ok = url_split(s->bhref.data + it->href, &it->p) == 0 &&
+	    canon_key_parts(s->bhref.data + it->href, &it->p, s->o.canon_flags, &s->canon) == 0;
+	if (!it->ok)
+		return;
+	it->canon = s->bcanon.len;
+	it->clen = s->canon.len;
+	buf_append(&s->bcanon, s->canon.data, s->canon.len);
+	buf_appendc(&s->bcanon, '\0');
+	it->h = frontier_seen_hash(s->canon.data, s->canon.len);
+	frontier_seen_prefetch(s->o.frontier, it->h, 0);
+}
+
+void schedule_batch_run(struct schedule *s, const char *via, const char *hops)
+{
+	size_t i;
+
+	for (i = 0; i < s->nitem; i++)
+		if (s->item[i].ok)
+			frontier_seen_prefetch(s->o.frontier, s->item[i].h, 1);
+	buf_reset(&s->hops);
+	buf_appends(&s->hops, hops != NULL ? hops : "");
+	buf_appendc(&s->hops, 'L');
+	for (i = 0; i < s->nitem; i++) {
+		const struct schedule_item *it = &s->item[i];
+		const char *canon = s->bcanon.data + it->canon;
+
+		if (!it->ok || frontier_seen_hashed(s->o.frontier, canon, it->clen, it->h))
+			continue;
+		buf_reset(&s->canon);
+		buf_append(&s->canon, canon, it->clen);
+		s->hops.data[s->hops.len - 1] = it->hop;
+		schedule_unseen(s, s->bhref.data + it->href, it->len, &it->p, via, s->hops.data, 0, 0,
+		    NULL);
+	}
+	s->nitem = 0;
+	buf_reset(&s->bhref);
+	buf_reset(&s->bcanon);
 }
 
 int schedule_relocate(struct schedule *s, const struct curi *c, const char *surt,

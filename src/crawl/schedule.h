@@ -55,6 +55,15 @@ struct schedule_hint {
 /* schedule_uri (not forced) with a sitemap's hint (NULL: none). */
 int schedule_uri_hinted(struct schedule *s, const char *href, const char *via,
     const char *hops, unsigned flags, const struct schedule_hint *hint);
+/* A page's links, scheduled together: schedule_batch_add each one in
+ * order (href: len bytes, copied; hop: its last hop), then
+ * schedule_batch_run, which schedules them exactly as schedule_uri would
+ * one by one, in the same order (via: the page; hops: the page's hops, each
+ * link's hop appended). The already-seen lookups of the whole page are
+ * started as links are added, so that their memory misses overlap instead
+ * of coming one after another. */
+void schedule_batch_add(struct schedule *s, const char *href, size_t len, char hop);
+void schedule_batch_run(struct schedule *s, const char *via, const char *hops);
 /* Cluster mode: a URI handed to a partition this node holds, from the
  * stream. Its discoverer judged the scope; it goes to the frontier here
  * (never handed off again). */

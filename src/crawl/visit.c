@@ -721,15 +721,13 @@ static void visit_links_free(struct visit_links *l)
 	buf_free(&l->hops);
 }
 
-/* Resolves a link against the page (or its <base href>) into l->href and
- * schedules it. */
-static void visit_schedule_link(struct visit *v, struct visit_links *l, char hop,
-    const char *ref, size_t reflen, const char *base)
+/* Resolves a link against the page (or its <base href>) into l->href; 0,
+ * or -1 (l->href empty) if it does not resolve. */
+static int visit_resolve_link(struct visit *v, struct visit_links *l, const char *ref,
+    size_t reflen, const char *base)
 {
-	struct visit_pool *pool = v->pool;
 	const char *against = v->c->uri;
 	const struct url_parts *parts = &v->page;
-	uint64_t d;
 
 	if (base != NULL && *base) {
 		if (l->base_raw.data == NULL || strcmp(l->base_raw.data, base) != 0) {
@@ -745,8 +743,20 @@ static void visit_schedule_link(struct visit *v, struct visit_links *l, char hop
 	}
 	if (url_resolve_parsed(against, parts, ref, reflen, &l->href) < 0) {
 		buf_reset(&l->href);
-		return;
+		return -1;
 	}
+	return 0;
+}
+
+/* Resolves a link into l->href and schedules it. */
+static void visit_schedule_link(struct visit *v, struct visit_links *l, char hop,
+    const char *ref, size_t reflen, const char *base)
+{
+	struct visit_pool *pool = v->pool;
+	uint64_t d;
+
+	if (visit_resolve_link(v, l, ref, reflen, base) < 0)
+		return;
 	l->hops.data[l->hops.len - 1] = hop;
 	/* A link only the store can judge is counted when the flush does
 	 * (crawl_flush); one judged now, or a batch judged because the hold
@@ -790,6 +800,8 @@ static void visit_schedule_outlinks(struct visit *v, int status, struct buf *out
 				buf_appendf(outlinks_text, "%s R =REFRESH\n", l.href.data);
 		}
 	}
+	/* The page's links go to the scheduler together, in order: it starts
+	 * their already-seen lookups as they come (schedule_batch_add). */
 	while (p != NULL && p < end) {
 		char hop = *p++;
 		const char *ref = p;
@@ -798,13 +810,20 @@ static void visit_schedule_outlinks(struct visit *v, int status, struct buf *out
 		p = base + strlen(base) + 1;
 		if (nofollow && hop == 'L')
 			continue;
-		visit_schedule_link(v, &l, hop, ref, reflen, *base ? base : NULL);
-		if (l.href.len) {
-			buf_append(outlinks_text, l.href.data, l.href.len);
-			buf_appendc(outlinks_text, ' ');
-			buf_appendc(outlinks_text, hop);
-			buf_appendc(outlinks_text, '\n');
-		}
+		if (visit_resolve_link(v, &l, ref, reflen, *base ? base : NULL) < 0)
+			continue;
+		schedule_batch_add(v->pool->env.schedule, l.href.data, l.href.len, hop);
+		buf_append(outlinks_text, l.href.data, l.href.len);
+		buf_appendc(outlinks_text, ' ');
+		buf_appendc(outlinks_text, hop);
+		buf_appendc(outlinks_text, '\n');
+	}
+	{
+		struct visit_pool *pool = v->pool;
+		uint64_t d = frontier_discovered(pool->env.frontier);
+
+		schedule_batch_run(pool->env.schedule, v->c->uri, v->c->hops);
+		pool->env.stats->links_scheduled += frontier_discovered(pool->env.frontier) - d;
 	}
 	visit_links_free(&l);
 }

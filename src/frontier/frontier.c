@@ -169,6 +169,27 @@ frontier_seen(struct frontier *f, const char *canon, size_t len)
 	return f->error == NULL && seen_known(f->seen, canon, len);
 }
 
+uint64_t
+frontier_seen_hash(const char *canon, size_t len)
+{
+	return seen_hash(canon, len);
+}
+
+int
+frontier_seen_hashed(struct frontier *f, const char *canon, size_t len, uint64_t h)
+{
+	return f->error == NULL && seen_known_hashed(f->seen, canon, len, h);
+}
+
+void
+frontier_seen_prefetch(struct frontier *f, uint64_t h, int stage)
+{
+	if (stage == 0)
+		seen_prefetch(f->seen, h);
+	else
+		seen_prefetch_entry(f->seen, h);
+}
+
 int
 frontier_next(struct frontier *f, uint64_t now, struct curi **out, uint64_t *wake_ms)
 {

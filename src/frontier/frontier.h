@@ -71,6 +71,13 @@ int frontier_preload(struct frontier *f, const char *canon, int precedence);
  * it would do nothing: callers skip the scope, keys and URI record of a
  * plain duplicate. 0 if memory cannot tell, or after a store error. */
 int frontier_seen(struct frontier *f, const char *canon, size_t len);
+/* For a batch of frontier_seen tests: the hash they use, the same test
+ * with it, and two hints that start loading what the tests will read (the
+ * index slot, then the string it points to), so that the batch's memory
+ * misses overlap. */
+uint64_t frontier_seen_hash(const char *canon, size_t len);
+int frontier_seen_hashed(struct frontier *f, const char *canon, size_t len, uint64_t h);
+void frontier_seen_prefetch(struct frontier *f, uint64_t h, int stage);
 int frontier_schedule(struct frontier *f, const struct curi *c, const char *canon,
     const char *queue_key, const char *surt, int force);
 

@@ -135,13 +135,31 @@ seen_memory(struct seen *s, const char *canon, size_t n, uint64_t h)
 }
 
 int
-seen_known(struct seen *s, const char *canon, size_t len)
+seen_known_hashed(struct seen *s, const char *canon, size_t len, uint64_t h)
 {
-	if (!seen_in_memory(s, canon, len, seen_hash(canon, len)))
+	if (!seen_in_memory(s, canon, len, h))
 		return 0;
 	s->st.lookups++;
 	s->st.memory_hits++;
 	return 1;
+}
+
+int
+seen_known(struct seen *s, const char *canon, size_t len)
+{
+	return seen_known_hashed(s, canon, len, seen_hash(canon, len));
+}
+
+void
+seen_prefetch(const struct seen *s, uint64_t h)
+{
+	urlset_prefetch(s->mem, h);
+}
+
+void
+seen_prefetch_entry(const struct seen *s, uint64_t h)
+{
+	urlset_prefetch_entry(s->mem, h);
 }
 
 int

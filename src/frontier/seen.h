@@ -63,6 +63,11 @@ int seen_check(struct seen *s, const char *canon, leveldb_writebatch_t *wb);
 /* 1 if memory proves canon seen (the memory set holds it), else 0; records
  * nothing. Lets a caller skip the work of scheduling a plain duplicate. */
 int seen_known(struct seen *s, const char *canon, size_t len);
+/* The same with canon's hash (seen_hash) given, and the two prefetch
+ * hints of urlset.h for a batch of seen_known_hashed calls to come. */
+int seen_known_hashed(struct seen *s, const char *canon, size_t len, uint64_t h);
+void seen_prefetch(const struct seen *s, uint64_t h);
+void seen_prefetch_entry(const struct seen *s, uint64_t h);
 /* Checks n held candidates, sorted ascending by strcmp (duplicates
  * allowed), in one merge pass over the store: fresh[i] = 1 for each one
  * recorded as new (its put added to wb; a duplicate's first copy only).

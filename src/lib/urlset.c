@@ -286,6 +286,24 @@ urlset_has(struct urlset *u, const char *s, size_t n, uint64_t h)
 	return 0;
 }
 
+void
+urlset_prefetch(const struct urlset *u, uint64_t h)
+{
+	__builtin_prefetch(&u->slot[(size_t)(h >> 32) & u->mask]);
+}
+
+void
+urlset_prefetch_entry(const struct urlset *u, uint64_t h)
+{
+	uint64_t v = u->slot[(size_t)(h >> 32) & u->mask];
+
+	if (v != 0 && (uint32_t)(v >> 32) == (uint32_t)(h >> 32)) {
+		uint32_t ref = (uint32_t)v - 1;
+
+		__builtin_prefetch(u->seg[ref >> URLSET_OFF_BITS].data + (ref & (URLSET_MAX_SEG - 1)));
+	}
+}
+
 int
 urlset_fits(const struct urlset *u, size_t n)
 {

@@ -43,6 +43,13 @@ uint64_t urlset_hash(const char *s, size_t n);
  * found in the older half of a set at its budget is moved to the newest
  * segment. */
 int urlset_has(struct urlset *u, const char *s, size_t n, uint64_t h);
+/* Hints for a caller about to test many strings: urlset_prefetch starts
+ * loading the index slot of hash h; urlset_prefetch_entry, called later
+ * (once that slot is likely loaded), the string it points to. They change
+ * nothing: a batch of tests then waits for its memory misses together
+ * instead of one after another. */
+void urlset_prefetch(const struct urlset *u, uint64_t h);
+void urlset_prefetch_entry(const struct urlset *u, uint64_t h);
 /* Adds s, which must not be held. Returns 1, or 0 if it was not added: too
  * long, or the budget is spent and nothing sealed can be dropped. Dropping
  * strings to make room is counted in the stats (urlset_dropped says whether

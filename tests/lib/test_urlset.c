@@ -40,6 +40,9 @@ static void test_urlset_exact(void **state)
 	}
 	for (i = 0; i < 50000; i++) {
 		snprintf(s, sizeof s, "http://h%d.example/p/%d.html", i % 211, i);
+		/* The prefetch hints change no answer. */
+		urlset_prefetch(u, urlset_hash(s, strlen(s)));
+		urlset_prefetch_entry(u, urlset_hash(s, strlen(s)));
 		assert_true(test_urlset_has(u, s));
 		/* A prefix, an extension, another host: not held. */
 		s[strlen(s) - 1] = '\0';
@@ -49,6 +52,7 @@ static void test_urlset_exact(void **state)
 		snprintf(s, sizeof s, "http://h%d.example/p/%d.html", i % 211 + 1, i);
 		assert_false(test_urlset_has(u, s));
 	}
+	urlset_prefetch_entry(u, urlset_hash("", 0));
 	assert_false(test_urlset_has(u, ""));
 	assert_int_equal(test_urlset_add(u, ""), 1);
 	assert_true(test_urlset_has(u, ""));
