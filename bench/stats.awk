@@ -16,7 +16,7 @@ function fmt(s, f) {
 		return sprintf(f, m)
 	return sprintf(f " [" f "-" f "]", m, lo, hi)
 }
-$1 != "lowmem" && $1 != "hosts" && $1 != "frontier" && $1 != "conc" {
+$1 != "lowmem" && $1 != "hosts" && $1 != "hosts0" && $1 != "frontier" && $1 != "conc" {
 	k = $1 SUBSEP $2
 	if (!(k in n)) { order[++nk] = k }
 	n[k]++
