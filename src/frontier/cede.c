@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "frontier/cede.h"
+#include "frontier/ahead.h"
 #include "frontier/enqueue.h"
 #include "frontier/qstate.h"
 #include "frontier/residency.h"
@@ -34,6 +35,8 @@ static uint64_t cede_delete_uris(struct frontier *f, struct wq *q, leveldb_itera
 	struct buf prefix = BUF_INIT, last = BUF_INIT;
 	uint64_t n = 0;
 
+	/* Nothing read ahead of need may be handed out after this. */
+	ahead_drop(f, q);
 	keys_uri_prefix(&prefix, q->key);
 	for (leveldb_iter_seek(it, prefix.data, prefix.len); leveldb_iter_valid(it);
 	    leveldb_iter_next(it)) {
