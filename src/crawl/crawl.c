@@ -32,6 +32,7 @@
 #include "crawl/report.h"
 #include "lib/robots.h"
 #include "crawl/schedule.h"
+#include "crawl/seeds.h"
 #include "lib/scope.h"
 #include "lib/url.h"
 #include "crawl/visit.h"
@@ -39,7 +40,6 @@
 #include "archive/warcrecover.h"
 #include "lib/xmalloc.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
 #include <signal.h>
@@ -55,8 +55,6 @@
 #define CRAWL_GRACE_MS 5000
 /* Servers whose robots verdicts are kept in memory. */
 #define CRAWL_HOSTS_CAPACITY 65536
-/* Seeds scheduled between two frontier writes while a seed list loads. */
-#define CRAWL_SEED_FLUSH 4096
 /* progress.log period. */
 #define CRAWL_PROGRESS_MS 20000
 
@@ -373,52 +371,13 @@ const char *crawl_report_word(const struct crawl *cr)
 	}
 }
 
-/* reports/: the frontier summary, the queues, the hosts and stats.json,
- * written at the end and whenever the crawl is held at finish. */
+/* reports/, written at the end and whenever the crawl is held at finish. */
 static void crawl_write_reports(struct crawl *cr)
 {
-	struct buf b = BUF_INIT;
-	char *path, *text, *tmp;
-	FILE *fp;
-	json_t *j;
+	json_t *j = crawl_stats_json(cr);
 
-	report_frontier(cr->frontier, crawl_report_word(cr), 0, &b);
-	path = xasprintf("%s/reports/frontier-summary.txt", cr->jobdir);
-	job_write_file(path, b.data, b.len);
-	free(path);
-	buf_reset(&b);
-	path = xasprintf("%s/reports/queues.txt", cr->jobdir);
-	tmp = xasprintf("%s.tmp", path);
-	if ((fp = fopen(tmp, "w")) != NULL) {
-		frontier_report_queues_fp(cr->frontier, fp, 0);
-		if (fclose(fp) == 0)
-			rename(tmp, path);
-		else
-			unlink(tmp);
-	}
-	free(tmp);
-	free(path);
-	if (report_hosts(cr->jobdir, 0, &b, NULL) == 0) {
-		path = xasprintf("%s/reports/hosts.txt", cr->jobdir);
-		job_write_file(path, b.data, b.len);
-		free(path);
-	}
-	buf_free(&b);
-
-	j = crawl_stats_json(cr);
-	if (j != NULL) {
-		text = json_dumps(j, JSON_INDENT(2));
-		if (text != NULL) {
-			buf_appends(&b, text);
-			buf_appendc(&b, '\n');
-			path = xasprintf("%s/reports/stats.json", cr->jobdir);
-			job_write_file(path, b.data, b.len);
-			free(path);
-			free(text);
-			buf_free(&b);
-		}
-		json_decref(j);
-	}
+	report_write_job(cr->jobdir, cr->frontier, crawl_report_word(cr), j);
+	json_decref(j);
 }
 
 static void crawl_progress(struct crawl *cr, int final)
@@ -771,81 +730,6 @@ static void crawl_signal_cb(uv_signal_t *s, int signum)
 	uv_timer_start(&cr->grace, crawl_grace_cb, CRAWL_GRACE_MS, 0);
 }
 
-/* Reads seeds from the command line and the seed file, checks each, and
- * adds it to the scope; schedule 1 also puts it in the frontier even if
- * seen (a new crawl), 2 only if not seen yet (a resume), 0 not at all. */
-static int crawl_seeds(struct crawl *cr, const struct crawl_opts *o, int schedule,
-    FILE *record)
-{
-	struct buf href = BUF_INIT;
-	FILE *fp = NULL;
-	char *line = NULL;
-	size_t cap = 0, n = 0;
-	int lineno = 0, rc = 0;
-	char *ferr = NULL;
-
-	for (size_t i = 0; i < o->nseeds + 1; i++) {
-		const char *seed, *origin;
-		char where[600];
-		if (i < o->nseeds) {
-			seed = o->seeds[i];
-			origin = "command line";
-		} else {
-			if (o->seedfile == NULL)
-				break;
-			if (fp == NULL && (fp = fopen(o->seedfile, "r")) == NULL) {
-				fprintf(stderr, "tern: %s: %s\n", o->seedfile, strerror(errno));
-				rc = 2;
-				break;
-			}
-			if (getline(&line, &cap, fp) < 0)
-				break;
-			lineno++;
-			i--;
-			line[strcspn(line, "#\r\n")] = '\0';
-			seed = line;
-			while (isspace((unsigned char)*seed))
-				seed++;
-			if (*seed == '\0')
-				continue;
-			line[strcspn(line, " \t")] = '\0';
-			snprintf(where, sizeof where, "%s:%d", o->seedfile, lineno);
-			origin = where;
-		}
-		if (url_resolve(NULL, seed, strlen(seed), &href) < 0) {
-			fprintf(stderr, "tern: %s: '%s' is not an http or https URL\n", origin, seed);
-			rc = 2;
-			break;
-		}
-		scope_add_seed(cr->scope, href.data);
-		if (record != NULL)
-			fprintf(record, "%s\n", href.data);
-		if (schedule)
-			schedule_uri(cr->sched, href.data, NULL, "", CURI_SEED, schedule == 1);
-		n++;
-		/* A seed list of 100,000 hosts would otherwise sit whole in the
-		 * write batch and create as many queue objects before the first
-		 * flush; the frontier evicts cold queues only after a write. */
-		if (schedule && n % CRAWL_SEED_FLUSH == 0 && frontier_flush(cr->frontier, &ferr) < 0) {
-			fprintf(stderr, "tern: %s\n", ferr);
-			free(ferr);
-			rc = 1;
-			break;
-		}
-	}
-	if (fp != NULL)
-		fclose(fp);
-	free(line);
-	buf_free(&href);
-	/* A cluster node may start with none and take its share of the
-	 * work the others were given. */
-	if (rc == 0 && n == 0 && cr->node == NULL) {
-		fprintf(stderr, "tern: no seeds\n");
-		rc = 2;
-	}
-	return rc;
-}
-
 static unsigned crawl_next_warc_serial(const char *dir)
 {
 	return job_max_warc_serial(dir) + 1;
@@ -1003,8 +887,8 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	struct scope_opts so;
 	struct schedule_opts sco;
 	struct visit_env env;
-	char *err = NULL, *statedir = NULL, *seedpath = NULL;
-	FILE *seedrec = NULL;
+	struct seeds_env sde;
+	char *err = NULL, *statedir = NULL;
 	uint64_t nofile, nofile_before;
 	int rc, wanted_conns, conns;
 
@@ -1127,20 +1011,14 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		schedule_set_handoff(cr->sched, clusternode_handoff, cr->node);
 	}
 
-	seedpath = xasprintf("%s/seeds.txt", cr->jobdir);
-	if (o->resume) {
-		struct crawl_opts ro = { cr->jobdir, NULL, 0, seedpath, 1, NULL };
-		/* Seeds again, as discoveries rather than forced: a crawl killed
-		 * before its first flush still has them, and otherwise they
-		 * are already seen and cost nothing. */
-		rc = crawl_seeds(cr, &ro, 2, NULL);
-	} else {
-		seedrec = fopen(seedpath, "w");
-		rc = crawl_seeds(cr, o, 1, seedrec);
-		if (seedrec)
-			fclose(seedrec);
-	}
-	free(seedpath);
+	memset(&sde, 0, sizeof sde);
+	sde.scope = cr->scope;
+	sde.sched = cr->sched;
+	sde.frontier = cr->frontier;
+	/* A cluster node may start with none and take its share of the
+	 * work the others were given. */
+	sde.none_ok = cr->node != NULL;
+	rc = seeds_load(&sde, cr->jobdir, o->resume, o->seeds, o->nseeds, o->seedfile);
 	if (rc != 0) {
 		crawl_free(cr);
 		return rc;

@@ -7,6 +7,7 @@
 #include "crawl/report.h"
 #include "frontier/frontier.h"
 #include "crawl/hostsreport.h"
+#include "crawl/job.h"
 #include "crawl/revisitreport.h"
 #include "lib/xmalloc.h"
 
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 static const char *const report_states[] = {
 	"IN-PROCESS", "READY", "SNOOZED", "INACTIVE", "INELIGIBLE", "RETIRED", "EXHAUSTED",
@@ -169,4 +171,47 @@ int report_hosts(const char *jobdir, int json, struct buf *out, char **err)
 	hostsreport_write(h, json, out);
 	hostsreport_free(h);
 	return 0;
+}
+
+void report_write_job(const char *jobdir, struct frontier *f, const char *word, json_t *stats)
+{
+	struct buf b = BUF_INIT;
+	char *path, *text, *tmp;
+	FILE *fp;
+
+	report_frontier(f, word, 0, &b);
+	path = xasprintf("%s/reports/frontier-summary.txt", jobdir);
+	job_write_file(path, b.data, b.len);
+	free(path);
+	buf_reset(&b);
+	path = xasprintf("%s/reports/queues.txt", jobdir);
+	tmp = xasprintf("%s.tmp", path);
+	if ((fp = fopen(tmp, "w")) != NULL) {
+		frontier_report_queues_fp(f, fp, 0);
+		if (fclose(fp) == 0)
+			rename(tmp, path);
+		else
+			unlink(tmp);
+	}
+	free(tmp);
+	free(path);
+	if (report_hosts(jobdir, 0, &b, NULL) == 0) {
+		path = xasprintf("%s/reports/hosts.txt", jobdir);
+		job_write_file(path, b.data, b.len);
+		free(path);
+	}
+	buf_free(&b);
+
+	if (stats != NULL) {
+		text = json_dumps(stats, JSON_INDENT(2));
+		if (text != NULL) {
+			buf_appends(&b, text);
+			buf_appendc(&b, '\n');
+			path = xasprintf("%s/reports/stats.json", jobdir);
+			job_write_file(path, b.data, b.len);
+			free(path);
+			free(text);
+			buf_free(&b);
+		}
+	}
 }

@@ -11,6 +11,7 @@
  *            asks for
  *   FETCH    the page itself: body recorded for the WARC (spilled to a file
  *            past a bound), digested, and fed to the link extractors
+ *            (crawl/outlinks.c, made when the head says its links count)
  *   DONE     crawl.log line and WARC records written, outlinks scheduled,
  *            and only then the frontier told: a URI is never marked done
  *            before its records are written
@@ -22,6 +23,7 @@
 #include <build-config.h>
 
 #include "crawl/visit.h"
+#include "crawl/outlinks.h"
 #include "crawl/recrawl.h"
 #include "crawl/sitemaps.h"
 #include "lib/clock.h"
@@ -31,7 +33,6 @@
 #include "archive/dedup.h"
 #include "archive/digest.h"
 #include "net/dns.h"
-#include "lib/extract.h"
 #include "net/fetch.h"
 #include "net/fetcher.h"
 #include "frontier/frontier.h"
@@ -63,8 +64,6 @@
 #define VISIT_ROBOTS_REDIRECTS 5
 /* Snoozes longer than this close the host's idle connections. */
 #define VISIT_LONG_SNOOZE_MS 30000
-/* Content extractors a response can go through: HTML and CSS. */
-#define VISIT_EXTRACTORS 2
 
 /* A fetch put off by a failure of ours (out of descriptors) waits this long,
  * while other fetches give theirs back. */
@@ -81,6 +80,7 @@ struct visit_pool {
 	int in_flight;
 	unsigned char *slots;		/* slot numbers in use, for crawl.log's #NNN */
 	struct buf line;		/* scratch for crawl.log lines */
+	struct outlinks_env links;	/* what scheduling a page's outlinks needs */
 	uint64_t local_failures;	/* fetches put off by visit_local_failure */
 };
 
@@ -119,15 +119,8 @@ struct visit {
 	int spill_fd;
 	uint64_t spill_len;
 	int record_failed;		/* the body could not be recorded: ours, not the server's */
-	/* The extractors the response goes through, in chain order (NULL past
-	 * the last); the first is the one whose meta robots counts. */
-	struct extract *x[VISIT_EXTRACTORS];
-	size_t max_outlinks;		/* extract.max-outlinks for the response, 0: none */
-	size_t dropped;			/* links past it, across the extractors */
-	struct sitemaps_doc *sm;	/* a sitemap's parser, first in the chain */
-	struct buf links;		/* records: hop, then ref NUL, base NUL */
+	struct outlinks *ol;		/* the page's links, when they count */
 	struct buf robots;		/* decoded robots.txt body, up to ROBOTS_MAX_BODY */
-	size_t nlinks;
 
 	/* Continuous crawls: whether the fetch sent validators; the capture
 	 * a revisit record refers to (a 304's earlier capture, or the dedup
@@ -184,15 +177,12 @@ static void visit_free(struct visit *v)
 		v->next->prev = v->prev;
 	if (v->slot < pool->env.max_conns)
 		pool->slots[v->slot] = 0;
-	for (int i = 0; i < VISIT_EXTRACTORS && v->x[i] != NULL; i++)
-		extract_free(v->x[i]);
-	sitemaps_doc_free(v->sm);
+	outlinks_free(v->ol);
 	if (v->dg)
 		digest_free(v->dg);
 	if (v->spill_fd >= 0)
 		close(v->spill_fd);
 	buf_free(&v->body);
-	buf_free(&v->links);
 	buf_free(&v->robots);
 	buf_free(&v->refers_uri);
 	buf_free(&v->refers_date);
@@ -580,90 +570,15 @@ static int visit_record(struct visit *v, const char *p, size_t n)
 	return 0;
 }
 
-static void visit_link_cb(void *arg, const struct extract_link *l)
-{
-	struct visit *v = arg;
-
-	/* extract.max-outlinks bounds the response, however many
-	 * extractors it goes through (Heritrix counts per URI). */
-	if (v->max_outlinks > 0 && v->nlinks >= v->max_outlinks) {
-		v->dropped++;
-		return;
-	}
-	buf_appendc(&v->links, l->hop);
-	buf_append(&v->links, l->ref, l->len);
-	buf_appendc(&v->links, '\0');
-	if (l->base)
-		buf_appends(&v->links, l->base);
-	buf_appendc(&v->links, '\0');
-	v->nlinks++;
-}
-
-static int visit_mime_is(const char *mime, const char *want)
-{
-	size_t n = strlen(want);
-	return mime != NULL && strncasecmp(mime, want, n) == 0 &&
-	    (mime[n] == '\0' || mime[n] == ';' || mime[n] == ' ');
-}
-
-/* Whether the links of a response with this status are scheduled
- * (extract.extract-404s, extract.process-error-outlinks). */
-static int visit_extracts(const struct visit *v, int status)
-{
-	const struct config *cfg = v->pool->env.cfg;
-
-	if (status >= 200 && status < 400)
-		return 1;
-	if (status == 404)
-		return config_bool_for(cfg, v->surt, CK_EXTRACT_EXTRACT_404S);
-	return config_bool_for(cfg, v->surt, CK_EXTRACT_PROCESS_ERROR_OUTLINKS);
-}
-
-/* Whether the HTML extractor takes a response: its Content-Type. */
-static int visit_is_html(const char *mime)
-{
-	return visit_mime_is(mime, "text/html") || visit_mime_is(mime, "application/xhtml+xml");
-}
-
-/* Whether the CSS extractor takes it, as Heritrix's ExtractorCSS judges: a
- * Content-Type that names css, or a URI ending in ".css" (stylesheets are
- * often served as text/plain, or as text/html by a misconfigured server). */
-static int visit_is_css(const struct visit *v, const char *mime)
-{
-	size_t n = v->target.len;
-
-	return (mime != NULL && strcasestr(mime, "css") != NULL) ||
-	    (n >= 4 && strncasecmp(v->target.data + n - 4, ".css", 4) == 0);
-}
-
+/* The head says which extractors, if any, the page's body goes through. */
 static void visit_head_cb(void *arg, struct fetch *f)
 {
 	struct visit *v = arg;
-	const struct config *cfg = v->pool->env.cfg;
-	const char *mime = fetch_header(f, "Content-Type");
-	struct extract_opts xo;
-	int status = fetch_status(f), n = 0, independently;
 
-	if (v->state != VISIT_FETCH || v->abandoned || !visit_extracts(v, status))
+	if (v->state != VISIT_FETCH || v->abandoned)
 		return;
-	memset(&xo, 0, sizeof xo);
-	xo.max_outlinks = (size_t)config_int_for(cfg, v->surt, CK_EXTRACT_MAX_OUTLINKS);
-	xo.forms = config_bool_for(cfg, v->surt, CK_EXTRACT_FORMS);
-	v->max_outlinks = xo.max_outlinks;
-	independently = config_bool_for(cfg, v->surt, CK_EXTRACT_EXTRACT_INDEPENDENTLY);
-	/* Heritrix's chain order, sitemap, HTML, then CSS. An extractor that
-	 * runs finishes the response's link extraction (Heritrix's
-	 * linkExtractorFinished): with extract.extract-independently false a
-	 * later extractor skips what an earlier one finished; with true, every
-	 * extractor that applies runs over the same body. The sitemap parser
-	 * takes a 2xx sitemap or XML response (crawl.sitemaps). */
-	if (status >= 200 && status < 300 && sitemaps_wanted(v->c, mime) &&
-	    config_bool_for(cfg, v->surt, CK_CRAWL_SITEMAPS))
-		v->sm = sitemaps_doc_new(xo.max_outlinks);
-	if ((v->sm == NULL || independently) && visit_is_html(mime))
-		v->x[n++] = extract_new(EXTRACT_HTML, &xo, visit_link_cb, v);
-	if (((n == 0 && v->sm == NULL) || independently) && visit_is_css(v, mime))
-		v->x[n++] = extract_new(EXTRACT_CSS, &xo, visit_link_cb, v);
+	v->ol = outlinks_new(v->pool->env.cfg, v->c, v->surt, fetch_status(f),
+	    fetch_header(f, "Content-Type"), v->target.data, v->target.len);
 }
 
 static void visit_body_cb(void *arg, struct fetch *f, const char *raw, size_t rawlen,
@@ -684,148 +599,12 @@ static void visit_body_cb(void *arg, struct fetch *f, const char *raw, size_t ra
 			fetch_cancel(v->f);
 		}
 	}
-	for (int i = 0; i < VISIT_EXTRACTORS && v->x[i] != NULL && declen > 0; i++)
-		extract_feed(v->x[i], dec, declen);
-	if (v->sm != NULL && declen > 0)
-		sitemaps_doc_feed(v->sm, dec, declen);
+	if (v->ol != NULL)
+		outlinks_feed(v->ol, dec, declen);
 	/* robots.txt is parsed from the decoded body: servers gzip it too. */
 	if (v->state == VISIT_ROBOTS && declen > 0 && v->robots.len < ROBOTS_MAX_BODY)
 		buf_append(&v->robots, dec, declen < ROBOTS_MAX_BODY - v->robots.len ?
 		    declen : ROBOTS_MAX_BODY - v->robots.len);
-}
-
-/* What resolving one page's links needs, built once per page rather than
- * per link: the resolved <base href> (redone only when the raw base the
- * extractor reports changes) and the hop path with a slot for the last hop. */
-struct visit_links {
-	struct buf href;		/* the link just resolved ("" if it was not) */
-	struct buf base_raw;		/* the <base href> that base was resolved from */
-	struct buf base;		/* base_raw resolved against the page */
-	struct url_parts base_parts;
-	int base_ok;
-	struct buf hops;		/* the page's hops plus one, rewritten per link */
-};
-
-static void visit_links_init(struct visit_links *l, const struct visit *v)
-{
-	memset(l, 0, sizeof *l);
-	buf_appends(&l->hops, v->c->hops ? v->c->hops : "");
-	buf_appendc(&l->hops, 'L');
-}
-
-static void visit_links_free(struct visit_links *l)
-{
-	buf_free(&l->href);
-	buf_free(&l->base_raw);
-	buf_free(&l->base);
-	buf_free(&l->hops);
-}
-
-/* Resolves a link against the page (or its <base href>) into l->href; 0,
- * or -1 (l->href empty) if it does not resolve. */
-static int visit_resolve_link(struct visit *v, struct visit_links *l, const char *ref,
-    size_t reflen, const char *base)
-{
-	const char *against = v->c->uri;
-	const struct url_parts *parts = &v->page;
-
-	if (base != NULL && *base) {
-		if (l->base_raw.data == NULL || strcmp(l->base_raw.data, base) != 0) {
-			buf_reset(&l->base_raw);
-			buf_appends(&l->base_raw, base);
-			l->base_ok = url_resolve_parsed(v->c->uri, &v->page, base, strlen(base),
-			    &l->base) == 0 && url_split(l->base.data, &l->base_parts) == 0;
-		}
-		if (l->base_ok) {
-			against = l->base.data;
-			parts = &l->base_parts;
-		}
-	}
-	if (url_resolve_parsed(against, parts, ref, reflen, &l->href) < 0) {
-		buf_reset(&l->href);
-		return -1;
-	}
-	return 0;
-}
-
-/* Resolves a link into l->href and schedules it. */
-static void visit_schedule_link(struct visit *v, struct visit_links *l, char hop,
-    const char *ref, size_t reflen, const char *base)
-{
-	struct visit_pool *pool = v->pool;
-	uint64_t d;
-
-	if (visit_resolve_link(v, l, ref, reflen, base) < 0)
-		return;
-	l->hops.data[l->hops.len - 1] = hop;
-	/* A link only the store can judge is counted when the flush does
-	 * (crawl_flush); one judged now, or a batch judged because the hold
-	 * filled, is counted here. */
-	d = frontier_discovered(pool->env.frontier);
-	schedule_uri(pool->env.schedule, l->href.data, v->c->uri, l->hops.data, 0, 0);
-	pool->env.stats->links_scheduled += frontier_discovered(pool->env.frontier) - d;
-}
-
-/* Outlinks of a finished response: the Location header (hop R) and the
- * extracted links. meta robots nofollow, under the obey policy, drops the
- * navigational links and keeps embeds, which the page needs to render. */
-static void visit_schedule_outlinks(struct visit *v, int status, struct buf *outlinks_text)
-{
-	struct visit_links l;
-	const char *loc = v->f ? fetch_header(v->f, "Location") : NULL;
-	int nofollow = v->x[0] != NULL && (extract_meta(v->x[0]) & EXTRACT_META_NOFOLLOW) &&
-	    v->pool->env.robots_policy == 0;
-	const char *p = v->links.data, *end = v->links.data + v->links.len;
-
-	visit_links_init(&l, v);
-	if (loc != NULL && status >= 300 && status < 400) {
-		visit_schedule_link(v, &l, 'R', loc, strlen(loc), NULL);
-		buf_appendf(outlinks_text, "%s R =LOCATION\n", l.href.len ? l.href.data : loc);
-	}
-	/* As Heritrix's ExtractorHTTP: Content-Location, and the Refresh header
-	 * that browsers follow like a meta refresh. */
-	if (v->f != NULL) {
-		const char *cl = fetch_header(v->f, "Content-Location");
-		const char *refresh = fetch_header(v->f, "Refresh");
-		const char *u;
-		size_t ulen;
-		if (cl != NULL) {
-			visit_schedule_link(v, &l, 'R', cl, strlen(cl), NULL);
-			if (l.href.len)
-				buf_appendf(outlinks_text, "%s R =CONTENT_LOCATION\n", l.href.data);
-		}
-		if (refresh != NULL && extract_refresh_url(refresh, strlen(refresh), &u, &ulen) == 0) {
-			visit_schedule_link(v, &l, 'R', u, ulen, NULL);
-			if (l.href.len)
-				buf_appendf(outlinks_text, "%s R =REFRESH\n", l.href.data);
-		}
-	}
-	/* The page's links go to the scheduler together, in order: it starts
-	 * their already-seen lookups as they come (schedule_batch_add). */
-	while (p != NULL && p < end) {
-		char hop = *p++;
-		const char *ref = p;
-		size_t reflen = strlen(ref);
-		const char *base = ref + reflen + 1;
-		p = base + strlen(base) + 1;
-		if (nofollow && hop == 'L')
-			continue;
-		if (visit_resolve_link(v, &l, ref, reflen, *base ? base : NULL) < 0)
-			continue;
-		schedule_batch_add(v->pool->env.schedule, l.href.data, l.href.len, hop);
-		buf_append(outlinks_text, l.href.data, l.href.len);
-		buf_appendc(outlinks_text, ' ');
-		buf_appendc(outlinks_text, hop);
-		buf_appendc(outlinks_text, '\n');
-	}
-	{
-		struct visit_pool *pool = v->pool;
-		uint64_t d = frontier_discovered(pool->env.frontier);
-
-		schedule_batch_run(pool->env.schedule, v->c->uri, v->c->hops);
-		pool->env.stats->links_scheduled += frontier_discovered(pool->env.frontier) - d;
-	}
-	visit_links_free(&l);
 }
 
 /* Archives the exchange; fills digest and the dedup verdict (*revisit, with
@@ -1037,13 +816,15 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 	const char *truncated = NULL, *logged_digest = digest;
 	int revisit = 0, not_modified = 0, attempts = v->c->attempts + 1;
 	uint64_t bytes = fetch_raw_bytes(f), delay;
+	size_t dropped;
+
 	if (visit_local_failure(v, f)) {
 		buf_free(&ann);
 		buf_free(&extra);
 		return;
 	}
-	for (int i = 0; i < VISIT_EXTRACTORS && v->x[i] != NULL; i++)
-		extract_finish(v->x[i]);
+	if (v->ol != NULL)
+		outlinks_finish(v->ol);
 	digest_final(v->dg, digest);
 	if (status == -2 || status == -3) {
 		fetch_release(v->f);
@@ -1085,10 +866,8 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		buf_appends(&extra, extra.len ? ",decodeTrunc" : "decodeTrunc");
 	if (fa & FETCH_DECERR)
 		buf_appends(&extra, extra.len ? ",decodeError" : "decodeError");
-	for (int i = 0; i < VISIT_EXTRACTORS && v->x[i] != NULL; i++)
-		v->dropped += extract_dropped(v->x[i]);
-	if (v->dropped > 0)
-		buf_appendf(&extra, "%sdol:%zu", extra.len ? "," : "", v->dropped);
+	if (v->ol != NULL && (dropped = outlinks_dropped(v->ol)) > 0)
+		buf_appendf(&extra, "%sdol:%zu", extra.len ? "," : "", dropped);
 	if (status > 0) {
 		/* A revisit answered 304: archived as a server-not-modified
 		 * revisit of the capture it confirms, whose digest it logs. */
@@ -1096,15 +875,11 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		    v->sent_validators, pool->env.warc, &v->refers_uri, &v->refers_date);
 		if (not_modified)
 			logged_digest = v->c->history->digest;
-		if (visit_extracts(v, status))
-			visit_schedule_outlinks(v, status, &outlinks);
-		if (v->sm != NULL) {
-			uint64_t d = frontier_discovered(pool->env.frontier);
-
-			sitemaps_doc_finish(v->sm, pool->env.schedule, pool->env.cfg, v->c, v->surt,
-			    pool->env.continuous, clock_wall_ms(), &outlinks, &extra);
-			pool->env.stats->links_scheduled += frontier_discovered(pool->env.frontier) - d;
-		}
+		/* The head made v->ol when the links of a response with this
+		 * status count; a status is final once the head is read. */
+		if (v->ol != NULL)
+			outlinks_schedule(v->ol, &pool->links, &v->page, v->f, status, &outlinks,
+			    &extra);
 		if (visit_archive(v, logged_digest, truncated, not_modified, &revisit, &outlinks) < 0) {
 			/* Not archived, so not done: back to its queue's head, to
 			 * be fetched again once the writer works. */
@@ -1251,6 +1026,12 @@ struct visit_pool *visit_pool_new(const struct visit_env *env)
 	struct visit_pool *pool = xcalloc(1, sizeof *pool);
 
 	pool->env = *env;
+	pool->links.cfg = env->cfg;
+	pool->links.frontier = env->frontier;
+	pool->links.schedule = env->schedule;
+	pool->links.stats = env->stats;
+	pool->links.robots_policy = env->robots_policy;
+	pool->links.continuous = env->continuous;
 	pool->slots = xcalloc((size_t)env->max_conns + 1, 1);
 	return pool;
 }

@@ -1,6 +1,6 @@
 /* A URI's visit: DNS, robots.txt and the fetch, then its crawl.log line, its
- * WARC records and its outlinks, and last the frontier told (visit.c has
- * the state machine). The crawl loop hands a pool of visits what they use
+ * WARC records and its outlinks (outlinks.h), and last the frontier told
+ * (visit.c has the state machine). The crawl loop hands a pool of visits what they use
  * (struct visit_env: services it owns and hooks back into it) when it makes
  * the pool; a visit never calls the loop but through those hooks. */
 #ifndef TERN_VISIT_H

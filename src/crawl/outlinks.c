@@ -1,0 +1,312 @@
+/* A page's outlinks: which extractors its response goes through (chosen
+ * from the head), the links they report as the body streams (kept as
+ * records, in order, up to extract.max-outlinks), and at the end those
+ * links resolved against the page or its <base href> and handed to the
+ * scheduler as one batch, after the response's own header links. */
+#include <build-config.h>
+
+#include "crawl/outlinks.h"
+#include "crawl/schedule.h"
+#include "crawl/sitemaps.h"
+#include "crawl/stats.h"
+#include "frontier/frontier.h"
+#include "lib/clock.h"
+#include "lib/config.h"
+#include "lib/curi.h"
+#include "lib/extract.h"
+#include "lib/url.h"
+#include "lib/xmalloc.h"
+#include "net/fetch.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Content extractors a response can go through: HTML and CSS. */
+#define OUTLINKS_EXTRACTORS 2
+
+struct outlinks {
+	const struct curi *c;
+	const char *surt;
+	/* The extractors the response goes through, in chain order (NULL past
+	 * the last); the first is the one whose meta robots counts. */
+	struct extract *x[OUTLINKS_EXTRACTORS];
+	size_t max_outlinks;		/* extract.max-outlinks for the response, 0: none */
+	size_t dropped;			/* links past it, across the extractors */
+	struct sitemaps_doc *sm;	/* a sitemap's parser, first in the chain */
+	struct buf links;		/* records: hop, then ref NUL, base NUL */
+	size_t nlinks;
+};
+
+/* What resolving one page's links needs, built once per page rather than
+ * per link: the resolved <base href> (redone only when the raw base the
+ * extractor reports changes) and the hop path with a slot for the last hop. */
+struct outlinks_resolver {
+	const struct curi *c;
+	const struct url_parts *page;
+	struct buf href;		/* the link just resolved ("" if it was not) */
+	struct buf base_raw;		/* the <base href> that base was resolved from */
+	struct buf base;		/* base_raw resolved against the page */
+	struct url_parts base_parts;
+	int base_ok;
+	struct buf hops;		/* the page's hops plus one, rewritten per link */
+};
+
+static void outlinks_link_cb(void *arg, const struct extract_link *l)
+{
+	struct outlinks *o = arg;
+
+	/* extract.max-outlinks bounds the response, however many
+	 * extractors it goes through (Heritrix counts per URI). */
+	if (o->max_outlinks > 0 && o->nlinks >= o->max_outlinks) {
+		o->dropped++;
+		return;
+	}
+	buf_appendc(&o->links, l->hop);
+	buf_append(&o->links, l->ref, l->len);
+	buf_appendc(&o->links, '\0');
+	if (l->base)
+		buf_appends(&o->links, l->base);
+	buf_appendc(&o->links, '\0');
+	o->nlinks++;
+}
+
+static int outlinks_mime_is(const char *mime, const char *want)
+{
+	size_t n = strlen(want);
+	return mime != NULL && strncasecmp(mime, want, n) == 0 &&
+	    (mime[n] == '\0' || mime[n] == ';' || mime[n] == ' ');
+}
+
+/* Whether the links of a response with this status are scheduled
+ * (extract.extract-404s, extract.process-error-outlinks). */
+static int outlinks_wanted(const struct config *cfg, const char *surt, int status)
+{
+	if (status >= 200 && status < 400)
+		return 1;
+	if (status == 404)
+		return config_bool_for(cfg, surt, CK_EXTRACT_EXTRACT_404S);
+	return config_bool_for(cfg, surt, CK_EXTRACT_PROCESS_ERROR_OUTLINKS);
+}
+
+/* Whether the HTML extractor takes a response: its Content-Type. */
+static int outlinks_is_html(const char *mime)
+{
+	return outlinks_mime_is(mime, "text/html") ||
+	    outlinks_mime_is(mime, "application/xhtml+xml");
+}
+
+/* Whether the CSS extractor takes it, as Heritrix's ExtractorCSS judges: a
+ * Content-Type that names css, or a URI ending in ".css" (stylesheets are
+ * often served as text/plain, or as text/html by a misconfigured server). */
+static int outlinks_is_css(const char *mime, const char *target, size_t n)
+{
+	return (mime != NULL && strcasestr(mime, "css") != NULL) ||
+	    (n >= 4 && strncasecmp(target + n - 4, ".css", 4) == 0);
+}
+
+struct outlinks *outlinks_new(const struct config *cfg, const struct curi *c, const char *surt,
+    int status, const char *mime, const char *target, size_t target_len)
+{
+	struct outlinks *o;
+	struct extract_opts xo;
+	int n = 0, independently;
+
+	if (!outlinks_wanted(cfg, surt, status))
+		return NULL;
+	o = xcalloc(1, sizeof *o);
+	o->c = c;
+	o->surt = surt;
+	memset(&xo, 0, sizeof xo);
+	xo.max_outlinks = (size_t)config_int_for(cfg, surt, CK_EXTRACT_MAX_OUTLINKS);
+	xo.forms = config_bool_for(cfg, surt, CK_EXTRACT_FORMS);
+	o->max_outlinks = xo.max_outlinks;
+	independently = config_bool_for(cfg, surt, CK_EXTRACT_EXTRACT_INDEPENDENTLY);
+	/* Heritrix's chain order, sitemap, HTML, then CSS. An extractor that
+	 * runs finishes the response's link extraction (Heritrix's
+	 * linkExtractorFinished): with extract.extract-independently false a
+	 * later extractor skips what an earlier one finished; with true, every
+	 * extractor that applies runs over the same body. The sitemap parser
+	 * takes a 2xx sitemap or XML response (crawl.sitemaps). */
+	if (status >= 200 && status < 300 && sitemaps_wanted(c, mime) &&
+	    config_bool_for(cfg, surt, CK_CRAWL_SITEMAPS))
+		o->sm = sitemaps_doc_new(xo.max_outlinks);
+	if ((o->sm == NULL || independently) && outlinks_is_html(mime))
+		o->x[n++] = extract_new(EXTRACT_HTML, &xo, outlinks_link_cb, o);
+	if (((n == 0 && o->sm == NULL) || independently) && outlinks_is_css(mime, target, target_len))
+		o->x[n++] = extract_new(EXTRACT_CSS, &xo, outlinks_link_cb, o);
+	return o;
+}
+
+void outlinks_feed(struct outlinks *o, const char *data, size_t len)
+{
+	if (len == 0)
+		return;
+	for (int i = 0; i < OUTLINKS_EXTRACTORS && o->x[i] != NULL; i++)
+		extract_feed(o->x[i], data, len);
+	if (o->sm != NULL)
+		sitemaps_doc_feed(o->sm, data, len);
+}
+
+void outlinks_finish(struct outlinks *o)
+{
+	for (int i = 0; i < OUTLINKS_EXTRACTORS && o->x[i] != NULL; i++)
+		extract_finish(o->x[i]);
+}
+
+size_t outlinks_dropped(const struct outlinks *o)
+{
+	size_t n = o->dropped;
+
+	for (int i = 0; i < OUTLINKS_EXTRACTORS && o->x[i] != NULL; i++)
+		n += extract_dropped(o->x[i]);
+	return n;
+}
+
+static void outlinks_resolver_init(struct outlinks_resolver *r, const struct curi *c,
+    const struct url_parts *page)
+{
+	memset(r, 0, sizeof *r);
+	r->c = c;
+	r->page = page;
+	buf_appends(&r->hops, c->hops ? c->hops : "");
+	buf_appendc(&r->hops, 'L');
+}
+
+static void outlinks_resolver_free(struct outlinks_resolver *r)
+{
+	buf_free(&r->href);
+	buf_free(&r->base_raw);
+	buf_free(&r->base);
+	buf_free(&r->hops);
+}
+
+/* Resolves a link against the page (or its <base href>) into r->href; 0,
+ * or -1 (r->href empty) if it does not resolve. */
+static int outlinks_resolve(struct outlinks_resolver *r, const char *ref, size_t reflen,
+    const char *base)
+{
+	const char *against = r->c->uri;
+	const struct url_parts *parts = r->page;
+
+	if (base != NULL && *base) {
+		if (r->base_raw.data == NULL || strcmp(r->base_raw.data, base) != 0) {
+			buf_reset(&r->base_raw);
+			buf_appends(&r->base_raw, base);
+			r->base_ok = url_resolve_parsed(r->c->uri, r->page, base, strlen(base),
+			    &r->base) == 0 && url_split(r->base.data, &r->base_parts) == 0;
+		}
+		if (r->base_ok) {
+			against = r->base.data;
+			parts = &r->base_parts;
+		}
+	}
+	if (url_resolve_parsed(against, parts, ref, reflen, &r->href) < 0) {
+		buf_reset(&r->href);
+		return -1;
+	}
+	return 0;
+}
+
+/* Resolves a header's link into r->href and schedules it. */
+static void outlinks_schedule_one(const struct outlinks_env *env, struct outlinks_resolver *r,
+    char hop, const char *ref, size_t reflen)
+{
+	uint64_t d;
+
+	if (outlinks_resolve(r, ref, reflen, NULL) < 0)
+		return;
+	r->hops.data[r->hops.len - 1] = hop;
+	/* A link only the store can judge is counted when the flush does
+	 * (crawl_flush); one judged now, or a batch judged because the hold
+	 * filled, is counted here. */
+	d = frontier_discovered(env->frontier);
+	schedule_uri(env->schedule, r->href.data, r->c->uri, r->hops.data, 0, 0);
+	env->stats->links_scheduled += frontier_discovered(env->frontier) - d;
+}
+
+/* The response's header links: the Location header (hop R) and, as
+ * Heritrix's ExtractorHTTP, Content-Location, and the Refresh header that
+ * browsers follow like a meta refresh. */
+static void outlinks_headers(const struct outlinks_env *env, struct outlinks_resolver *r,
+    struct fetch *f, int status, struct buf *text)
+{
+	const char *loc = f ? fetch_header(f, "Location") : NULL;
+
+	if (loc != NULL && status >= 300 && status < 400) {
+		outlinks_schedule_one(env, r, 'R', loc, strlen(loc));
+		buf_appendf(text, "%s R =LOCATION\n", r->href.len ? r->href.data : loc);
+	}
+	if (f != NULL) {
+		const char *cl = fetch_header(f, "Content-Location");
+		const char *refresh = fetch_header(f, "Refresh");
+		const char *u;
+		size_t ulen;
+		if (cl != NULL) {
+			outlinks_schedule_one(env, r, 'R', cl, strlen(cl));
+			if (r->href.len)
+				buf_appendf(text, "%s R =CONTENT_LOCATION\n", r->href.data);
+		}
+		if (refresh != NULL && extract_refresh_url(refresh, strlen(refresh), &u, &ulen) == 0) {
+			outlinks_schedule_one(env, r, 'R', u, ulen);
+			if (r->href.len)
+				buf_appendf(text, "%s R =REFRESH\n", r->href.data);
+		}
+	}
+}
+
+/* meta robots nofollow, under the obey policy, drops the navigational
+ * links and keeps embeds, which the page needs to render. */
+void outlinks_schedule(struct outlinks *o, const struct outlinks_env *env,
+    const struct url_parts *page, struct fetch *f, int status, struct buf *text,
+    struct buf *annotations)
+{
+	const struct curi *c = o->c;
+	struct outlinks_resolver r;
+	int nofollow = o->x[0] != NULL && (extract_meta(o->x[0]) & EXTRACT_META_NOFOLLOW) &&
+	    env->robots_policy == 0;
+	const char *p = o->links.data, *end = o->links.data + o->links.len;
+	uint64_t d;
+
+	outlinks_resolver_init(&r, c, page);
+	outlinks_headers(env, &r, f, status, text);
+	/* The page's links go to the scheduler together, in order: it starts
+	 * their already-seen lookups as they come (schedule_batch_add). */
+	while (p != NULL && p < end) {
+		char hop = *p++;
+		const char *ref = p;
+		size_t reflen = strlen(ref);
+		const char *base = ref + reflen + 1;
+		p = base + strlen(base) + 1;
+		if (nofollow && hop == 'L')
+			continue;
+		if (outlinks_resolve(&r, ref, reflen, *base ? base : NULL) < 0)
+			continue;
+		schedule_batch_add(env->schedule, r.href.data, r.href.len, hop);
+		buf_append(text, r.href.data, r.href.len);
+		buf_appendc(text, ' ');
+		buf_appendc(text, hop);
+		buf_appendc(text, '\n');
+	}
+	d = frontier_discovered(env->frontier);
+	schedule_batch_run(env->schedule, c->uri, c->hops);
+	env->stats->links_scheduled += frontier_discovered(env->frontier) - d;
+	outlinks_resolver_free(&r);
+	if (o->sm != NULL) {
+		d = frontier_discovered(env->frontier);
+		sitemaps_doc_finish(o->sm, env->schedule, env->cfg, c, o->surt, env->continuous,
+		    clock_wall_ms(), text, annotations);
+		env->stats->links_scheduled += frontier_discovered(env->frontier) - d;
+	}
+}
+
+void outlinks_free(struct outlinks *o)
+{
+	if (o == NULL)
+		return;
+	for (int i = 0; i < OUTLINKS_EXTRACTORS && o->x[i] != NULL; i++)
+		extract_free(o->x[i]);
+	sitemaps_doc_free(o->sm);
+	buf_free(&o->links);
+	free(o);
+}

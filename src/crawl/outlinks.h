@@ -1,0 +1,57 @@
+/* A fetched page's outlinks: the extractors its response goes through
+ * (sitemap, HTML, CSS, in Heritrix's chain order), the links they report
+ * up to extract.max-outlinks, and, once the response is whole, those links
+ * and the response's own (Location, Content-Location, Refresh) resolved
+ * and scheduled, their lines kept for the WARC metadata record. A visit
+ * (visit.c) makes one when a response's head says its links count and
+ * hands it the decoded body as it streams. */
+#ifndef TERN_OUTLINKS_H
+#define TERN_OUTLINKS_H
+#include <stddef.h>
+
+#include "lib/buf.h"
+
+struct config;
+struct crawl_stats;
+struct curi;
+struct fetch;
+struct frontier;
+struct schedule;
+struct url_parts;
+
+/* What scheduling needs; the visit pool owns it, and what it points to. */
+struct outlinks_env {
+	const struct config *cfg;
+	struct frontier *frontier;
+	struct schedule *schedule;
+	struct crawl_stats *stats;	/* links_scheduled */
+	int robots_policy;		/* 0 obey: meta robots nofollow counts */
+	int continuous;			/* crawl.mode = continuous (sitemaps) */
+};
+
+struct outlinks;
+
+/* The outlinks of c's response, whose head has status, Content-Type mime
+ * (may be NULL) and request target "/path?query"; surt is c's [override]
+ * key. NULL when the links of a response with this status are not
+ * scheduled (extract.extract-404s, extract.process-error-outlinks). c and
+ * surt must outlive it. */
+struct outlinks *outlinks_new(const struct config *cfg, const struct curi *c, const char *surt,
+    int status, const char *mime, const char *target, size_t target_len);
+/* The decoded body, in any chunking. */
+void outlinks_feed(struct outlinks *o, const char *data, size_t len);
+/* The body has ended: the extractors report what only the end decides. */
+void outlinks_finish(struct outlinks *o);
+/* Links past extract.max-outlinks, across the extractors (dol:N). */
+size_t outlinks_dropped(const struct outlinks *o);
+/* Schedules the outlinks of the response, whose URI is split in page: the extracted
+ * links, a sitemap's entries, and the Location (3xx), Content-Location and
+ * Refresh headers of f (may be NULL), whose status is status. "URI HOP"
+ * lines go to text (for the WARC metadata record), what went wrong with a
+ * sitemap to annotations. */
+void outlinks_schedule(struct outlinks *o, const struct outlinks_env *env,
+    const struct url_parts *page, struct fetch *f, int status, struct buf *text,
+    struct buf *annotations);
+void outlinks_free(struct outlinks *o);
+
+#endif

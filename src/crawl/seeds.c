@@ -1,0 +1,114 @@
+/* The seeds of a crawl: read, checked, put in scope and in the frontier. */
+#include <build-config.h>
+
+#include "crawl/seeds.h"
+#include "crawl/schedule.h"
+#include "frontier/frontier.h"
+#include "lib/buf.h"
+#include "lib/curi.h"
+#include "lib/scope.h"
+#include "lib/url.h"
+#include "lib/xmalloc.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Seeds scheduled between two frontier writes while a seed list loads. */
+#define SEEDS_FLUSH 4096
+
+/* Reads seeds[0..nseeds) then seedfile's, checks each, adds it to the
+ * scope and schedules it: even if seen with force (a new crawl), only if
+ * not seen yet without. record (may be NULL) gets each, resolved. */
+static int seeds_read(const struct seeds_env *env, char *const *seeds, size_t nseeds,
+    const char *seedfile, int force, FILE *record)
+{
+	struct buf href = BUF_INIT;
+	FILE *fp = NULL;
+	char *line = NULL;
+	size_t cap = 0, n = 0;
+	int lineno = 0, rc = 0;
+	char *ferr = NULL;
+
+	for (size_t i = 0; i < nseeds + 1; i++) {
+		const char *seed, *origin;
+		char where[600];
+		if (i < nseeds) {
+			seed = seeds[i];
+			origin = "command line";
+		} else {
+			if (seedfile == NULL)
+				break;
+			if (fp == NULL && (fp = fopen(seedfile, "r")) == NULL) {
+				fprintf(stderr, "tern: %s: %s\n", seedfile, strerror(errno));
+				rc = 2;
+				break;
+			}
+			if (getline(&line, &cap, fp) < 0)
+				break;
+			lineno++;
+			i--;
+			line[strcspn(line, "#\r\n")] = '\0';
+			seed = line;
+			while (isspace((unsigned char)*seed))
+				seed++;
+			if (*seed == '\0')
+				continue;
+			line[strcspn(line, " \t")] = '\0';
+			snprintf(where, sizeof where, "%s:%d", seedfile, lineno);
+			origin = where;
+		}
+		if (url_resolve(NULL, seed, strlen(seed), &href) < 0) {
+			fprintf(stderr, "tern: %s: '%s' is not an http or https URL\n", origin, seed);
+			rc = 2;
+			break;
+		}
+		scope_add_seed(env->scope, href.data);
+		if (record != NULL)
+			fprintf(record, "%s\n", href.data);
+		schedule_uri(env->sched, href.data, NULL, "", CURI_SEED, force);
+		n++;
+		/* A seed list of 100,000 hosts would otherwise sit whole in the
+		 * write batch and create as many queue objects before the first
+		 * flush; the frontier evicts cold queues only after a write. */
+		if (n % SEEDS_FLUSH == 0 && frontier_flush(env->frontier, &ferr) < 0) {
+			fprintf(stderr, "tern: %s\n", ferr);
+			free(ferr);
+			rc = 1;
+			break;
+		}
+	}
+	if (fp != NULL)
+		fclose(fp);
+	free(line);
+	buf_free(&href);
+	if (rc == 0 && n == 0 && !env->none_ok) {
+		fprintf(stderr, "tern: no seeds\n");
+		rc = 2;
+	}
+	return rc;
+}
+
+int seeds_load(const struct seeds_env *env, const char *jobdir, int resume,
+    char *const *seeds, size_t nseeds, const char *seedfile)
+{
+	char *path = xasprintf("%s/seeds.txt", jobdir);
+	FILE *rec;
+	int rc;
+
+	if (resume) {
+		/* Seeds again, as discoveries rather than forced: a crawl killed
+		 * before its first flush still has them, and otherwise they
+		 * are already seen and cost nothing. */
+		rc = seeds_read(env, NULL, 0, path, 0, NULL);
+	} else {
+		rec = fopen(path, "w");
+		rc = seeds_read(env, seeds, nseeds, seedfile, 1, rec);
+		if (rec != NULL)
+			fclose(rec);
+	}
+	free(path);
+	return rc;
+}

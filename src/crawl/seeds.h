@@ -1,0 +1,30 @@
+/* A crawl's seeds (CONTRACT section 2): the URLs of the command line and
+ * of a seed file (one a line, '#' comments), each checked, added to the
+ * scope and scheduled; a new crawl records them in JOBDIR/seeds.txt, which
+ * a resume reads back. */
+#ifndef TERN_SEEDS_H
+#define TERN_SEEDS_H
+#include <stddef.h>
+
+struct frontier;
+struct schedule;
+struct scope;
+
+/* Where the seeds go; the crawl owns them. */
+struct seeds_env {
+	struct scope *scope;
+	struct schedule *sched;
+	struct frontier *frontier;	/* written every few thousand seeds */
+	int none_ok;			/* no seed at all is no error (a cluster node) */
+};
+
+/* A new crawl (resume 0): seeds[0..nseeds) then seedfile's (may be NULL),
+ * scheduled even if seen and recorded in JOBDIR/seeds.txt. A resume:
+ * JOBDIR/seeds.txt's, scheduled only if not seen (a crawl killed before
+ * its first write still has them; otherwise they cost nothing), the
+ * command line's ignored. Returns 0, or the process exit status (CONTRACT
+ * 2) after saying why on stderr. */
+int seeds_load(const struct seeds_env *env, const char *jobdir, int resume,
+    char *const *seeds, size_t nseeds, const char *seedfile);
+
+#endif
