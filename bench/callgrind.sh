@@ -31,7 +31,7 @@ ngx_web "$W/ngx" "$hosts" "$pages" 14 20
 ngx_start "$W/ngx" off
 out=$top/build/callgrind
 mkdir -p "$out"
-cg=$out/callgrind.out.$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo tern)
+cg=$out/callgrind.out.$(basename "$TERN").$(date +%Y%m%d-%H%M%S)
 valgrind --tool=callgrind --callgrind-out-file="$cg" "$TERN" crawl -j "$W/job" -s "$W/ngx/seeds.txt" \
 	--set fetch.allow-private-addresses=true \
 	--set politeness.min-delay-ms=0 --set politeness.delay-factor=0 \
