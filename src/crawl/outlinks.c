@@ -24,6 +24,23 @@
 
 /* Content extractors a response can go through: HTML and CSS. */
 #define OUTLINKS_EXTRACTORS 2
+/* Room for link records kept from one response to the next; a page with
+ * more links gives its larger buffer back. */
+#define OUTLINKS_KEEP_ROOM (16 * 1024)
+
+/* What resolving one page's links needs, built once per page rather than
+ * per link (and its buffers' room kept from page to page): the resolved <base href> (redone only when the raw base the
+ * extractor reports changes) and the hop path with a slot for the last hop. */
+struct outlinks_resolver {
+	const struct curi *c;
+	const struct url_parts *page;
+	struct buf href;		/* the link just resolved ("" if it was not) */
+	struct buf base_raw;		/* the <base href> that base was resolved from */
+	struct buf base;		/* base_raw resolved against the page */
+	struct url_parts base_parts;
+	int base_ok;
+	struct buf hops;		/* the page's hops plus one, rewritten per link */
+};
 
 struct outlinks {
 	const struct curi *c;
@@ -36,20 +53,7 @@ struct outlinks {
 	struct sitemaps_doc *sm;	/* a sitemap's parser, first in the chain */
 	struct buf links;		/* records: hop, then ref NUL, base NUL */
 	size_t nlinks;
-};
-
-/* What resolving one page's links needs, built once per page rather than
- * per link: the resolved <base href> (redone only when the raw base the
- * extractor reports changes) and the hop path with a slot for the last hop. */
-struct outlinks_resolver {
-	const struct curi *c;
-	const struct url_parts *page;
-	struct buf href;		/* the link just resolved ("" if it was not) */
-	struct buf base_raw;		/* the <base href> that base was resolved from */
-	struct buf base;		/* base_raw resolved against the page */
-	struct url_parts base_parts;
-	int base_ok;
-	struct buf hops;		/* the page's hops plus one, rewritten per link */
+	struct outlinks_resolver r;
 };
 
 static void outlinks_link_cb(void *arg, const struct extract_link *l)
@@ -105,16 +109,19 @@ static int outlinks_is_css(const char *mime, const char *target, size_t n)
 	    (n >= 4 && strncasecmp(target + n - 4, ".css", 4) == 0);
 }
 
-struct outlinks *outlinks_new(const struct config *cfg, const struct curi *c, const char *surt,
-    int status, const char *mime, const char *target, size_t target_len)
+struct outlinks *outlinks_new(void)
 {
-	struct outlinks *o;
+	return xcalloc(1, sizeof(struct outlinks));
+}
+
+int outlinks_begin(struct outlinks *o, const struct config *cfg, const struct curi *c,
+    const char *surt, int status, const char *mime, const char *target, size_t target_len)
+{
 	struct extract_opts xo;
 	int n = 0, independently;
 
 	if (!outlinks_wanted(cfg, surt, status))
-		return NULL;
-	o = xcalloc(1, sizeof *o);
+		return 0;
 	o->c = c;
 	o->surt = surt;
 	memset(&xo, 0, sizeof xo);
@@ -135,7 +142,7 @@ struct outlinks *outlinks_new(const struct config *cfg, const struct curi *c, co
 		o->x[n++] = extract_new(EXTRACT_HTML, &xo, outlinks_link_cb, o);
 	if (((n == 0 && o->sm == NULL) || independently) && outlinks_is_css(mime, target, target_len))
 		o->x[n++] = extract_new(EXTRACT_CSS, &xo, outlinks_link_cb, o);
-	return o;
+	return 1;
 }
 
 void outlinks_feed(struct outlinks *o, const char *data, size_t len)
@@ -166,19 +173,25 @@ size_t outlinks_dropped(const struct outlinks *o)
 static void outlinks_resolver_init(struct outlinks_resolver *r, const struct curi *c,
     const struct url_parts *page)
 {
-	memset(r, 0, sizeof *r);
 	r->c = c;
 	r->page = page;
+	buf_reset(&r->href);
+	buf_reset(&r->base_raw);
+	buf_reset(&r->base);
+	r->base_ok = 0;
+	buf_reset(&r->hops);
 	buf_appends(&r->hops, c->hops ? c->hops : "");
 	buf_appendc(&r->hops, 'L');
 }
 
-static void outlinks_resolver_free(struct outlinks_resolver *r)
+/* Keeps the buffers' room unless a page made them large. */
+static void outlinks_resolver_end(struct outlinks_resolver *r, size_t keep)
 {
-	buf_free(&r->href);
-	buf_free(&r->base_raw);
-	buf_free(&r->base);
-	buf_free(&r->hops);
+	struct buf *b[] = { &r->href, &r->base_raw, &r->base, &r->hops };
+
+	for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
+		if (b[i]->cap > keep)
+			buf_free(b[i]);
 }
 
 /* Resolves a link against the page (or its <base href>) into r->href; 0,
@@ -190,7 +203,7 @@ static int outlinks_resolve(struct outlinks_resolver *r, const char *ref, size_t
 	const struct url_parts *parts = r->page;
 
 	if (base != NULL && *base) {
-		if (r->base_raw.data == NULL || strcmp(r->base_raw.data, base) != 0) {
+		if (r->base_raw.len == 0 || strcmp(r->base_raw.data, base) != 0) {
 			buf_reset(&r->base_raw);
 			buf_appends(&r->base_raw, base);
 			r->base_ok = url_resolve_parsed(r->c->uri, r->page, base, strlen(base),
@@ -231,9 +244,10 @@ static void outlinks_schedule_one(const struct outlinks_env *env, struct outlink
 static void outlinks_headers(const struct outlinks_env *env, struct outlinks_resolver *r,
     struct fetch *f, int status, struct buf *text)
 {
-	const char *loc = f ? fetch_header(f, "Location") : NULL;
+	const char *loc = f != NULL && status >= 300 && status < 400 ?
+	    fetch_header(f, "Location") : NULL;
 
-	if (loc != NULL && status >= 300 && status < 400) {
+	if (loc != NULL) {
 		outlinks_schedule_one(env, r, 'R', loc, strlen(loc));
 		buf_appendf(text, "%s R =LOCATION\n", r->href.len ? r->href.data : loc);
 	}
@@ -262,14 +276,14 @@ void outlinks_schedule(struct outlinks *o, const struct outlinks_env *env,
     struct buf *annotations)
 {
 	const struct curi *c = o->c;
-	struct outlinks_resolver r;
+	struct outlinks_resolver *r = &o->r;
 	int nofollow = o->x[0] != NULL && (extract_meta(o->x[0]) & EXTRACT_META_NOFOLLOW) &&
 	    env->robots_policy == 0;
 	const char *p = o->links.data, *end = o->links.data + o->links.len;
 	uint64_t d;
 
-	outlinks_resolver_init(&r, c, page);
-	outlinks_headers(env, &r, f, status, text);
+	outlinks_resolver_init(r, c, page);
+	outlinks_headers(env, r, f, status, text);
 	/* The page's links go to the scheduler together, in order: it starts
 	 * their already-seen lookups as they come (schedule_batch_add). */
 	while (p != NULL && p < end) {
@@ -280,10 +294,10 @@ void outlinks_schedule(struct outlinks *o, const struct outlinks_env *env,
 		p = base + strlen(base) + 1;
 		if (nofollow && hop == 'L')
 			continue;
-		if (outlinks_resolve(&r, ref, reflen, *base ? base : NULL) < 0)
+		if (outlinks_resolve(r, ref, reflen, *base ? base : NULL) < 0)
 			continue;
-		schedule_batch_add(env->schedule, r.href.data, r.href.len, hop);
-		buf_append(text, r.href.data, r.href.len);
+		schedule_batch_add(env->schedule, r->href.data, r->href.len, hop);
+		buf_append(text, r->href.data, r->href.len);
 		buf_appendc(text, ' ');
 		buf_appendc(text, hop);
 		buf_appendc(text, '\n');
@@ -291,7 +305,6 @@ void outlinks_schedule(struct outlinks *o, const struct outlinks_env *env,
 	d = frontier_discovered(env->frontier);
 	schedule_batch_run(env->schedule, c->uri, c->hops);
 	env->stats->links_scheduled += frontier_discovered(env->frontier) - d;
-	outlinks_resolver_free(&r);
 	if (o->sm != NULL) {
 		d = frontier_discovered(env->frontier);
 		sitemaps_doc_finish(o->sm, env->schedule, env->cfg, c, o->surt, env->continuous,
@@ -300,13 +313,31 @@ void outlinks_schedule(struct outlinks *o, const struct outlinks_env *env,
 	}
 }
 
+void outlinks_end(struct outlinks *o)
+{
+	for (int i = 0; i < OUTLINKS_EXTRACTORS && o->x[i] != NULL; i++) {
+		extract_free(o->x[i]);
+		o->x[i] = NULL;
+	}
+	sitemaps_doc_free(o->sm);
+	o->sm = NULL;
+	if (o->links.cap > OUTLINKS_KEEP_ROOM)
+		buf_free(&o->links);
+	buf_reset(&o->links);
+	outlinks_resolver_end(&o->r, OUTLINKS_KEEP_ROOM);
+	o->c = NULL;
+	o->surt = NULL;
+	o->max_outlinks = 0;
+	o->dropped = 0;
+	o->nlinks = 0;
+}
+
 void outlinks_free(struct outlinks *o)
 {
 	if (o == NULL)
 		return;
-	for (int i = 0; i < OUTLINKS_EXTRACTORS && o->x[i] != NULL; i++)
-		extract_free(o->x[i]);
-	sitemaps_doc_free(o->sm);
+	outlinks_end(o);
+	outlinks_resolver_end(&o->r, 0);
 	buf_free(&o->links);
 	free(o);
 }

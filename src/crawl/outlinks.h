@@ -31,13 +31,17 @@ struct outlinks_env {
 
 struct outlinks;
 
-/* The outlinks of c's response, whose head has status, Content-Type mime
- * (may be NULL) and request target "/path?query"; surt is c's [override]
- * key. NULL when the links of a response with this status are not
- * scheduled (extract.extract-404s, extract.process-error-outlinks). c and
- * surt must outlive it. */
-struct outlinks *outlinks_new(const struct config *cfg, const struct curi *c, const char *surt,
-    int status, const char *mime, const char *target, size_t target_len);
+/* An outlinks object serves one response after another: a visit keeps it
+ * (and the room its link records took) from page to page. */
+struct outlinks *outlinks_new(void);
+/* Starts on c's response, whose head has status, Content-Type mime (may be
+ * NULL) and request target "/path?query"; surt is c's [override] key.
+ * Returns 1, or 0 when the links of a response with this status are not
+ * scheduled (extract.extract-404s, extract.process-error-outlinks): then
+ * nothing else is called until the next outlinks_begin. c and surt must
+ * outlive the response (outlinks_end). */
+int outlinks_begin(struct outlinks *o, const struct config *cfg, const struct curi *c,
+    const char *surt, int status, const char *mime, const char *target, size_t target_len);
 /* The decoded body, in any chunking. */
 void outlinks_feed(struct outlinks *o, const char *data, size_t len);
 /* The body has ended: the extractors report what only the end decides. */
@@ -52,6 +56,8 @@ size_t outlinks_dropped(const struct outlinks *o);
 void outlinks_schedule(struct outlinks *o, const struct outlinks_env *env,
     const struct url_parts *page, struct fetch *f, int status, struct buf *text,
     struct buf *annotations);
+/* The response is done with (scheduled or not): its extractors are freed. */
+void outlinks_end(struct outlinks *o);
 void outlinks_free(struct outlinks *o);
 
 #endif

@@ -65,6 +65,12 @@
 /* Snoozes longer than this close the host's idle connections. */
 #define VISIT_LONG_SNOOZE_MS 30000
 
+/* Visits that ended are kept for the next ones, up to this many, with
+ * their digest, their outlinks and the room of their buffers up to
+ * VISIT_KEEP_ROOM each: a page's visit then allocates none of them. */
+#define VISIT_SPARES 256
+#define VISIT_KEEP_ROOM (16 * 1024)
+
 /* A fetch put off by a failure of ours (out of descriptors) waits this long,
  * while other fetches give theirs back. */
 #define VISIT_LOCAL_RETRY_MS 1000
@@ -80,7 +86,10 @@ struct visit_pool {
 	int in_flight;
 	unsigned char *slots;		/* slot numbers in use, for crawl.log's #NNN */
 	struct buf line;		/* scratch for crawl.log lines */
+	struct buf ann, extra, text;	/* scratch for a page's annotations and outlinks */
 	struct outlinks_env links;	/* what scheduling a page's outlinks needs */
+	struct visit *spare;		/* ended visits kept for reuse (visit_recycle) */
+	int nspare;
 	uint64_t local_failures;	/* fetches put off by visit_local_failure */
 };
 
@@ -119,7 +128,9 @@ struct visit {
 	int spill_fd;
 	uint64_t spill_len;
 	int record_failed;		/* the body could not be recorded: ours, not the server's */
-	struct outlinks *ol;		/* the page's links, when they count */
+	struct outlinks *ol;		/* the page's links (kept across reuse) */
+	int links_on;			/* ol has begun on this response */
+	int dg_used;			/* dg has taken bytes since its last reset */
 	struct buf robots;		/* decoded robots.txt body, up to ROBOTS_MAX_BODY */
 
 	/* Continuous crawls: whether the fetch sent validators; the capture
@@ -165,6 +176,52 @@ static int visit_slot_take(struct visit_pool *pool)
 	return pool->env.max_conns;
 }
 
+/* Frees a visit with everything it keeps. */
+static void visit_destroy(struct visit *v)
+{
+	outlinks_free(v->ol);
+	digest_free(v->dg);
+	buf_free(&v->body);
+	buf_free(&v->robots);
+	buf_free(&v->target);
+	free(v);
+}
+
+/* Keeps b's room for the next visit, unless it grew past VISIT_KEEP_ROOM. */
+static struct buf visit_keep(struct buf b)
+{
+	if (b.cap > VISIT_KEEP_ROOM)
+		buf_free(&b);
+	buf_reset(&b);
+	return b;
+}
+
+/* An ended visit, which has let go of its URI and handles, becomes a spare:
+ * cleared but for its digest (reset), its outlinks (ended) and its
+ * buffers' room. */
+static void visit_recycle(struct visit_pool *pool, struct visit *v)
+{
+	struct digest *dg = v->dg;
+	struct outlinks *ol = v->ol;
+	struct buf body = v->body, robots = v->robots, target = v->target;
+	int dg_used = v->dg_used;
+
+	if (pool->nspare >= VISIT_SPARES) {
+		visit_destroy(v);
+		return;
+	}
+	memset(v, 0, sizeof *v);
+	v->dg = dg;
+	v->dg_used = dg_used;
+	v->ol = ol;
+	v->body = visit_keep(body);
+	v->robots = visit_keep(robots);
+	v->target = visit_keep(target);
+	v->next = pool->spare;
+	pool->spare = v;
+	pool->nspare++;
+}
+
 static void visit_free(struct visit *v)
 {
 	struct visit_pool *pool = v->pool;
@@ -177,22 +234,18 @@ static void visit_free(struct visit *v)
 		v->next->prev = v->prev;
 	if (v->slot < pool->env.max_conns)
 		pool->slots[v->slot] = 0;
-	outlinks_free(v->ol);
-	if (v->dg)
-		digest_free(v->dg);
+	if (v->links_on)
+		outlinks_end(v->ol);
 	if (v->spill_fd >= 0)
 		close(v->spill_fd);
-	buf_free(&v->body);
-	buf_free(&v->robots);
 	buf_free(&v->refers_uri);
 	buf_free(&v->refers_date);
-	buf_free(&v->target);
 	curi_free(v->c);
 	free(v->host);
 	free(v->server_key);
 	free(v->surt);
 	free(v->fetch_url);
-	free(v);
+	visit_recycle(pool, v);
 	pool->in_flight--;
 	pool->env.ended(pool->env.ctx);
 }
@@ -521,6 +574,7 @@ static int visit_literal_addr(struct visit *v)
 {
 	struct sockaddr_in *s4 = (struct sockaddr_in *)&v->addr;
 	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&v->addr;
+	size_t n;
 
 	memset(&v->addr, 0, sizeof v->addr);
 	if (inet_pton(AF_INET, v->host, &s4->sin_addr) == 1) {
@@ -531,7 +585,12 @@ static int visit_literal_addr(struct visit *v)
 		return -1;
 	}
 	visit_set_port(&v->addr, v->port);
-	snprintf(v->ip, sizeof v->ip, "%s", v->host);
+	/* inet_pton took it: it fits (no printf on the path of every page). */
+	n = strlen(v->host);
+	if (n >= sizeof v->ip)
+		n = sizeof v->ip - 1;
+	memcpy(v->ip, v->host, n);
+	v->ip[n] = '\0';
 	v->have_addr = 1;
 	return 0;
 }
@@ -577,7 +636,11 @@ static void visit_head_cb(void *arg, struct fetch *f)
 
 	if (v->state != VISIT_FETCH || v->abandoned)
 		return;
-	v->ol = outlinks_new(v->pool->env.cfg, v->c, v->surt, fetch_status(f),
+	if (v->ol == NULL)
+		v->ol = outlinks_new();
+	else if (v->links_on)
+		outlinks_end(v->ol);
+	v->links_on = outlinks_begin(v->ol, v->pool->env.cfg, v->c, v->surt, fetch_status(f),
 	    fetch_header(f, "Content-Type"), v->target.data, v->target.len);
 }
 
@@ -599,7 +662,7 @@ static void visit_body_cb(void *arg, struct fetch *f, const char *raw, size_t ra
 			fetch_cancel(v->f);
 		}
 	}
-	if (v->ol != NULL)
+	if (v->links_on)
 		outlinks_feed(v->ol, dec, declen);
 	/* robots.txt is parsed from the decoded body: servers gzip it too. */
 	if (v->state == VISIT_ROBOTS && declen > 0 && v->robots.len < ROBOTS_MAX_BODY)
@@ -701,6 +764,7 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 	}
 	pool->env.stats->robots_fetches++;
 	digest_final(v->dg, digest);
+	v->dg_used = 0;
 	if (status > 0 && visit_archive(v, digest, NULL, 0, &revisit, &none) < 0) {
 		/* Not archived: robots.txt is asked again later. */
 		uint64_t wait = visit_delay(v, fetch_duration_ms(f), fetch_raw_bytes(f));
@@ -812,26 +876,26 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 	unsigned fa = fetch_annotations(f);
 	const struct fetch_timings *t = fetch_timings(f);
 	char digest[DIGEST_STRLEN];
-	struct buf ann = BUF_INIT, extra = BUF_INIT, outlinks = BUF_INIT;
+	/* Pool scratch: nothing here waits for another visit. */
+	struct buf *ann = &pool->ann, *extra = &pool->extra, *outlinks = &pool->text;
 	const char *truncated = NULL, *logged_digest = digest;
 	int revisit = 0, not_modified = 0, attempts = v->c->attempts + 1;
 	uint64_t bytes = fetch_raw_bytes(f), delay;
 	size_t dropped;
 
-	if (visit_local_failure(v, f)) {
-		buf_free(&ann);
-		buf_free(&extra);
+	if (visit_local_failure(v, f))
 		return;
-	}
-	if (v->ol != NULL)
+	*ann = visit_keep(*ann);
+	*extra = visit_keep(*extra);
+	*outlinks = visit_keep(*outlinks);
+	if (v->links_on)
 		outlinks_finish(v->ol);
 	digest_final(v->dg, digest);
+	v->dg_used = 0;
 	if (status == -2 || status == -3) {
 		fetch_release(v->f);
 		v->f = NULL;
 		visit_connect_failed(v, status);
-		buf_free(&ann);
-		buf_free(&extra);
 		return;
 	}
 	if (status > 0)
@@ -848,26 +912,24 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 			v->f = NULL;
 			pool->env.stats->retries++;
 			visit_end(v, FRONTIER_RETRY, wait > delay ? wait : delay);
-			buf_free(&ann);
-			buf_free(&extra);
 			return;
 		}
 	}
 	if (fa & FETCH_LENTRUNC) {
-		buf_appends(&extra, "lenTrunc");
+		buf_appends(extra, "lenTrunc");
 		truncated = "length";
 	}
 	if (fa & FETCH_TIMETRUNC) {
-		buf_appends(&extra, extra.len ? ",timeTrunc" : "timeTrunc");
+		buf_appends(extra, extra->len ? ",timeTrunc" : "timeTrunc");
 		truncated = "time";
 	}
 	/* The archived bytes are whole; only what extraction saw was cut. */
 	if (fa & FETCH_DECTRUNC)
-		buf_appends(&extra, extra.len ? ",decodeTrunc" : "decodeTrunc");
+		buf_appends(extra, extra->len ? ",decodeTrunc" : "decodeTrunc");
 	if (fa & FETCH_DECERR)
-		buf_appends(&extra, extra.len ? ",decodeError" : "decodeError");
-	if (v->ol != NULL && (dropped = outlinks_dropped(v->ol)) > 0)
-		buf_appendf(&extra, "%sdol:%zu", extra.len ? "," : "", dropped);
+		buf_appends(extra, extra->len ? ",decodeError" : "decodeError");
+	if (v->links_on && (dropped = outlinks_dropped(v->ol)) > 0)
+		buf_appendf(extra, "%sdol:%zu", extra->len ? "," : "", dropped);
 	if (status > 0) {
 		/* A revisit answered 304: archived as a server-not-modified
 		 * revisit of the capture it confirms, whose digest it logs. */
@@ -875,17 +937,14 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		    v->sent_validators, pool->env.warc, &v->refers_uri, &v->refers_date);
 		if (not_modified)
 			logged_digest = v->c->history->digest;
-		/* The head made v->ol when the links of a response with this
-		 * status count; a status is final once the head is read. */
-		if (v->ol != NULL)
-			outlinks_schedule(v->ol, &pool->links, &v->page, v->f, status, &outlinks,
-			    &extra);
-		if (visit_archive(v, logged_digest, truncated, not_modified, &revisit, &outlinks) < 0) {
+		/* The head began v->ol when the links of a response with
+		 * this status count; a status is final once the head is read. */
+		if (v->links_on)
+			outlinks_schedule(v->ol, &pool->links, &v->page, v->f, status, outlinks,
+			    extra);
+		if (visit_archive(v, logged_digest, truncated, not_modified, &revisit, outlinks) < 0) {
 			/* Not archived, so not done: back to its queue's head, to
 			 * be fetched again once the writer works. */
-			buf_free(&ann);
-			buf_free(&extra);
-			buf_free(&outlinks);
 			fetch_release(v->f);
 			v->f = NULL;
 			visit_end(v, FRONTIER_DEFER, delay);
@@ -895,7 +954,7 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		 * carries duplicate:digest, whichever profile; a 304's status
 		 * column already tells the server-not-modified ones apart. */
 		if (not_modified || revisit)
-			buf_appends(&extra, extra.len ? ",duplicate:digest" : "duplicate:digest");
+			buf_appends(extra, extra->len ? ",duplicate:digest" : "duplicate:digest");
 		if (not_modified)
 			pool->env.stats->not_modified++;
 		else if (revisit)
@@ -920,10 +979,10 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		}
 		v->due_ms = recrawl_next_visit(pool->env.cfg, v->surt, v->c, &hv, clock_wall_ms());
 	}
-	visit_annotations(v, attempts, extra.data, &ann);
+	visit_annotations(v, attempts, extra->data, ann);
 	visit_log(v, status, status > 0 ? (int64_t)bytes : -1, v->c->uri, v->c->hops, v->c->via,
 	    status > 0 ? fetch_header(f, "Content-Type") : NULL, status > 0 ? t->start_wall_ms : 0,
-	    fetch_duration_ms(f), status > 0 ? logged_digest : NULL, ann.data);
+	    fetch_duration_ms(f), status > 0 ? logged_digest : NULL, ann->data);
 	if (status > 0) {
 		pool->env.stats->pages++;
 		pool->env.stats->bytes += bytes;
@@ -932,9 +991,6 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		pool->env.stats->failures++;
 		pool->env.stats->status_class[0]++;
 	}
-	buf_free(&ann);
-	buf_free(&extra);
-	buf_free(&outlinks);
 	fetch_release(v->f);
 	v->f = NULL;
 	visit_end(v, status > 0 ? FRONTIER_SUCCESS : FRONTIER_FAILED, delay);
@@ -974,10 +1030,12 @@ static void visit_start_fetch(struct visit *v, const char *url)
 		v->spill_fd = -1;
 	}
 	v->spill_len = 0;
+	/* digest_final leaves the digest reset already. */
 	if (v->dg == NULL)
 		v->dg = digest_new();
-	else
+	else if (v->dg_used)
 		digest_reset(v->dg);
+	v->dg_used = 1;
 	memset(&req, 0, sizeof req);
 	req.url = v->fetch_url;
 	req.addr = (const struct sockaddr *)&v->addr;
@@ -1040,7 +1098,15 @@ void visit_pool_free(struct visit_pool *pool)
 {
 	if (pool == NULL)
 		return;
+	while (pool->spare != NULL) {
+		struct visit *v = pool->spare;
+		pool->spare = v->next;
+		visit_destroy(v);
+	}
 	buf_free(&pool->line);
+	buf_free(&pool->ann);
+	buf_free(&pool->extra);
+	buf_free(&pool->text);
 	free(pool->slots);
 	free(pool);
 }
@@ -1052,9 +1118,17 @@ int visit_in_flight(const struct visit_pool *pool)
 
 void visit_start(struct visit_pool *pool, struct curi *c)
 {
-	struct visit *v = xcalloc(1, sizeof *v);
+	struct visit *v = pool->spare;
 	struct url_parts up;
 	struct buf b = BUF_INIT;
+
+	if (v != NULL) {
+		pool->spare = v->next;
+		pool->nspare--;
+		v->next = NULL;
+	} else {
+		v = xcalloc(1, sizeof *v);
+	}
 
 	v->pool = pool;
 	v->c = c;
@@ -1077,8 +1151,12 @@ void visit_start(struct visit_pool *pool, struct curi *c)
 	v->port = up.port;
 	v->https = up.https;
 	v->host_ip = up.host_ip;
-	v->server_key = xasprintf("%s://%.*s:%d", up.https ? "https" : "http",
-	    (int)up.host_len, c->uri + up.host_off, up.port);
+	/* "scheme://host:port", without printf: this runs for every page. */
+	buf_appends(&b, up.https ? "https://" : "http://");
+	buf_append(&b, c->uri + up.host_off, up.host_len);
+	buf_appendc(&b, ':');
+	buf_appendu(&b, (uint64_t)up.port);
+	v->server_key = buf_steal(&b);
 	url_request_target(c->uri, &up, &v->target);
 	if (surt_override_key(c->uri, &b) == 0)
 		v->surt = buf_steal(&b);
