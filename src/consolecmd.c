@@ -134,21 +134,6 @@ static void consolecmd_stats(struct consolecmd *cc)
 	free(path);
 }
 
-static char **consolecmd_names(const char *list, size_t *n)
-{
-	char **v = xcalloc(strlen(list) / 2 + 2, sizeof *v);
-
-	*n = 0;
-	while (*list != '\0') {
-		size_t len = strcspn(list, ", ");
-		if (len > 0)
-			v[(*n)++] = xstrndup(list, len);
-		list += len;
-		list += strspn(list, ", ");
-	}
-	return v;
-}
-
 static int consolecmd_offline(const char *jobdir, const char *addr)
 {
 	struct consolecmd cc;
@@ -187,7 +172,7 @@ static int consolecmd_offline(const char *jobdir, const char *addr)
 	co.ctx = &cc;
 	co.token = token;
 	cc.console = console_new(&co);
-	cc.names = consolecmd_names(config_str(cfg, CK_CONSOLE_HOST_NAMES), &cc.l.nnames);
+	cc.names = config_names(cfg, CK_CONSOLE_HOST_NAMES, &cc.l.nnames);
 	cc.l.names = (const char *const *)cc.names;
 	cc.l.tcp = 1;
 	cc.l.token = token;
@@ -218,9 +203,7 @@ fail:
 		free(err);
 	}
 	frontier_close(cc.frontier);
-	for (char **p = cc.names; p != NULL && *p != NULL; p++)
-		free(*p);
-	free(cc.names);
+	config_names_free(cc.names);
 	config_free(cfg);
 	free(cc.jobdir);
 	return rc;

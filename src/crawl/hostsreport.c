@@ -2,6 +2,7 @@
  * used as a hash table (name -> index into the array of counts), so a line
  * costs one lookup whatever the number of hosts. */
 #include "crawl/hostsreport.h"
+#include "lib/topn.h"
 #include "lib/xmalloc.h"
 
 #include <jansson.h>
@@ -241,24 +242,11 @@ static int hostsreport_before(const struct hostsreport_host *a, const struct hos
 	return strcmp(a->name, b->name) < 0;
 }
 
-static void hostsreport_sift(const struct hostsreport_host **h, size_t n, size_t i, int by)
+static int hostsreport_before_ptr(const void *x, const void *y, void *ctx)
 {
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		const struct hostsreport_host *t;
+	const struct hostsreport_host *const *a = x, *const *b = y;
 
-		/* The host every other one comes before sits on top. */
-		if (l < n && hostsreport_before(h[m], h[l], by))
-			m = l;
-		if (r < n && hostsreport_before(h[m], h[r], by))
-			m = r;
-		if (m == i)
-			return;
-		t = h[i];
-		h[i] = h[m];
-		h[m] = t;
-		i = m;
-	}
+	return hostsreport_before(*a, *b, *(const int *)ctx);
 }
 
 size_t hostsreport_rows(const struct hostsreport *h, const char *by, size_t from, size_t n,
@@ -266,48 +254,35 @@ size_t hostsreport_rows(const struct hostsreport *h, const char *by, size_t from
 {
 	int b = strcmp(by, "bytes") == 0 ? 1 : strcmp(by, "failed") == 0 ? 2 :
 	    strcmp(by, "name") == 0 ? 3 : 0;
-	size_t keep = from + n, k = 0, got;
-	const struct hostsreport_host **heap;
+	size_t keep = from + n, got;
+	const struct hostsreport_host **kept, *out_of_heap;
+	struct topn *t;
 
 	if (from >= h->n || n == 0)
 		return 0;
 	if (keep > h->n)
 		keep = h->n;
-	heap = xcalloc(keep, sizeof *heap);
+	t = topn_new(keep, sizeof(const struct hostsreport_host *), hostsreport_before_ptr, &b);
 	for (size_t i = 0; i < h->n; i++) {
 		const struct hostsreport_host *e = &h->a[i];
-		if (k < keep) {
-			size_t j = k++;
-			heap[j] = e;
-			while (j > 0 && hostsreport_before(heap[(j - 1) / 2], heap[j], b)) {
-				const struct hostsreport_host *t = heap[j];
-				heap[j] = heap[(j - 1) / 2];
-				heap[(j - 1) / 2] = t;
-				j = (j - 1) / 2;
-			}
-		} else if (hostsreport_before(e, heap[0], b)) {
-			heap[0] = e;
-			hostsreport_sift(heap, k, 0, b);
-		}
+
+		if (topn_admits(t, &e))
+			topn_push(t, &e, &out_of_heap);
 	}
-	/* Taken off the top, the heap gives the kept hosts last first. */
-	got = keep - from;
-	while (k > 0) {
-		const struct hostsreport_host *e = heap[0];
-		size_t pos = k - 1;
-		heap[0] = heap[--k];
-		hostsreport_sift(heap, k, 0, b);
-		if (pos >= from) {
-			struct hostsreport_row *r = &out[pos - from];
-			r->name = e->name;
-			r->urls = e->urls;
-			r->bytes = e->bytes;
-			r->precluded = e->precluded;
-			memcpy(r->cls, e->cls, sizeof r->cls);
-			r->failed = e->failed;
-			r->dns = e->dns;
-		}
+	kept = topn_sorted(t, &got);
+	got -= from;
+	for (size_t i = 0; i < got; i++) {
+		const struct hostsreport_host *e = kept[from + i];
+		struct hostsreport_row *r = &out[i];
+
+		r->name = e->name;
+		r->urls = e->urls;
+		r->bytes = e->bytes;
+		r->precluded = e->precluded;
+		memcpy(r->cls, e->cls, sizeof r->cls);
+		r->failed = e->failed;
+		r->dns = e->dns;
 	}
-	free(heap);
+	topn_free(t);
 	return got;
 }

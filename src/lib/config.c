@@ -617,6 +617,30 @@ const int64_t *config_intlist(const struct config *c, enum config_key k, size_t 
 	return c->v[k].list;
 }
 
+char **config_names(const struct config *c, enum config_key k, size_t *n)
+{
+	const char *list = config_str(c, k);
+	char **v = xcalloc(strlen(list) / 2 + 2, sizeof *v);
+
+	*n = 0;
+	while (*list != '\0') {
+		size_t len = strcspn(list, ", ");
+
+		if (len > 0)
+			v[(*n)++] = xstrndup(list, len);
+		list += len;
+		list += strspn(list, ", ");
+	}
+	return v;
+}
+
+void config_names_free(char **names)
+{
+	for (char **p = names; p != NULL && *p != NULL; p++)
+		free(*p);
+	free(names);
+}
+
 void config_format(const struct config *c, struct buf *out)
 {
 	const char *section = NULL;

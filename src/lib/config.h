@@ -70,6 +70,11 @@ const char *config_str(const struct config *c, enum config_key k);
 int config_enum(const struct config *c, enum config_key k);
 /* CT_INTLIST: the values and their count. */
 const int64_t *config_intlist(const struct config *c, enum config_key k, size_t *n);
+/* A string key holding a list of names separated by commas or spaces
+ * (console.host-names), split into a NULL-terminated array of *n copies;
+ * free it with config_names_free. */
+char **config_names(const struct config *c, enum config_key k, size_t *n);
+void config_names_free(char **names);
 
 /* The same, as seen by a URI or queue whose scheme-less SURT is surt
  * (NULL = global). */

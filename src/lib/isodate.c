@@ -59,7 +59,7 @@ isodate_month_days(int y, int m)
 
 /* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar
  * (Howard Hinnant's days_from_civil). */
-static int64_t
+int64_t
 isodate_days(int64_t y, int m, int d)
 {
 	int64_t era, yoe, doy, doe;

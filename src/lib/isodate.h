@@ -17,4 +17,8 @@
  * or missing field, a day past the month's end, a year outside 1..9999. */
 int isodate_parse(const char *s, size_t n, int64_t *us);
 
+/* Days from 1970-01-01 to y-m-d (m 1..12) in the proleptic Gregorian
+ * calendar, negative before it; shared with HTTP-date parsing. */
+int64_t isodate_days(int64_t y, int m, int d);
+
 #endif

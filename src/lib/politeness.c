@@ -1,5 +1,6 @@
 /* Politeness arithmetic. */
 #include "lib/politeness.h"
+#include "lib/isodate.h"
 #include <string.h>
 
 void
@@ -75,21 +76,6 @@ politeness_digits(const char *s, int n, int *out)
 	return 0;
 }
 
-/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar
- * (Howard Hinnant's days_from_civil). */
-static int64_t
-politeness_days(int64_t y, int m, int d)
-{
-	int64_t era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
 /* IMF-fixdate only ("Sun, 06 Nov 1994 08:49:37 GMT", RFC 9110 5.6.7): the
  * obsolete forms are not worth the code for a snooze hint. */
 static int
@@ -115,7 +101,7 @@ politeness_http_date(const char *s, int64_t *out)
 	if (*mp == '\0' || day < 1 || day > 31 || hh > 23 || mm > 59 || ss > 60)
 		return -1;
 	mon = (int)((mp - months) / 3) + 1;
-	*out = politeness_days(year, mon, day) * 86400 + hh * 3600 + mm * 60 + ss;
+	*out = isodate_days(year, mon, day) * 86400 + hh * 3600 + mm * 60 + ss;
 	return 0;
 }
 

@@ -112,6 +112,24 @@ conn_set_cb(struct conn *c, conn_cb cb, void *arg)
 	c->arg = arg;
 }
 
+/* Queues w's first n bytes behind the writes in progress; w is freed by
+ * conn_write_cb, or here if libuv refuses it. */
+static int
+conn_queue(struct conn *c, struct conn_wreq *w, size_t n)
+{
+	uv_buf_t b = uv_buf_init(w->data, n);
+	int r;
+
+	w->c = c;
+	r = uv_write(&w->req, (uv_stream_t *)&c->tcp, &b, 1, conn_write_cb);
+	if (r < 0) {
+		free(w);
+		return r;
+	}
+	c->writes++;
+	return 0;
+}
+
 /* Sends whatever ciphertext TLS has queued. */
 static int
 conn_tls_flush(struct conn *c)
@@ -120,18 +138,12 @@ conn_tls_flush(struct conn *c)
 
 	while ((n = tls_pending(c->tls)) > 0) {
 		struct conn_wreq *w = xmalloc(sizeof(*w) + n);
-		uv_buf_t b;
 		int r;
 
 		n = tls_pull(c->tls, w->data, n);
-		w->c = c;
-		b = uv_buf_init(w->data, n);
-		r = uv_write(&w->req, (uv_stream_t *)&c->tcp, &b, 1, conn_write_cb);
-		if (r < 0) {
-			free(w);
+		r = conn_queue(c, w, n);
+		if (r < 0)
 			return r;
-		}
-		c->writes++;
 	}
 	return 0;
 }
@@ -300,15 +312,7 @@ conn_write(struct conn *c, const char *data, size_t len)
 	}
 	w = xmalloc(sizeof(*w) + len);
 	memcpy(w->data, data, len);
-	w->c = c;
-	b = uv_buf_init(w->data, len);
-	r = uv_write(&w->req, (uv_stream_t *)&c->tcp, &b, 1, conn_write_cb);
-	if (r < 0) {
-		free(w);
-		return r;
-	}
-	c->writes++;
-	return 0;
+	return conn_queue(c, w, len);
 }
 
 static void

@@ -7,6 +7,7 @@
 #include "lib/clock.h"
 #include "lib/html.h"
 #include "lib/surt.h"
+#include "lib/topn.h"
 #include "lib/xmalloc.h"
 #include "ops/consolelog.h"
 
@@ -29,7 +30,8 @@ struct consolequeues_walk {
 	struct consolequeues *cq;
 	char state[16], sort[8];
 	size_t keep;				/* rows kept: the pages asked for */
-	struct consolequeues_row *rows;		/* a heap, the worst kept on top; sorted once done */
+	struct topn *top;			/* the best rows met so far */
+	struct consolequeues_row *rows;		/* top's, sorted once done */
 	size_t n;
 	struct buf cursor;			/* the last key walked */
 	uint64_t walked, matched, done_ms;
@@ -82,31 +84,10 @@ static int consolequeues_before(const struct consolequeues_row *a, const struct 
 	return strcmp(a->info.key, b->info.key) < 0;
 }
 
-static int consolequeues_cmp(const void *x, const void *y)
+static int consolequeues_before_v(const void *a, const void *b, void *ctx)
 {
-	const struct consolequeues_row *a = x, *b = y;
-
-	return consolequeues_before(a, b) ? -1 : consolequeues_before(b, a) ? 1 : 0;
-}
-
-/* Restores the heap (the row every other comes before, on top) below i. */
-static void consolequeues_sift(struct consolequeues_row *h, size_t n, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct consolequeues_row t;
-
-		if (l < n && consolequeues_before(&h[m], &h[l]))
-			m = l;
-		if (r < n && consolequeues_before(&h[m], &h[r]))
-			m = r;
-		if (m == i)
-			return;
-		t = h[i];
-		h[i] = h[m];
-		h[m] = t;
-		i = m;
-	}
+	(void)ctx;
+	return consolequeues_before(a, b);
 }
 
 static int consolequeues_state_ok(const char *want, const char *state)
@@ -127,20 +108,12 @@ static int consolequeues_offer_cb(void *arg, const struct frontier_queue_info *q
 	w->matched++;
 	cand.sortv = consolequeues_sortv(w->sort, qi);
 	cand.info = *qi;
-	if (w->n < w->keep) {
-		/* Sift up the new row. */
-		size_t i = w->n++;
-		consolequeues_row_copy(&w->rows[i], qi, cand.sortv);
-		while (i > 0 && consolequeues_before(&w->rows[(i - 1) / 2], &w->rows[i])) {
-			struct consolequeues_row t = w->rows[i];
-			w->rows[i] = w->rows[(i - 1) / 2];
-			w->rows[(i - 1) / 2] = t;
-			i = (i - 1) / 2;
-		}
-	} else if (w->keep > 0 && consolequeues_before(&cand, &w->rows[0])) {
-		consolequeues_row_free(&w->rows[0]);
-		consolequeues_row_copy(&w->rows[0], qi, cand.sortv);
-		consolequeues_sift(w->rows, w->n, 0);
+	if (topn_admits(w->top, &cand)) {
+		struct consolequeues_row row, out;
+
+		consolequeues_row_copy(&row, qi, cand.sortv);
+		if (topn_push(w->top, &row, &out) == 1)
+			consolequeues_row_free(&out);
 	}
 	return 0;
 }
@@ -357,16 +330,17 @@ static void consolequeues_sorted_page(const struct consolequeues_walk *w,
 
 static void consolequeues_walk_free(struct consolequeues_walk *w)
 {
+	w->rows = topn_sorted(w->top, &w->n);
 	for (size_t i = 0; i < w->n; i++)
 		consolequeues_row_free(&w->rows[i]);
-	free(w->rows);
+	topn_free(w->top);
 	buf_free(&w->cursor);
 	free(w);
 }
 
 static void consolequeues_finish(struct consolequeues_walk *w)
 {
-	qsort(w->rows, w->n, sizeof *w->rows, consolequeues_cmp);
+	w->rows = topn_sorted(w->top, &w->n);
 	w->done = 1;
 	w->done_ms = clock_wall_ms();
 	while (w->waiters != NULL) {
@@ -435,7 +409,7 @@ static void consolequeues_sorted(struct consolequeues *cq, const struct consolev
 		snprintf(w->state, sizeof w->state, "%s", q->r->state);
 		snprintf(w->sort, sizeof w->sort, "%s", q->r->sort);
 		w->keep = keep;
-		w->rows = xcalloc(keep, sizeof *w->rows);
+		w->top = topn_new(keep, sizeof(struct consolequeues_row), consolequeues_before_v, NULL);
 		buf_appends(&w->cursor, "");
 		w->next = cq->walks;
 		cq->walks = w;

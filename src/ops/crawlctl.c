@@ -587,22 +587,6 @@ static void crawlctl_tcp_cb(void *ctx, const struct ctlreq *req, struct ctlserve
 	console_handle(cc->console, &cc->tcp_l, req, crawlctl_routes, cc, r);
 }
 
-/* console.host-names, comma-separated, into a NULL-terminated array. */
-static char **crawlctl_names(const char *list, size_t *n)
-{
-	char **v = xcalloc(strlen(list) / 2 + 2, sizeof *v);
-
-	*n = 0;
-	while (*list != '\0') {
-		size_t len = strcspn(list, ", ");
-		if (len > 0)
-			v[(*n)++] = xstrndup(list, len);
-		list += len;
-		list += strspn(list, ", ");
-	}
-	return v;
-}
-
 /* An operator action another cluster node passed on: applied as if asked
  * here, the answer (for that node's operator) dropped. */
 static void crawlctl_remote(void *arg, const char *action, const char *body)
@@ -653,8 +637,7 @@ struct crawlctl *crawlctl_start(struct crawl *cr, char **err)
 			free(e);
 		}
 	}
-	cc->names = crawlctl_names(config_str(crawl_config(cr), CK_CONSOLE_HOST_NAMES),
-	    &cc->unix_l.nnames);
+	cc->names = config_names(crawl_config(cr), CK_CONSOLE_HOST_NAMES, &cc->unix_l.nnames);
 	cc->unix_l.names = (const char *const *)cc->names;
 	cc->unix_l.token = cc->token;
 	cc->tcp_l = cc->unix_l;
@@ -696,9 +679,7 @@ static void crawlctl_closed_cb(uv_handle_t *h)
 {
 	struct crawlctl *cc = h->data;
 
-	for (char **p = cc->names; *p != NULL; p++)
-		free(*p);
-	free(cc->names);
+	config_names_free(cc->names);
 	free(cc);
 }
 

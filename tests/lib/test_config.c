@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -190,6 +191,40 @@ static void test_config_write_roundtrip(void **state)
 	config_free(d);
 }
 
+/* A list of names: commas and spaces separate, runs of them count once. */
+static void test_config_names(void **state)
+{
+	static const struct {
+		const char *value;
+		size_t n;
+		const char *names[3];
+	} cases[] = {
+		{ "", 0, { NULL } },
+		{ "crawl.example", 1, { "crawl.example" } },
+		{ "a.test, b.test", 2, { "a.test", "b.test" } },
+		{ " ,a.test,,  b.test c.test , ", 3, { "a.test", "b.test", "c.test" } },
+	};
+	struct config *c = config_new();
+	char *err = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char set[128];
+		char **v;
+		size_t n = 99;
+
+		snprintf(set, sizeof set, "console.host-names=%s", cases[i].value);
+		assert_int_equal(config_set(c, set, &err), 0);
+		v = config_names(c, CK_CONSOLE_HOST_NAMES, &n);
+		assert_int_equal(n, cases[i].n);
+		for (size_t j = 0; j < n; j++)
+			assert_string_equal(v[j], cases[i].names[j]);
+		assert_null(v[n]);
+		config_names_free(v);
+	}
+	config_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +233,7 @@ int main(void)
 		cmocka_unit_test(test_config_text_edges),
 		cmocka_unit_test(test_config_file_and_overrides),
 		cmocka_unit_test(test_config_at_start),
+		cmocka_unit_test(test_config_names),
 		cmocka_unit_test(test_config_write_roundtrip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
