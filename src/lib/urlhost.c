@@ -13,23 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <idn2.h>
+#include "lib/hex.h"
 #include "lib/url.h"
 #include "lib/urlhost.h"
 #include "lib/xmalloc.h"
-
-static int
-urlhost_is_hex(int c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-static int
-urlhost_hex_value(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	return (c | 0x20) - 'a' + 10;
-}
 
 /* The IPv6 parser of the standard, pointer for pointer. */
 static int
@@ -58,8 +45,8 @@ urlhost_parse_ipv6(const char *s, size_t n, uint16_t addr[8])
 			compress = ++piece;
 			continue;
 		}
-		while (length < 4 && i < n && urlhost_is_hex((unsigned char)s[i])) {
-			value = value * 16 + (unsigned)urlhost_hex_value((unsigned char)s[i]);
+		while (length < 4 && i < n && hex_value((unsigned char)s[i]) >= 0) {
+			value = value * 16 + (unsigned)hex_value((unsigned char)s[i]);
 			i++;
 			length++;
 		}
@@ -189,8 +176,8 @@ urlhost_ipv4_number(const char *s, size_t n, uint64_t *v)
 	for (i = 0; i < n; i++) {
 		int c = (unsigned char)s[i], d;
 
-		if (radix == 16 && urlhost_is_hex(c))
-			d = urlhost_hex_value(c);
+		if (radix == 16 && hex_value(c) >= 0)
+			d = hex_value(c);
 		else if (c >= '0' && c <= '9' && (unsigned)(c - '0') < radix)
 			d = c - '0';
 		else
@@ -222,7 +209,7 @@ urlhost_ends_in_number(const char *s, size_t n)
 	if (i == end)
 		return 1;
 	if (end - start >= 2 && s[start] == '0' && (s[start + 1] == 'x' || s[start + 1] == 'X')) {
-		for (i = start + 2; i < end && urlhost_is_hex((unsigned char)s[i]); i++)
+		for (i = start + 2; i < end && hex_value((unsigned char)s[i]) >= 0; i++)
 			;
 		return i == end;
 	}
@@ -386,10 +373,10 @@ urlhost_parse(const char *host, size_t len, struct buf *out, int *ip)
 		return URL_EINVAL;
 	dec = len < sizeof(stack) ? stack : xmalloc(len);
 	for (i = 0; i < len; i++) {
-		if (host[i] == '%' && i + 2 < len && urlhost_is_hex((unsigned char)host[i + 1]) &&
-		    urlhost_is_hex((unsigned char)host[i + 2])) {
-			dec[n++] = (char)(urlhost_hex_value((unsigned char)host[i + 1]) * 16 +
-			    urlhost_hex_value((unsigned char)host[i + 2]));
+		if (host[i] == '%' && i + 2 < len && hex_value((unsigned char)host[i + 1]) >= 0 &&
+		    hex_value((unsigned char)host[i + 2]) >= 0) {
+			dec[n++] = (char)(hex_value((unsigned char)host[i + 1]) * 16 +
+			    hex_value((unsigned char)host[i + 2]));
 			i += 2;
 		} else {
 			dec[n++] = host[i];
