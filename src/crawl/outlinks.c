@@ -48,6 +48,10 @@ struct outlinks {
 	/* The extractors the response goes through, in chain order (NULL past
 	 * the last); the first is the one whose meta robots counts. */
 	struct extract *x[OUTLINKS_EXTRACTORS];
+	enum extract_type xt[OUTLINKS_EXTRACTORS];
+	/* An ended response's extractors, by type, reset for the next one
+	 * rather than made again. */
+	struct extract *spare[2];
 	size_t max_outlinks;		/* extract.max-outlinks for the response, 0: none */
 	size_t dropped;			/* links past it, across the extractors */
 	struct sitemaps_doc *sm;	/* a sitemap's parser, first in the chain */
@@ -109,6 +113,21 @@ static int outlinks_is_css(const char *mime, const char *target, size_t n)
 	    (n >= 4 && strncasecmp(target + n - 4, ".css", 4) == 0);
 }
 
+/* The response's extractor number i, of type t: the spare one reset, or a
+ * new one. */
+static void outlinks_extractor(struct outlinks *o, int i, enum extract_type t,
+    const struct extract_opts *xo)
+{
+	if (o->spare[t] != NULL) {
+		o->x[i] = o->spare[t];
+		o->spare[t] = NULL;
+		extract_reset(o->x[i], xo);
+	} else {
+		o->x[i] = extract_new(t, xo, outlinks_link_cb, o);
+	}
+	o->xt[i] = t;
+}
+
 struct outlinks *outlinks_new(void)
 {
 	return xcalloc(1, sizeof(struct outlinks));
@@ -139,9 +158,9 @@ int outlinks_begin(struct outlinks *o, const struct config *cfg, const struct cu
 	    config_bool_for(cfg, surt, CK_CRAWL_SITEMAPS))
 		o->sm = sitemaps_doc_new(xo.max_outlinks);
 	if ((o->sm == NULL || independently) && outlinks_is_html(mime))
-		o->x[n++] = extract_new(EXTRACT_HTML, &xo, outlinks_link_cb, o);
+		outlinks_extractor(o, n++, EXTRACT_HTML, &xo);
 	if (((n == 0 && o->sm == NULL) || independently) && outlinks_is_css(mime, target, target_len))
-		o->x[n++] = extract_new(EXTRACT_CSS, &xo, outlinks_link_cb, o);
+		outlinks_extractor(o, n++, EXTRACT_CSS, &xo);
 	return 1;
 }
 
@@ -316,7 +335,10 @@ void outlinks_schedule(struct outlinks *o, const struct outlinks_env *env,
 void outlinks_end(struct outlinks *o)
 {
 	for (int i = 0; i < OUTLINKS_EXTRACTORS && o->x[i] != NULL; i++) {
-		extract_free(o->x[i]);
+		if (o->spare[o->xt[i]] == NULL)
+			o->spare[o->xt[i]] = o->x[i];
+		else
+			extract_free(o->x[i]);
 		o->x[i] = NULL;
 	}
 	sitemaps_doc_free(o->sm);
@@ -337,6 +359,8 @@ void outlinks_free(struct outlinks *o)
 	if (o == NULL)
 		return;
 	outlinks_end(o);
+	extract_free(o->spare[EXTRACT_HTML]);
+	extract_free(o->spare[EXTRACT_CSS]);
 	outlinks_resolver_end(&o->r, 0);
 	buf_free(&o->links);
 	free(o);

@@ -469,6 +469,26 @@ size_t extract_count(const struct extract *x)
 	return x->count;
 }
 
+void extract_reset(struct extract *x, const struct extract_opts *o)
+{
+	memset(&x->opts, 0, sizeof x->opts);
+	if (o)
+		x->opts = *o;
+	if (x->tok != NULL)
+		htmltok_reset(x->tok);
+	/* An HTML page's CSS parsers are reset before each use; a CSS
+	 * body's is the body's own. */
+	if (x->type == EXTRACT_CSS)
+		css_reset(x->css);
+	x->in_style = 0;
+	free(x->base);
+	x->base = NULL;
+	x->meta = 0;
+	x->count = 0;
+	x->dropped = 0;
+	buf_reset(&x->dec);
+}
+
 void extract_free(struct extract *x)
 {
 	if (!x)

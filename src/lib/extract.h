@@ -44,6 +44,10 @@ int extract_finish(struct extract *x);
 unsigned extract_meta(const struct extract *x);		/* EXTRACT_META_* seen */
 size_t extract_dropped(const struct extract *x);	/* links past max_outlinks (dol:N) */
 size_t extract_count(const struct extract *x);		/* links reported */
+/* Ready for another body with options o (NULL: the defaults), as
+ * extract_new with x's type, callback and argument would make it, but
+ * keeping the room it grew: what was fed and not finished is forgotten. */
+void extract_reset(struct extract *x, const struct extract_opts *o);
 void extract_free(struct extract *x);
 
 /* The URL of a Refresh value ("5; url=/next") per the HTML "shared

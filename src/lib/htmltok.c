@@ -156,6 +156,24 @@ struct htmltok *htmltok_new(const struct htmltok_cbs *cbs, void *arg)
 	return t;
 }
 
+void htmltok_reset(struct htmltok *t)
+{
+	struct htmltok keep = *t;
+
+	memset(t, 0, sizeof *t);
+	t->cbs = keep.cbs;
+	t->arg = keep.arg;
+	t->state = HT_DATA;
+	t->tb = keep.tb;
+	t->tb_cap = keep.tb_cap;
+	t->recs = keep.recs;
+	t->recs_cap = keep.recs_cap;
+	t->attrs = keep.attrs;
+	t->attrs_cap = keep.attrs_cap;
+	t->stack = keep.stack;
+	t->stack_cap = keep.stack_cap;
+}
+
 void htmltok_free(struct htmltok *t)
 {
 	if (!t)

@@ -66,6 +66,9 @@ void htmltok_feed(struct htmltok *t, const char *data, size_t len);
 /* Ends the input (a tag cut by the end is dropped, as HTML does) and
  * resets the tokenizer for another document. */
 void htmltok_finish(struct htmltok *t);
+/* Forgets the document in progress without reporting anything, as a new
+ * tokenizer with the same callbacks, but keeps the room it grew. */
+void htmltok_reset(struct htmltok *t);
 void htmltok_free(struct htmltok *t);
 
 /* The first attribute called name, as HTML keeps the first of duplicates;

@@ -156,6 +156,42 @@ static void test_extract_cases(void **state)
 	}
 }
 
+/* One extractor serves every case in turn, reset between them, after
+ * being left in the middle of the case before (inside a tag, a script, a
+ * <base>, a <meta> or past max-outlinks): each answers as a new one. */
+static void test_extract_reset(void **state)
+{
+	size_t n = sizeof(extract_cases) / sizeof(extract_cases[0]);
+	struct buf out = BUF_INIT;
+	struct extract *x = extract_new(EXTRACT_HTML, NULL, test_extract_link_cb, &out);
+	static const char *const before[] = {
+		"<a href=\"cut", "<script>x=\"<a href=no>", "<base href=http://b/x/>",
+		"<meta name=robots content=nofollow>", "<style>a{b:url(", "<svg><p",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		const struct extract_case *c = &extract_cases[i];
+		const char *prev = i % 2 ? extract_cases[i - 1].html : before[i / 2 % 6];
+		struct extract_opts o = { c->max, c->forms };
+
+		extract_reset(x, &(struct extract_opts){ 1, 0 });
+		assert_int_equal(extract_feed(x, prev, strlen(prev)), 0);
+		extract_reset(x, &o);
+		buf_reset(&out);
+		buf_appends(&out, "");
+		assert_int_equal(extract_feed(x, c->html, strlen(c->html)), 0);
+		assert_int_equal(extract_finish(x), 0);
+		if (strcmp(out.data, c->want) != 0)
+			fail_msg("case %zu after \"%s\": %s\n got  %s\n want %s", i, prev, c->html,
+				 out.data, c->want);
+		assert_int_equal(extract_meta(x), c->meta);
+		assert_int_equal(extract_dropped(x), c->dropped);
+	}
+	extract_free(x);
+	buf_free(&out);
+}
+
 /* NUL bytes need explicit lengths. */
 static void test_extract_nul(void **state)
 {
@@ -377,6 +413,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_extract_cases),
+		cmocka_unit_test(test_extract_reset),
 		cmocka_unit_test(test_extract_nul),
 		cmocka_unit_test(test_extract_css_type),
 		cmocka_unit_test(test_extract_hostile),

@@ -1,0 +1,49 @@
+#!/bin/sh
+# bench/cpucompare.sh HOSTS PAGES REPS TERN_A TERN_B: CPU time (user+sys)
+# per request of two tern programs crawling the same nginx web (as
+# bench/callgrind.sh: gzip off, WARC off, C=64, bench/run's settings), run
+# alternately REPS times each so that a shared machine's load falls on both
+# alike. Prints each run and the medians in ms per request (nginx's access
+# log: pages and robots.txt). Wall-clock figures are left out on purpose.
+set -u
+KEEP_TMP=${KEEP_TMP:-}
+[ $# -eq 5 ] || { echo "usage: bench/cpucompare.sh HOSTS PAGES REPS TERN_A TERN_B" >&2; exit 2; }
+top=$(cd "$(dirname "$0")/.." && pwd)
+hosts=$1 pages=$2 reps=$3 a=$4 b=$5
+top_srcdir=$top
+top_builddir=${BENCH_BUILD:-$top/build/bench}	# its tests/testweb/testweb writes the web
+. "$top/tests/lib.sh"
+. "$top/bench/nginx.sh"
+command -v nginx >/dev/null || fail "nginx is not installed"
+[ -x /usr/bin/time ] || fail "/usr/bin/time is not installed"
+ulimit -n 65536 2>/dev/null || true
+tw_dir
+W=$TW_DIR
+ngx_web "$W/ngx" "$hosts" "$pages" 14 20
+ngx_start "$W/ngx" off
+: >"$W/rows"
+i=1
+while [ $i -le "$reps" ]; do
+	for t in A B; do
+		prog=$a
+		[ $t = B ] && prog=$b
+		rm -rf "$W/job"
+		: >"$NGX_LOG"
+		/usr/bin/time -f '%U %S' -o "$W/time" "$prog" crawl -j "$W/job" -s "$W/ngx/seeds.txt" \
+			--set fetch.allow-private-addresses=true \
+			--set politeness.min-delay-ms=0 --set politeness.delay-factor=0 \
+			--set politeness.max-delay-ms=0 --set politeness.respect-crawl-delay-up-to-seconds=0 \
+			--set robots.policy=obey --set crawl.max-hops=10000 \
+			--set crawl.max-connections=64 --set warc.enabled=false >"$W/out" 2>&1 ||
+			fail "$prog: $(tail -3 "$W/out")"
+		n=$(wc -l <"$NGX_LOG")
+		awk -v t=$t -v n="$n" '{ printf "%s %d requests, %.2f s CPU, %.4f ms a request\n", t, n, $1 + $2, ($1 + $2) * 1000 / n }' "$W/time" |
+			tee -a "$W/rows"
+	done
+	i=$((i + 1))
+done
+ngx_stop
+for t in A B; do
+	awk -v t=$t '$1 == t { print $(NF - 3) }' "$W/rows" | sort -n |
+		awk -v t=$t '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%s median %.4f ms a request (%d runs)\n", t, m, NR }'
+done
