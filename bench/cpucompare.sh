@@ -5,6 +5,9 @@
 # alternately REPS times each so that a shared machine's load falls on both
 # alike. Prints each run and the medians in ms per request (nginx's access
 # log: pages and robots.txt). Wall-clock figures are left out on purpose.
+# PERF=DIR records each run with perf (cpu-clock samples, so it works in a
+# VM without hardware counters) into DIR/A.N.data and DIR/B.N.data; the CPU
+# times then include perf's own.
 set -u
 KEEP_TMP=${KEEP_TMP:-}
 [ $# -eq 5 ] || { echo "usage: bench/cpucompare.sh HOSTS PAGES REPS TERN_A TERN_B" >&2; exit 2; }
@@ -29,7 +32,10 @@ while [ $i -le "$reps" ]; do
 		[ $t = B ] && prog=$b
 		rm -rf "$W/job"
 		: >"$NGX_LOG"
-		/usr/bin/time -f '%U %S' -o "$W/time" "$prog" crawl -j "$W/job" -s "$W/ngx/seeds.txt" \
+		rec=
+		[ -n "${PERF:-}" ] && mkdir -p "$PERF" && rec="perf record -q -e cpu-clock -F 4999 -o $PERF/$t.$i.data --"
+		# shellcheck disable=SC2086
+		/usr/bin/time -f '%U %S' -o "$W/time" $rec "$prog" crawl -j "$W/job" -s "$W/ngx/seeds.txt" \
 			--set fetch.allow-private-addresses=true \
 			--set politeness.min-delay-ms=0 --set politeness.delay-factor=0 \
 			--set politeness.max-delay-ms=0 --set politeness.respect-crawl-delay-up-to-seconds=0 \
