@@ -98,3 +98,13 @@ pass "the crawl ended on every node"
 "$TERN" report n2 cluster >offline.txt 2>&1 || fail "offline cluster report: $(cat offline.txt)"
 grep -q "^cluster basic at $NATS_URL: 16 partitions" offline.txt || fail "offline cluster report: $(cat offline.txt)"
 pass "tern report JOBDIR cluster reads NATS when the node is not running"
+# A message let go without an acknowledgment comes back only after the
+# consumer's acknowledgment wait (30 s) and the end waits for it: a crawl
+# that ends normally lets none go, not even those delivered before the
+# client's thread confirmed their subscription.
+for n in n0 n1 n2; do
+	node -e 'const j = JSON.parse(require("fs").readFileSync(process.argv[1])).cluster;
+		console.log(j.messages_let_go, j.messages_early); if (j.messages_let_go !== 0) process.exit(1);' \
+		$n/reports/stats.json >letgo-$n.txt || fail "$n let messages go: $(cat letgo-$n.txt)"
+done
+pass "no message let go for redelivery ($(cat letgo-n0.txt letgo-n1.txt letgo-n2.txt | awk '{ e += $2 } END { print e + 0 }') delivered before their subscription was confirmed)"

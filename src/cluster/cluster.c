@@ -84,7 +84,9 @@ struct cluster {
 	int more_on;
 	unsigned np;
 	unsigned char *stopping;	/* STOP begun: waiting for its fetches to end */
-	unsigned char *subscribed;	/* 0 no, 1 consuming, 2 closing (until NATSIO_EV_UNSUBSCRIBED) */
+	/* 0 no, 1 consuming, 2 closing (until NATSIO_EV_UNSUBSCRIBED), 3
+	 * subscribing (until NATSIO_EV_SUBSCRIBED) */
+	unsigned char *subscribed;
 	struct cluster_replay *rp;
 	/* Records waiting for the next tick, per partition: links for its
 	 * owner (url), links this node scheduled itself, for the log only
@@ -98,7 +100,11 @@ struct cluster {
 	struct cluster_done_rec **dn;
 	size_t dn_head, dn_len, dn_cap;
 	struct cluster_in *in_head, *in_tail;
-	size_t in_count;
+	/* Messages of partitions still subscribing (the server delivers as
+	 * soon as the consumer exists, before the client's thread can say
+	 * that it does): held until NATSIO_EV_SUBSCRIBED. */
+	struct cluster_in *early_head, *early_tail;
+	size_t in_count;		/* both lists */
 	void **acks;
 	size_t nacks, capacks;
 	struct fpset *filter;
@@ -129,7 +135,7 @@ struct cluster {
 	struct buf scratch, canon;
 	/* figures */
 	uint64_t msgs_out, bytes_out, links_out, links_local, filtered, done_out, seeds_out;
-	uint64_t msgs_in, bytes_in, records_in, replays, replayed, pub_failures;
+	uint64_t msgs_in, bytes_in, records_in, replays, replayed, pub_failures, let_go, early;
 	uint64_t claims, releases, losses;
 };
 
@@ -351,6 +357,7 @@ static void cluster_let_go(struct cluster *c, void *handle)
 {
 	struct natsio_ack *a = xmalloc(sizeof *a + sizeof(void *));
 
+	c->let_go++;
 	a->it.kind = NATSIO_ACK;
 	a->ack = 0;
 	a->n = 1;
@@ -511,6 +518,20 @@ static size_t cluster_take_inbound(struct cluster *c, size_t budget)
 		c->in_head = in->next;
 		if (c->in_head == NULL)
 			c->in_tail = NULL;
+		if (c->subscribed[m->partition] == 3) {
+			/* Delivered before the subscription was confirmed: let go,
+			 * the server would redeliver it only after the consumer's
+			 * acknowledgment wait (30 s), and the crawl's end would
+			 * wait for that. */
+			c->early++;
+			in->next = NULL;
+			if (c->early_tail != NULL)
+				c->early_tail->next = in;
+			else
+				c->early_head = in;
+			c->early_tail = in;
+			continue;
+		}
 		c->in_count--;
 		free(in);
 		if (!lease_is_ours(c->lease, m->partition) || c->stopping[m->partition] ||
@@ -651,6 +672,7 @@ static size_t cluster_replay_feed(struct cluster *c, size_t budget)
 				    ": %zu URIs handed to it, %zu done, %" PRIu64 " queued again", p,
 				    r->last_seq, fpset_count(r->given), fpset_count(r->done), r->scheduled);
 			cluster_replay_reset(r);
+			c->subscribed[p] = 3;
 			cluster_send_part(c, NATSIO_SUBSCRIBE, p, next > 1 ? next : 0);
 		}
 	}
@@ -901,6 +923,30 @@ static void cluster_seed_cb(void *ctx, const char *uri)
 	c->h.seed(c->h.ctx, uri);
 }
 
+/* Partition p's subscription is answered (p < 0: every partition): what it
+ * delivered early joins the inbound list again, to be taken (or let go) as
+ * any message. */
+static void cluster_take_early(struct cluster *c, int p)
+{
+	struct cluster_in **pp = &c->early_head, *in;
+
+	c->early_tail = NULL;
+	while ((in = *pp) != NULL) {
+		if (p >= 0 && in->m->partition != (unsigned)p) {
+			c->early_tail = in;
+			pp = &in->next;
+			continue;
+		}
+		*pp = in->next;
+		in->next = NULL;
+		if (c->in_tail != NULL)
+			c->in_tail->next = in;
+		else
+			c->in_head = in;
+		c->in_tail = in;
+	}
+}
+
 static void cluster_on_event(struct cluster *c, struct mbox_item *it)
 {
 	struct lease_action *a = c->act;
@@ -956,6 +1002,8 @@ static void cluster_on_event(struct cluster *c, struct mbox_item *it)
 		break;
 	case NATSIO_EV_SUBSCRIBED: {
 		struct natsio_part *m = (struct natsio_part *)it;
+		c->subscribed[m->partition] = 0;
+		cluster_take_early(c, (int)m->partition);
 		if (m->ok) {
 			c->subscribed[m->partition] = 1;
 			if (lease_state_of(c->lease, m->partition) == LEASE_REPLAYING && !c->leaving) {
@@ -1130,6 +1178,7 @@ void cluster_leave(struct cluster *c, void (*left)(void *ctx), void *ctx)
 	cluster_do(c, a, lease_release_all(c->lease, a, c->nact));
 	/* Hand-offs received and not yet written are redelivered to the next
 	 * owner (the crawl's last flush acknowledged the rest). */
+	cluster_take_early(c, -1);
 	while (c->in_head != NULL) {
 		struct cluster_in *in = c->in_head;
 		c->in_head = in->next;
@@ -1231,6 +1280,7 @@ static void cluster_free_now(struct cluster *c)
 	}
 	for (i = 0; i < c->dn_len; i++)
 		free(c->dn[(c->dn_head + i) % c->dn_cap]);
+	cluster_take_early(c, -1);
 	while (c->in_head != NULL) {
 		struct cluster_in *in = c->in_head;
 		c->in_head = in->next;
@@ -1312,6 +1362,8 @@ json_t *cluster_stats_json(struct cluster *c)
 	json_object_set_new(o, "releases", json_integer((json_int_t)c->releases));
 	json_object_set_new(o, "losses", json_integer((json_int_t)c->losses));
 	json_object_set_new(o, "publish_failures", json_integer((json_int_t)c->pub_failures));
+	json_object_set_new(o, "messages_let_go", json_integer((json_int_t)c->let_go));
+	json_object_set_new(o, "messages_early", json_integer((json_int_t)c->early));
 	json_object_set_new(o, "connected", json_boolean(c->link_up));
 	return o;
 }
