@@ -24,8 +24,10 @@
 #define CLUSTER_TICK_MS 20
 /* The cluster is read every fifth of a lease, and every CLUSTER_QUICK_MS
  * while it matters sooner: joining (nodes see each other before they
- * claim) and near the end (an idle node checks whether all are). */
-#define CLUSTER_QUICK_MS 500
+ * claim: two views this far apart) and near the end (an idle node checks
+ * whether all are). A node that becomes idle reads it at once. A view
+ * costs the server about 4 ms of CPU (doc/cluster.md). */
+#define CLUSTER_QUICK_MS 150
 /* A partition's records are published once this many bytes wait, or once
  * the first of them has waited CLUSTER_BATCH_MS: the number of messages
  * grows with partitions x batches, not with pages (doc/cluster.md). */
@@ -57,7 +59,8 @@ struct cluster_done_rec {
 
 struct cluster_replay {
 	int active;		/* reading the partition's log */
-	int complete;		/* read: its URIs are being scheduled */
+	int complete;		/* read: subscribing, then its URIs are scheduled */
+	int subscribe_sent;	/* the live consumer asked for */
 	uint64_t last_seq;
 	uint64_t retry_at;	/* a failed replay starts again at this time */
 	struct fpset *done, *given;
@@ -162,6 +165,7 @@ int cluster_partition_of(struct cluster *c, const char *href)
 }
 
 static void cluster_more(struct cluster *c);
+static void cluster_take_early(struct cluster *c, int p);
 
 /* Publishing: records collect per partition and go out at the next tick. */
 
@@ -489,6 +493,7 @@ static void cluster_finish_stops(struct cluster *c)
 			c->subscribed[p] = 2;
 		}
 		cluster_replay_reset(&c->rp[p]);
+		cluster_take_early(c, (int)p);
 		/* Leaving keeps the store as it is (a resume drops and replays). */
 		if (!c->leaving && c->h.drop(c->h.ctx, p) < 0)
 			cluster_log(c, "cluster: partition %u: dropping its queues failed", p);
@@ -518,11 +523,13 @@ static size_t cluster_take_inbound(struct cluster *c, size_t budget)
 		c->in_head = in->next;
 		if (c->in_head == NULL)
 			c->in_tail = NULL;
-		if (c->subscribed[m->partition] == 3) {
-			/* Delivered before the subscription was confirmed: let go,
-			 * the server would redeliver it only after the consumer's
-			 * acknowledgment wait (30 s), and the crawl's end would
-			 * wait for that. */
+		if (c->subscribed[m->partition] == 3 || c->rp[m->partition].active) {
+			/* Delivered before the subscription was confirmed, or
+			 * before the replay's URIs are all scheduled (forced: a
+			 * live copy scheduled first would be queued twice). Not
+			 * let go: the server would redeliver it only after the
+			 * consumer's acknowledgment wait (30 s), and the crawl's
+			 * end would wait for that. */
 			c->early++;
 			in->next = NULL;
 			if (c->early_tail != NULL)
@@ -641,9 +648,12 @@ static void cluster_replay_schedule_cb(void *ctx, const struct handoff_url *u)
 	x->c->h.schedule(x->c->h.ctx, u, 1);
 }
 
-/* Schedules up to budget records of completed replays; a replay whose
- * records are all scheduled subscribes to its partition's live hand-offs
- * from right after the log it read. */
+/* A replay whose log is read subscribes to its partition's live
+ * hand-offs from right after it; once subscribed, its records are
+ * scheduled, up to budget in all, and when the last is the partition is
+ * held: its URIs are queued just as they may be fetched (queued earlier,
+ * the crawl would defer them), and no live hand-off is taken before the
+ * log's are. */
 static size_t cluster_replay_feed(struct cluster *c, size_t budget)
 {
 	size_t used = 0;
@@ -653,6 +663,14 @@ static size_t cluster_replay_feed(struct cluster *c, size_t budget)
 		struct cluster_replay *r = &c->rp[p];
 		struct cluster_replay_ctx x = { c, r };
 		if (!r->active || !r->complete)
+			continue;
+		if (!r->subscribe_sent) {
+			uint64_t next = r->last_seq + 1;
+			r->subscribe_sent = 1;
+			c->subscribed[p] = 3;
+			cluster_send_part(c, NATSIO_SUBSCRIBE, p, next > 1 ? next : 0);
+		}
+		if (c->subscribed[p] != 1)
 			continue;
 		while (r->pos < r->pending.len && used < budget) {
 			char *start = r->pending.data + r->pos;
@@ -666,14 +684,14 @@ static size_t cluster_replay_feed(struct cluster *c, size_t budget)
 			used++;
 		}
 		if (r->pos >= r->pending.len) {
-			uint64_t next = r->last_seq + 1;
 			if (r->last_seq > 0)
 				cluster_log(c, "cluster: partition %u: log replayed through sequence %" PRIu64
 				    ": %zu URIs handed to it, %zu done, %" PRIu64 " queued again", p,
 				    r->last_seq, fpset_count(r->given), fpset_count(r->done), r->scheduled);
 			cluster_replay_reset(r);
-			c->subscribed[p] = 3;
-			cluster_send_part(c, NATSIO_SUBSCRIBE, p, next > 1 ? next : 0);
+			if (lease_state_of(c->lease, p) == LEASE_REPLAYING && !c->leaving)
+				lease_replayed(c->lease, p);
+			cluster_take_early(c, (int)p);
 		}
 	}
 	return used;
@@ -695,7 +713,8 @@ static void cluster_more(struct cluster *c)
 		used += cluster_replay_feed(c, CLUSTER_RECORDS_PER_PASS - used);
 	left = c->in_head != NULL;
 	for (p = 0; p < c->np && !left; p++)
-		left = c->rp[p].active && c->rp[p].complete;
+		left = c->rp[p].active && c->rp[p].complete &&
+		    (!c->rp[p].subscribe_sent || c->subscribed[p] == 1);
 	if (left && !c->more_on) {
 		uv_idle_start(&c->more, cluster_more_cb);
 		c->more_on = 1;
@@ -1003,18 +1022,20 @@ static void cluster_on_event(struct cluster *c, struct mbox_item *it)
 	case NATSIO_EV_SUBSCRIBED: {
 		struct natsio_part *m = (struct natsio_part *)it;
 		c->subscribed[m->partition] = 0;
-		cluster_take_early(c, (int)m->partition);
 		if (m->ok) {
 			c->subscribed[m->partition] = 1;
-			if (lease_state_of(c->lease, m->partition) == LEASE_REPLAYING && !c->leaving) {
-				lease_replayed(c->lease, m->partition);
-			} else {
+			/* Its replay's records are scheduled next (cluster_more). */
+			if (lease_state_of(c->lease, m->partition) != LEASE_REPLAYING || c->leaving) {
+				cluster_replay_reset(&c->rp[m->partition]);
+				cluster_take_early(c, (int)m->partition);
 				/* Given up while it was being rebuilt. */
 				cluster_send_part(c, NATSIO_UNSUBSCRIBE, m->partition, 0);
 				c->subscribed[m->partition] = 2;
 			}
 		} else {
 			cluster_log(c, "cluster: partition %u: %s; replaying again", m->partition, m->err);
+			cluster_replay_reset(&c->rp[m->partition]);
+			cluster_take_early(c, (int)m->partition);
 			c->rp[m->partition].retry_at = cluster_now() + CLUSTER_RETRY_MS;
 		}
 		break;
@@ -1096,6 +1117,19 @@ static void cluster_tick_cb(uv_timer_t *t)
 		if (c->rp[p].retry_at != 0 && c->rp[p].retry_at <= now &&
 		    lease_state_of(c->lease, p) == LEASE_REPLAYING)
 			cluster_replay_start(c, p);
+	/* Busy at the last view and idle now (its last page written, its
+	 * last records stored): the end may be near, read the cluster now
+	 * rather than at the next view's time. */
+	if (!c->snap_out && now < c->next_snap_ms && !c->leaving && c->joined && !c->my_idle &&
+	    !c->finished) {
+		struct cluster_local l;
+		struct clusterend_local el;
+		memset(&l, 0, sizeof l);
+		c->h.status(c->h.ctx, &l);
+		cluster_local_idle(c, &l, 0, 1, &el);
+		if (clusterend_local_idle(&el))
+			c->next_snap_ms = now;
+	}
 	if (!c->snap_out && now >= c->next_snap_ms && !c->leaving) {
 		struct natsio_snapreq *q = xcalloc(1, sizeof *q);
 		struct cluster_local l;
