@@ -14,6 +14,7 @@
 #include "cluster/cluster.h"
 #include "cluster/mailbox.h"
 #include "cluster/natsio.h"
+#include "cluster/outbox.h"
 #include "lib/canon.h"
 #include "lib/clusterend.h"
 #include "lib/curi.h"
@@ -28,11 +29,6 @@
  * whether all are). A node that becomes idle reads it at once. A view
  * costs the server about 4 ms of CPU (doc/cluster.md). */
 #define CLUSTER_QUICK_MS 150
-/* A partition's records are published once this many bytes wait, or once
- * the first of them has waited CLUSTER_BATCH_MS: the number of messages
- * grows with partitions x batches, not with pages (doc/cluster.md). */
-#define CLUSTER_MSG_BYTES (256 * 1024)
-#define CLUSTER_BATCH_MS 100
 /* Records handed to the crawl per loop iteration (received or replayed). */
 #define CLUSTER_RECORDS_PER_PASS 4096
 /* The bounded filter against handing the same link off again. */
@@ -40,22 +36,6 @@
 #define CLUSTER_RETRY_MS 1000
 /* Leaving gives pending publications this long to be stored. */
 #define CLUSTER_LEAVE_MS 10000
-
-struct cluster_out {
-	uint64_t token;
-	enum natsio_subject subject;
-	unsigned partition;
-	uint64_t min_link;	/* url messages: the first link number in it */
-	uint64_t retry_at;	/* 0 while in flight */
-	size_t len;
-	char *data;
-};
-
-struct cluster_done_rec {
-	uint64_t gate;		/* links numbered below it must be stored first */
-	int flushed;		/* the crawl has written the disposition */
-	char uri[];
-};
 
 struct cluster_replay {
 	int active;		/* reading the partition's log */
@@ -91,17 +71,7 @@ struct cluster {
 	 * subscribing (until NATSIO_EV_SUBSCRIBED) */
 	unsigned char *subscribed;
 	struct cluster_replay *rp;
-	/* Records waiting for the next tick, per partition: links for its
-	 * owner (url), links this node scheduled itself, for the log only
-	 * (own), and done records; min_* is the first link number in each. */
-	struct buf *out_url, *out_own, *out_done, out_seeds;
-	uint64_t *out_min_link, *own_min_link;
-	uint64_t *out_since;		/* when p's oldest waiting record came; 0: none */
-	uint64_t next_link, next_token;
-	struct cluster_out **pend;
-	size_t npend, cappend;
-	struct cluster_done_rec **dn;
-	size_t dn_head, dn_len, dn_cap;
+	struct outbox *out;
 	struct cluster_in *in_head, *in_tail;
 	/* Messages of partitions still subscribing (the server delivers as
 	 * soon as the consumer exists, before the client's thread can say
@@ -137,8 +107,8 @@ struct cluster {
 	uint64_t clear_seq;	/* 1 + the sequence at which our consumers had nothing pending */
 	struct buf scratch, canon;
 	/* figures */
-	uint64_t msgs_out, bytes_out, links_out, links_local, filtered, done_out, seeds_out;
-	uint64_t msgs_in, bytes_in, records_in, replays, replayed, pub_failures, let_go, early;
+	uint64_t links_local, filtered;
+	uint64_t msgs_in, bytes_in, records_in, replays, replayed, let_go, early;
 	uint64_t claims, releases, losses;
 };
 
@@ -167,112 +137,7 @@ int cluster_partition_of(struct cluster *c, const char *href)
 static void cluster_more(struct cluster *c);
 static void cluster_take_early(struct cluster *c, int p);
 
-/* Publishing: records collect per partition and go out at the next tick. */
-
-static void cluster_send_pub(struct cluster *c, struct cluster_out *o)
-{
-	struct natsio_pub *p = xmalloc(sizeof *p + o->len);
-
-	p->it.kind = NATSIO_PUBLISH;
-	p->subject = o->subject;
-	p->partition = o->partition;
-	p->token = o->token;
-	p->len = o->len;
-	memcpy(p->data, o->data, o->len);
-	o->retry_at = 0;
-	c->msgs_out++;
-	c->bytes_out += o->len;
-	mailbox_to_thread(c->mb, &p->it);
-}
-
-static void cluster_publish(struct cluster *c, enum natsio_subject subj, unsigned p,
-    struct buf *b, uint64_t min_link)
-{
-	struct cluster_out *o = xcalloc(1, sizeof *o);
-
-	o->token = ++c->next_token;
-	o->subject = subj;
-	o->partition = p;
-	o->min_link = min_link;
-	o->len = b->len;
-	o->data = buf_steal(b);
-	buf_init(b);
-	if (c->npend == c->cappend) {
-		c->cappend = c->cappend ? c->cappend * 2 : 64;
-		c->pend = xrealloc(c->pend, c->cappend * sizeof *c->pend);
-	}
-	c->pend[c->npend++] = o;
-	cluster_send_pub(c, o);
-}
-
-static void cluster_flush_out(struct cluster *c, uint64_t now, int force)
-{
-	unsigned p;
-
-	if (c->out_seeds.len > 0)
-		cluster_publish(c, NATSIO_SEEDS, 0, &c->out_seeds, UINT64_MAX);
-	for (p = 0; p < c->np; p++) {
-		int all;
-		if (c->out_since[p] == 0)
-			continue;
-		all = force || now - c->out_since[p] >= CLUSTER_BATCH_MS;
-		if (c->out_url[p].len > 0 && (all || c->out_url[p].len >= CLUSTER_MSG_BYTES)) {
-			cluster_publish(c, NATSIO_URL, p, &c->out_url[p], c->out_min_link[p]);
-			c->out_min_link[p] = UINT64_MAX;
-		}
-		if (c->out_own[p].len > 0 && (all || c->out_own[p].len >= CLUSTER_MSG_BYTES)) {
-			cluster_publish(c, NATSIO_OWN, p, &c->out_own[p], c->own_min_link[p]);
-			c->own_min_link[p] = UINT64_MAX;
-		}
-		if (c->out_done[p].len > 0 && (all || c->out_done[p].len >= CLUSTER_MSG_BYTES))
-			cluster_publish(c, NATSIO_DONE, p, &c->out_done[p], UINT64_MAX);
-		/* What still waits keeps its age. */
-		if (c->out_url[p].len == 0 && c->out_own[p].len == 0 && c->out_done[p].len == 0)
-			c->out_since[p] = 0;
-	}
-}
-
-/* The lowest link number not yet stored by the stream. */
-static uint64_t cluster_stored_floor(const struct cluster *c)
-{
-	uint64_t floor = c->next_link;
-	size_t i;
-	unsigned p;
-
-	for (i = 0; i < c->npend; i++)
-		if (c->pend[i]->min_link < floor)
-			floor = c->pend[i]->min_link;
-	for (p = 0; p < c->np; p++) {
-		if (c->out_min_link[p] < floor)
-			floor = c->out_min_link[p];
-		if (c->own_min_link[p] < floor)
-			floor = c->own_min_link[p];
-	}
-	return floor;
-}
-
-/* Done records whose disposition is written and whose page's links are all
- * stored move to their partitions' buffers, in order. */
-static void cluster_release_done(struct cluster *c, uint64_t now)
-{
-	uint64_t floor = cluster_stored_floor(c);
-
-	while (c->dn_len > 0) {
-		struct cluster_done_rec *d = c->dn[c->dn_head];
-		int p;
-		if (!d->flushed || d->gate > floor)
-			break;
-		p = cluster_partition_of(c, d->uri);
-		if (p >= 0 && handoff_append_done(&c->out_done[p], d->uri) == 0) {
-			c->done_out++;
-			if (c->out_since[p] == 0)
-				c->out_since[p] = now;
-		}
-		free(d);
-		c->dn_head = (c->dn_head + 1) % c->dn_cap;
-		c->dn_len--;
-	}
-}
+/* Publishing (outbox.h). */
 
 int cluster_offer(struct cluster *c, const struct handoff_url *r)
 {
@@ -292,20 +157,12 @@ int cluster_offer(struct cluster *c, const struct handoff_url *r)
 	 * that exists in this node's store alone. */
 	local = lease_state_of(c->lease, (unsigned)p) == LEASE_HELD && c->subscribed[p] == 1 &&
 	    !c->stopping[p];
-	if (handoff_append_url(local ? &c->out_own[p] : &c->out_url[p], r) < 0)
+	if (outbox_add_url(c->out, (unsigned)p, r, local, cluster_now()) < 0)
 		return -1;
-	if (c->out_since[p] == 0)
-		c->out_since[p] = cluster_now();
 	if (local) {
-		if (c->own_min_link[p] == UINT64_MAX)
-			c->own_min_link[p] = c->next_link;
 		c->links_local++;
 		c->h.schedule(c->h.ctx, r, (r->flags & HANDOFF_FORCE) != 0);
-	} else if (c->out_min_link[p] == UINT64_MAX) {
-		c->out_min_link[p] = c->next_link;
 	}
-	c->next_link++;
-	c->links_out++;
 	return 1;
 }
 
@@ -313,39 +170,19 @@ int cluster_seed(struct cluster *c, const char *href, int force)
 {
 	struct handoff_url r = { CURI_SEED | (force ? HANDOFF_FORCE : 0), "", href, NULL };
 
-	if (handoff_append_done(&c->out_seeds, href) < 0)
+	if (outbox_add_seed(c->out, href) < 0)
 		return -1;
-	c->seeds_out++;
 	return cluster_offer(c, &r) < 0 ? -1 : 0;
 }
 
 void cluster_done(struct cluster *c, const char *uri)
 {
-	size_t n = strlen(uri);
-	struct cluster_done_rec *d = xmalloc(sizeof *d + n + 1);
-
-	d->gate = c->next_link;
-	d->flushed = 0;
-	memcpy(d->uri, uri, n + 1);
-	if (c->dn_len == c->dn_cap) {
-		size_t cap = c->dn_cap ? c->dn_cap * 2 : 256, i;
-		struct cluster_done_rec **dn = xmalloc(cap * sizeof *dn);
-		for (i = 0; i < c->dn_len; i++)
-			dn[i] = c->dn[(c->dn_head + i) % c->dn_cap];
-		free(c->dn);
-		c->dn = dn;
-		c->dn_head = 0;
-		c->dn_cap = cap;
-	}
-	c->dn[(c->dn_head + c->dn_len++) % c->dn_cap] = d;
+	outbox_done(c->out, cluster_partition_of(c, uri), uri);
 }
 
 void cluster_flushed(struct cluster *c)
 {
-	size_t i;
-
-	for (i = 0; i < c->dn_len; i++)
-		c->dn[(c->dn_head + i) % c->dn_cap]->flushed = 1;
+	outbox_flushed(c->out);
 	if (c->nacks > 0) {
 		struct natsio_ack *a = xmalloc(sizeof *a + c->nacks * sizeof(void *));
 		a->it.kind = NATSIO_ACK;
@@ -753,11 +590,8 @@ static int cluster_replaying(const struct cluster *c)
 static void cluster_local_idle(struct cluster *c, const struct cluster_local *l,
     uint64_t consumer_pending, int consumers_read, struct clusterend_local *out)
 {
-	unsigned p;
-	size_t outbound = c->npend + c->dn_len + c->out_seeds.len;
+	size_t outbound = outbox_waiting(c->out);
 
-	for (p = 0; p < c->np; p++)
-		outbound += c->out_url[p].len + c->out_own[p].len + c->out_done[p].len;
 	memset(out, 0, sizeof *out);
 	out->frontier_finished = l->frontier_finished;
 	out->in_flight = l->in_flight;
@@ -799,9 +633,8 @@ static void cluster_heartbeat(struct cluster *c, const struct cluster_local *l)
 	json_object_set_new(o, "pages_per_s", json_real(l->pages_per_s));
 	json_object_set_new(o, "queued", json_integer((json_int_t)l->queued));
 	json_object_set_new(o, "in_flight", json_integer((json_int_t)l->in_flight));
-	json_object_set_new(o, "links_sent", json_integer((json_int_t)c->links_out));
+	outbox_stats(c->out, o);
 	json_object_set_new(o, "records_received", json_integer((json_int_t)c->records_in));
-	json_object_set_new(o, "done_sent", json_integer((json_int_t)c->done_out));
 	json_object_set_new(o, "replays", json_integer((json_int_t)c->replays));
 	js = json_dumps(o, JSON_COMPACT);
 	json_decref(o);
@@ -985,23 +818,8 @@ static void cluster_on_event(struct cluster *c, struct mbox_item *it)
 	}
 	case NATSIO_EV_PUBACK: {
 		struct natsio_puback *pa = (struct natsio_puback *)it;
-		size_t i;
-		for (i = 0; i < c->npend; i++) {
-			struct cluster_out *o = c->pend[i];
-			if (o->token != pa->token)
-				continue;
-			if (pa->ok) {
-				free(o->data);
-				free(o);
-				c->pend[i] = c->pend[--c->npend];
-			} else {
-				if (c->pub_failures++ % 100 == 0)
-					cluster_log(c, "cluster: publication not stored (%s); sent again",
-					    pa->err);
-				o->retry_at = cluster_now() + CLUSTER_RETRY_MS;
-			}
-			break;
-		}
+		if (outbox_answered(c->out, pa, cluster_now()))
+			cluster_log(c, "cluster: publication not stored (%s); sent again", pa->err);
 		break;
 	}
 	case NATSIO_EV_MSG: {
@@ -1101,17 +919,12 @@ static void cluster_tick_cb(uv_timer_t *t)
 	struct cluster *c = t->data;
 	struct lease_action *a = c->act;
 	uint64_t now = cluster_now();
-	size_t i;
 	unsigned p;
 
 	if (c->shutdown_sent)
 		return;
 	cluster_do(c, a, lease_tick(c->lease, now, a, c->nact));
-	for (i = 0; i < c->npend; i++)
-		if (c->pend[i]->retry_at != 0 && c->pend[i]->retry_at <= now)
-			cluster_send_pub(c, c->pend[i]);
-	cluster_release_done(c, now);
-	cluster_flush_out(c, now, c->leaving);
+	outbox_tick(c->out, now, c->leaving);
 	cluster_finish_stops(c);
 	for (p = 0; p < c->np; p++)
 		if (c->rp[p].retry_at != 0 && c->rp[p].retry_at <= now &&
@@ -1153,7 +966,7 @@ static void cluster_tick_cb(uv_timer_t *t)
 		/* Gone once every partition is given up and everything this
 		 * node published (done records included) is stored. */
 		int settled = lease_held(c->lease) == 0 && lease_settled(c->lease) &&
-		    c->npend == 0 && c->dn_len == 0;
+		    outbox_settled(c->out);
 		/* And every consumer closed, so that no message handle is
 		 * delivered after the client is gone. */
 		for (p = 0; p < c->np && settled; p++)
@@ -1188,13 +1001,8 @@ void cluster_control(struct cluster *c, const char *action, const char *body)
 
 int cluster_busy(const struct cluster *c)
 {
-	unsigned p;
-
-	if (c->npend > 0 || c->dn_len > 0 || c->in_count > 0 || c->nacks > 0 || c->out_seeds.len > 0)
+	if (outbox_waiting(c->out) > 0 || c->in_count > 0 || c->nacks > 0)
 		return 1;
-	for (p = 0; p < c->np; p++)
-		if (c->out_url[p].len > 0 || c->out_own[p].len > 0 || c->out_done[p].len > 0)
-			return 1;
 	return cluster_replaying(c);
 }
 
@@ -1232,7 +1040,6 @@ struct cluster *cluster_open(uv_loop_t *loop, const struct cluster_opts *o,
 	struct cluster *c = xcalloc(1, sizeof *c);
 	struct natsio_opts no;
 	struct lease_params lp;
-	unsigned p;
 	uint64_t nonce = 0;
 
 	c->loop = loop;
@@ -1246,14 +1053,6 @@ struct cluster *cluster_open(uv_loop_t *loop, const struct cluster_opts *o,
 	c->stopping = xcalloc(c->np, 1);
 	c->subscribed = xcalloc(c->np, 1);
 	c->rp = xcalloc(c->np, sizeof *c->rp);
-	c->out_url = xcalloc(c->np, sizeof *c->out_url);
-	c->out_own = xcalloc(c->np, sizeof *c->out_own);
-	c->own_min_link = xmalloc(c->np * sizeof *c->own_min_link);
-	c->out_since = xcalloc(c->np, sizeof *c->out_since);
-	c->out_done = xcalloc(c->np, sizeof *c->out_done);
-	c->out_min_link = xmalloc(c->np * sizeof *c->out_min_link);
-	for (p = 0; p < c->np; p++)
-		c->out_min_link[p] = c->own_min_link[p] = UINT64_MAX;
 	c->filter = fpset_bounded(CLUSTER_FILTER_SLOTS);
 	c->nact = 2 * (size_t)c->np + 8;
 	c->act = xcalloc(c->nact, sizeof *c->act);
@@ -1267,6 +1066,7 @@ struct cluster *cluster_open(uv_loop_t *loop, const struct cluster_opts *o,
 	lp.seed = (unsigned)fpset_hash(o->node, strlen(o->node));
 	c->lease = lease_new(&lp);
 	c->mb = mailbox_new(loop, cluster_events_cb, c);
+	c->out = outbox_new(c->mb, c->np);
 	memset(&no, 0, sizeof no);
 	no.url = o->url;
 	no.crawl = o->crawl;
@@ -1299,21 +1099,10 @@ struct cluster *cluster_open(uv_loop_t *loop, const struct cluster_opts *o,
 static void cluster_free_now(struct cluster *c)
 {
 	unsigned p;
-	size_t i;
 
-	for (p = 0; p < c->np; p++) {
-		buf_free(&c->out_url[p]);
-		buf_free(&c->out_own[p]);
-		buf_free(&c->out_done[p]);
+	for (p = 0; p < c->np; p++)
 		cluster_replay_reset(&c->rp[p]);
-	}
-	buf_free(&c->out_seeds);
-	for (i = 0; i < c->npend; i++) {
-		free(c->pend[i]->data);
-		free(c->pend[i]);
-	}
-	for (i = 0; i < c->dn_len; i++)
-		free(c->dn[(c->dn_head + i) % c->dn_cap]);
+	outbox_free(c->out);
 	cluster_take_early(c, -1);
 	while (c->in_head != NULL) {
 		struct cluster_in *in = c->in_head;
@@ -1321,15 +1110,7 @@ static void cluster_free_now(struct cluster *c)
 		free(in->m);
 		free(in);
 	}
-	free(c->dn);
-	free(c->pend);
 	free(c->acks);
-	free(c->out_url);
-	free(c->out_own);
-	free(c->own_min_link);
-	free(c->out_since);
-	free(c->out_done);
-	free(c->out_min_link);
 	free(c->stopping);
 	free(c->subscribed);
 	free(c->rp);
@@ -1381,12 +1162,9 @@ json_t *cluster_stats_json(struct cluster *c)
 	json_object_set_new(o, "node", json_string(c->o.node));
 	json_object_set_new(o, "crawl_id", json_string(c->o.crawl));
 	json_object_set_new(o, "partitions_held", json_integer(cluster_held_list(c, NULL)));
-	json_object_set_new(o, "links_sent", json_integer((json_int_t)c->links_out));
+	outbox_stats(c->out, o);
 	json_object_set_new(o, "links_scheduled_here", json_integer((json_int_t)c->links_local));
 	json_object_set_new(o, "links_filtered", json_integer((json_int_t)c->filtered));
-	json_object_set_new(o, "done_sent", json_integer((json_int_t)c->done_out));
-	json_object_set_new(o, "messages_sent", json_integer((json_int_t)c->msgs_out));
-	json_object_set_new(o, "bytes_sent", json_integer((json_int_t)c->bytes_out));
 	json_object_set_new(o, "messages_received", json_integer((json_int_t)c->msgs_in));
 	json_object_set_new(o, "bytes_received", json_integer((json_int_t)c->bytes_in));
 	json_object_set_new(o, "records_received", json_integer((json_int_t)c->records_in));
@@ -1395,7 +1173,6 @@ json_t *cluster_stats_json(struct cluster *c)
 	json_object_set_new(o, "claims", json_integer((json_int_t)c->claims));
 	json_object_set_new(o, "releases", json_integer((json_int_t)c->releases));
 	json_object_set_new(o, "losses", json_integer((json_int_t)c->losses));
-	json_object_set_new(o, "publish_failures", json_integer((json_int_t)c->pub_failures));
 	json_object_set_new(o, "messages_let_go", json_integer((json_int_t)c->let_go));
 	json_object_set_new(o, "messages_early", json_integer((json_int_t)c->early));
 	json_object_set_new(o, "connected", json_boolean(c->link_up));
