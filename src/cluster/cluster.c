@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cluster/cluster.h"
+#include "cluster/clusterreport.h"
 #include "cluster/mailbox.h"
 #include "cluster/natsio.h"
 #include "cluster/outbox.h"
@@ -25,10 +26,15 @@
 #define CLUSTER_TICK_MS 20
 /* The cluster is read every fifth of a lease, and every CLUSTER_QUICK_MS
  * while it matters sooner: joining (nodes see each other before they
- * claim: two views this far apart) and near the end (an idle node checks
- * whether all are). A node that becomes idle reads it at once. A view
- * costs the server about 4 ms of CPU (doc/cluster.md). */
+ * claim: two views this far apart) and for CLUSTER_QUICK_FOR_MS after the
+ * node became idle (the end is usually near: the others must see it idle
+ * and it them); an idle node then reads it every CLUSTER_IDLE_MS (a crawl
+ * held at its end, a node with nothing to do while others crawl). A node
+ * that becomes idle reads it at once. A view costs the server about 3-4 ms
+ * of CPU (doc/cluster.md). */
 #define CLUSTER_QUICK_MS 150
+#define CLUSTER_QUICK_FOR_MS 3000
+#define CLUSTER_IDLE_MS 500
 /* Records handed to the crawl per loop iteration (received or replayed). */
 #define CLUSTER_RECORDS_PER_PASS 4096
 /* The bounded filter against handing the same link off again. */
@@ -89,6 +95,7 @@ struct cluster {
 	int snap_out;
 	int snap_consumers;
 	uint64_t next_snap_ms;
+	uint64_t idle_since;	/* when the views found this node idle; 0: busy */
 	int joined;		/* a view showed this node's heartbeat */
 	unsigned last_live;	/* live nodes in the previous view */
 	unsigned stable;	/* views in a row with that many */
@@ -945,6 +952,7 @@ static void cluster_tick_cb(uv_timer_t *t)
 	}
 	if (!c->snap_out && now >= c->next_snap_ms && !c->leaving) {
 		struct natsio_snapreq *q = xcalloc(1, sizeof *q);
+		uint64_t interval;
 		struct cluster_local l;
 		struct clusterend_local el;
 		memset(&l, 0, sizeof l);
@@ -956,8 +964,18 @@ static void cluster_tick_cb(uv_timer_t *t)
 		q->consumers = c->snap_consumers = clusterend_local_idle(&el);
 		q->clear_seq = c->clear_seq;
 		c->snap_out = 1;
-		c->next_snap_ms = now + (!c->joined || c->stable < 1 || q->consumers ?
-		    CLUSTER_QUICK_MS : c->o.lease_ms / 5);
+		if (!q->consumers)
+			c->idle_since = 0;
+		else if (c->idle_since == 0)
+			c->idle_since = now;
+		if (!c->joined || c->stable < 1)
+			interval = CLUSTER_QUICK_MS;
+		else if (q->consumers)
+			interval = now - c->idle_since < CLUSTER_QUICK_FOR_MS ? CLUSTER_QUICK_MS :
+			    CLUSTER_IDLE_MS;
+		else
+			interval = c->o.lease_ms / 5;
+		c->next_snap_ms = now + interval;
 		mailbox_to_thread(c->mb, &q->it);
 	}
 	if (c->leaving) {
@@ -1179,75 +1197,9 @@ json_t *cluster_stats_json(struct cluster *c)
 	return o;
 }
 
-/* The report from a view of the cluster (s may be NULL: nothing read yet);
- * self, this node's own figures, or NULL. */
-static void cluster_report_render(const struct natsio_snapshot *s, const char *crawl,
-    const char *url, unsigned np, json_t *self, struct buf *out, int json)
-{
-	json_t *root = json_object(), *nodes = json_array(), *owners = json_array();
-	size_t i;
-	unsigned p;
-
-	if (s != NULL) {
-		for (i = 0; i < s->nnodes; i++) {
-			json_t *j = json_loads(s->nodes[i].json, 0, NULL);
-			if (j != NULL)
-				json_array_append_new(nodes, j);
-		}
-		for (p = 0; p < np; p++)
-			json_array_append_new(owners, s->owner_id[p] != NULL ?
-			    json_string(s->owner_id[p]) : json_null());
-	}
-	json_object_set_new(root, "crawl_id", json_string(crawl));
-	json_object_set_new(root, "url", json_string(url));
-	json_object_set_new(root, "partitions", json_integer(np));
-	json_object_set_new(root, "nodes", nodes);
-	json_object_set_new(root, "owners", owners);
-	json_object_set_new(root, "stream_messages", json_integer(s ? (json_int_t)s->msgs : 0));
-	json_object_set_new(root, "stream_bytes", json_integer(s ? (json_int_t)s->bytes : 0));
-	json_object_set_new(root, "stream_last_seq", json_integer(s ? (json_int_t)s->last_seq : 0));
-	if (self != NULL)
-		json_object_set_new(root, "this_node", self);
-	if (json) {
-		char *t = json_dumps(root, JSON_INDENT(1));
-		buf_appends(out, t);
-		buf_appendc(out, '\n');
-		free(t);
-	} else {
-		buf_appendf(out, "cluster %s at %s: %u partitions, %zu nodes; stream %" PRIu64
-		    " messages, %" PRIu64 " bytes\n", crawl, url, np,
-		    json_array_size(nodes), s ? s->msgs : 0, s ? s->bytes : 0);
-		buf_appendf(out, "%-40s %-9s %5s %10s %8s %10s %9s %10s %10s\n", "node", "state",
-		    "parts", "pages", "pages/s", "queued", "in-flight", "links-out", "received");
-		for (i = 0; i < json_array_size(nodes); i++) {
-			json_t *n = json_array_get(nodes, i);
-			buf_appendf(out, "%-40s %-9s %5zu %10" JSON_INTEGER_FORMAT " %8.1f %10"
-			    JSON_INTEGER_FORMAT " %9" JSON_INTEGER_FORMAT " %10" JSON_INTEGER_FORMAT
-			    " %10" JSON_INTEGER_FORMAT "%s\n",
-			    json_string_value(json_object_get(n, "node")),
-			    json_string_value(json_object_get(n, "state")),
-			    json_array_size(json_object_get(n, "partitions")),
-			    json_integer_value(json_object_get(n, "pages")),
-			    json_number_value(json_object_get(n, "pages_per_s")),
-			    json_integer_value(json_object_get(n, "queued")),
-			    json_integer_value(json_object_get(n, "in_flight")),
-			    json_integer_value(json_object_get(n, "links_sent")),
-			    json_integer_value(json_object_get(n, "records_received")),
-			    json_is_true(json_object_get(n, "idle")) ? " idle" : "");
-		}
-		buf_appends(out, "partitions:");
-		for (p = 0; p < np; p++) {
-			const char *id = s && s->owner_id[p] ? s->owner_id[p] : "-";
-			buf_appendf(out, "%s%u=%s", p % 4 ? " " : "\n  ", p, id);
-		}
-		buf_appendc(out, '\n');
-	}
-	json_decref(root);
-}
-
 void cluster_report(struct cluster *c, struct buf *out, int json)
 {
-	cluster_report_render(c->snap, c->o.crawl, c->o.url, c->np, cluster_stats_json(c), out, json);
+	clusterreport_render(c->snap, c->o.crawl, c->o.url, c->np, cluster_stats_json(c), out, json);
 }
 
 int cluster_report_offline(const char *url, const char *crawl, unsigned partitions,
@@ -1257,7 +1209,7 @@ int cluster_report_offline(const char *url, const char *crawl, unsigned partitio
 
 	if (s == NULL)
 		return -1;
-	cluster_report_render(s, crawl, url, partitions, NULL, out, json);
+	clusterreport_render(s, crawl, url, partitions, NULL, out, json);
 	natsio_snapshot_free(s);
 	return 0;
 }
