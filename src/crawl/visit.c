@@ -71,6 +71,17 @@
 #define VISIT_SPARES 256
 #define VISIT_KEEP_ROOM (16 * 1024)
 
+/* A spare is poisoned for AddressSanitizer while it waits, so that a use of
+ * an ended visit is still reported as the use after free it is. */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define VISIT_POISON(v) ASAN_POISON_MEMORY_REGION((v), sizeof *(v))
+#define VISIT_UNPOISON(v) ASAN_UNPOISON_MEMORY_REGION((v), sizeof *(v))
+#else
+#define VISIT_POISON(v) ((void)(v))
+#define VISIT_UNPOISON(v) ((void)(v))
+#endif
+
 /* A fetch put off by a failure of ours (out of descriptors) waits this long,
  * while other fetches give theirs back. */
 #define VISIT_LOCAL_RETRY_MS 1000
@@ -220,6 +231,7 @@ static void visit_recycle(struct visit_pool *pool, struct visit *v)
 	v->next = pool->spare;
 	pool->spare = v;
 	pool->nspare++;
+	VISIT_POISON(v);
 }
 
 static void visit_free(struct visit *v)
@@ -1100,6 +1112,8 @@ void visit_pool_free(struct visit_pool *pool)
 		return;
 	while (pool->spare != NULL) {
 		struct visit *v = pool->spare;
+
+		VISIT_UNPOISON(v);
 		pool->spare = v->next;
 		visit_destroy(v);
 	}
@@ -1123,6 +1137,7 @@ void visit_start(struct visit_pool *pool, struct curi *c)
 	struct buf b = BUF_INIT;
 
 	if (v != NULL) {
+		VISIT_UNPOISON(v);
 		pool->spare = v->next;
 		pool->nspare--;
 		v->next = NULL;
