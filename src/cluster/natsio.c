@@ -648,16 +648,22 @@ static struct natsio_snapshot *natsio_snapshot_take(struct natsio *n, int consum
 	kvEntry *e = NULL;
 	natsStatus st;
 	unsigned p;
+	/* What failed, for the loop's message. */
+	char what[64] = "cluster state: owners";
 
 	s->it.kind = NATSIO_EV_SNAPSHOT;
 	s->partitions = n->o.partitions;
 	s->owners = xcalloc(n->o.partitions, sizeof *s->owners);
 	s->owner_id = xcalloc(n->o.partitions, sizeof *s->owner_id);
 	st = natsio_read_bucket(n->owners, natsio_snap_owner, &c);
-	if (st == NATS_OK)
-		st = natsio_read_bucket(n->nodes, natsio_snap_node, &c);
 	if (st == NATS_OK) {
-		natsStatus g = kvStore_Get(&e, n->meta, "end");
+		snprintf(what, sizeof what, "cluster state: nodes");
+		st = natsio_read_bucket(n->nodes, natsio_snap_node, &c);
+	}
+	if (st == NATS_OK) {
+		natsStatus g;
+		snprintf(what, sizeof what, "cluster state: end marker");
+		g = kvStore_Get(&e, n->meta, "end");
 		if (g == NATS_OK) {
 			s->end_seq = strtoull(kvEntry_ValueString(e), NULL, 10);
 			kvEntry_Destroy(e);
@@ -665,8 +671,10 @@ static struct natsio_snapshot *natsio_snapshot_take(struct natsio *n, int consum
 			st = g;
 		}
 	}
-	if (st == NATS_OK)
+	if (st == NATS_OK) {
+		snprintf(what, sizeof what, "cluster state: stream");
 		st = js_GetStreamInfo(&si, n->js, n->stream, NULL, NULL);
+	}
 	if (st == NATS_OK) {
 		s->last_seq = si->State.LastSeq;
 		s->msgs = si->State.Msgs;
@@ -681,6 +689,7 @@ static struct natsio_snapshot *natsio_snapshot_take(struct natsio *n, int consum
 		jsConsumerInfo *ci = NULL;
 		if (n->sub[p] == NULL)
 			continue;
+		snprintf(what, sizeof what, "cluster state: consumer of partition %u", p);
 		st = natsSubscription_GetConsumerInfo(&ci, n->sub[p], NULL, NULL);
 		if (st == NATS_OK) {
 			s->consumer_pending += ci->NumPending + (uint64_t)ci->NumAckPending;
@@ -690,7 +699,7 @@ static struct natsio_snapshot *natsio_snapshot_take(struct natsio *n, int consum
 	if (st == NATS_OK)
 		s->ok = 1;
 	else
-		natsio_err(s->err, sizeof s->err, "cluster state", st);
+		natsio_err(s->err, sizeof s->err, what, st);
 	return s;
 }
 
