@@ -73,6 +73,7 @@ struct cluster {
 	int more_on;
 	unsigned np;
 	unsigned char *stopping;	/* STOP begun: waiting for its fetches to end */
+	uint64_t *hold_until;		/* no fetching before (a partition handed over) */
 	/* 0 no, 1 consuming, 2 closing (until NATSIO_EV_UNSUBSCRIBED), 3
 	 * subscribing (until NATSIO_EV_SUBSCRIBED) */
 	unsigned char *subscribed;
@@ -218,9 +219,10 @@ static void cluster_let_go(struct cluster *c, void *handle)
 int cluster_may_fetch(struct cluster *c, const char *uri)
 {
 	int p = cluster_partition_of(c, uri);
+	uint64_t now = cluster_now();
 
-	return p >= 0 && !c->leaving && !c->stopping[p] &&
-	    lease_may_fetch(c->lease, (unsigned)p, cluster_now());
+	return p >= 0 && !c->leaving && !c->stopping[p] && now >= c->hold_until[p] &&
+	    lease_may_fetch(c->lease, (unsigned)p, now);
 }
 
 /* Leases: carrying out the table's actions. */
@@ -282,6 +284,12 @@ static void cluster_do(struct cluster *c, const struct lease_action *a, size_t n
 		switch (a[i].kind) {
 		case LEASE_DO_CLAIM:
 			c->claims++;
+			/* A key with a revision was written by a holder: one
+			 * that gave the partition up a moment ago may have
+			 * fetched from its hosts just before (an expired or
+			 * never written key had nobody fetching for half a
+			 * lease at least). */
+			c->hold_until[p] = a[i].rev != 0 ? cluster_now() + c->o.handover_ms : 0;
 			cluster_send_kv(c, NATSIO_CLAIM, p, a[i].rev);
 			break;
 		case LEASE_DO_RENEW:
@@ -1069,6 +1077,7 @@ struct cluster *cluster_open(uv_loop_t *loop, const struct cluster_opts *o,
 	c->h = *h;
 	c->np = o->partitions;
 	c->stopping = xcalloc(c->np, 1);
+	c->hold_until = xcalloc(c->np, sizeof *c->hold_until);
 	c->subscribed = xcalloc(c->np, 1);
 	c->rp = xcalloc(c->np, sizeof *c->rp);
 	c->filter = fpset_bounded(CLUSTER_FILTER_SLOTS);
@@ -1130,6 +1139,7 @@ static void cluster_free_now(struct cluster *c)
 	}
 	free(c->acks);
 	free(c->stopping);
+	free(c->hold_until);
 	free(c->subscribed);
 	free(c->rp);
 	fpset_free(c->filter);

@@ -41,6 +41,11 @@ struct cluster_opts {
 	enum partition_by by;
 	int assign;			/* frontier.queue-assignment (by queue) */
 	unsigned canon_flags;		/* the crawl's canonicalization, for replays */
+	/* A partition claimed after another node gave it up (or this node's
+	 * earlier run held it) is not fetched from for this long after the
+	 * claim: the politeness delay its hosts' last requests from there
+	 * may still ask for. */
+	uint64_t handover_ms;
 };
 
 /* What the crawl tells the heartbeat and the end rule. */

@@ -216,6 +216,13 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 	o.by = by == 1 ? PARTITION_BY_QUEUE : PARTITION_BY_DOMAIN;
 	o.assign = assign;
 	o.canon_flags = canon_flags(cfg);
+	/* The other node's last request to each host is not known here: the
+	 * longest delay politeness may have asked after it (exactly
+	 * min-delay-ms when the delay does not depend on the fetch). */
+	o.handover_ms = (uint64_t)config_int(cfg, CK_POLITENESS_MIN_DELAY_MS);
+	if (config_double(cfg, CK_POLITENESS_DELAY_FACTOR) > 0 &&
+	    (uint64_t)config_int(cfg, CK_POLITENESS_MAX_DELAY_MS) > o.handover_ms)
+		o.handover_ms = (uint64_t)config_int(cfg, CK_POLITENESS_MAX_DELAY_MS);
 	memset(&h, 0, sizeof h);
 	h.ctx = n;
 	h.schedule = clusternode_schedule;
