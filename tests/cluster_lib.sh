@@ -24,12 +24,14 @@ cluster_node() {
 }
 
 # cluster_wait NAME [SECONDS]: waits for node NAME to exit (default 120 s);
-# fails unless it exited 0 without a sanitizer report.
+# fails unless it exited 0 without a sanitizer report. A node that never
+# ends fails the test with the last distinct lines of its log.
 cluster_wait() {
 	eval "_p=\$NODE_PID_$1"
 	_i=0
 	while kill -0 "$_p" 2>/dev/null && ps -o stat= -p "$_p" 2>/dev/null | grep -qv Z; do
-		[ $_i -lt $((${2:-120} * 10)) ] || fail "node $1 still running after ${2:-120} s: $(tail -3 "$TW_DIR/$1.out")"
+		[ $_i -lt $((${2:-120} * 10)) ] || fail "node $1 still running after ${2:-120} s (the crawl did not end): $(tail -3 "$TW_DIR/$1.out")
+$(tail -200 "$TW_DIR/$1/logs/tern.log" 2>/dev/null | cut -c26- | uniq -c | tail -5)"
 		sleep 0.1
 		_i=$((_i + 1))
 	done

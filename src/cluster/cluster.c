@@ -718,6 +718,33 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 	free(owner);
 }
 
+/* Partitions whose consumer the view found gone from the server deliver
+ * nothing more here: each is given up and claimed again (by this node or
+ * another), which rebuilds it from the stream and makes a new consumer. A
+ * partition already being given up, or lost, just closes its consumer. */
+static void cluster_rebuild_gone(struct cluster *c, const struct natsio_snapshot *s)
+{
+	struct buf gone = BUF_INIT;
+	unsigned p;
+	size_t n;
+
+	if (s->gone == NULL || c->leaving || c->finished)
+		return;
+	for (p = 0; p < c->np; p++) {
+		if (!s->gone[p] || c->subscribed[p] != 1)
+			continue;
+		n = lease_give_up(c->lease, p, c->act, c->nact);
+		if (n == 0)
+			continue;
+		buf_appendf(&gone, "%s%u", gone.len ? " " : "", p);
+		cluster_do(c, c->act, n);
+	}
+	if (gone.len > 0)
+		cluster_log(c, "cluster: partitions %s: their consumers are gone from the server; "
+		    "given up, to be claimed and rebuilt", gone.data);
+	buf_free(&gone);
+}
+
 static void cluster_on_snapshot(struct cluster *c, struct natsio_snapshot *s)
 {
 	struct cluster_local l;
@@ -758,6 +785,7 @@ static void cluster_on_snapshot(struct cluster *c, struct natsio_snapshot *s)
 		c->joined = 1;
 	c->stable = live == c->last_live ? c->stable + 1 : 0;
 	c->last_live = live;
+	cluster_rebuild_gone(c, s);
 	/* The end first: a crawl that is over claims nothing more. */
 	cluster_check_end(c, s);
 	if (c->joined && c->stable >= 1 && !c->leaving && !c->finished)

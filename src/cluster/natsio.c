@@ -50,6 +50,8 @@ struct natsio {
 	char ctl_subject[160];
 	char msgid_prefix[40];		/* unique to this process: "NONCE." */
 	char node_key[128];
+	char nonce[24];			/* this process's, as in the lease value */
+	unsigned consumer_serial;	/* consumers this process has made */
 	/* Asynchronous subscriptions whose handler may still run: closing
 	 * one posts nats.c a control message its delivery thread must see
 	 * before the library closes, or that message is lost. */
@@ -109,6 +111,7 @@ void natsio_snapshot_free(struct natsio_snapshot *s)
 			free(s->owner_id[i]);
 	free(s->owner_id);
 	free(s->owners);
+	free(s->gone);
 	for (i = 0; i < s->nnodes; i++) {
 		free(s->nodes[i].id);
 		free(s->nodes[i].json);
@@ -353,14 +356,51 @@ static void natsio_exec_ack(struct natsio *n, struct natsio_ack *a)
 	free(a);
 }
 
-static void natsio_consumer_name(unsigned p, char *out, size_t cap)
+/* A partition's live consumer is named by its partition, the process that
+ * made it and a serial: "pN-NONCE-K". An owner that lost a partition
+ * deletes its own consumer when it unsubscribes, which can happen after the
+ * next owner made its consumer (the lease expired while the server was
+ * away, and the delete waited in the client's reconnect buffer, or the old
+ * owner's fetches ended late); under one shared name that delete removed
+ * the new owner's consumer, whose hand-offs then stopped for good. */
+static void natsio_consumer_name(struct natsio *n, unsigned p, char *out, size_t cap)
 {
-	snprintf(out, cap, "p%u", p);
+	snprintf(out, cap, "p%u-%s-%u", p, n->nonce, ++n->consumer_serial);
+}
+
+/* Is name a consumer of partition p, made by any process ("pN-..."), or
+ * by a version that used one name per partition ("pN")? */
+static int natsio_consumer_of(const char *name, unsigned p)
+{
+	char *end;
+	unsigned long v;
+
+	if (name[0] != 'p' || name[1] < '0' || name[1] > '9')
+		return 0;
+	v = strtoul(name + 1, &end, 10);
+	return v == p && (*end == '\0' || *end == '-');
+}
+
+/* The consumers of partition p that earlier owners left (a node that died,
+ * or ended and left its partitions held) are deleted by the new owner
+ * before it makes its own: a push consumer without a subscriber delivers
+ * nothing, but the server keeps it and its state until it is deleted. */
+static void natsio_delete_stale_consumers(struct natsio *n, unsigned p)
+{
+	jsConsumerNamesList *l = NULL;
+	int i;
+
+	if (js_ConsumerNames(&l, n->js, n->stream, NULL, NULL) != NATS_OK)
+		return;
+	for (i = 0; i < l->Count; i++)
+		if (natsio_consumer_of(l->List[i], p))
+			js_DeleteConsumer(n->js, n->stream, l->List[i], NULL, NULL);
+	jsConsumerNamesList_Destroy(l);
 }
 
 static void natsio_exec_subscribe(struct natsio *n, struct natsio_part *c)
 {
-	char subject[200], name[32];
+	char subject[200], name[64];
 	jsSubOptions so;
 	jsErrCode jerr = 0;
 	natsStatus s;
@@ -373,11 +413,11 @@ static void natsio_exec_subscribe(struct natsio *n, struct natsio_part *c)
 		return;
 	}
 	natsio_subject(n, NATSIO_URL, c->partition, subject, sizeof subject);
-	natsio_consumer_name(c->partition, name, sizeof name);
+	natsio_consumer_name(n, c->partition, name, sizeof name);
 	/* The consumer of a partition is made afresh by each new owner,
 	 * starting right after the log it replayed: what an earlier owner
 	 * had consumed is in that log. */
-	js_DeleteConsumer(n->js, n->stream, name, NULL, NULL);
+	natsio_delete_stale_consumers(n, c->partition);
 	jsSubOptions_Init(&so);
 	so.Stream = n->stream;
 	so.ManualAck = true;
@@ -694,6 +734,15 @@ static struct natsio_snapshot *natsio_snapshot_take(struct natsio *n, int consum
 		if (st == NATS_OK) {
 			s->consumer_pending += ci->NumPending + (uint64_t)ci->NumAckPending;
 			jsConsumerInfo_Destroy(ci);
+		} else if (st == NATS_NOT_FOUND) {
+			/* Not a failure of the view: the loop rebuilds the
+			 * partition (retrying the view would find the same
+			 * forever), and this node is not idle meanwhile. */
+			if (s->gone == NULL)
+				s->gone = xcalloc(n->o.partitions, 1);
+			s->gone[p] = 1;
+			s->consumer_pending++;
+			st = NATS_OK;
 		}
 	}
 	if (st == NATS_OK)
@@ -1045,7 +1094,8 @@ struct natsio *natsio_start(const struct natsio_opts *o, struct mailbox *mb, cha
 		/* The lease value ends in this process's nonce: message ids
 		 * start with it, so two runs never share one. */
 		const char *sp = strrchr(o->lease_value, ' ');
-		snprintf(n->msgid_prefix, sizeof n->msgid_prefix, "%s.", sp != NULL ? sp + 1 : "0");
+		snprintf(n->nonce, sizeof n->nonce, "%s", sp != NULL ? sp + 1 : "0");
+		snprintf(n->msgid_prefix, sizeof n->msgid_prefix, "%s.", n->nonce);
 	}
 	natsio_node_key(o->node, n->node_key, sizeof n->node_key);
 

@@ -158,6 +158,10 @@ struct natsio_snapshot {
 	uint64_t last_seq;			/* the stream's */
 	uint64_t end_seq;			/* the end marker, 0 if none */
 	uint64_t consumer_pending;		/* when asked: over our consumers */
+	/* When asked: one per partition, 1 where our consumer is no longer on
+	 * the server (deleted by someone, or lost by it): nothing more is
+	 * delivered through it. Counted in consumer_pending too. */
+	unsigned char *gone;
 	uint64_t msgs, bytes;			/* the stream's */
 };
 

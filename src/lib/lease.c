@@ -248,18 +248,26 @@ void lease_released(struct lease_table *t, unsigned p, enum lease_result r)
 	}
 }
 
+size_t lease_give_up(struct lease_table *t, unsigned p, struct lease_action *out, size_t cap)
+{
+	struct lease_part *l;
+
+	if (p >= t->p.partitions)
+		return 0;
+	l = &t->part[p];
+	if (l->state != LEASE_HELD && l->state != LEASE_REPLAYING)
+		return 0;
+	l->state = LEASE_RELEASING;
+	return lease_emit(out, cap, 0, LEASE_DO_STOP, p, l->rev);
+}
+
 size_t lease_release_all(struct lease_table *t, struct lease_action *out, size_t cap)
 {
 	size_t n = 0;
 	unsigned i;
 
-	for (i = 0; i < t->p.partitions; i++) {
-		struct lease_part *l = &t->part[i];
-		if (l->state == LEASE_HELD || l->state == LEASE_REPLAYING) {
-			l->state = LEASE_RELEASING;
-			n = lease_emit(out, cap, n, LEASE_DO_STOP, i, l->rev);
-		}
-	}
+	for (i = 0; i < t->p.partitions; i++)
+		n += lease_give_up(t, i, out + n, n < cap ? cap - n : 0);
 	return n;
 }
 

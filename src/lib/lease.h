@@ -105,6 +105,9 @@ void lease_released(struct lease_table *t, unsigned p, enum lease_result r);
 void lease_replayed(struct lease_table *t, unsigned p);
 /* Its work has stopped (nothing in flight, queued URIs dropped). */
 size_t lease_stopped(struct lease_table *t, unsigned p, struct lease_action *out, size_t cap);
+/* Gives up p if it is held or replaying (its consumer is gone: it is to be
+ * claimed and rebuilt afresh): STOP, then released as by the balance. */
+size_t lease_give_up(struct lease_table *t, unsigned p, struct lease_action *out, size_t cap);
 /* Gives up every partition (the crawl is ending): STOP for each one held. */
 size_t lease_release_all(struct lease_table *t, struct lease_action *out, size_t cap);
 

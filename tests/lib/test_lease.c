@@ -12,7 +12,7 @@
 #include "lib/lease.h"
 
 enum op {
-	END, TICK, VIEW, CLAIMED, RENEWED, RELEASED, REPLAYED, STOPPED, RELEASE_ALL,
+	END, TICK, VIEW, CLAIMED, RENEWED, RELEASED, REPLAYED, STOPPED, RELEASE_ALL, GIVE_UP,
 	FETCH,		/* check lease_may_fetch(p, now) == arg */
 	STATE,		/* check lease_state_of(p) == arg */
 	HELD,		/* check lease_held() == arg */
@@ -144,6 +144,21 @@ static const struct scenario scenarios[] = {
 		{ STOPPED, 2100, 0, 0, 0, NULL, "" },		/* lost: nothing to free */
 		{ STOPPED, 2100, 1, 0, 0, NULL, "L1:6" },
 		{ END } } },
+	{ "a partition whose consumer is gone: given up, freed, claimed again", 0, {
+		{ VIEW, 0, 0, 2, 0, "....", "C0:0 C1:0" },
+		OWN(0, 0, 5),
+		{ CLAIMED, 0, 1, OK, 6, NULL, "S1" },
+		{ GIVE_UP, 100, 0, 0, 0, NULL, "T0" },
+		{ GIVE_UP, 100, 1, 0, 0, NULL, "T1" },		/* replaying */
+		{ GIVE_UP, 100, 0, 0, 0, NULL, "" },		/* already going */
+		{ GIVE_UP, 100, 2, 0, 0, NULL, "" },		/* not ours */
+		{ FETCH, 100, 0, 0, 0, NULL, NULL },
+		{ HELD, 100, 0, 0, 0, NULL, NULL },
+		{ TICK, 2000, 0, 0, 0, NULL, "R0:5 R1:6" },	/* kept alive while stopping */
+		{ STOPPED, 2100, 0, 0, 0, NULL, "L0:5" },
+		{ RELEASED, 2200, 0, OK, 0, NULL, "" },
+		{ VIEW, 2300, 0, 2, 0, "fm..", "C0:10 C2:0" },
+		{ END } } },
 };
 
 static void lease_actions_text(const struct lease_action *a, size_t n, struct buf *out)
@@ -208,6 +223,8 @@ static void test_lease_scenarios(void **state)
 				n = lease_stopped(t, st->p, a, 16);
 			} else if (st->op == RELEASE_ALL) {
 				n = lease_release_all(t, a, 16);
+			} else if (st->op == GIVE_UP) {
+				n = lease_give_up(t, st->p, a, 16);
 			} else if (st->op == FETCH) {
 				check = lease_may_fetch(t, st->p, st->now);
 			} else if (st->op == STATE) {
