@@ -13,7 +13,7 @@ if ! command -v node >/dev/null 2>&1 || [ ! -d "$top_srcdir/tests/node_modules/n
 	exit 77
 fi
 
-tw_start --hosts 60 --pages 20 --links 5 --kb 2 --latency-ms 0-10
+tw_start --hosts 100 --pages 30 --links 5 --kb 2 --latency-ms 0-10
 dns_start
 nats_start
 cd "$TW_DIR" || fail "no work directory"
@@ -21,12 +21,12 @@ CLUSTER_ID=gone
 cluster_node n0 -s "$TW_DIR/seeds.txt"
 cluster_node n1
 
-# Both nodes fetching: both hold partitions, each with its consumer.
+# Every partition claimed and consuming (whichever node holds it).
 i=0
-while a=$(grep -c ' http' n0/logs/crawl.log 2>/dev/null); b=$(grep -c ' http' n1/logs/crawl.log 2>/dev/null);
-	[ "${a:-0}" -lt 60 ] || [ "${b:-0}" -lt 60 ]; do
-	[ $i -lt 600 ] || fail "the nodes fetched fewer than 60 pages each in 60 s (n0 ${a:-0}, n1 ${b:-0})"
-	sleep 0.1
+until [ "$( (cd "$top_srcdir/tests" && node nats_consumers.mjs "$NATS_URL" "tern-$CLUSTER_ID") 2>/dev/null |
+	grep -c '^p')" -ge 16 ]; do
+	[ $i -lt 120 ] || fail "fewer than 16 partition consumers after 60 s"
+	sleep 0.5
 	i=$((i + 1))
 done
 (cd "$top_srcdir/tests" && node nats_consumers.mjs "$NATS_URL" "tern-$CLUSTER_ID" delete) \

@@ -95,6 +95,7 @@ struct cluster {
 	struct natsio_snapshot *snap;
 	int snap_out;
 	int snap_consumers;
+	int snap_failed;	/* the last view failed: the next waits its turn */
 	uint64_t next_snap_ms;
 	uint64_t idle_since;	/* when the views found this node idle; 0: busy */
 	int joined;		/* a view showed this node's heartbeat */
@@ -755,6 +756,7 @@ static void cluster_on_snapshot(struct cluster *c, struct natsio_snapshot *s)
 	int self = 0;
 
 	c->snap_out = 0;
+	c->snap_failed = !s->ok;
 	if (!s->ok) {
 		cluster_log(c, "cluster: %s", s->err);
 		natsio_snapshot_free(s);
@@ -975,9 +977,11 @@ static void cluster_tick_cb(uv_timer_t *t)
 			cluster_replay_start(c, p);
 	/* Busy at the last view and idle now (its last page written, its
 	 * last records stored): the end may be near, read the cluster now
-	 * rather than at the next view's time. */
+	 * rather than at the next view's time. Not after a failed view: one
+	 * that fails at once would be asked for at every tick (it was, 50
+	 * times a second, each logged). */
 	if (!c->snap_out && now < c->next_snap_ms && !c->leaving && c->joined && !c->my_idle &&
-	    !c->finished) {
+	    !c->finished && !c->snap_failed) {
 		struct cluster_local l;
 		struct clusterend_local el;
 		memset(&l, 0, sizeof l);

@@ -1,0 +1,58 @@
+#!/bin/sh
+# A node stopped (SIGSTOP) for longer than a lease, then continued and told
+# to leave (doc/cluster.md): the other node takes its expired partitions and
+# makes their consumers; the paused one finds its leases lost and closes its
+# own consumers on its way out, which must not take the new owner's with
+# them (they did, under one consumer name per partition, and the survivor
+# never ended). The survivor ends with every reachable page requested,
+# never having found a consumer of its own gone. (One request in flight per
+# host is not checked here: a process stopped longer than a lease can, once
+# continued, send a request whose connection was opening before the stop,
+# before its loop sees that its fetch window closed.)
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/cluster_lib.sh"
+need_cmd dnsmasq nats-server
+
+tw_start --hosts 100 --pages 20 --links 5 --kb 2 --latency-ms 0-10
+dns_start
+nats_start
+cd "$TW_DIR" || fail "no work directory"
+CLUSTER_ID=pause
+cluster_node n0 -s "$TW_DIR/seeds.txt"
+cluster_node n1
+
+i=0
+while a=$(grep -c ' 200 .* http' n0/logs/crawl.log 2>/dev/null); b=$(grep -c ' 200 .* http' n1/logs/crawl.log 2>/dev/null);
+	[ "${a:-0}" -lt 60 ] || [ "${b:-0}" -lt 60 ]; do
+	[ $i -lt 600 ] || fail "the nodes fetched fewer than 60 pages each in 60 s (n0 ${a:-0}, n1 ${b:-0})"
+	sleep 0.1
+	i=$((i + 1))
+done
+before=$(grep -c 'log replayed through' n0/logs/tern.log)
+kill -STOP "$NODE_PID_n1"
+# Until n1's keys and heartbeat expired and n0 rebuilt its 8 partitions,
+# each with its consumer (the line comes once the consumer exists).
+i=0
+until [ "$(grep -c 'log replayed through' n0/logs/tern.log)" -ge $((before + 8)) ]; do
+	[ $i -lt 300 ] || { kill -CONT "$NODE_PID_n1"; fail "n0 did not take n1's partitions in 30 s"; }
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -CONT "$NODE_PID_n1"
+kill -TERM "$NODE_PID_n1"
+pass "n1 paused until n0 took its partitions ($((i / 10)) s), then told to leave"
+i=0
+while kill -0 "$NODE_PID_n1" 2>/dev/null && ps -o stat= -p "$NODE_PID_n1" | grep -qv Z; do
+	[ $i -lt 300 ] || fail "n1 still running 30 s after SIGTERM"
+	sleep 0.1
+	i=$((i + 1))
+done
+grep -q Sanitizer n1.out && fail "n1: sanitizer report: $(grep -A5 Sanitizer n1.out | head -20)"
+
+cluster_wait n0 120
+tw_stop
+cluster_requested
+pass "every reachable page requested"
+grep -q "the crawl is over" n0/logs/tern.log || fail "n0 did not see the end"
+grep -q "consumers are gone" n0/logs/tern.log && fail "n1 deleted n0's consumers: $(grep 'consumers are gone' n0/logs/tern.log)"
+pass "n1's partitions moved to n0, their consumers stayed, and the crawl ended"
