@@ -121,6 +121,18 @@ struct cluster {
 	uint64_t claims, releases, losses;
 };
 
+/* Puts in at the end of the list head..tail. */
+static void cluster_in_append(struct cluster_in **head, struct cluster_in **tail,
+    struct cluster_in *in)
+{
+	in->next = NULL;
+	if (*tail != NULL)
+		(*tail)->next = in;
+	else
+		*head = in;
+	*tail = in;
+}
+
 static uint64_t cluster_now(void)
 {
 	return uv_hrtime() / 1000000u;
@@ -384,12 +396,7 @@ static size_t cluster_take_inbound(struct cluster *c, size_t budget)
 			 * consumer's acknowledgment wait (30 s), and the crawl's
 			 * end would wait for that. */
 			c->early++;
-			in->next = NULL;
-			if (c->early_tail != NULL)
-				c->early_tail->next = in;
-			else
-				c->early_head = in;
-			c->early_tail = in;
+			cluster_in_append(&c->early_head, &c->early_tail, in);
 			continue;
 		}
 		c->in_count--;
@@ -835,12 +842,7 @@ static void cluster_take_early(struct cluster *c, int p)
 			continue;
 		}
 		*pp = in->next;
-		in->next = NULL;
-		if (c->in_tail != NULL)
-			c->in_tail->next = in;
-		else
-			c->in_head = in;
-		c->in_tail = in;
+		cluster_in_append(&c->in_head, &c->in_tail, in);
 	}
 }
 
@@ -870,12 +872,7 @@ static void cluster_on_event(struct cluster *c, struct mbox_item *it)
 	case NATSIO_EV_MSG: {
 		struct cluster_in *in = xmalloc(sizeof *in);
 		in->m = (struct natsio_msg *)it;
-		in->next = NULL;
-		if (c->in_tail != NULL)
-			c->in_tail->next = in;
-		else
-			c->in_head = in;
-		c->in_tail = in;
+		cluster_in_append(&c->in_head, &c->in_tail, in);
 		c->in_count++;
 		return;		/* owned by the inbound list now */
 	}
