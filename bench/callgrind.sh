@@ -32,16 +32,15 @@ ngx_start "$W/ngx" off
 out=$top/build/callgrind
 mkdir -p "$out"
 cg=$out/callgrind.out.$(basename "$TERN").$(date +%Y%m%d-%H%M%S)
+# shellcheck disable=SC2086
 valgrind --tool=callgrind --callgrind-out-file="$cg" "$TERN" crawl -j "$W/job" -s "$W/ngx/seeds.txt" \
-	--set fetch.allow-private-addresses=true \
-	--set politeness.min-delay-ms=0 --set politeness.delay-factor=0 \
-	--set politeness.max-delay-ms=0 --set politeness.respect-crawl-delay-up-to-seconds=0 \
-	--set robots.policy=obey --set crawl.max-hops=10000 \
-	--set crawl.max-connections=64 --set warc.enabled=false >"$W/crawl.out" 2>"$W/valgrind.out" ||
+	$TERN_MATCHED --set crawl.max-connections=64 --set warc.enabled=false \
+	>"$W/crawl.out" 2>"$W/valgrind.out" ||
 	fail "tern under callgrind: $(tail -5 "$W/valgrind.out")"
 ngx_stop
 lines=$(wc -l <"$W/job/logs/crawl.log")
-requests=$(wc -l <"$W/ngx/nginx/access.tsv")
+requests=$(wc -l <"$NGX_LOG")
+[ "$requests" -gt 0 ] || fail "nginx logged no request: $(tail -3 "$W/crawl.out")"
 total=$(callgrind_annotate --inclusive=no "$cg" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }')
 sha=$(callgrind_annotate --inclusive=no --threshold=100 "$cg" 2>/dev/null |
 	awk 'tolower($0) ~ /sha1|libcrypto/ { v = $1; gsub(",", "", v); s += v } END { printf "%.0f\n", s }')

@@ -19,6 +19,7 @@ top_builddir=${BENCH_BUILD:-$top/build/bench}	# its tests/testweb/testweb writes
 . "$top/bench/nginx.sh"
 command -v nginx >/dev/null || fail "nginx is not installed"
 [ -x /usr/bin/time ] || fail "/usr/bin/time is not installed"
+[ -z "${PERF:-}" ] || command -v perf >/dev/null || fail "PERF is set and perf is not installed (apt-get install linux-perf)"
 ulimit -n 65536 2>/dev/null || true
 tw_dir
 W=$TW_DIR
@@ -36,13 +37,10 @@ while [ $i -le "$reps" ]; do
 		[ -n "${PERF:-}" ] && mkdir -p "$PERF" && rec="perf record -q -e cpu-clock -F 4999 -o $PERF/$t.$i.data --"
 		# shellcheck disable=SC2086
 		/usr/bin/time -f '%U %S' -o "$W/time" $rec "$prog" crawl -j "$W/job" -s "$W/ngx/seeds.txt" \
-			--set fetch.allow-private-addresses=true \
-			--set politeness.min-delay-ms=0 --set politeness.delay-factor=0 \
-			--set politeness.max-delay-ms=0 --set politeness.respect-crawl-delay-up-to-seconds=0 \
-			--set robots.policy=obey --set crawl.max-hops=10000 \
-			--set crawl.max-connections=64 --set warc.enabled=false >"$W/out" 2>&1 ||
+			$TERN_MATCHED --set crawl.max-connections=64 --set warc.enabled=false >"$W/out" 2>&1 ||
 			fail "$prog: $(tail -3 "$W/out")"
 		n=$(wc -l <"$NGX_LOG")
+		[ "$n" -gt 0 ] || fail "$prog: nginx logged no request: $(tail -3 "$W/out")"
 		awk -v t=$t -v n="$n" '{ printf "%s %d requests, %.2f s CPU, %.4f ms a request\n", t, n, $1 + $2, ($1 + $2) * 1000 / n }' "$W/time" |
 			tee -a "$W/rows"
 	done

@@ -18,6 +18,16 @@
 # status, bytes, connection; "host" is the port), so bench/run's counting
 # works on either.
 
+# The matched settings of every tern crawl in the benches (expanded
+# unquoted): no politeness delay, Crawl-delay not honoured (wget2 and
+# Scrapy ignore it), robots obeyed, no hop limit (as wget2 -l0 and Scrapy's
+# DEPTH_LIMIT=0), loopback addresses allowed. Connections and WARC are each
+# bench's own.
+TERN_MATCHED="--set fetch.allow-private-addresses=true --set politeness.min-delay-ms=0
+	--set politeness.delay-factor=0 --set politeness.max-delay-ms=0
+	--set politeness.respect-crawl-delay-up-to-seconds=0 --set robots.policy=obey
+	--set crawl.max-hops=10000"
+
 # A random block of n ports, none of them listening, below the ephemeral
 # range.
 ngx_ports() {

@@ -71,8 +71,8 @@ ver() { "$@" 2>&1 | head -1; }
 		awk -F'\t' '$1 == "hosts0" { p0[$2] = $3; c0[$2] = $5; next }
 			$1 == "hosts" { n++; hx[n] = $2; hp[n] = $3; hc[n] = $5; hq[n] = $7 }
 			$1 == "frontier" { m++; fx[m] = $2; fp[m] = $3; fc[m] = $5; fq[m] = $7 }
-			END { for (i = 1; i <= n; i++) { x = hx[i]; d = hp[i] - p0[x]
-					printf "| hosts | %s | %d | %.2f | %s | %s |\n", x, hp[i], hc[i], (x in p0 && d > 0 ? sprintf("%.3f", (hc[i] - c0[x]) * 1000 / d) : "-"), hq[i] }
+			END { for (i = 1; i <= n; i++) { x = hx[i]; has = (x in p0); d = has ? hp[i] - p0[x] : 0
+					printf "| hosts | %s | %d | %.2f | %s | %s |\n", x, hp[i], hc[i], (has && d > 0 ? sprintf("%.3f", (hc[i] - c0[x]) * 1000 / d) : "-"), hq[i] }
 				for (i = 1; i <= m; i++) { d = i > 1 ? fp[i] - fp[i - 1] : fp[i]
 					printf "| frontier | %s | %d | %.2f | %.3f | %s |\n", fx[i], fp[i], fc[i], (d > 0 ? (fc[i] - (i > 1 ? fc[i - 1] : 0)) * 1000 / d : 0), fq[i] } }' "$W/curves.tsv"
 		echo

@@ -82,7 +82,9 @@ struct cluster {
 	struct cluster_in *in_head, *in_tail;
 	/* Messages of partitions still subscribing (the server delivers as
 	 * soon as the consumer exists, before the client's thread can say
-	 * that it does): held until NATSIO_EV_SUBSCRIBED. */
+	 * that it does) or still scheduling their replay: held until the
+	 * replay's URIs are all scheduled, or the partition's rebuilding
+	 * ends otherwise (failed, given up, leaving). */
 	struct cluster_in *early_head, *early_tail;
 	size_t in_count;		/* both lists */
 	void **acks;
@@ -827,9 +829,9 @@ static void cluster_seed_cb(void *ctx, const char *uri)
 	c->h.seed(c->h.ctx, uri);
 }
 
-/* Partition p's subscription is answered (p < 0: every partition): what it
- * delivered early joins the inbound list again, to be taken (or let go) as
- * any message. */
+/* Partition p's rebuilding is over, done or not (p < 0: every partition):
+ * what it delivered early joins the inbound list again, to be taken (or
+ * let go) as any message. */
 static void cluster_take_early(struct cluster *c, int p)
 {
 	struct cluster_in **pp = &c->early_head, *in;
@@ -1052,13 +1054,6 @@ void cluster_control(struct cluster *c, const char *action, const char *body)
 	t->len = nl + 2 + al + bl;
 	t->data[t->len] = '\0';
 	mailbox_to_thread(c->mb, &t->it);
-}
-
-int cluster_busy(const struct cluster *c)
-{
-	if (outbox_waiting(c->out) > 0 || c->in_count > 0 || c->nacks > 0)
-		return 1;
-	return cluster_replaying(c);
 }
 
 void cluster_leave(struct cluster *c, void (*left)(void *ctx), void *ctx)

@@ -116,10 +116,6 @@ void cluster_flushed(struct cluster *c);
 /* Passes an operator action on to every other node. */
 void cluster_control(struct cluster *c, const char *action, const char *body);
 
-/* Is anything of the cluster still pending here (records to send or
- * acknowledge, partitions changing hands)? */
-int cluster_busy(const struct cluster *c);
-
 /* Leaves the cluster: stops handing work out, gives up every partition,
  * lets the last publications be stored, closes the connection and joins
  * its thread; then calls left(ctx) (on a later loop iteration) and may be

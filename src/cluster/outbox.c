@@ -47,7 +47,7 @@ struct outbox {
 	/* Done records in the order given: a ring. */
 	struct outbox_done_rec **dn;
 	size_t dn_head, dn_len, dn_cap;
-	uint64_t msgs, bytes, links, done_out, seeds_out, failures;
+	uint64_t msgs, bytes, links, done_out, failures;
 };
 
 struct outbox *outbox_new(struct mailbox *mb, unsigned partitions)
@@ -152,10 +152,7 @@ int outbox_add_url(struct outbox *o, unsigned p, const struct handoff_url *r, in
 
 int outbox_add_seed(struct outbox *o, const char *href)
 {
-	if (handoff_append_done(&o->seeds, href) < 0)
-		return -1;
-	o->seeds_out++;
-	return 0;
+	return handoff_append_done(&o->seeds, href) < 0 ? -1 : 0;
 }
 
 void outbox_done(struct outbox *o, int p, const char *uri)

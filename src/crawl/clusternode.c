@@ -216,9 +216,11 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 	o.by = by == 1 ? PARTITION_BY_QUEUE : PARTITION_BY_DOMAIN;
 	o.assign = assign;
 	o.canon_flags = canon_flags(cfg);
-	/* The other node's last request to each host is not known here: the
-	 * longest delay politeness may have asked after it (exactly
-	 * min-delay-ms when the delay does not depend on the fetch). */
+	/* The other node's last request to each host is not known here: wait
+	 * the delay politeness asks after a request, as configured (min-delay,
+	 * or max-delay when the delay grows with the fetch's time). Longer
+	 * asks are not covered: a robots.txt Crawl-delay above max-delay, or a
+	 * per-site override. */
 	o.handover_ms = (uint64_t)config_int(cfg, CK_POLITENESS_MIN_DELAY_MS);
 	if (config_double(cfg, CK_POLITENESS_DELAY_FACTOR) > 0 &&
 	    (uint64_t)config_int(cfg, CK_POLITENESS_MAX_DELAY_MS) > o.handover_ms)

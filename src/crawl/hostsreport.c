@@ -231,22 +231,18 @@ static uint64_t hostsreport_key(const struct hostsreport_host *e, int by)
 	return by == 0 ? e->urls : by == 1 ? e->bytes : by == 2 ? e->failed : 0;
 }
 
-/* a comes before b in the order `by`. */
-static int hostsreport_before(const struct hostsreport_host *a, const struct hostsreport_host *b,
-    int by)
+/* Host *pa before host *pb in the order *ctx (a topn order of pointers):
+ * the larger key, then the smaller name. */
+static int hostsreport_before(const void *pa, const void *pb, void *ctx)
 {
+	const struct hostsreport_host *a = *(const struct hostsreport_host *const *)pa;
+	const struct hostsreport_host *b = *(const struct hostsreport_host *const *)pb;
+	int by = *(const int *)ctx;
 	uint64_t x = hostsreport_key(a, by), y = hostsreport_key(b, by);
 
 	if (x != y)
 		return x > y;
 	return strcmp(a->name, b->name) < 0;
-}
-
-static int hostsreport_before_ptr(const void *x, const void *y, void *ctx)
-{
-	const struct hostsreport_host *const *a = x, *const *b = y;
-
-	return hostsreport_before(*a, *b, *(const int *)ctx);
 }
 
 size_t hostsreport_rows(const struct hostsreport *h, const char *by, size_t from, size_t n,
@@ -262,12 +258,11 @@ size_t hostsreport_rows(const struct hostsreport *h, const char *by, size_t from
 		return 0;
 	if (keep > h->n)
 		keep = h->n;
-	t = topn_new(keep, sizeof(const struct hostsreport_host *), hostsreport_before_ptr, &b);
+	t = topn_new(keep, sizeof(const struct hostsreport_host *), hostsreport_before, &b);
 	for (size_t i = 0; i < h->n; i++) {
 		const struct hostsreport_host *e = &h->a[i];
 
-		if (topn_admits(t, &e))
-			topn_push(t, &e, &out_of_heap);
+		topn_push(t, &e, &out_of_heap);
 	}
 	kept = topn_sorted(t, &got);
 	got -= from;

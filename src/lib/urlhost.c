@@ -34,7 +34,7 @@ urlhost_parse_ipv6(const char *s, size_t n, uint16_t addr[8])
 	}
 	while (i < n) {
 		unsigned value = 0;
-		int length = 0;
+		int length = 0, h;
 
 		if (piece == 8)
 			return URL_EINVAL;
@@ -45,8 +45,8 @@ urlhost_parse_ipv6(const char *s, size_t n, uint16_t addr[8])
 			compress = ++piece;
 			continue;
 		}
-		while (length < 4 && i < n && hex_value((unsigned char)s[i]) >= 0) {
-			value = value * 16 + (unsigned)hex_value((unsigned char)s[i]);
+		while (length < 4 && i < n && (h = hex_value((unsigned char)s[i])) >= 0) {
+			value = value * 16 + (unsigned)h;
 			i++;
 			length++;
 		}
@@ -176,11 +176,11 @@ urlhost_ipv4_number(const char *s, size_t n, uint64_t *v)
 	for (i = 0; i < n; i++) {
 		int c = (unsigned char)s[i], d;
 
-		if (radix == 16 && hex_value(c) >= 0)
+		if (radix == 16)
 			d = hex_value(c);
-		else if (c >= '0' && c <= '9' && (unsigned)(c - '0') < radix)
-			d = c - '0';
 		else
+			d = c >= '0' && c <= '9' && (unsigned)(c - '0') < radix ? c - '0' : -1;
+		if (d < 0)
 			return URL_EINVAL;
 		x = x * radix + (unsigned)d;
 		if (x > 0x100000000ULL)
@@ -358,7 +358,7 @@ urlhost_parse(const char *host, size_t len, struct buf *out, int *ip)
 	size_t start = out->len, i, n = 0;
 	char stack[512], *dec;
 	uint16_t addr[8];
-	int rc;
+	int rc, hi, lo;
 
 	*ip = 0;
 	if (len > 0 && host[0] == '[') {
@@ -373,10 +373,9 @@ urlhost_parse(const char *host, size_t len, struct buf *out, int *ip)
 		return URL_EINVAL;
 	dec = len < sizeof(stack) ? stack : xmalloc(len);
 	for (i = 0; i < len; i++) {
-		if (host[i] == '%' && i + 2 < len && hex_value((unsigned char)host[i + 1]) >= 0 &&
-		    hex_value((unsigned char)host[i + 2]) >= 0) {
-			dec[n++] = (char)(hex_value((unsigned char)host[i + 1]) * 16 +
-			    hex_value((unsigned char)host[i + 2]));
+		if (host[i] == '%' && i + 2 < len && (hi = hex_value((unsigned char)host[i + 1])) >= 0 &&
+		    (lo = hex_value((unsigned char)host[i + 2])) >= 0) {
+			dec[n++] = (char)(hi * 16 + lo);
 			i += 2;
 		} else {
 			dec[n++] = host[i];

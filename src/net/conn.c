@@ -297,17 +297,18 @@ conn_write(struct conn *c, const char *data, size_t len)
 	/* Straight to the socket when nothing is queued ahead: no request,
 	 * no callback, and libuv does not re-arm the descriptor in epoll (one
 	 * epoll_ctl a request) as it does after every queued write. What the
-	 * socket does not take is queued. */
+	 * socket does not take is queued; so is everything after an error,
+	 * which then comes back through the write's callback as CONN_ERROR,
+	 * like any write's (a kept-alive connection the server closed is how a
+	 * fetch knows to try a fresh one). */
 	if (c->writes == 0) {
 		b = uv_buf_init((char *)data, len);
 		r = uv_try_write((uv_stream_t *)&c->tcp, &b, 1);
-		if (r >= 0) {
+		if (r > 0) {
 			data += r;
 			len -= (size_t)r;
 			if (len == 0)
 				return 0;
-		} else if (r != UV_EAGAIN) {
-			return r;
 		}
 	}
 	w = xmalloc(sizeof(*w) + len);
@@ -329,10 +330,7 @@ conn_write_cb(uv_write_t *req, int status)
 		char *e = xasprintf("write: %s", uv_strerror(status));
 		conn_fail(c, e);
 		free(e);
-		return;
 	}
-	if (c->writes == 0)
-		conn_emit(c, CONN_DRAINED, NULL, 0);
 }
 
 void

@@ -17,7 +17,6 @@ enum conn_event {
 	CONN_CONNECTED,		/* TCP connected (TLS handshake starts) */
 	CONN_TLS_READY,		/* TLS handshake done */
 	CONN_DATA,		/* plaintext bytes (valid during the callback only) */
-	CONN_DRAINED,		/* the writes the socket could not take at once are sent */
 	CONN_CLOSED,		/* the peer closed the stream (EOF) */
 	CONN_ERROR		/* connect, TLS or socket error; see conn_error() */
 };
@@ -33,7 +32,8 @@ int conn_connect(uv_loop_t *loop, const struct sockaddr *sa, struct tls_ctx *tls
     const char *host, void *session, conn_cb cb, void *arg, struct conn **out);
 /* Hands the connection to a new owner (keep-alive reuse). */
 void conn_set_cb(struct conn *c, conn_cb cb, void *arg);
-/* Queues bytes (copied); 0 or a negative error. */
+/* Sends bytes, queueing (a copy of) what the socket does not take at once;
+ * 0 or a negative error. A socket error comes back as CONN_ERROR. */
 int conn_write(struct conn *c, const char *data, size_t len);
 /* Closes; no callback follows, memory is freed once libuv lets go. */
 void conn_close(struct conn *c);

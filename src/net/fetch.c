@@ -524,8 +524,6 @@ fetch_conn_cb(void *arg, struct conn *c, enum conn_event ev, const char *data, s
 	case CONN_DATA:
 		fetch_data(f, data, len);
 		break;
-	case CONN_DRAINED:
-		break;
 	case CONN_CLOSED:
 		fetch_eof(f);
 		break;

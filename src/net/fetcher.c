@@ -172,8 +172,6 @@ fetcher_idle_conn_cb(void *arg, struct conn *c, enum conn_event ev, const char *
 
 	/* Anything from an idle connection (close, error, bytes nobody
 	 * asked for) ends it. */
-	if (ev == CONN_DRAINED)
-		return;
 	conn_close(fetcher_idle_take(i->fr, i));
 }
 

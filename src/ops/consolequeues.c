@@ -76,18 +76,16 @@ static int64_t consolequeues_sortv(const char *sort, const struct frontier_queue
 	return (int64_t)qi->size;
 }
 
-/* a before b in the view: the larger value, then the smaller key. */
-static int consolequeues_before(const struct consolequeues_row *a, const struct consolequeues_row *b)
+/* Row a before row b in the view (a topn order): the larger value, then
+ * the smaller key. */
+static int consolequeues_before(const void *va, const void *vb, void *ctx)
 {
+	const struct consolequeues_row *a = va, *b = vb;
+
+	(void)ctx;
 	if (a->sortv != b->sortv)
 		return a->sortv > b->sortv;
 	return strcmp(a->info.key, b->info.key) < 0;
-}
-
-static int consolequeues_before_v(const void *a, const void *b, void *ctx)
-{
-	(void)ctx;
-	return consolequeues_before(a, b);
 }
 
 static int consolequeues_state_ok(const char *want, const char *state)
@@ -409,7 +407,7 @@ static void consolequeues_sorted(struct consolequeues *cq, const struct consolev
 		snprintf(w->state, sizeof w->state, "%s", q->r->state);
 		snprintf(w->sort, sizeof w->sort, "%s", q->r->sort);
 		w->keep = keep;
-		w->top = topn_new(keep, sizeof(struct consolequeues_row), consolequeues_before_v, NULL);
+		w->top = topn_new(keep, sizeof(struct consolequeues_row), consolequeues_before, NULL);
 		buf_appends(&w->cursor, "");
 		w->next = cq->walks;
 		cq->walks = w;
