@@ -29,8 +29,9 @@
 #define OUTLINKS_KEEP_ROOM (16 * 1024)
 
 /* What resolving one page's links needs, built once per page rather than
- * per link (and its buffers' room kept from page to page): the resolved <base href> (redone only when the raw base the
- * extractor reports changes) and the hop path with a slot for the last hop. */
+ * per link (and its buffers' room kept from page to page): the resolved
+ * <base href>, redone only when the raw base the extractor reports
+ * changes. */
 struct outlinks_resolver {
 	const struct curi *c;
 	const struct url_parts *page;
@@ -39,7 +40,6 @@ struct outlinks_resolver {
 	struct buf base;		/* base_raw resolved against the page */
 	struct url_parts base_parts;
 	int base_ok;
-	struct buf hops;		/* the page's hops plus one, rewritten per link */
 };
 
 struct outlinks {
@@ -51,7 +51,7 @@ struct outlinks {
 	enum extract_type xt[OUTLINKS_EXTRACTORS];
 	/* An ended response's extractors, by type, reset for the next one
 	 * rather than made again. */
-	struct extract *spare[2];
+	struct extract *spare[EXTRACT_CSS + 1];
 	size_t max_outlinks;		/* extract.max-outlinks for the response, 0: none */
 	size_t dropped;			/* links past it, across the extractors */
 	struct sitemaps_doc *sm;	/* a sitemap's parser, first in the chain */
@@ -198,19 +198,15 @@ static void outlinks_resolver_init(struct outlinks_resolver *r, const struct cur
 	buf_reset(&r->base_raw);
 	buf_reset(&r->base);
 	r->base_ok = 0;
-	buf_reset(&r->hops);
-	buf_appends(&r->hops, c->hops ? c->hops : "");
-	buf_appendc(&r->hops, 'L');
 }
 
-/* Keeps the buffers' room unless a page made them large. */
+/* Keeps the buffers' room unless a page made them large (keep 0: frees
+ * them). */
 static void outlinks_resolver_end(struct outlinks_resolver *r, size_t keep)
 {
-	struct buf *b[] = { &r->href, &r->base_raw, &r->base, &r->hops };
-
-	for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
-		if (b[i]->cap > keep)
-			buf_free(b[i]);
+	buf_reset_keep(&r->href, keep);
+	buf_reset_keep(&r->base_raw, keep);
+	buf_reset_keep(&r->base, keep);
 }
 
 /* Resolves a link against the page (or its <base href>) into r->href; 0,
@@ -240,21 +236,13 @@ static int outlinks_resolve(struct outlinks_resolver *r, const char *ref, size_t
 	return 0;
 }
 
-/* Resolves a header's link into r->href and schedules it. */
-static void outlinks_schedule_one(const struct outlinks_env *env, struct outlinks_resolver *r,
-    char hop, const char *ref, size_t reflen)
+/* Resolves a header's link into r->href and adds it to the page's batch,
+ * ahead of the body's links. */
+static void outlinks_header_link(const struct outlinks_env *env, struct outlinks_resolver *r,
+    const char *ref, size_t reflen)
 {
-	uint64_t d;
-
-	if (outlinks_resolve(r, ref, reflen, NULL) < 0)
-		return;
-	r->hops.data[r->hops.len - 1] = hop;
-	/* A link only the store can judge is counted when the flush does
-	 * (crawl_flush); one judged now, or a batch judged because the hold
-	 * filled, is counted here. */
-	d = frontier_discovered(env->frontier);
-	schedule_uri(env->schedule, r->href.data, r->c->uri, r->hops.data, 0, 0);
-	env->stats->links_scheduled += frontier_discovered(env->frontier) - d;
+	if (outlinks_resolve(r, ref, reflen, NULL) == 0)
+		schedule_batch_add(env->schedule, r->href.data, r->href.len, 'R');
 }
 
 /* The response's header links: the Location header (hop R) and, as
@@ -267,7 +255,7 @@ static void outlinks_headers(const struct outlinks_env *env, struct outlinks_res
 	    fetch_header(f, "Location") : NULL;
 
 	if (loc != NULL) {
-		outlinks_schedule_one(env, r, 'R', loc, strlen(loc));
+		outlinks_header_link(env, r, loc, strlen(loc));
 		buf_appendf(text, "%s R =LOCATION\n", r->href.len ? r->href.data : loc);
 	}
 	if (f != NULL) {
@@ -276,12 +264,12 @@ static void outlinks_headers(const struct outlinks_env *env, struct outlinks_res
 		const char *u;
 		size_t ulen;
 		if (cl != NULL) {
-			outlinks_schedule_one(env, r, 'R', cl, strlen(cl));
+			outlinks_header_link(env, r, cl, strlen(cl));
 			if (r->href.len)
 				buf_appendf(text, "%s R =CONTENT_LOCATION\n", r->href.data);
 		}
 		if (refresh != NULL && extract_refresh_url(refresh, strlen(refresh), &u, &ulen) == 0) {
-			outlinks_schedule_one(env, r, 'R', u, ulen);
+			outlinks_header_link(env, r, u, ulen);
 			if (r->href.len)
 				buf_appendf(text, "%s R =REFRESH\n", r->href.data);
 		}
@@ -321,6 +309,9 @@ void outlinks_schedule(struct outlinks *o, const struct outlinks_env *env,
 		buf_appendc(text, hop);
 		buf_appendc(text, '\n');
 	}
+	/* A link only the store can judge is counted when the flush does
+	 * (crawl_flush); one judged now, or a batch judged because the hold
+	 * filled, is counted here. */
 	d = frontier_discovered(env->frontier);
 	schedule_batch_run(env->schedule, c->uri, c->hops);
 	env->stats->links_scheduled += frontier_discovered(env->frontier) - d;
@@ -343,9 +334,7 @@ void outlinks_end(struct outlinks *o)
 	}
 	sitemaps_doc_free(o->sm);
 	o->sm = NULL;
-	if (o->links.cap > OUTLINKS_KEEP_ROOM)
-		buf_free(&o->links);
-	buf_reset(&o->links);
+	buf_reset_keep(&o->links, OUTLINKS_KEEP_ROOM);
 	outlinks_resolver_end(&o->r, OUTLINKS_KEEP_ROOM);
 	o->c = NULL;
 	o->surt = NULL;

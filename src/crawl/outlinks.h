@@ -3,8 +3,9 @@
  * up to extract.max-outlinks, and, once the response is whole, those links
  * and the response's own (Location, Content-Location, Refresh) resolved
  * and scheduled, their lines kept for the WARC metadata record. A visit
- * (visit.c) makes one when a response's head says its links count and
- * hands it the decoded body as it streams. */
+ * (visit.c) makes one at its first response's head, keeps it for every
+ * later visit it serves, and hands it the decoded body as it streams when
+ * the head says the response's links count. */
 #ifndef TERN_OUTLINKS_H
 #define TERN_OUTLINKS_H
 #include <stddef.h>
@@ -56,7 +57,8 @@ size_t outlinks_dropped(const struct outlinks *o);
 void outlinks_schedule(struct outlinks *o, const struct outlinks_env *env,
     const struct url_parts *page, struct fetch *f, int status, struct buf *text,
     struct buf *annotations);
-/* The response is done with (scheduled or not): its extractors are freed. */
+/* The response is done with (scheduled or not): its extractors are kept,
+ * reset, for the next response, and its buffers' room unless it grew. */
 void outlinks_end(struct outlinks *o);
 void outlinks_free(struct outlinks *o);
 

@@ -24,10 +24,10 @@ void report_revisits(struct frontier *f, uint64_t now_ms, int json, struct buf *
 /* The hosts report from JOBDIR/logs/crawl.log (src/crawl/hostsreport.h); err may
  * be NULL. */
 int report_hosts(const char *jobdir, int json, struct buf *out, char **err);
+struct json_t;
 /* JOBDIR/reports/: frontier-summary.txt (word as in report_frontier),
  * queues.txt, hosts.txt and, unless stats is NULL, stats.json, each
  * written whole through a temporary name. */
-struct json_t;
 void report_write_job(const char *jobdir, struct frontier *f, const char *word,
     struct json_t *stats);
 

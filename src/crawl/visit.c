@@ -11,7 +11,7 @@
  *            asks for
  *   FETCH    the page itself: body recorded for the WARC (spilled to a file
  *            past a bound), digested, and fed to the link extractors
- *            (crawl/outlinks.c, made when the head says its links count)
+ *            (crawl/outlinks.c, when the head says its links count)
  *   DONE     crawl.log line and WARC records written, outlinks scheduled,
  *            and only then the frontier told: a URI is never marked done
  *            before its records are written
@@ -198,18 +198,9 @@ static void visit_destroy(struct visit *v)
 	free(v);
 }
 
-/* Keeps b's room for the next visit, unless it grew past VISIT_KEEP_ROOM. */
-static struct buf visit_keep(struct buf b)
-{
-	if (b.cap > VISIT_KEEP_ROOM)
-		buf_free(&b);
-	buf_reset(&b);
-	return b;
-}
-
 /* An ended visit, which has let go of its URI and handles, becomes a spare:
- * cleared but for its digest (reset), its outlinks (ended) and its
- * buffers' room. */
+ * cleared but for its digest (reset before its next use if it took bytes),
+ * its outlinks (ended) and its buffers' room. */
 static void visit_recycle(struct visit_pool *pool, struct visit *v)
 {
 	struct digest *dg = v->dg;
@@ -225,9 +216,12 @@ static void visit_recycle(struct visit_pool *pool, struct visit *v)
 	v->dg = dg;
 	v->dg_used = dg_used;
 	v->ol = ol;
-	v->body = visit_keep(body);
-	v->robots = visit_keep(robots);
-	v->target = visit_keep(target);
+	v->body = body;
+	v->robots = robots;
+	v->target = target;
+	buf_reset_keep(&v->body, VISIT_KEEP_ROOM);
+	buf_reset_keep(&v->robots, VISIT_KEEP_ROOM);
+	buf_reset_keep(&v->target, VISIT_KEEP_ROOM);
 	v->next = pool->spare;
 	pool->spare = v;
 	pool->nspare++;
@@ -897,9 +891,9 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 
 	if (visit_local_failure(v, f))
 		return;
-	*ann = visit_keep(*ann);
-	*extra = visit_keep(*extra);
-	*outlinks = visit_keep(*outlinks);
+	buf_reset_keep(ann, VISIT_KEEP_ROOM);
+	buf_reset_keep(extra, VISIT_KEEP_ROOM);
+	buf_reset_keep(outlinks, VISIT_KEEP_ROOM);
 	if (v->links_on)
 		outlinks_finish(v->ol);
 	digest_final(v->dg, digest);
@@ -1140,7 +1134,6 @@ void visit_start(struct visit_pool *pool, struct curi *c)
 		VISIT_UNPOISON(v);
 		pool->spare = v->next;
 		pool->nspare--;
-		v->next = NULL;
 	} else {
 		v = xcalloc(1, sizeof *v);
 	}

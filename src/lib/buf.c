@@ -27,6 +27,13 @@ void buf_reset(struct buf *b)
 		b->data[0] = '\0';
 }
 
+void buf_reset_keep(struct buf *b, size_t max)
+{
+	if (b->cap > max)
+		buf_free(b);
+	buf_reset(b);
+}
+
 void buf_reserve(struct buf *b, size_t extra)
 {
 	size_t need = b->len + extra + 1;

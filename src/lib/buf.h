@@ -17,6 +17,9 @@ struct buf {
 void buf_init(struct buf *b);
 void buf_free(struct buf *b);
 void buf_reset(struct buf *b);
+/* Empties b, keeping its room for the next use unless that grew past max
+ * bytes (then it is freed): pooled buffers stay small. */
+void buf_reset_keep(struct buf *b, size_t max);
 void buf_reserve(struct buf *b, size_t extra);
 void buf_appends(struct buf *b, const char *s);
 

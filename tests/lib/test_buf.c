@@ -66,11 +66,40 @@ static void test_buf_appendf(void **state)
 	buf_free(&b);
 }
 
+/* A pooled buffer keeps its room up to the bound and is freed past it;
+ * either way it is empty and usable after. */
+static void test_buf_reset_keep(void **state)
+{
+	struct buf b = BUF_INIT;
+	char *room;
+
+	(void)state;
+	buf_reset_keep(&b, 64);
+	assert_null(b.data);
+	buf_appends(&b, "small");
+	room = b.data;
+	buf_reset_keep(&b, 64);
+	assert_ptr_equal(b.data, room);
+	assert_int_equal(b.len, 0);
+	assert_string_equal(b.data, "");
+	buf_reserve(&b, 1000);
+	buf_appends(&b, "large");
+	buf_reset_keep(&b, 64);
+	assert_null(b.data);
+	assert_int_equal(b.cap, 0);
+	assert_int_equal(b.len, 0);
+	buf_appends(&b, "again");
+	assert_string_equal(b.data, "again");
+	buf_reset_keep(&b, 0);
+	assert_null(b.data);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buf_ints),
 		cmocka_unit_test(test_buf_appendf),
+		cmocka_unit_test(test_buf_reset_keep),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
