@@ -5,6 +5,13 @@
  * does. Queued bytes go to disk in large write(2) calls; a failed write keeps
  * them queued so that a disk-full condition loses nothing.
  *
+ * Building (digests, headers, compression) is apart from queueing, so that
+ * it can run on other threads (archive/warcpool.c): a builder takes an
+ * engine of its own and the stamp of the file the records are for (its
+ * warcinfo's ID), and warc_append queues the result in the writer, in the
+ * caller's order, rebuilding it with the writer's own engine when the file
+ * changed in between or must change for it.
+ *
  * Built with libdeflate (HAVE_LIBDEFLATE), a record whose block is in memory
  * is compressed in one call by libdeflate, about twice zlib's speed at a
  * better ratio (bench/warcbench); spilled bodies, which libdeflate cannot
@@ -37,6 +44,21 @@
 #define WARC_READ_CHUNK (256u << 10)
 #define WARC_ID_LEN 48
 
+/* What building records needs for itself: scratch buffers, a digest and the
+ * compressors. One thread uses an engine at a time. */
+struct warc_engine {
+	struct buf head;		/* scratch: WARC header text */
+	struct buf resp;		/* scratch: response head as stored */
+	struct buf meta;		/* scratch: metadata block */
+	char *chunk;			/* scratch: spill-file reads */
+	struct digest *dg;
+	z_stream z;
+#ifdef HAVE_LIBDEFLATE
+	struct libdeflate_compressor *ld;
+	struct buf whole;		/* scratch: one record, uncompressed */
+#endif
+};
+
 struct warc_writer {
 	char *dir;
 	char *prefix;
@@ -48,6 +70,7 @@ struct warc_writer {
 	int port;
 	int level;
 	unsigned serial;		/* serial of the next file */
+	unsigned file_gen;		/* files opened so far: names a stamp's file */
 	int fd;				/* -1 while no file is open */
 	char *name;			/* final file name, without ".open" */
 	char *path_open;
@@ -57,16 +80,8 @@ struct warc_writer {
 	struct buf out;			/* compressed bytes queued for fd */
 	int write_errno;		/* nonzero: out could not be written */
 	struct buf staged;		/* the capture being built */
-	struct buf head;		/* scratch: WARC header text */
-	struct buf resp;		/* scratch: response head as stored */
-	struct buf meta;		/* scratch: metadata block */
-	char *chunk;			/* scratch: spill-file reads */
-	struct digest *dg;
-	z_stream z;
-#ifdef HAVE_LIBDEFLATE
-	struct libdeflate_compressor *ld;
-	struct buf whole;		/* scratch: one record, uncompressed */
-#endif
+	struct buf info;		/* scratch: the warcinfo block */
+	struct warc_engine *eng;	/* the loop's own */
 };
 
 /* Where the bytes of a record's block come from: up to two pieces in
@@ -85,6 +100,8 @@ static uint64_t warc_block_len(const struct warc_block *b)
 	return (uint64_t)b->n1 + b->n2 + (b->fd >= 0 ? b->fd_len : 0);
 }
 
+/* RAND_bytes is safe from any thread (OpenSSL 3 keeps a generator per
+ * thread). */
 static void warc_uuid(char out[WARC_ID_LEN])
 {
 	unsigned char b[16];
@@ -109,7 +126,7 @@ static uint64_t warc_now_us(void)
 }
 
 /* WARC 1.1 allows sub-second precision; 1.0 readers expect whole seconds. */
-static void warc_date(const struct warc_writer *w, uint64_t us, char out[32])
+static void warc_date(int version10, uint64_t us, char out[32])
 {
 	time_t s = (time_t)(us / 1000000u);
 	struct tm tm;
@@ -117,7 +134,7 @@ static void warc_date(const struct warc_writer *w, uint64_t us, char out[32])
 
 	gmtime_r(&s, &tm);
 	strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
-	if (w->version10)
+	if (version10)
 		snprintf(out, 32, "%sZ", base);
 	else
 		snprintf(out, 32, "%s.%06uZ", base, (unsigned)(us % 1000000u));
@@ -150,118 +167,130 @@ static int warc_read_fd(int fd, uint64_t off, char *dst, size_t n)
 }
 
 /* Feeds the block to fn piece by piece, reading a spill file in chunks. */
-static int warc_block_each(struct warc_writer *w, const struct warc_block *b,
-			   int (*fn)(struct warc_writer *, const void *, size_t, int),
-			   char **err)
+static int warc_block_each(struct warc_engine *e, const struct warc_block *b,
+			   int (*fn)(struct warc_engine *, struct buf *, const void *, size_t, int),
+			   struct buf *out, char **err)
 {
 	int rc;
 
-	if ((rc = fn(w, b->p1, b->n1, 0)) < 0 || (rc = fn(w, b->p2, b->n2, 0)) < 0)
+	if ((rc = fn(e, out, b->p1, b->n1, 0)) < 0 || (rc = fn(e, out, b->p2, b->n2, 0)) < 0)
 		return rc;
 	if (b->fd < 0)
 		return 0;
 	for (uint64_t off = 0; off < b->fd_len;) {
 		size_t n = b->fd_len - off > WARC_READ_CHUNK ? WARC_READ_CHUNK
 							      : (size_t)(b->fd_len - off);
-		if ((rc = warc_read_fd(b->fd, off, w->chunk, n)) < 0) {
+		if ((rc = warc_read_fd(b->fd, off, e->chunk, n)) < 0) {
 			*err = xasprintf("reading the spilled body at offset %llu: %s",
 					 (unsigned long long)off, strerror(-rc));
 			return rc;
 		}
-		if ((rc = fn(w, w->chunk, n, 0)) < 0)
+		if ((rc = fn(e, out, e->chunk, n, 0)) < 0)
 			return rc;
 		off += n;
 	}
 	return 0;
 }
 
-static int warc_digest_cb(struct warc_writer *w, const void *p, size_t n, int last)
+static int warc_digest_cb(struct warc_engine *e, struct buf *out, const void *p, size_t n,
+			  int last)
 {
-	digest_update(w->dg, p, n);
+	(void)out;
+	(void)last;
+	digest_update(e->dg, p, n);
 	return 0;
 }
 
-/* Deflates into w->staged; last finishes the gzip member. */
-static int warc_deflate_cb(struct warc_writer *w, const void *p, size_t n, int last)
+/* Deflates into out; last finishes the gzip member. */
+static int warc_deflate_cb(struct warc_engine *e, struct buf *out, const void *p, size_t n,
+			   int last)
 {
 	int zr;
 
 	/* The block pieces handed in are at most a read chunk or one buffer;
 	 * larger memory pieces are fed in slices that fit zlib's uInt. */
 	while (n > (1u << 30)) {
-		warc_deflate_cb(w, p, 1u << 30, 0);
+		warc_deflate_cb(e, out, p, 1u << 30, 0);
 		p = (const char *)p + (1u << 30);
 		n -= 1u << 30;
 	}
-	w->z.next_in = (Bytef *)(uintptr_t)p;
-	w->z.avail_in = (uInt)n;
+	e->z.next_in = (Bytef *)(uintptr_t)p;
+	e->z.avail_in = (uInt)n;
 	do {
-		buf_reserve(&w->staged, 64u << 10);
-		w->z.next_out = (Bytef *)w->staged.data + w->staged.len;
-		size_t room = w->staged.cap - w->staged.len - 1;
+		buf_reserve(out, 64u << 10);
+		e->z.next_out = (Bytef *)out->data + out->len;
+		size_t room = out->cap - out->len - 1;
 
-		w->z.avail_out = (uInt)(room > (1u << 30) ? (1u << 30) : room);
-		zr = deflate(&w->z, last ? Z_FINISH : Z_NO_FLUSH);
-		w->staged.len = (size_t)((char *)w->z.next_out - w->staged.data);
+		e->z.avail_out = (uInt)(room > (1u << 30) ? (1u << 30) : room);
+		zr = deflate(&e->z, last ? Z_FINISH : Z_NO_FLUSH);
+		out->len = (size_t)((char *)e->z.next_out - out->data);
 		if (zr == Z_STREAM_ERROR)
 			abort();
-	} while (w->z.avail_out == 0 || (last && zr != Z_STREAM_END));
-	w->staged.data[w->staged.len] = '\0';
+	} while (e->z.avail_out == 0 || (last && zr != Z_STREAM_END));
+	out->data[out->len] = '\0';
 	return 0;
 }
 
-/* Appends one record as its own gzip member to w->staged. The header in
- * w->head ends with the fields common to all record types; this adds the
- * block digest and length, computed over the block first. */
-static int warc_record(struct warc_writer *w, const struct warc_block *b, char **err)
+/* Appends one record as its own gzip member to out. The header in e->head
+ * ends with the fields common to all record types; this adds the block
+ * digest and length, computed over the block first. */
+static int warc_record(struct warc_engine *e, const struct warc_block *b, struct buf *out,
+		       char **err)
 {
 	char block_digest[DIGEST_STRLEN];
 	int rc;
 
-	if ((rc = warc_block_each(w, b, warc_digest_cb, err)) < 0) {
-		digest_reset(w->dg);
+	if ((rc = warc_block_each(e, b, warc_digest_cb, out, err)) < 0) {
+		digest_reset(e->dg);
 		return rc;
 	}
-	digest_final(w->dg, block_digest);
-	buf_appendf(&w->head, "WARC-Block-Digest: %s\r\nContent-Length: %llu\r\n\r\n",
+	digest_final(e->dg, block_digest);
+	buf_appendf(&e->head, "WARC-Block-Digest: %s\r\nContent-Length: %llu\r\n\r\n",
 		    block_digest, (unsigned long long)warc_block_len(b));
 #ifdef HAVE_LIBDEFLATE
 	if (b->fd < 0) {
 		size_t bound, n;
 
-		buf_reset(&w->whole);
-		buf_append(&w->whole, w->head.data, w->head.len);
-		buf_append(&w->whole, b->p1, b->n1);
-		buf_append(&w->whole, b->p2, b->n2);
-		buf_append(&w->whole, "\r\n\r\n", 4);
-		bound = libdeflate_gzip_compress_bound(w->ld, w->whole.len);
-		buf_reserve(&w->staged, bound);
-		n = libdeflate_gzip_compress(w->ld, w->whole.data, w->whole.len,
-					     w->staged.data + w->staged.len, bound);
+		buf_reset(&e->whole);
+		buf_append(&e->whole, e->head.data, e->head.len);
+		buf_append(&e->whole, b->p1, b->n1);
+		buf_append(&e->whole, b->p2, b->n2);
+		buf_append(&e->whole, "\r\n\r\n", 4);
+		bound = libdeflate_gzip_compress_bound(e->ld, e->whole.len);
+		buf_reserve(out, bound);
+		n = libdeflate_gzip_compress(e->ld, e->whole.data, e->whole.len,
+					     out->data + out->len, bound);
 		if (n == 0)
 			abort();	/* cannot happen with the bound's room */
-		w->staged.len += n;
-		w->staged.data[w->staged.len] = '\0';
+		out->len += n;
+		out->data[out->len] = '\0';
 		return 0;
 	}
 #endif
-	if (deflateReset(&w->z) != Z_OK)
+	if (deflateReset(&e->z) != Z_OK)
 		abort();
-	warc_deflate_cb(w, w->head.data, w->head.len, 0);
-	if ((rc = warc_block_each(w, b, warc_deflate_cb, err)) < 0)
+	warc_deflate_cb(e, out, e->head.data, e->head.len, 0);
+	if ((rc = warc_block_each(e, b, warc_deflate_cb, out, err)) < 0)
 		return rc;
-	warc_deflate_cb(w, "\r\n\r\n", 4, 1);
+	warc_deflate_cb(e, out, "\r\n\r\n", 4, 1);
 	return 0;
 }
 
-static void warc_head_start(struct warc_writer *w, const char *type, const char *id,
-			    const char *date)
+static void warc_head_start(struct warc_engine *e, const struct warc_stamp *s, const char *type,
+			    const char *id, const char *date)
 {
-	buf_reset(&w->head);
-	buf_appendf(&w->head, "WARC/%s\r\nWARC-Type: %s\r\nWARC-Record-ID: %s\r\n"
-		    "WARC-Date: %s\r\n", w->version10 ? "1.0" : "1.1", type, id, date);
+	buf_reset(&e->head);
+	buf_appendf(&e->head, "WARC/%s\r\nWARC-Type: %s\r\nWARC-Record-ID: %s\r\n"
+		    "WARC-Date: %s\r\n", s->version10 ? "1.0" : "1.1", type, id, date);
 	if (strcmp(type, "warcinfo") != 0)
-		buf_appendf(&w->head, "WARC-Warcinfo-ID: %s\r\n", w->warcinfo_id);
+		buf_appendf(&e->head, "WARC-Warcinfo-ID: %s\r\n", s->warcinfo_id);
+}
+
+static void warc_stamp_of(const struct warc_writer *w, struct warc_stamp *s)
+{
+	s->file = w->file_gen;
+	s->version10 = w->version10;
+	memcpy(s->warcinfo_id, w->warcinfo_id, sizeof s->warcinfo_id);
 }
 
 static int warc_write_out(struct warc_writer *w, char **err)
@@ -311,27 +340,29 @@ static void warc_file_close(struct warc_writer *w)
 static void warc_warcinfo(struct warc_writer *w)
 {
 	struct warc_block b = { NULL, 0, NULL, 0, -1, 0 };
+	struct warc_stamp s;
 	char date[32];
 	char *err = NULL;
 
-	buf_reset(&w->meta);
-	buf_appendf(&w->meta, "software: %s\r\nformat: WARC File Format %s\r\n"
+	buf_reset(&w->info);
+	buf_appendf(&w->info, "software: %s\r\nformat: WARC File Format %s\r\n"
 		    "conformsTo: %s\r\nhostname: %s\r\n", w->software,
 		    w->version10 ? "1.0" : "1.1",
 		    w->version10 ? "http://bibnum.bnf.fr/WARC/WARC_ISO_28500_version1_latestdraft.pdf"
 				 : "http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/",
 		    w->hostname);
 	if (w->extra != NULL)
-		buf_appends(&w->meta, w->extra);
-	b.p1 = w->meta.data;
-	b.n1 = w->meta.len;
+		buf_appends(&w->info, w->extra);
+	b.p1 = w->info.data;
+	b.n1 = w->info.len;
 	warc_uuid(w->warcinfo_id);
-	warc_date(w, warc_now_us(), date);
-	warc_head_start(w, "warcinfo", w->warcinfo_id, date);
-	buf_appendf(&w->head, "WARC-Filename: %s\r\nContent-Type: application/warc-fields\r\n",
+	warc_date(w->version10, warc_now_us(), date);
+	warc_stamp_of(w, &s);
+	warc_head_start(w->eng, &s, "warcinfo", w->warcinfo_id, date);
+	buf_appendf(&w->eng->head, "WARC-Filename: %s\r\nContent-Type: application/warc-fields\r\n",
 		    w->name);
 	/* A block in memory cannot fail to be read. */
-	if (warc_record(w, &b, &err) < 0)
+	if (warc_record(w->eng, &b, &w->staged, &err) < 0)
 		abort();
 }
 
@@ -358,6 +389,7 @@ static int warc_file_open(struct warc_writer *w, char **err)
 		return -1;
 	}
 	w->serial++;
+	w->file_gen++;
 	w->file_captures = 0;
 	buf_reset(&w->staged);
 	warc_warcinfo(w);
@@ -376,14 +408,10 @@ static int warc_rotate(struct warc_writer *w, char **err)
 	return warc_file_open(w, err);
 }
 
-/* Builds a capture with build(), rotating first when it would push the
- * current file past max_size, and queues it. */
-static int warc_queue(struct warc_writer *w,
-		      int (*build)(struct warc_writer *, const void *, char **),
-		      const void *ctx, char **err)
+/* Before a capture is built: a file to build it for (opened now if none is)
+ * and no write error pending. */
+static int warc_begin(struct warc_writer *w, struct warc_stamp *s, char **err)
 {
-	int rc;
-
 	if (w->write_errno != 0) {
 		*err = xasprintf("writing %s: %s; flush must succeed before more "
 				 "records are accepted", w->path_open, strerror(w->write_errno));
@@ -391,19 +419,35 @@ static int warc_queue(struct warc_writer *w,
 	}
 	if (w->fd < 0 && warc_file_open(w, err) < 0)
 		return -1;
-	buf_reset(&w->staged);
-	if ((rc = build(w, ctx, err)) < 0)
-		return rc;
-	if (w->file_captures > 0 && w->file_size + w->staged.len > w->max_size) {
-		/* The records name their file's warcinfo, so they are rebuilt. */
-		if ((rc = warc_rotate(w, err)) < 0)
-			return rc;
-		buf_reset(&w->staged);
-		if ((rc = build(w, ctx, err)) < 0)
+	warc_stamp_of(w, s);
+	return 0;
+}
+
+int warc_append(struct warc_writer *w, struct warc_stamp *s, struct buf *built,
+		warc_rebuild_fn *rebuild, void *ctx, char **err)
+{
+	int rc;
+
+	if (w->fd < 0 && warc_file_open(w, err) < 0)
+		return -1;
+	/* The records name their file's warcinfo, so a capture built for
+	 * another file is built again for this one. */
+	if (s->file != w->file_gen) {
+		warc_stamp_of(w, s);
+		buf_reset(built);
+		if ((rc = rebuild(ctx, w->eng, s, built, err)) < 0)
 			return rc;
 	}
-	buf_append(&w->out, w->staged.data, w->staged.len);
-	w->file_size += w->staged.len;
+	if (w->file_captures > 0 && w->file_size + built->len > w->max_size) {
+		if ((rc = warc_rotate(w, err)) < 0)
+			return rc;
+		warc_stamp_of(w, s);
+		buf_reset(built);
+		if ((rc = rebuild(ctx, w->eng, s, built, err)) < 0)
+			return rc;
+	}
+	buf_append(&w->out, built->data, built->len);
+	w->file_size += built->len;
 	w->file_captures++;
 	/* A failed write keeps the bytes queued; warc_flush reports it. */
 	if (w->out.len >= WARC_WRITE_CHUNK)
@@ -413,109 +457,25 @@ static int warc_queue(struct warc_writer *w,
 
 /* Stores the response head with any Transfer-Encoding header renamed, since
  * the block holds the body with its transfer coding removed. */
-static void warc_resp_head(struct warc_writer *w, const char *p, size_t n)
+static void warc_resp_head(struct warc_engine *e, const char *p, size_t n)
 {
 	static const char te[] = "transfer-encoding:";
 	size_t i = 0;
 
-	buf_reset(&w->resp);
+	buf_reset(&e->resp);
 	while (i < n) {
 		const char *nl = memchr(p + i, '\n', n - i);
 		size_t end = nl != NULL ? (size_t)(nl - p) + 1 : n;
 
 		if (i > 0 && end - i >= sizeof te - 1 && strncasecmp(p + i, te, sizeof te - 1) == 0)
-			buf_appends(&w->resp, "X-Orig-");
-		buf_append(&w->resp, p + i, end - i);
+			buf_appends(&e->resp, "X-Orig-");
+		buf_append(&e->resp, p + i, end - i);
 		i = end;
 	}
 }
 
-struct warc_http_ctx {
-	const struct warc_capture *c;
-	struct warc_ids *ids;
-	char payload_digest[DIGEST_STRLEN];
-};
-
-static int warc_build_http(struct warc_writer *w, const void *arg, char **err)
-{
-	const struct warc_http_ctx *x = arg;
-	const struct warc_capture *c = x->c;
-	int revisit = c->refers_to_uri != NULL;
-	struct warc_block b = { NULL, 0, NULL, 0, -1, 0 };
-	char resp_id[WARC_ID_LEN], req_id[WARC_ID_LEN], meta_id[WARC_ID_LEN];
-	char date[32];
-	int rc;
-
-	warc_uuid(resp_id);
-	warc_uuid(req_id);
-	warc_date(w, c->date_us, date);
-
-	warc_head_start(w, revisit ? "revisit" : "response", resp_id, date);
-	buf_appendf(&w->head, "WARC-Target-URI: %s\r\n", c->uri);
-	if (c->ip != NULL)
-		buf_appendf(&w->head, "WARC-IP-Address: %s\r\n", c->ip);
-	if (revisit) {
-		buf_appendf(&w->head, "WARC-Profile: http://netpreserve.org/warc/%s/revisit/%s\r\n"
-			    "WARC-Refers-To-Target-URI: %s\r\n", w->version10 ? "1.0" : "1.1",
-			    c->not_modified ? "server-not-modified" : "identical-payload-digest",
-			    c->refers_to_uri);
-		if (c->refers_to_date != NULL)
-			buf_appendf(&w->head, "WARC-Refers-To-Date: %s\r\n", c->refers_to_date);
-		/* An identical payload's block keeps the HTTP headers only; a
-		 * 304 has no body to leave out. */
-		if (!c->not_modified)
-			buf_appends(&w->head, "WARC-Truncated: length\r\n");
-	} else if (c->truncated != NULL) {
-		buf_appendf(&w->head, "WARC-Truncated: %s\r\n", c->truncated);
-	}
-	buf_appendf(&w->head, "Content-Type: application/http;msgtype=response\r\n"
-		    "WARC-Payload-Digest: %s\r\n", x->payload_digest);
-	b.p1 = w->resp.data;
-	b.n1 = w->resp.len;
-	if (!revisit) {
-		if (c->payload != NULL) {
-			b.p2 = c->payload;
-			b.n2 = c->payload_len;
-		} else if (c->payload_fd >= 0 && c->payload_fd_len > 0) {
-			b.fd = c->payload_fd;
-			b.fd_len = c->payload_fd_len;
-		}
-	}
-	if ((rc = warc_record(w, &b, err)) < 0)
-		return rc;
-
-	warc_head_start(w, "request", req_id, date);
-	buf_appendf(&w->head, "WARC-Target-URI: %s\r\nWARC-Concurrent-To: %s\r\n"
-		    "Content-Type: application/http;msgtype=request\r\n", c->uri, resp_id);
-	b = (struct warc_block){ c->req, c->req_len, NULL, 0, -1, 0 };
-	if ((rc = warc_record(w, &b, err)) < 0)
-		return rc;
-
-	if (c->via != NULL || c->hops != NULL || c->noutlinks > 0) {
-		buf_reset(&w->meta);
-		if (c->via != NULL)
-			buf_appendf(&w->meta, "via: %s\r\n", c->via);
-		if (c->hops != NULL)
-			buf_appendf(&w->meta, "hopsFromSeed: %s\r\n", c->hops);
-		for (size_t i = 0; i < c->noutlinks; i++)
-			if (warc_header_safe(c->outlinks[i]))
-				buf_appendf(&w->meta, "outlink: %s\r\n", c->outlinks[i]);
-		warc_uuid(meta_id);
-		warc_head_start(w, "metadata", meta_id, date);
-		buf_appendf(&w->head, "WARC-Target-URI: %s\r\nWARC-Concurrent-To: %s\r\n"
-			    "Content-Type: application/warc-fields\r\n", c->uri, resp_id);
-		b = (struct warc_block){ w->meta.data, w->meta.len, NULL, 0, -1, 0 };
-		if ((rc = warc_record(w, &b, err)) < 0)
-			return rc;
-	}
-	memcpy(x->ids->response_id, resp_id, WARC_ID_LEN);
-	memcpy(x->ids->date, date, sizeof date);
-	memcpy(x->ids->payload_digest, x->payload_digest, DIGEST_STRLEN);
-	return 0;
-}
-
 /* Computes the payload digest when the caller did not. */
-static int warc_payload_digest(struct warc_writer *w, const struct warc_capture *c,
+static int warc_payload_digest(struct warc_engine *e, const struct warc_capture *c,
 			       char out[DIGEST_STRLEN], char **err)
 {
 	struct warc_block b = { c->payload, c->payload_len, NULL, 0, -1, 0 };
@@ -529,21 +489,102 @@ static int warc_payload_digest(struct warc_writer *w, const struct warc_capture 
 		b.fd = c->payload_fd;
 		b.fd_len = c->payload_fd_len;
 	}
-	if ((rc = warc_block_each(w, &b, warc_digest_cb, err)) < 0) {
-		digest_reset(w->dg);
+	if ((rc = warc_block_each(e, &b, warc_digest_cb, NULL, err)) < 0) {
+		digest_reset(e->dg);
 		return rc;
 	}
-	digest_final(w->dg, out);
+	digest_final(e->dg, out);
 	return 0;
 }
 
-int warc_write_http(struct warc_writer *w, const struct warc_capture *c,
-		    struct warc_ids *ids, char **err)
+int warc_build_http(struct warc_engine *e, const struct warc_stamp *s,
+		    const struct warc_capture *c, struct buf *out, struct warc_ids *ids,
+		    char **err)
 {
-	struct warc_http_ctx x = { c, ids, "" };
+	int revisit = c->refers_to_uri != NULL;
+	struct warc_block b = { NULL, 0, NULL, 0, -1, 0 };
+	char resp_id[WARC_ID_LEN], req_id[WARC_ID_LEN], meta_id[WARC_ID_LEN];
+	char date[32], payload_digest[DIGEST_STRLEN];
+	int rc;
+
+	if ((rc = warc_payload_digest(e, c, payload_digest, err)) < 0)
+		return rc;
+	warc_resp_head(e, c->resp_head, c->resp_head_len);
+	warc_uuid(resp_id);
+	warc_uuid(req_id);
+	warc_date(s->version10, c->date_us, date);
+
+	warc_head_start(e, s, revisit ? "revisit" : "response", resp_id, date);
+	buf_appendf(&e->head, "WARC-Target-URI: %s\r\n", c->uri);
+	if (c->ip != NULL)
+		buf_appendf(&e->head, "WARC-IP-Address: %s\r\n", c->ip);
+	if (revisit) {
+		buf_appendf(&e->head, "WARC-Profile: http://netpreserve.org/warc/%s/revisit/%s\r\n"
+			    "WARC-Refers-To-Target-URI: %s\r\n", s->version10 ? "1.0" : "1.1",
+			    c->not_modified ? "server-not-modified" : "identical-payload-digest",
+			    c->refers_to_uri);
+		if (c->refers_to_date != NULL)
+			buf_appendf(&e->head, "WARC-Refers-To-Date: %s\r\n", c->refers_to_date);
+		/* An identical payload's block keeps the HTTP headers only; a
+		 * 304 has no body to leave out. */
+		if (!c->not_modified)
+			buf_appends(&e->head, "WARC-Truncated: length\r\n");
+	} else if (c->truncated != NULL) {
+		buf_appendf(&e->head, "WARC-Truncated: %s\r\n", c->truncated);
+	}
+	buf_appendf(&e->head, "Content-Type: application/http;msgtype=response\r\n"
+		    "WARC-Payload-Digest: %s\r\n", payload_digest);
+	b.p1 = e->resp.data;
+	b.n1 = e->resp.len;
+	if (!revisit) {
+		if (c->payload != NULL) {
+			b.p2 = c->payload;
+			b.n2 = c->payload_len;
+		} else if (c->payload_fd >= 0 && c->payload_fd_len > 0) {
+			b.fd = c->payload_fd;
+			b.fd_len = c->payload_fd_len;
+		}
+	}
+	if ((rc = warc_record(e, &b, out, err)) < 0)
+		return rc;
+
+	warc_head_start(e, s, "request", req_id, date);
+	buf_appendf(&e->head, "WARC-Target-URI: %s\r\nWARC-Concurrent-To: %s\r\n"
+		    "Content-Type: application/http;msgtype=request\r\n", c->uri, resp_id);
+	b = (struct warc_block){ c->req, c->req_len, NULL, 0, -1, 0 };
+	if ((rc = warc_record(e, &b, out, err)) < 0)
+		return rc;
+
+	if (c->via != NULL || c->hops != NULL || c->noutlinks > 0) {
+		buf_reset(&e->meta);
+		if (c->via != NULL)
+			buf_appendf(&e->meta, "via: %s\r\n", c->via);
+		if (c->hops != NULL)
+			buf_appendf(&e->meta, "hopsFromSeed: %s\r\n", c->hops);
+		for (size_t i = 0; i < c->noutlinks; i++)
+			if (warc_header_safe(c->outlinks[i]))
+				buf_appendf(&e->meta, "outlink: %s\r\n", c->outlinks[i]);
+		warc_uuid(meta_id);
+		warc_head_start(e, s, "metadata", meta_id, date);
+		buf_appendf(&e->head, "WARC-Target-URI: %s\r\nWARC-Concurrent-To: %s\r\n"
+			    "Content-Type: application/warc-fields\r\n", c->uri, resp_id);
+		b = (struct warc_block){ e->meta.data, e->meta.len, NULL, 0, -1, 0 };
+		if ((rc = warc_record(e, &b, out, err)) < 0)
+			return rc;
+	}
+	if (ids != NULL) {
+		memcpy(ids->response_id, resp_id, WARC_ID_LEN);
+		memcpy(ids->date, date, sizeof date);
+		memcpy(ids->payload_digest, payload_digest, DIGEST_STRLEN);
+	}
+	return 0;
+}
+
+int warc_begin_http(struct warc_writer *w, const struct warc_capture *c, struct warc_stamp *s,
+		    char **err)
+{
 	const char *fields[] = { c->uri, c->ip, c->truncated, c->refers_to_uri,
 				 c->refers_to_date, c->payload_digest, c->via, c->hops };
-	int rc;
 
 	if (c->uri == NULL || c->uri[0] == '\0') {
 		*err = xstrdup("a capture without a URI cannot be archived");
@@ -555,10 +596,63 @@ int warc_write_http(struct warc_writer *w, const struct warc_capture *c,
 					 "a control character", c->uri);
 			return -1;
 		}
-	if ((rc = warc_payload_digest(w, c, x.payload_digest, err)) < 0)
+	return warc_begin(w, s, err);
+}
+
+struct warc_http_ctx {
+	const struct warc_capture *c;
+	struct warc_ids *ids;
+};
+
+static int warc_rebuild_http(void *arg, struct warc_engine *e, const struct warc_stamp *s,
+			     struct buf *out, char **err)
+{
+	const struct warc_http_ctx *x = arg;
+
+	return warc_build_http(e, s, x->c, out, x->ids, err);
+}
+
+int warc_write_http(struct warc_writer *w, const struct warc_capture *c,
+		    struct warc_ids *ids, char **err)
+{
+	struct warc_http_ctx x = { c, ids };
+	struct warc_stamp s;
+	int rc;
+
+	if ((rc = warc_begin_http(w, c, &s, err)) < 0)
 		return rc;
-	warc_resp_head(w, c->resp_head, c->resp_head_len);
-	return warc_queue(w, warc_build_http, &x, err);
+	buf_reset(&w->staged);
+	if ((rc = warc_build_http(w->eng, &s, c, &w->staged, ids, err)) < 0)
+		return rc;
+	return warc_append(w, &s, &w->staged, warc_rebuild_http, &x, err);
+}
+
+int warc_build_dns(struct warc_engine *e, const struct warc_stamp *s, const char *host,
+		   const char *server_ip, uint64_t date_us, const char *rr_text, size_t len,
+		   struct buf *out, char **err)
+{
+	struct warc_block b = { rr_text, len, NULL, 0, -1, 0 };
+	char id[WARC_ID_LEN], date[32];
+
+	warc_uuid(id);
+	warc_date(s->version10, date_us, date);
+	warc_head_start(e, s, "response", id, date);
+	buf_appendf(&e->head, "WARC-Target-URI: dns:%s\r\n", host);
+	if (server_ip != NULL)
+		buf_appendf(&e->head, "WARC-IP-Address: %s\r\n", server_ip);
+	buf_appends(&e->head, "Content-Type: text/dns\r\n");
+	return warc_record(e, &b, out, err);
+}
+
+int warc_begin_dns(struct warc_writer *w, const char *host, const char *server_ip,
+		   struct warc_stamp *s, char **err)
+{
+	if (host == NULL || host[0] == '\0' || !warc_header_safe(host) ||
+	    !warc_header_safe(server_ip) || strchr(host, ' ') != NULL) {
+		*err = xstrdup("dns record: invalid host or server address");
+		return -1;
+	}
+	return warc_begin(w, s, err);
 }
 
 struct warc_dns_ctx {
@@ -569,33 +663,28 @@ struct warc_dns_ctx {
 	size_t len;
 };
 
-static int warc_build_dns(struct warc_writer *w, const void *arg, char **err)
+static int warc_rebuild_dns(void *arg, struct warc_engine *e, const struct warc_stamp *s,
+			    struct buf *out, char **err)
 {
 	const struct warc_dns_ctx *x = arg;
-	struct warc_block b = { x->rr, x->len, NULL, 0, -1, 0 };
-	char id[WARC_ID_LEN], date[32];
 
-	warc_uuid(id);
-	warc_date(w, x->date_us, date);
-	warc_head_start(w, "response", id, date);
-	buf_appendf(&w->head, "WARC-Target-URI: dns:%s\r\n", x->host);
-	if (x->ip != NULL)
-		buf_appendf(&w->head, "WARC-IP-Address: %s\r\n", x->ip);
-	buf_appends(&w->head, "Content-Type: text/dns\r\n");
-	return warc_record(w, &b, err);
+	return warc_build_dns(e, s, x->host, x->ip, x->date_us, x->rr, x->len, out, err);
 }
 
 int warc_write_dns(struct warc_writer *w, const char *host, const char *server_ip,
 		   uint64_t date_us, const char *rr_text, size_t len, char **err)
 {
 	struct warc_dns_ctx x = { host, server_ip, date_us, rr_text, len };
+	struct warc_stamp s;
+	int rc;
 
-	if (host == NULL || host[0] == '\0' || !warc_header_safe(host) ||
-	    !warc_header_safe(server_ip) || strchr(host, ' ') != NULL) {
-		*err = xstrdup("dns record: invalid host or server address");
-		return -1;
-	}
-	return warc_queue(w, warc_build_dns, &x, err);
+	if ((rc = warc_begin_dns(w, host, server_ip, &s, err)) < 0)
+		return rc;
+	buf_reset(&w->staged);
+	if ((rc = warc_build_dns(w->eng, &s, host, server_ip, date_us, rr_text, len, &w->staged,
+				 err)) < 0)
+		return rc;
+	return warc_append(w, &s, &w->staged, warc_rebuild_dns, &x, err);
 }
 
 int warc_flush(struct warc_writer *w, char **err)
@@ -607,7 +696,7 @@ int warc_flush(struct warc_writer *w, char **err)
 
 void warc_date_format(const struct warc_writer *w, uint64_t date_us, char out[32])
 {
-	warc_date(w, date_us, out);
+	warc_date(w->version10, date_us, out);
 }
 
 int warc_writable(const struct warc_writer *w)
@@ -623,6 +712,49 @@ unsigned warc_serial(const struct warc_writer *w)
 const char *warc_current_file(const struct warc_writer *w)
 {
 	return w->name;
+}
+
+struct warc_engine *warc_loop_engine(struct warc_writer *w)
+{
+	return w->eng;
+}
+
+struct warc_engine *warc_engine_new(const struct warc_writer *w)
+{
+	struct warc_engine *e = xcalloc(1, sizeof *e);
+
+	buf_init(&e->head);
+	buf_init(&e->resp);
+	buf_init(&e->meta);
+	e->chunk = xmalloc(WARC_READ_CHUNK);
+	e->dg = digest_new();
+	/* windowBits 15 + 16: a gzip wrapper around each member. */
+	if (deflateInit2(&e->z, w->level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		abort();
+#ifdef HAVE_LIBDEFLATE
+	e->ld = libdeflate_alloc_compressor(w->level);
+	if (e->ld == NULL)
+		abort();
+	buf_init(&e->whole);
+#endif
+	return e;
+}
+
+void warc_engine_free(struct warc_engine *e)
+{
+	if (e == NULL)
+		return;
+	deflateEnd(&e->z);
+#ifdef HAVE_LIBDEFLATE
+	libdeflate_free_compressor(e->ld);
+	buf_free(&e->whole);
+#endif
+	digest_free(e->dg);
+	buf_free(&e->head);
+	buf_free(&e->resp);
+	buf_free(&e->meta);
+	free(e->chunk);
+	free(e);
 }
 
 struct warc_writer *warc_open(const struct warc_opts *o, char **err)
@@ -658,20 +790,8 @@ struct warc_writer *warc_open(const struct warc_opts *o, char **err)
 	w->fd = -1;
 	buf_init(&w->out);
 	buf_init(&w->staged);
-	buf_init(&w->head);
-	buf_init(&w->resp);
-	buf_init(&w->meta);
-	w->chunk = xmalloc(WARC_READ_CHUNK);
-	w->dg = digest_new();
-	/* windowBits 15 + 16: a gzip wrapper around each member. */
-	if (deflateInit2(&w->z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-		abort();
-#ifdef HAVE_LIBDEFLATE
-	w->ld = libdeflate_alloc_compressor(level);
-	if (w->ld == NULL)
-		abort();
-	buf_init(&w->whole);
-#endif
+	buf_init(&w->info);
+	w->eng = warc_engine_new(w);
 	return w;
 }
 
@@ -682,18 +802,10 @@ void warc_close(struct warc_writer *w)
 	if (w->fd >= 0 && w->out.len > 0)
 		warc_write_out(w, NULL);
 	warc_file_close(w);
-	deflateEnd(&w->z);
-#ifdef HAVE_LIBDEFLATE
-	libdeflate_free_compressor(w->ld);
-	buf_free(&w->whole);
-#endif
-	digest_free(w->dg);
+	warc_engine_free(w->eng);
 	buf_free(&w->out);
 	buf_free(&w->staged);
-	buf_free(&w->head);
-	buf_free(&w->resp);
-	buf_free(&w->meta);
-	free(w->chunk);
+	buf_free(&w->info);
 	free(w->dir);
 	free(w->prefix);
 	free(w->software);

@@ -6,6 +6,7 @@
 #define TERN_WARC_H
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/buf.h"
 
 struct warc_opts {
 	const char *dir;		/* created if missing (one level) */
@@ -83,6 +84,51 @@ void warc_date_format(const struct warc_writer *w, uint64_t date_us, char out[32
  * warc_flush succeeds), 1 otherwise: a caller asks before it records
  * anything that depends on the capture being written (a dedup entry). */
 int warc_writable(const struct warc_writer *w);
+/* Building apart from queueing (archive/warcpool.c builds on other threads).
+ * An engine is what building needs for itself (scratch, digest, compressors):
+ * one thread uses it at a time. Make engines on the loop's thread (the
+ * digest's first use there sets up what every copy shares). */
+struct warc_engine;
+struct warc_engine *warc_engine_new(const struct warc_writer *w);
+void warc_engine_free(struct warc_engine *e);
+/* The writer's own engine, for building on the loop's thread. */
+struct warc_engine *warc_loop_engine(struct warc_writer *w);
+
+/* The file records are built for: each names its file's warcinfo record. */
+struct warc_stamp {
+	unsigned file;			/* the writer's count of files opened */
+	int version10;
+	char warcinfo_id[48];
+};
+
+/* Loop side, before building: the checks of warc_write_http (or _dns),
+ * then a file to build for, opened now if none is, and no write error
+ * pending. Fills the stamp to build with. */
+int warc_begin_http(struct warc_writer *w, const struct warc_capture *c, struct warc_stamp *s,
+		    char **err);
+int warc_begin_dns(struct warc_writer *w, const char *host, const char *server_ip,
+		   struct warc_stamp *s, char **err);
+/* Any thread, with an engine of its own: appends the capture's records,
+ * compressed, to out. Touches nothing of the writer. Fails only when a
+ * spilled body cannot be read. ids may be NULL. */
+int warc_build_http(struct warc_engine *e, const struct warc_stamp *s,
+		    const struct warc_capture *c, struct buf *out, struct warc_ids *ids,
+		    char **err);
+int warc_build_dns(struct warc_engine *e, const struct warc_stamp *s, const char *host,
+		   const char *server_ip, uint64_t date_us, const char *rr_text, size_t len,
+		   struct buf *out, char **err);
+/* Loop side, in the order captures are to appear in the files: queues
+ * what was built for stamp s. When s names a file closed since, or the
+ * capture would take the file past max_size (the file is then rotated),
+ * built is reset and rebuild called, with the writer's engine and the
+ * current stamp (also written to s). On failure (a rotation that cannot
+ * write or open a file) nothing is queued and the same call may be made
+ * again later. */
+typedef int warc_rebuild_fn(void *ctx, struct warc_engine *e, const struct warc_stamp *s,
+			    struct buf *out, char **err);
+int warc_append(struct warc_writer *w, struct warc_stamp *s, struct buf *built,
+		warc_rebuild_fn *rebuild, void *ctx, char **err);
+
 /* Next serial, for checkpoints. */
 unsigned warc_serial(const struct warc_writer *w);
 /* Name of the file being written (without ".open"), or NULL before the first. */
