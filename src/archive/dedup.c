@@ -1,6 +1,9 @@
 /* Digest index for URL-agnostic dedup. A WriteBatch cannot be read back, so
  * the entries recorded since the last flush are also kept in a small hash
- * table that dedup_check consults before LevelDB. */
+ * table that dedup_check consults before LevelDB. With dedup_hold_new, an
+ * entry waits in that table, answering checks, until dedup_commit puts it
+ * in the batch: the WARC pool commits an entry once its capture's records
+ * are queued, so that the index never names a record a kill could lose. */
 #include <stdlib.h>
 #include <string.h>
 #include <leveldb/c.h>
@@ -14,6 +17,7 @@ struct dedup_entry {
 	struct dedup_entry *next;
 	char *digest;
 	char *value;		/* "DATE URI" */
+	int held;		/* not in the batch yet (dedup_commit) */
 };
 
 struct dedup {
@@ -23,7 +27,9 @@ struct dedup {
 	leveldb_writebatch_t *batch;
 	struct dedup_entry **slots;
 	size_t nslots;
-	size_t count;
+	size_t count;		/* entries in the table */
+	size_t batched;		/* of which in the batch */
+	int hold_new;		/* dedup_hold_new */
 };
 
 static size_t dedup_hash(const char *s)
@@ -54,19 +60,34 @@ static void dedup_grow(struct dedup *d)
 	d->nslots = n;
 }
 
-static void dedup_clear(struct dedup *d)
+/* Drops the entries written (all with every), keeping held ones. */
+static void dedup_clear(struct dedup *d, int every)
 {
 	for (size_t i = 0; i < d->nslots; i++) {
-		struct dedup_entry *e = d->slots[i], *next;
-		for (; e != NULL; e = next) {
-			next = e->next;
+		struct dedup_entry **pe = &d->slots[i], *e;
+		while ((e = *pe) != NULL) {
+			if (e->held && !every) {
+				pe = &e->next;
+				continue;
+			}
+			*pe = e->next;
 			free(e->digest);
 			free(e->value);
 			free(e);
+			d->count--;
 		}
-		d->slots[i] = NULL;
 	}
-	d->count = 0;
+	d->batched = 0;
+}
+
+static void dedup_batch_put(struct dedup *d, struct dedup_entry *e)
+{
+	char *key = xasprintf(DEDUP_PREFIX "%s", e->digest);
+
+	leveldb_writebatch_put(d->batch, key, strlen(key), e->value, strlen(e->value));
+	free(key);
+	e->held = 0;
+	d->batched++;
 }
 
 /* Splits "DATE URI" into the two buffers. */
@@ -128,23 +149,42 @@ int dedup_check(struct dedup *d, const char *digest, const char *uri, const char
 		free(key);
 		return 1;
 	}
+	free(key);
 	e = xmalloc(sizeof *e);
 	e->digest = xstrdup(digest);
 	e->value = xasprintf("%s %s", date, uri);
+	e->held = 1;
 	e->next = d->slots[k];
 	d->slots[k] = e;
-	leveldb_writebatch_put(d->batch, key, strlen(key), e->value, strlen(e->value));
-	free(key);
+	if (!d->hold_new)
+		dedup_batch_put(d, e);
 	if (++d->count > d->nslots)
 		dedup_grow(d);
 	return 0;
+}
+
+void dedup_hold_new(struct dedup *d)
+{
+	d->hold_new = 1;
+}
+
+void dedup_commit(struct dedup *d, const char *digest)
+{
+	struct dedup_entry *e = d->slots[dedup_hash(digest) & (d->nslots - 1)];
+
+	for (; e != NULL; e = e->next)
+		if (strcmp(e->digest, digest) == 0) {
+			if (e->held)
+				dedup_batch_put(d, e);
+			return;
+		}
 }
 
 int dedup_flush(struct dedup *d, char **err)
 {
 	char *lerr = NULL;
 
-	if (d->count == 0)
+	if (d->batched == 0)
 		return 0;
 	leveldb_write(d->db, d->wopt, d->batch, &lerr);
 	if (lerr != NULL) {
@@ -153,20 +193,20 @@ int dedup_flush(struct dedup *d, char **err)
 		return -1;
 	}
 	leveldb_writebatch_clear(d->batch);
-	dedup_clear(d);
+	dedup_clear(d, 0);
 	return 0;
 }
 
 size_t dedup_pending(const struct dedup *d)
 {
-	return d->count;
+	return d->batched;
 }
 
 void dedup_free(struct dedup *d)
 {
 	if (d == NULL)
 		return;
-	dedup_clear(d);
+	dedup_clear(d, 1);
 	free(d->slots);
 	leveldb_writebatch_destroy(d->batch);
 	leveldb_readoptions_destroy(d->ropt);

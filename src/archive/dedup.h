@@ -18,9 +18,16 @@ struct dedup *dedup_open(void *leveldb_db, char **err);
  * capture in full). */
 int dedup_check(struct dedup *d, const char *digest, const char *uri, const char *date,
 		struct buf *refers_uri, struct buf *refers_date);
+/* From now on a new entry answers dedup_check at once but joins the batch
+ * only through dedup_commit (the WARC pool's, once the capture's records are
+ * queued), so a flush never writes an entry whose record could still be
+ * lost. */
+void dedup_hold_new(struct dedup *d);
+/* Puts digest's held entry, if any, in the batch. */
+void dedup_commit(struct dedup *d, const char *digest);
 /* Writes the batch. */
 int dedup_flush(struct dedup *d, char **err);
-/* Entries recorded since the last flush. */
+/* Entries in the batch, waiting for dedup_flush. */
 size_t dedup_pending(const struct dedup *d);
 void dedup_free(struct dedup *d);
 
