@@ -37,6 +37,7 @@
 #include "lib/url.h"
 #include "crawl/visit.h"
 #include "archive/warc.h"
+#include "archive/warcpool.h"
 #include "archive/warcrecover.h"
 #include "lib/xmalloc.h"
 
@@ -68,6 +69,7 @@ struct crawl {
 	struct dns *dns;
 	struct fetcher *fetcher;
 	struct warc_writer *warc;
+	struct warcpool *warcpool;	/* builds the records on other threads */
 	struct dedup *dedup;
 	struct scope *scope;
 	struct hosts *hosts;
@@ -172,7 +174,8 @@ static int crawl_flush_outputs(void *arg, char **errp)
 	struct crawl *cr = arg;
 	char *err = NULL;
 
-	if (cr->warc != NULL && warc_flush(cr->warc, &err) < 0) {
+	if (cr->warc != NULL && (cr->warcpool != NULL ? warcpool_flush(cr->warcpool, &err) :
+	    warc_flush(cr->warc, &err)) < 0) {
 		/* Said once every 10 s while the hold lasts, not every pass. */
 		uint64_t now = clock_wall_ms();
 		if (now - cr->last_warc_error_ms >= 10000) {
@@ -284,7 +287,8 @@ static void crawl_fill(struct crawl *cr)
 	int budget = CRAWL_FILL_BATCH;
 	uint64_t now = clock_wall_ms(), wake = UINT64_MAX;
 
-	while (cr->state == CRAWL_RUNNING && visit_in_flight(cr->visits) < cr->max_conns && budget > 0) {
+	while (cr->state == CRAWL_RUNNING && visit_in_flight(cr->visits) < cr->max_conns && budget > 0 &&
+	    (cr->warcpool == NULL || !warcpool_busy(cr->warcpool))) {
 		struct curi *c = NULL;
 		if (frontier_next(cr->frontier, now, &c, &wake) != 1)
 			break;
@@ -518,12 +522,16 @@ static void crawl_prepare_cb(uv_prepare_t *h)
 
 	if (cr->state == CRAWL_FINISHED)
 		return;
+	/* This iteration's captures go to the threads in one batch. */
+	if (cr->warcpool != NULL)
+		warcpool_kick(cr->warcpool);
 	if (crawl_flush(cr) < 0 && cr->state == CRAWL_RUNNING) {
 		/* Hold: retry the writes on the next cron tick. */
 		return;
 	}
 	crawl_fill(cr);
-	if (visit_in_flight(cr->visits) > 0)
+	/* Records still being built hold their visits' ends and lines. */
+	if (visit_in_flight(cr->visits) > 0 || (cr->warcpool != NULL && !warcpool_idle(cr->warcpool)))
 		return;
 	switch (cr->state) {
 	case CRAWL_STOPPING:
@@ -825,6 +833,9 @@ static void crawl_free(struct crawl *cr)
 		cr->loop_ready = 0;
 	}
 	visit_pool_free(cr->visits);
+	/* Before the frontier's last write, whose hook flushes through it. */
+	warcpool_free(cr->warcpool);
+	cr->warcpool = NULL;
 	schedule_free(cr->sched);
 	/* First: its last write flushes the WARC and crawl.log through the
 	 * prewrite hook, so they must still be open. */
@@ -1071,6 +1082,8 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	}
 	fetcher_limit_idle(cr->fetcher, fdlimit_idle(nofile, conns));
 	schedule_set_dns(cr->sched, cr->dns);
+	if (cr->warc != NULL)
+		cr->warcpool = warcpool_new(&cr->loop, cr->warc, cr->dedup, cr->crawllog, 0);
 	memset(&env, 0, sizeof env);
 	env.cfg = cfg;
 	env.frontier = cr->frontier;
@@ -1079,6 +1092,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	env.fetcher = cr->fetcher;
 	env.hosts = cr->hosts;
 	env.warc = cr->warc;
+	env.warcpool = cr->warcpool;
 	env.dedup = cr->dedup;
 	env.crawllog = cr->crawllog;
 	env.tmpdir = cr->tmpdir;

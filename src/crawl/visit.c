@@ -46,6 +46,7 @@
 #include "lib/surt.h"
 #include "lib/url.h"
 #include "archive/warc.h"
+#include "archive/warcpool.h"
 #include "lib/xmalloc.h"
 
 #include <arpa/inet.h>
@@ -150,6 +151,10 @@ struct visit {
 	int sent_validators;
 	struct buf refers_uri, refers_date;
 	uint64_t due_ms;
+
+	/* The end waiting for the records queued before it (warcpool_hold). */
+	enum frontier_outcome held_outcome;
+	uint64_t held_delay_ms;
 };
 
 static void visit_fetch_page(struct visit *v);
@@ -287,7 +292,11 @@ static void visit_log(struct visit *v, int status, int64_t size, const char *uri
 
 	buf_reset(&pool->line);
 	crawllog_format(&e, &pool->line);
-	fwrite(pool->line.data, 1, pool->line.len, pool->env.crawllog);
+	/* After the records queued before it (archive/warcpool.h). */
+	if (pool->env.warcpool != NULL)
+		warcpool_log(pool->env.warcpool, pool->line.data, pool->line.len);
+	else
+		fwrite(pool->line.data, 1, pool->line.len, pool->env.crawllog);
 }
 
 /* Hop path of a prerequisite: the parent's, plus P. */
@@ -328,7 +337,7 @@ static uint64_t visit_delay(struct visit *v, uint64_t duration_ms, uint64_t byte
 }
 
 /* Ends the visit: tells the frontier, then frees. */
-static void visit_end(struct visit *v, enum frontier_outcome o, uint64_t delay_ms)
+static void visit_end_now(struct visit *v, enum frontier_outcome o, uint64_t delay_ms)
 {
 	struct visit_pool *pool = v->pool;
 
@@ -356,6 +365,24 @@ static void visit_end(struct visit *v, enum frontier_outcome o, uint64_t delay_m
 	}
 	v->c = NULL;
 	visit_free(v);
+}
+
+static void visit_held_cb(void *arg)
+{
+	struct visit *v = arg;
+
+	visit_end_now(v, v->held_outcome, v->held_delay_ms);
+}
+
+/* Ends the visit once the WARC records and crawl.log lines handed in before
+ * are queued (archive/warcpool.h): a URI is never marked done before them. */
+static void visit_end(struct visit *v, enum frontier_outcome o, uint64_t delay_ms)
+{
+	v->held_outcome = o;
+	v->held_delay_ms = delay_ms;
+	if (v->pool->env.warcpool != NULL && warcpool_hold(v->pool->env.warcpool, visit_held_cb, v))
+		return;
+	visit_end_now(v, o, delay_ms);
 }
 
 /* A final failure before or instead of a fetch: one crawl.log line. */
@@ -543,7 +570,7 @@ static void visit_dns_cb(void *arg, const struct dns_answer *a)
 			*strchr(server_ip, ':') = '\0';
 		if (a->status == 1 && pool->env.warc != NULL) {
 			char *err = NULL;
-			if (warc_write_dns(pool->env.warc, v->host, server_ip, a->fetch_time_ms * 1000,
+			if (warcpool_dns(pool->env.warcpool, v->host, server_ip, a->fetch_time_ms * 1000,
 			    block.data, block.len, &err) < 0) {
 				visit_event(pool, "WARC: %s", err);
 				free(err);
@@ -687,12 +714,11 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 {
 	struct visit_pool *pool = v->pool;
 	struct warc_capture cap;
-	struct warc_ids ids;
 	const char **lines = NULL;
 	size_t nlines = 0;
 	char *err = NULL, *save = NULL, *tok;
 	size_t hlen = 0, qlen = 0;
-	int rc = 0;
+	int rc = 0, dedup_new = 0;
 
 	*revisit = 0;
 	if (pool->env.warc == NULL)
@@ -727,23 +753,30 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 		 * nor is revisited. */
 		char date[32];
 		warc_date_format(pool->env.warc, cap.date_us, date);
-		if (dedup_check(pool->env.dedup, digest, v->fetch_url, date, &v->refers_uri,
-		    &v->refers_date) == 1) {
+		rc = dedup_check(pool->env.dedup, digest, v->fetch_url, date, &v->refers_uri,
+		    &v->refers_date);
+		if (rc == 1) {
 			cap.refers_to_uri = v->refers_uri.data;
 			cap.refers_to_date = v->refers_date.data;
 			*revisit = 1;
 		}
+		dedup_new = rc == 0;
+		rc = 0;
 	}
 	cap.via = v->c->via ? v->c->via : "";
 	cap.hops = v->c->hops;
+	/* One allocation for the lines, whose count is that of newlines. */
+	for (tok = outlinks_text->data; tok != NULL && (tok = strchr(tok, '\n')) != NULL; tok++)
+		nlines++;
+	lines = xmalloc((nlines + 1) * sizeof *lines);
+	nlines = 0;
 	for (tok = outlinks_text->data ? strtok_r(outlinks_text->data, "\n", &save) : NULL;
-	    tok != NULL; tok = strtok_r(NULL, "\n", &save)) {
-		lines = xrealloc(lines, (nlines + 1) * sizeof *lines);
+	    tok != NULL; tok = strtok_r(NULL, "\n", &save))
 		lines[nlines++] = tok;
-	}
 	cap.outlinks = lines;
 	cap.noutlinks = nlines;
-	if (warc_write_http(pool->env.warc, &cap, &ids, &err) < 0) {
+	/* The entry dedup_check made joins the index with the records. */
+	if (warcpool_http(pool->env.warcpool, &cap, dedup_new ? digest : NULL, &v->body, &err) < 0) {
 		visit_event(pool, "WARC: %s", err);
 		free(err);
 		rc = -1;

@@ -17,6 +17,7 @@ struct frontier;
 struct hosts;
 struct schedule;
 struct warc_writer;
+struct warcpool;
 
 struct visit_env {
 	const struct config *cfg;
@@ -26,6 +27,8 @@ struct visit_env {
 	struct fetcher *fetcher;
 	struct hosts *hosts;		/* robots verdicts and bandwidth per server */
 	struct warc_writer *warc;	/* NULL: WARC writing is off */
+	struct warcpool *warcpool;	/* with warc: builds its records, orders
+					 * crawl.log lines and visits' ends after them */
 	struct dedup *dedup;		/* NULL: no dedup index */
 	FILE *crawllog;			/* lines are written, flushed by the loop */
 	const char *tmpdir;		/* spill files of large bodies */
@@ -57,7 +60,8 @@ void visit_pool_free(struct visit_pool *p);
 int visit_in_flight(const struct visit_pool *p);
 /* Takes c (owned from now on) through DNS, robots.txt and its fetch. It may
  * end at once (a bad URI, a cached refusal): ended is then called before
- * this returns. */
+ * this returns, unless WARC records handed in earlier are still being
+ * built (the end waits for them). */
 void visit_start(struct visit_pool *p, struct curi *c);
 /* Abandons every visit in progress: their URIs stay in the frontier's store
  * and are fetched again after a resume. */
