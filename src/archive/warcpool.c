@@ -33,6 +33,10 @@
 /* Captures handed to a thread in one batch at most; a fuller batch goes
  * before the loop's next kick. */
 #define WARCPOOL_BATCH 64
+/* While a batch is on a thread, the loop's kick sends another only from
+ * this many captures: each batch costs a thread's wake-up and the loop's,
+ * and the running batch's end sends what gathered meanwhile anyway. */
+#define WARCPOOL_BATCH_MIN 16
 /* Bounds of what waits to be queued: past them the crawl starts no new
  * fetch (warcpool_busy). The fetches in progress still hand in theirs, so
  * the bounds are soft by at most the connections' own bodies. */
@@ -281,6 +285,8 @@ static void warcpool_drain(struct warcpool *p)
 	p->draining = 0;
 }
 
+static void warcpool_send(struct warcpool *p);
+
 /* On the loop, once the batch's thread is done with it. */
 static void warcpool_after_cb(uv_work_t *req, int status)
 {
@@ -299,15 +305,14 @@ static void warcpool_after_cb(uv_work_t *req, int status)
 	p->spare_batch = b;
 	p->running--;
 	warcpool_drain(p);
-	warcpool_kick(p);
+	if (p->open_first != NULL && p->running < p->threads)
+		warcpool_send(p);
 }
 
-void warcpool_kick(struct warcpool *p)
+static void warcpool_send(struct warcpool *p)
 {
 	struct warcpool_batch *b;
 
-	if (p->open_first == NULL || p->running >= p->threads)
-		return;
 	b = p->spare_batch;
 	if (b != NULL)
 		p->spare_batch = b->next;
@@ -321,6 +326,13 @@ void warcpool_kick(struct warcpool *p)
 	p->running++;
 	if (uv_queue_work(p->loop, &b->req, warcpool_work_cb, warcpool_after_cb) != 0)
 		abort();	/* only with a NULL callback */
+}
+
+void warcpool_kick(struct warcpool *p)
+{
+	if (p->open_first != NULL && p->running < p->threads &&
+	    (p->running == 0 || p->open_count >= WARCPOOL_BATCH_MIN))
+		warcpool_send(p);
 }
 
 /* A capture handed in: to a batch, or already built (spilled bodies). */
@@ -337,8 +349,8 @@ static void warcpool_submit(struct warcpool *p, struct warcpool_entry *e)
 	else
 		p->open_first = e;
 	p->open_last = e;
-	if (++p->open_count >= WARCPOOL_BATCH)
-		warcpool_kick(p);
+	if (++p->open_count >= WARCPOOL_BATCH && p->running < p->threads)
+		warcpool_send(p);
 }
 
 int warcpool_http(struct warcpool *p, const struct warc_capture *c, const char *dedup_digest,
