@@ -10,13 +10,16 @@
 # instructions per request (nginx's access log: pages and robots.txt) with
 # and without it; keeps callgrind.out in build/callgrind/ for
 # callgrind_annotate. Defaults: 50 hosts x 100 pages, build/bench/src/tern
-# (bench/run's optimised build).
+# (bench/run's optimised build). WARC=true crawls with WARCs on: the counts
+# are then the loop's thread alone (callgrind --separate-threads), without
+# the threads that build the records (archive/warcpool.c).
 set -u
 KEEP_TMP=${KEEP_TMP:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
 hosts=${1:-50}
 pages=${2:-100}
 TERN=${3:-$top/build/bench/src/tern}
+WARC=${WARC:-false}
 top_srcdir=$top
 top_builddir=${BENCH_BUILD:-$top/build/bench}	# its tests/testweb/testweb writes the web
 . "$top/tests/lib.sh"
@@ -33,11 +36,15 @@ out=$top/build/callgrind
 mkdir -p "$out"
 cg=$out/callgrind.out.$(basename "$TERN").$(date +%Y%m%d-%H%M%S)
 # shellcheck disable=SC2086
-valgrind --tool=callgrind --callgrind-out-file="$cg" "$TERN" crawl -j "$W/job" -s "$W/ngx/seeds.txt" \
-	$TERN_MATCHED --set crawl.max-connections=64 --set warc.enabled=false \
+sep=no
+[ "$WARC" = true ] && sep=yes
+valgrind --tool=callgrind --separate-threads=$sep --callgrind-out-file="$cg" "$TERN" crawl -j "$W/job" -s "$W/ngx/seeds.txt" \
+	$TERN_MATCHED --set crawl.max-connections=64 --set warc.enabled="$WARC" \
 	>"$W/crawl.out" 2>"$W/valgrind.out" ||
 	fail "tern under callgrind: $(tail -5 "$W/valgrind.out")"
 ngx_stop
+# The loop's thread is the first.
+[ $sep = yes ] && cg=$cg-01
 lines=$(wc -l <"$W/job/logs/crawl.log")
 requests=$(wc -l <"$NGX_LOG")
 [ "$requests" -gt 0 ] || fail "nginx logged no request: $(tail -3 "$W/crawl.out")"
