@@ -180,6 +180,23 @@ void dedup_commit(struct dedup *d, const char *digest)
 		}
 }
 
+void dedup_forget(struct dedup *d, const char *digest)
+{
+	struct dedup_entry **pe = &d->slots[dedup_hash(digest) & (d->nslots - 1)], *e;
+
+	for (; (e = *pe) != NULL; pe = &e->next)
+		if (strcmp(e->digest, digest) == 0) {
+			if (!e->held)
+				return;
+			*pe = e->next;
+			free(e->digest);
+			free(e->value);
+			free(e);
+			d->count--;
+			return;
+		}
+}
+
 int dedup_flush(struct dedup *d, char **err)
 {
 	char *lerr = NULL;

@@ -25,6 +25,9 @@ int dedup_check(struct dedup *d, const char *digest, const char *uri, const char
 void dedup_hold_new(struct dedup *d);
 /* Puts digest's held entry, if any, in the batch. */
 void dedup_commit(struct dedup *d, const char *digest);
+/* Drops digest's held entry, if any: its capture could not be handed in,
+ * so no later capture may refer to it. */
+void dedup_forget(struct dedup *d, const char *digest);
 /* Writes the batch. */
 int dedup_flush(struct dedup *d, char **err);
 /* Entries in the batch, waiting for dedup_flush. */

@@ -777,6 +777,8 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 	cap.noutlinks = nlines;
 	/* The entry dedup_check made joins the index with the records. */
 	if (warcpool_http(pool->env.warcpool, &cap, dedup_new ? digest : NULL, &v->body, &err) < 0) {
+		if (dedup_new)
+			dedup_forget(pool->env.dedup, digest);
 		visit_event(pool, "WARC: %s", err);
 		free(err);
 		rc = -1;

@@ -699,6 +699,60 @@ static void test_dedup(void **state)
 	rmdir(dir);
 }
 
+/* With dedup_hold_new (the WARC pool's mode), an entry answers checks at
+ * once but is written only once committed, and survives flushes until then;
+ * a forgotten one is gone. */
+static void test_dedup_hold(void **state)
+{
+	char dir[] = "/tmp/test_dedup.XXXXXX", *lerr = NULL, *err = NULL;
+	leveldb_options_t *opt = leveldb_options_create();
+	leveldb_t *db;
+	struct dedup *d;
+	struct buf u = BUF_INIT, dt = BUF_INIT;
+	const char *a = "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5", *b = "sha1:AAMT4NSHA2AWVOR6EVYXQUGCNSONBWE5";
+	const char *c = "sha1:BBMT4NSHA2AWVOR6EVYXQUGCNSONBWE5";
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	leveldb_options_set_create_if_missing(opt, 1);
+	db = leveldb_open(opt, dir, &lerr);
+	assert_null(lerr);
+	d = dedup_open(db, &err);
+	dedup_hold_new(d);
+	assert_int_equal(dedup_check(d, a, "http://a/1", "d1", &u, &dt), 0);
+	assert_int_equal(dedup_check(d, b, "http://b/1", "d2", &u, &dt), 0);
+	assert_int_equal(dedup_check(d, c, "http://c/1", "d3", &u, &dt), 0);
+	assert_int_equal(dedup_pending(d), 0);
+	assert_int_equal(dedup_check(d, a, "http://a/2", "d4", &u, &dt), 1);
+	assert_string_equal(u.data, "http://a/1");
+	dedup_commit(d, b);
+	dedup_commit(d, b);
+	assert_int_equal(dedup_pending(d), 1);
+	dedup_forget(d, c);
+	assert_int_equal(dedup_check(d, c, "http://c/2", "d5", &u, &dt), 0);
+	assert_int_equal(dedup_flush(d, &err), 0);
+	/* Held entries outlive the flush, in memory. */
+	assert_int_equal(dedup_check(d, a, "http://a/3", "d6", &u, &dt), 1);
+	assert_int_equal(dedup_check(d, c, "http://c/3", "d7", &u, &dt), 1);
+	assert_string_equal(u.data, "http://c/2");
+	dedup_free(d);
+	leveldb_close(db);
+	db = leveldb_open(opt, dir, &lerr);
+	assert_null(lerr);
+	d = dedup_open(db, &err);
+	assert_int_equal(dedup_check(d, b, "http://b/2", "d8", &u, &dt), 1);
+	assert_string_equal(u.data, "http://b/1");
+	/* Never committed: never written. */
+	assert_int_equal(dedup_check(d, a, "http://a/4", "d9", &u, &dt), 0);
+	dedup_free(d);
+	leveldb_close(db);
+	leveldb_destroy_db(opt, dir, &lerr);
+	leveldb_options_destroy(opt);
+	buf_free(&u);
+	buf_free(&dt);
+	rmdir(dir);
+}
+
 /* Bad input gets an error naming the offset, never a crash. */
 static void test_warcread_bad(void **state)
 {
@@ -803,6 +857,7 @@ int main(void)
 		cmocka_unit_test(test_warc_rejects),
 		cmocka_unit_test(test_warc_disk_full),
 		cmocka_unit_test(test_dedup),
+		cmocka_unit_test(test_dedup_hold),
 		cmocka_unit_test(test_warcread_bad),
 		cmocka_unit_test(test_warcread_damaged),
 	};
