@@ -7,7 +7,7 @@
 set -eu
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 builddir=${top_builddir:-.}
-driver=$builddir/tests/lib/extract_driver
+driver=$builddir/tests/crawl/extract_driver
 pages=${EXTRACT_DIFF_PAGES:-400}
 seed=${EXTRACT_DIFF_SEED:-20261121}
 

@@ -8,12 +8,12 @@
  * longer names it, so a hard link freezes it; a file is deleted only after
  * the MANIFEST has recorded the version that drops it; and only the caller's
  * thread (ours) appends to the write-ahead log. So: copy the MANIFEST named
- * by CURRENT, link the tables its last version names (src/lib/ldbmanifest.c),
+ * by CURRENT, link the tables its last version names (src/crawl/ldbmanifest.c),
  * copy the logs, and if a table is gone, the MANIFEST grew or CURRENT changed
  * meanwhile (a background compaction finished), start again. */
 #include "crawl/checkpoint.h"
 #include "frontier/frontier.h"
-#include "lib/ldbmanifest.h"
+#include "crawl/ldbmanifest.h"
 #include "archive/warc.h"
 #include "lib/xmalloc.h"
 

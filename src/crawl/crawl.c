@@ -33,7 +33,7 @@
 #include "lib/robots.h"
 #include "crawl/schedule.h"
 #include "crawl/seeds.h"
-#include "lib/scope.h"
+#include "crawl/scope.h"
 #include "lib/url.h"
 #include "crawl/visit.h"
 #include "archive/warc.h"

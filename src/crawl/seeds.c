@@ -6,7 +6,7 @@
 #include "frontier/frontier.h"
 #include "lib/buf.h"
 #include "lib/curi.h"
-#include "lib/scope.h"
+#include "crawl/scope.h"
 #include "lib/url.h"
 #include "lib/xmalloc.h"
 

@@ -13,7 +13,7 @@
 #include "lib/buf.h"
 #include "lib/config.h"
 #include "lib/curi.h"
-#include "lib/policy.h"
+#include "frontier/policy.h"
 
 struct frontier;
 
@@ -201,7 +201,7 @@ int frontier_queue_head(struct frontier *f, const char *key, size_t n, frontier_
     void *arg);
 
 /* The leveldb_t*, for the WARC dedup index sharing the store (it must use
- * key prefixes other than those of src/lib/keys.h). */
+ * key prefixes other than those of src/frontier/keys.h). */
 void *frontier_db(struct frontier *f);
 /* Cluster mode (doc/cluster.md). A URI another node finished: its
  * canonical key recorded seen, nothing queued (0, or -1 on a store error).

@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/buf.h"
-#include "lib/keys.h"
-#include "lib/policy.h"
-#include "lib/wheel.h"
+#include "frontier/keys.h"
+#include "frontier/policy.h"
+#include "frontier/wheel.h"
 
 struct frontier_queue_info;
 
