@@ -6,7 +6,7 @@
 struct config;
 struct crawl_opts;
 
-/* Returns the process exit status (CONTRACT section 2). */
+/* Returns the process exit status (tern(1), EXIT STATUS). */
 int crawlcmd_run(struct config *cfg, const struct crawl_opts *o);
 
 #endif

@@ -1,4 +1,4 @@
-/* tern's command line: the subcommand table of the product contract, option
+/* tern's command line: the subcommand table of tern(1), option
  * parsing shared by the subcommands, and the configuration they run with. */
 #include <build-config.h>
 

@@ -861,7 +861,7 @@ static void crawl_print_summary(const struct crawl *cr)
 	    (unsigned long long)cr->stats.failures,
 	    (unsigned long long)cr->stats.status_class[2], (unsigned long long)cr->stats.status_class[3],
 	    (unsigned long long)cr->stats.status_class[4], (unsigned long long)cr->stats.status_class[5]);
-	/* URIs left where only the operator can release them (CONTRACT 5). */
+	/* URIs left where only the operator can release them (doc/formats.md, "When a crawl ends"). */
 	if (cr->frontier != NULL) {
 		struct frontier_counts fc;
 		frontier_counts(cr->frontier, &fc);

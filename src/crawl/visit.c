@@ -785,7 +785,7 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 	if (fetch_annotations(f) & FETCH_LENTRUNC)
 		buf_appends(&ann, "lenTrunc");
 	/* Every capture written as a revisit says so in crawl.log, robots.txt
-	 * as much as a page (CONTRACT section 6). */
+	 * as much as a page (doc/formats.md, "crawl.log"). */
 	if (revisit) {
 		buf_appends(&ann, ann.len ? ",duplicate:digest" : "duplicate:digest");
 		pool->env.stats->revisits++;
@@ -956,7 +956,7 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 			visit_end(v, FRONTIER_DEFER, delay);
 			return;
 		}
-		/* CONTRACT section 6: every capture written as a WARC revisit
+		/* doc/formats.md, "crawl.log": every capture written as a WARC revisit
 		 * carries duplicate:digest, whichever profile; a 304's status
 		 * column already tells the server-not-modified ones apart. */
 		if (not_modified || revisit)

@@ -31,7 +31,7 @@ struct policy_settings {
 	int64_t retry_delay_ms;      /* frontier.retry-delay-seconds x 1000 */
 };
 
-/* The defaults of CONTRACT section 4. */
+/* The defaults of tern.conf(5). */
 void policy_settings_defaults(struct policy_settings *s);
 
 /* Cost of fetching uri (reached from via, NULL for seeds):

@@ -5,7 +5,7 @@
  * A struct fetch is one request; a struct fetcher (src/net/fetcher.h) holds
  * what fetches share: the settings, the TLS context, idle keep-alive
  * connections and TLS sessions per site, and the one timer that enforces
- * every deadline. Statuses follow CONTRACT section 6 (Heritrix's codes). */
+ * every deadline. Statuses follow doc/formats.md, "crawl.log" (Heritrix's codes). */
 #ifndef TERN_FETCH_H
 #define TERN_FETCH_H
 #include <stddef.h>

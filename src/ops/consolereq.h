@@ -51,7 +51,7 @@ enum consolereq_kind {
 	CONSOLEREQ_REDIRECT,	/* 303 to location */
 	CONSOLEREQ_ASSET,	/* the static asset named asset */
 	CONSOLEREQ_PAGE,	/* a console page or its JSON (page) */
-	CONSOLEREQ_CONTROL,	/* a control-socket route (CONTRACT section 7) */
+	CONSOLEREQ_CONTROL,	/* a control-socket route (doc/formats.md, "Control socket") */
 };
 
 enum consolereq_page {

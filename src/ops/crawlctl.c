@@ -1,4 +1,4 @@
-/* The control socket's routes (CONTRACT section 7), run inside the crawl's
+/* The control socket's routes (doc/formats.md, "Control socket"), run inside the crawl's
  * loop by src/net/ctlserver.c for each well-formed request:
  *
  *   GET  /status                 state, reason and counts (JSON)
@@ -493,7 +493,7 @@ static void crawlctl_routes(void *ctx, const struct ctlreq *req, struct ctlserve
 			return;
 		}
 	}
-	ctlserver_reply_error(r, 404, "no such resource (see CONTRACT section 7: /status, "
+	ctlserver_reply_error(r, 404, "no such resource (see doc/formats.md, Control socket: /status, "
 	    "/report/..., /metrics, /pause, /unpause, /stop, /checkpoint, /reconsider-retired, "
 	    "/settings)");
 }
