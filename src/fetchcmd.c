@@ -11,7 +11,9 @@
 
 #include <openssl/evp.h>
 
+#include "lib/buf.h"
 #include "lib/config.h"
+#include "lib/url.h"
 #include "net/dns.h"
 #include "net/fetch.h"
 #include "net/fetcher.h"
@@ -121,6 +123,8 @@ fetchcmd_run(struct config *cfg, const char *url)
 	static const struct fetch_cbs cbs = { NULL, fetchcmd_body_cb, fetchcmd_done_cb };
 	struct fetchcmd fc;
 	struct http_url u;
+	struct url_parts parts;
+	struct buf href = BUF_INIT;
 	const char *why;
 	struct fetch_req req;
 	struct fetch *f;
@@ -130,13 +134,22 @@ fetchcmd_run(struct config *cfg, const char *url)
 	char *err = NULL;
 	int status;
 
-	if (http_url_parse(url, &u, &why) != 0) {
+	/* The URL as the crawl would fetch it: resolved and split by the one
+	 * URL parser, then checked for what a request needs. */
+	if (url_resolve(NULL, url, strlen(url), &href) != 0 || url_split(href.data, &parts) != 0) {
+		fprintf(stderr, "tern fetch: %s: not an http or https URL\n", url);
+		buf_free(&href);
+		return 2;
+	}
+	if (http_url_from(href.data, &parts, &u, &why) != 0) {
 		fprintf(stderr, "tern fetch: %s: %s\n", url, why);
+		buf_free(&href);
 		return 2;
 	}
 	http_url_clear(&u);
 	if (uv_loop_init(&loop) != 0) {
 		fprintf(stderr, "tern fetch: cannot start the event loop\n");
+		buf_free(&href);
 		return 1;
 	}
 	dns = dns_new(&loop, cfg, &err);
@@ -144,6 +157,7 @@ fetchcmd_run(struct config *cfg, const char *url)
 		fprintf(stderr, "tern fetch: %s\n", err);
 		free(err);
 		uv_loop_close(&loop);
+		buf_free(&href);
 		return 2;
 	}
 	fr = fetcher_new(&loop, cfg, dns, &err);
@@ -153,6 +167,7 @@ fetchcmd_run(struct config *cfg, const char *url)
 		dns_free(dns);
 		uv_run(&loop, UV_RUN_DEFAULT);
 		uv_loop_close(&loop);
+		buf_free(&href);
 		return 2;
 	}
 	memset(&fc, 0, sizeof(fc));
@@ -161,7 +176,8 @@ fetchcmd_run(struct config *cfg, const char *url)
 	EVP_DigestInit_ex(fc.raw_md, EVP_sha1(), NULL);
 	EVP_DigestInit_ex(fc.dec_md, EVP_sha1(), NULL);
 	memset(&req, 0, sizeof(req));
-	req.url = url;
+	req.url = href.data;
+	req.parts = &parts;
 	req.operator_literal = 1;
 	fetch_start(fr, &req, &cbs, &fc, &f);
 	while (!fc.done && uv_run(&loop, UV_RUN_ONCE) != 0)
@@ -175,5 +191,6 @@ fetchcmd_run(struct config *cfg, const char *url)
 	uv_loop_close(&loop);
 	EVP_MD_CTX_free(fc.raw_md);
 	EVP_MD_CTX_free(fc.dec_md);
+	buf_free(&href);
 	return status > 0 ? 0 : 1;
 }

@@ -101,8 +101,15 @@ pass "1xx skipped, final 200 kept"
 # an IP-literal URL given by the operator is allowed.
 "$TERN" fetch "ftp://h0.web.test/" >/dev/null 2>&1
 [ $? = 2 ] || fail "bad scheme not exit 2"
-"$TERN" fetch "http://h0.web.test/a b" >/dev/null 2>&1
-[ $? = 2 ] || fail "space in URL not exit 2"
+"$TERN" fetch "http://[zz]/" >/dev/null 2>&1
+[ $? = 2 ] || fail "bad host not exit 2"
+# A URL is resolved as the crawl resolves links (as a browser does): a
+# space is sent percent-encoded, never raw in the request line.
+"$TERN" fetch --set dns.servers=$DNS_SERVER --set fetch.allow-private-addresses=true \
+    "http://h0.web.test:$TW_PORT/a b" >space.out 2>&1
+grep -q '^url: http://h0.web.test:[0-9]*/a%20b$' space.out ||
+	fail "space in URL not encoded: $(head -3 space.out)"
+grep -q '/a%20b' "$TW_DIR/requests.tsv" || fail "the server did not see /a%20b"
 OUT=$("$TERN" fetch --set "dns.servers=$DNS_SERVER" "$H0/" 2>&1)
 RC=$?
 [ "$RC" = 1 ] && [ "$(field status | cut -d' ' -f1)" = -7 ] || fail "private address not refused: $OUT"

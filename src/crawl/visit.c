@@ -1044,6 +1044,9 @@ static void visit_start_fetch(struct visit *v, const char *url)
 	v->dg_used = 1;
 	memset(&req, 0, sizeof req);
 	req.url = v->fetch_url;
+	/* The page itself was split when its visit began; robots.txt is
+	 * split by fetch_start. */
+	req.parts = strcmp(url, v->c->uri) == 0 ? &v->page : NULL;
 	req.addr = (const struct sockaddr *)&v->addr;
 	req.max_length = config_int_for(v->pool->env.cfg, v->surt, CK_FETCH_MAX_LENGTH_BYTES);
 	/* A revisit asks whether the page changed since its last capture. */
@@ -1166,7 +1169,7 @@ void visit_start(struct visit_pool *pool, struct curi *c)
 	buf_appendu(&b, (uint64_t)up.port);
 	v->server_key = buf_steal(&b);
 	url_request_target(c->uri, &up, &v->target);
-	if (surt_override_key(c->uri, &b) == 0)
+	if (surt_override_key_parts(c->uri, &up, &b) == 0)
 		v->surt = buf_steal(&b);
 	buf_free(&b);
 	visit_set_state(v, VISIT_RESOLVE);

@@ -20,6 +20,7 @@
 #include "lib/buf.h"
 #include "lib/clock.h"
 #include "lib/config.h"
+#include "lib/url.h"
 #include "net/conn.h"
 #include "net/decode.h"
 #include "net/dns.h"
@@ -107,6 +108,7 @@ fetch_start(struct fetcher *fr, const struct fetch_req *req,
 {
 	struct fetch *f = xcalloc(1, sizeof(*f));
 	const char *why = NULL;
+	struct url_parts split;
 
 	f->m.ops = &fetch_member_ops;
 	f->fr = fr;
@@ -128,7 +130,9 @@ fetch_start(struct fetcher *fr, const struct fetch_req *req,
 		f->caller_addr = 1;
 	}
 	fetcher_activate(fr, &f->m);
-	if (http_url_parse(req->url, &f->u, &why) != 0) {
+	if (req->parts == NULL && url_split(f->url, &split) != 0)
+		fetch_finish(f, -7, "not an http or https URL");
+	else if (http_url_from(f->url, req->parts != NULL ? req->parts : &split, &f->u, &why) != 0) {
 		fetch_finish(f, -7, why);
 	} else {
 		http_request_build(&f->req, &f->u, f->set->user_agent, f->set->gzip,

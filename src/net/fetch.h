@@ -17,7 +17,9 @@ struct fetcher;
 struct fetch;
 
 struct fetch_req {
-	const char *url;
+	const char *url;		/* as url_resolve wrote it */
+	const struct url_parts *parts;	/* url as url_split split it (NULL:
+					 * fetch_start splits it) */
 	const struct sockaddr *addr;	/* NULL: resolve via dns (and refuse
 					 * private addresses, -7, unless allowed);
 					 * given: used as is, the port from the URL */

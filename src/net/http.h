@@ -1,5 +1,5 @@
-/* HTTP/1.1 client protocol, without I/O: splitting a URL into what a request
- * needs, building the request head, and parsing a response stream with
+/* HTTP/1.1 client protocol, without I/O: what a request needs of a URL
+ * already split by lib/url.c, building the request head, and parsing a response stream with
  * llhttp 8.1 while handling the traps of that version (it accepts
  * "HTTP/1.1 20 OK" and "HTTP/2.0", and would read a body after 204/304).
  *
@@ -23,8 +23,12 @@ struct http_url {
 	char *target;		/* path and query, allocated; never contains the fragment */
 };
 
-/* Parses url; 0 or -1 with *err set to a static message. */
-int http_url_parse(const char *url, struct http_url *u, const char **err);
+struct url_parts;
+
+/* Fills u from href as url_split split it into p (lib/url.h, the one URL
+ * parser); 0 or -1 with *err set to a static message. */
+int http_url_from(const char *href, const struct url_parts *p, struct http_url *u,
+    const char **err);
 void http_url_clear(struct http_url *u);
 
 /* Appends a GET request head (ending with the blank line) to out. A
