@@ -29,6 +29,20 @@
  * rarely needs more than a few dozen). */
 #define HTTP_MAX_HEADERS 1000
 
+/* The headers a crawl reads of every response, indexed while llhttp parses
+ * the head so that each lookup is one comparison, not a scan of the head. */
+enum http_known {
+	HTTP_K_CONTENT_TYPE,
+	HTTP_K_CONTENT_ENCODING,
+	HTTP_K_CONTENT_LOCATION,
+	HTTP_K_LOCATION,
+	HTTP_K_REFRESH,
+	HTTP_K_RETRY_AFTER,
+	HTTP_K_ETAG,
+	HTTP_K_LAST_MODIFIED,
+	HTTP_K_COUNT
+};
+
 enum http_phase { HTTP_PHASE_HEAD, HTTP_PHASE_BODY, HTTP_PHASE_DONE, HTTP_PHASE_FAILED };
 enum http_event { HTTP_EV_NONE, HTTP_EV_HEAD, HTTP_EV_MESSAGE };
 
@@ -49,7 +63,9 @@ struct http {
 	struct buf head;	/* raw bytes of the current head */
 	struct buf hdrs;	/* "name\0value\0" pairs of the current head */
 	size_t nhdrs;
+	size_t name_start;
 	size_t value_start;
+	size_t known[HTTP_K_COUNT];	/* offset + 1 of a known header's first value in hdrs */
 	const char *err;
 };
 
@@ -61,6 +77,35 @@ static int http_on_header_value_complete_cb(llhttp_t *p);
 static int http_on_headers_complete_cb(llhttp_t *p);
 static int http_on_body_cb(llhttp_t *p, const char *at, size_t len);
 static int http_on_message_complete_cb(llhttp_t *p);
+
+/* Which known header name (len bytes, any case) is, or -1. */
+static int
+http_known_index(const char *name, size_t len)
+{
+	int k;
+	const char *want;
+
+	switch (len) {
+	case 4: k = HTTP_K_ETAG; want = "etag"; break;
+	case 7: k = HTTP_K_REFRESH; want = "refresh"; break;
+	case 8: k = HTTP_K_LOCATION; want = "location"; break;
+	case 11: k = HTTP_K_RETRY_AFTER; want = "retry-after"; break;
+	case 12: k = HTTP_K_CONTENT_TYPE; want = "content-type"; break;
+	case 13: k = HTTP_K_LAST_MODIFIED; want = "last-modified"; break;
+	case 16:
+		if ((name[8] | 0x20) == 'l') {
+			k = HTTP_K_CONTENT_LOCATION;
+			want = "content-location";
+		} else {
+			k = HTTP_K_CONTENT_ENCODING;
+			want = "content-encoding";
+		}
+		break;
+	default:
+		return -1;
+	}
+	return strncasecmp(name, want, len) == 0 ? k : -1;
+}
 
 static llhttp_settings_t http_settings;
 static int http_settings_ready;
@@ -227,6 +272,8 @@ http_on_message_begin_cb(llhttp_t *p)
 
 	buf_reset(&h->hdrs);
 	h->nhdrs = 0;
+	h->name_start = 0;
+	memset(h->known, 0, sizeof(h->known));
 	return 0;
 }
 
@@ -243,6 +290,7 @@ static int
 http_on_header_field_complete_cb(llhttp_t *p)
 {
 	struct http *h = p->data;
+	int k;
 
 	if (++h->nhdrs > HTTP_MAX_HEADERS) {
 		h->err = "too many header lines";
@@ -250,6 +298,9 @@ http_on_header_field_complete_cb(llhttp_t *p)
 	}
 	buf_appendc(&h->hdrs, '\0');
 	h->value_start = h->hdrs.len;
+	k = http_known_index(h->hdrs.data + h->name_start, h->value_start - 1 - h->name_start);
+	if (k >= 0 && h->known[k] == 0)
+		h->known[k] = h->value_start + 1;
 	return 0;
 }
 
@@ -272,6 +323,7 @@ http_on_header_value_complete_cb(llhttp_t *p)
 	    (h->hdrs.data[h->hdrs.len - 1] == ' ' || h->hdrs.data[h->hdrs.len - 1] == '\t'))
 		h->hdrs.len--;
 	buf_appendc(&h->hdrs, '\0');
+	h->name_start = h->hdrs.len;
 	return 0;
 }
 
@@ -501,9 +553,12 @@ const char *
 http_header(const struct http *h, const char *name)
 {
 	const char *p = h->hdrs.data, *end = h->hdrs.data + h->hdrs.len, *n;
+	int k = http_known_index(name, strlen(name));
 
 	if (p == NULL)
 		return NULL;
+	if (k >= 0)
+		return h->known[k] != 0 ? p + h->known[k] - 1 : NULL;
 	while (p < end) {
 		n = p;
 		p += strlen(p) + 1;

@@ -73,7 +73,9 @@ int http_status(const struct http *h);
 int http_keep_alive(const struct http *h);
 /* The final status line and headers as received, with the blank line. */
 const char *http_head(const struct http *h, size_t *len);
-/* First value of a header, case-insensitive, or NULL. */
+/* First value of a header, case-insensitive, or NULL. The headers a crawl
+ * reads of every response (Content-Type, Location, ETag, ...) are indexed
+ * while the head is parsed; others are found by a scan. */
 const char *http_header(const struct http *h, const char *name);
 /* Iteration over headers: i from 0; returns 0 at the end. */
 int http_header_at(const struct http *h, size_t i, const char **name, const char **value);

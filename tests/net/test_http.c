@@ -175,6 +175,42 @@ test_headers(void **state)
 	http_free(h);
 }
 
+/* The indexed headers: every known name in any case, the first of two
+ * values, a name that only starts like a known one, and an interim 1xx
+ * whose headers must not leak into the final response's, each fed in one
+ * piece and byte by byte (a name split across llhttp's callbacks). */
+static void
+test_headers_indexed(void **state)
+{
+	const char *in = "HTTP/1.1 100 Continue\r\nLocation: /interim\r\nETag: \"i\"\r\n\r\n"
+	    "HTTP/1.1 301 Moved\r\ncontent-TYPE: a/b\r\nContent-Type: c/d\r\n"
+	    "LOCATION: /next\r\nContent-Location: /cl\r\nContent-Encoding: gzip\r\n"
+	    "Refresh: 5; url=/r\r\nRetry-After: 120\r\nLast-Modified: Tue, 15 Nov 1994 12:45:26 GMT\r\n"
+	    "Content-Typo: x\r\nLocationX: y\r\ncontent-length: 0\r\n\r\n";
+	size_t steps[] = { 0, 1 };
+
+	for (size_t i = 0; i < 2; i++) {
+		struct sink s = { BUF_INIT, 0, 0 };
+		struct http *h = http_new(4096, &sink_cbs, &s);
+		size_t used;
+
+		assert_int_equal(run(h, in, strlen(in), steps[i], 0, &used), HTTP_DONE);
+		assert_int_equal(http_status(h), 301);
+		assert_string_equal(http_header(h, "Content-Type"), "a/b");
+		assert_string_equal(http_header(h, "location"), "/next");
+		assert_string_equal(http_header(h, "Content-Location"), "/cl");
+		assert_string_equal(http_header(h, "content-encoding"), "gzip");
+		assert_string_equal(http_header(h, "Refresh"), "5; url=/r");
+		assert_string_equal(http_header(h, "Retry-After"), "120");
+		assert_string_equal(http_header(h, "Last-Modified"), "Tue, 15 Nov 1994 12:45:26 GMT");
+		assert_null(http_header(h, "ETag"));
+		assert_string_equal(http_header(h, "content-typo"), "x");
+		assert_string_equal(http_header(h, "LocationX"), "y");
+		http_free(h);
+		buf_free(&s.body);
+	}
+}
+
 /* A 204/304 with Content-Length must not eat the next response on the
  * connection (llhttp 8.1 would). */
 static void
@@ -404,6 +440,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_headers),
+		cmocka_unit_test(test_headers_indexed),
 		cmocka_unit_test(test_no_body_then_next),
 		cmocka_unit_test(test_extra_bytes),
 		cmocka_unit_test(test_head_cap),
