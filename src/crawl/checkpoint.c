@@ -12,6 +12,7 @@
  * copy the logs, and if a table is gone, the MANIFEST grew or CURRENT changed
  * meanwhile (a background compaction finished), start again. */
 #include "crawl/checkpoint.h"
+#include "frontier/counts.h"
 #include "frontier/frontier.h"
 #include "crawl/ldbmanifest.h"
 #include "archive/warc.h"
@@ -532,20 +533,10 @@ static json_t *checkpoint_frontier_json(struct frontier *f, const char *name)
 	struct frontier_counts c;
 
 	frontier_counts(f, &c);
-	return json_pack("{s:s, s:s, s:s, s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
-	    "s:I, s:I, s:I, s:I, s:I, s:I}}",
+	return json_pack("{s:s, s:s, s:s, s:o}",
 	    "note", "informational: the frontier's state is the store in frontier/ "
 	    "(queue states, wake times, counters); restore reads that, not this file",
-	    "store", "frontier", "marker", name, "counts",
-	    "queued", (json_int_t)c.queued, "in_flight", (json_int_t)c.in_flight,
-	    "queues_total", (json_int_t)c.queues_total, "in_process", (json_int_t)c.in_process,
-	    "ready", (json_int_t)c.ready, "snoozed", (json_int_t)c.snoozed,
-	    "inactive", (json_int_t)c.inactive, "ineligible", (json_int_t)c.ineligible,
-	    "retired", (json_int_t)c.retired, "exhausted", (json_int_t)c.exhausted,
-	    "succeeded", (json_int_t)c.succeeded, "failed", (json_int_t)c.failed,
-	    "disregarded", (json_int_t)c.disregarded, "discovered", (json_int_t)c.discovered,
-	    "retired_uris", (json_int_t)c.retired_uris,
-	    "ineligible_uris", (json_int_t)c.ineligible_uris);
+	    "store", "frontier", "marker", name, "counts", counts_json(&c));
 }
 
 static const char *const checkpoint_logs[] = { "crawl.log", "tern.log", "progress.log" };

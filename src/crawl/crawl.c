@@ -26,6 +26,7 @@
 #include "archive/dedup.h"
 #include "net/dns.h"
 #include "net/fetcher.h"
+#include "frontier/counts.h"
 #include "frontier/frontier.h"
 #include "frontier/hosts.h"
 #include "crawl/job.h"
@@ -318,7 +319,7 @@ json_t *crawl_stats_json(struct crawl *cr)
 
 	frontier_counts(cr->frontier, &fc);
 	j = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:{s:I,s:I,s:I,s:I,s:I,s:I}, "
-	    "s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:I}",
+	    "s:o, s:I}",
 	    "state", crawl_state_name(cr->state),
 	    "reason", cr->stop_reason ? cr->stop_reason : cr->pause_reason ? cr->pause_reason : "",
 	    "pages", (json_int_t)cr->stats.pages,
@@ -338,17 +339,7 @@ json_t *crawl_stats_json(struct crawl *cr)
 	    "3xx", (json_int_t)cr->stats.status_class[3],
 	    "4xx", (json_int_t)cr->stats.status_class[4],
 	    "5xx", (json_int_t)cr->stats.status_class[5],
-	    "frontier",
-	    "queued", (json_int_t)fc.queued,
-	    "discovered", (json_int_t)fc.discovered,
-	    "queues", (json_int_t)fc.queues_total,
-	    "ready", (json_int_t)fc.ready,
-	    "snoozed", (json_int_t)fc.snoozed,
-	    "inactive", (json_int_t)fc.inactive,
-	    "ineligible", (json_int_t)fc.ineligible,
-	    "retired", (json_int_t)fc.retired,
-	    "exhausted", (json_int_t)fc.exhausted,
-	    "revisits_waiting", (json_int_t)fc.revisits,
+	    "frontier", counts_json(&fc),
 	    "peak_rss_kb", (json_int_t)crawl_rss_kb());
 	/* A cluster node's hand-off figures (messages and bytes per page). */
 	if (j != NULL && cr->node != NULL)

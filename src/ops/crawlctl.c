@@ -25,6 +25,7 @@
 #include "net/ctlserver.h"
 #include "net/dns.h"
 #include "crawl/job.h"
+#include "frontier/counts.h"
 #include "frontier/frontier.h"
 #include "frontier/hosts.h"
 #include "crawl/report.h"
@@ -89,8 +90,7 @@ static void crawlctl_status(struct crawl *cr, struct ctlserver_reply *r)
 
 	crawl_status(cr, &cs);
 	frontier_counts(crawl_frontier(cr), &fc);
-	crawlctl_json(r, json_pack("{s:s, s:s?, s:b, s:I, s:I, s:I, s:i, s:I, s:I, s:f, "
-	    "s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:I, s:I}",
+	crawlctl_json(r, json_pack("{s:s, s:s?, s:b, s:I, s:I, s:I, s:i, s:f, s:o}",
 	    "state", crawl_state_name(cs.state),
 	    "reason", cs.reason,
 	    "at_finish", cs.at_finish,
@@ -98,21 +98,8 @@ static void crawlctl_status(struct crawl *cr, struct ctlserver_reply *r)
 	    "bytes", (json_int_t)st->bytes,
 	    "failures", (json_int_t)st->failures,
 	    "in_flight", cs.in_flight,
-	    "queued", (json_int_t)fc.queued,
-	    "discovered", (json_int_t)fc.discovered,
 	    "seconds", cs.seconds,
-	    "queues",
-	    "total", (json_int_t)fc.queues_total,
-	    "in_process", (json_int_t)fc.in_process,
-	    "ready", (json_int_t)fc.ready,
-	    "snoozed", (json_int_t)fc.snoozed,
-	    "inactive", (json_int_t)fc.inactive,
-	    "ineligible", (json_int_t)fc.ineligible,
-	    "retired", (json_int_t)fc.retired,
-	    "exhausted", (json_int_t)fc.exhausted,
-	    "active", (json_int_t)(fc.in_process + fc.ready + fc.snoozed),
-	    "uris_in_retired_queues", (json_int_t)fc.retired_uris,
-	    "uris_in_ineligible_queues", (json_int_t)fc.ineligible_uris));
+	    "frontier", counts_json(&fc)));
 }
 
 static void crawlctl_metrics(struct crawlctl *cc, struct ctlserver_reply *r)
