@@ -19,6 +19,7 @@
 #include "net/fetcher.h"
 #include "fetchcmd.h"
 #include "net/http.h"
+#include "lib/status.h"
 #include "lib/xmalloc.h"
 
 struct fetchcmd {
@@ -47,18 +48,17 @@ fetchcmd_done_cb(void *arg, struct fetch *f)
 	fc->done = 1;
 }
 
+/* The status's meaning, and for a failure its cause by name. */
 static const char *
-fetchcmd_meaning(int status)
+fetchcmd_meaning(const struct fetch *f)
 {
-	switch (status) {
-	case -1: return "DNS lookup failed";
-	case -2: return "connect failed";
-	case -3: return "connection lost";
-	case -4: return "timeout";
-	case -6: return "DNS prerequisite failed";
-	case -7: return "unfetchable URI";
-	default: return status > 0 ? "HTTP response" : "failed";
-	}
+	int status = fetch_status(f);
+
+	if (status < 0 && fetch_cause(f) != CAUSE_NONE)
+		return status_cause_message(fetch_cause(f));
+	if (status > 0)
+		return "HTTP response";
+	return status_message(status) != NULL ? status_message(status) : "failed";
 }
 
 static void
@@ -86,7 +86,7 @@ fetchcmd_print(struct fetchcmd *fc, struct fetch *f)
 
 	printf("url: %s\n", fetch_url(f));
 	if (a) {
-		if (a->status == 1)
+		if (a->status == STATUS_DNS_SUCCESS)
 			printf("dns: 1 %s ttl=%" PRIu32 " server=%s%s\n", a->ip, a->ttl,
 			    a->server, a->from_cache ? " cached" : "");
 		else
@@ -95,12 +95,14 @@ fetchcmd_print(struct fetchcmd *fc, struct fetch *f)
 	}
 	if (*fetch_ip(f))
 		printf("ip: %s\n", fetch_ip(f));
-	printf("status: %d (%s)\n", status, fetchcmd_meaning(status));
+	printf("status: %d (%s)\n", status, fetchcmd_meaning(f));
 	if (fetch_error(f))
 		printf("error: %s\n", fetch_error(f));
-	printf("annotations: %s%s%s%s%s\n", ann ? "" : "-",
+	/* The same words as crawl.log's annotations column. */
+	printf("annotations: %s%s%s%s%s%s%s\n", ann || status < 0 ? "" : "-",
 	    ann & FETCH_LENTRUNC ? "lenTrunc " : "", ann & FETCH_TIMETRUNC ? "timeTrunc " : "",
-	    ann & FETCH_DECTRUNC ? "decodeTrunc " : "", ann & FETCH_DECERR ? "decodeError " : "");
+	    ann & FETCH_DECTRUNC ? "decodeTrunc " : "", ann & FETCH_DECERR ? "decodeError " : "",
+	    status < 0 ? "err:" : "", status < 0 ? status_cause_word(fetch_cause(f)) : "");
 	printf("reused: %d\ntls-resumed: %d\n", fetch_reused(f), fetch_tls_resumed(f));
 	printf("timings: dns %.3f ms, connect %.3f ms, tls %.3f ms, first byte %.3f ms, total %.3f ms\n",
 	    t->dns_us / 1000.0, t->connect_us / 1000.0, t->tls_us / 1000.0,

@@ -26,8 +26,8 @@
  *
  * Logging: like Heritrix, a candidate refused here is not a fetch and gets no
  * crawl.log line; the caller counts refusals by verdict for reports. The
- * verdicts are Heritrix fetch status codes (-5000 out of scope, -4001 too many
- * hops, -7 unfetchable) so that a caller that does log them, or re-checks
+ * verdicts are Heritrix fetch status codes (lib/status.h: -5000 out of
+ * scope, -4001 too many hops, -7 unfetchable) so that a caller that does log them, or re-checks
  * scope on queued URIs after a scope change (where Heritrix logs -5000), uses
  * the same numbers; traps are -5001 ("blocked by user setting"), Heritrix's
  * nearest code, since it has none for trap defences.
@@ -39,13 +39,15 @@
 #define TERN_SCOPE_H
 #include <stddef.h>
 
+#include "lib/status.h"
+
 enum scope_verdict {
 	SCOPE_ACCEPT = 0,
-	SCOPE_OUT = -5000,
-	SCOPE_TOO_MANY_HOPS = -4001,
-	SCOPE_TOO_LONG = -7,
-	SCOPE_UNFETCHABLE = -7,
-	SCOPE_TRAP = -5001,
+	SCOPE_OUT = STATUS_OUT_OF_SCOPE,
+	SCOPE_TOO_MANY_HOPS = STATUS_TOO_MANY_HOPS,
+	SCOPE_TOO_LONG = STATUS_UNFETCHABLE,
+	SCOPE_UNFETCHABLE = STATUS_UNFETCHABLE,
+	SCOPE_TRAP = STATUS_BLOCKED_BY_USER,
 };
 
 /* Longest run of path segments checked for repetition ("/a/b/a/b/a/b/" is a

@@ -402,7 +402,7 @@ dns_resolve(struct dns *d, const char *host, dns_cb cb, void *arg, struct dns_qu
 			/* Numeric hosts never go to DNS and never expire. */
 			e->state = DNS_E_DONE;
 			e->expires = UINT64_MAX;
-			e->ans.status = 1;
+			e->ans.status = STATUS_DNS_SUCCESS;
 			e->ans.naddrs = 1;
 			e->addrs = xmalloc(sizeof(*e->addrs));
 			e->addrs[0] = sa;
@@ -451,7 +451,7 @@ dns_peek(struct dns *d, const char *host, char ip[INET6_ADDRSTRLEN])
 {
 	struct dns_entry *e = dns_find(d, host);
 
-	if (e == NULL || e->state != DNS_E_DONE || e->ans.status != 1 || e->ans.naddrs < 1 ||
+	if (e == NULL || e->state != DNS_E_DONE || e->ans.status != STATUS_DNS_SUCCESS || e->ans.naddrs < 1 ||
 	    e->expires <= uv_now(d->loop))
 		return -1;
 	memcpy(ip, e->ans.ip, INET6_ADDRSTRLEN);
@@ -596,14 +596,19 @@ dns_answered(struct dns *d, struct dns_entry *e, int status)
 	e->ans.fetch_time_ms = clock_wall_ms();
 	e->ans.server = d->server;
 	if (status == ARES_SUCCESS) {
-		e->ans.status = 1;
+		e->ans.status = STATUS_DNS_SUCCESS;
 		e->ans.rr_text = e->rr_text;
 		keep = (uint64_t)e->ans.ttl * 1000;
 		if (keep < d->ip_validity_ms)
 			keep = d->ip_validity_ms;
 	} else {
-		e->ans.status = -1;
+		e->ans.status = STATUS_DNS_FAILED;
 		/* 1.18 reports SERVFAIL and REFUSED as ECONNREFUSED. */
+		e->ans.cause = status == ARES_ENOTFOUND ? CAUSE_DNS_NXDOMAIN :
+		    status == ARES_ENODATA ? CAUSE_DNS_NO_ADDRESS :
+		    status == ARES_ETIMEOUT ? CAUSE_DNS_TIMEOUT :
+		    status == ARES_ECONNREFUSED || status == ARES_ESERVFAIL ||
+		    status == ARES_EREFUSED ? CAUSE_DNS_SERVER_FAILURE : CAUSE_DNS_FAILED;
 		e->error = xasprintf("%s (%s)", ares_strerror(status),
 		    status == ARES_ENOTFOUND ? "NXDOMAIN" :
 		    status == ARES_ETIMEOUT ? "no answer within dns.timeout-ms x dns.tries" :

@@ -15,6 +15,8 @@
 #include <sys/socket.h>
 #include <uv.h>
 
+#include "lib/status.h"
+
 struct config;
 struct dns;
 struct dns_query;
@@ -26,7 +28,7 @@ struct dns_query;
 #define DNS_MAX_CNAMES 16
 
 struct dns_answer {
-	int status;              /* 1 success, -1 failure (crawl.log dns: line) */
+	int status;              /* STATUS_DNS_SUCCESS or STATUS_DNS_FAILED (crawl.log dns: line) */
 	int naddrs;
 	/* naddrs addresses, valid during the callback (copy what you keep):
 	 * the cache holds exactly as many as the answer had, so that a cache
@@ -39,6 +41,7 @@ struct dns_answer {
 	const char *rr_text;     /* the answer as RFC 1035 master-file lines, for a WARC text/dns record */
 	int from_cache;
 	const char *error;       /* human text on failure */
+	enum status_cause cause; /* the failure by name (CAUSE_DNS_NXDOMAIN...) */
 };
 
 /* Called with the answer (valid during the call only); never called
