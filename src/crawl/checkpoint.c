@@ -13,6 +13,7 @@
  * meanwhile (a background compaction finished), start again. */
 #include "crawl/checkpoint.h"
 #include "frontier/counts.h"
+#include "crawl/failures.h"
 #include "frontier/frontier.h"
 #include "crawl/ldbmanifest.h"
 #include "archive/warc.h"
@@ -520,12 +521,13 @@ static json_t *checkpoint_stats_json(const struct crawl_stats *s)
 	for (int i = 0; i < 6; i++)
 		json_object_set_new(st, checkpoint_status_names[i],
 		    json_integer((json_int_t)s->status_class[i]));
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o}",
 	    "pages", (json_int_t)s->pages, "bytes", (json_int_t)s->bytes,
 	    "failures", (json_int_t)s->failures, "dns_lookups", (json_int_t)s->dns_lookups,
 	    "robots_fetches", (json_int_t)s->robots_fetches, "retries", (json_int_t)s->retries,
 	    "revisits", (json_int_t)s->revisits, "not_modified", (json_int_t)s->not_modified,
-	    "links_scheduled", (json_int_t)s->links_scheduled, "statuses", st);
+	    "links_scheduled", (json_int_t)s->links_scheduled, "statuses", st,
+	    "failures_by_cause", failures_json(s));
 }
 
 static json_t *checkpoint_frontier_json(struct frontier *f, const char *name)
@@ -837,6 +839,8 @@ static int checkpoint_read_components(const char *dir, struct checkpoint_restore
 		rc |= checkpoint_json_u64(j, "revisits", &s->revisits, "crawl.json", err);
 		rc |= checkpoint_json_u64(j, "not_modified", &s->not_modified, "crawl.json", err);
 		rc |= checkpoint_json_u64(j, "links_scheduled", &s->links_scheduled, "crawl.json", err);
+		/* Absent from checkpoints older than the counts by cause. */
+		failures_from_json(s, json_object_get(j, "failures_by_cause"));
 		st = json_object_get(j, "statuses");
 		for (int i = 0; i < 6 && rc == 0 && json_is_object(st); i++)
 			rc |= checkpoint_json_u64(st, checkpoint_status_names[i], &s->status_class[i],

@@ -15,6 +15,7 @@
 #include <build-config.h>
 
 #include "crawl/crawl.h"
+#include "crawl/failures.h"
 #include "crawl/fdlimit.h"
 #include "lib/canon.h"
 #include "crawl/checkpoint.h"
@@ -66,6 +67,8 @@ struct crawl {
 	struct frontier *frontier;
 	struct schedule *sched;
 	struct visit_pool *visits;	/* every visit in progress */
+	struct failures *failures;	/* first failures said, counts by cause */
+	int all_failed;			/* ended with every seed failed (exit 1) */
 	struct dns *dns;
 	struct fetcher *fetcher;
 	struct warc_writer *warc;
@@ -341,6 +344,8 @@ json_t *crawl_stats_json(struct crawl *cr)
 	    "5xx", (json_int_t)cr->stats.status_class[5],
 	    "frontier", counts_json(&fc),
 	    "peak_rss_kb", (json_int_t)crawl_rss_kb());
+	if (j != NULL)
+		json_object_set_new(j, "failures_by_cause", failures_json(&cr->stats));
 	/* A cluster node's hand-off figures (messages and bytes per page). */
 	if (j != NULL && cr->node != NULL)
 		json_object_set_new(j, "cluster", clusternode_stats_json(cr->node));
@@ -427,6 +432,14 @@ static void crawl_end(struct crawl *cr)
 		char name[CHECKPOINT_NAME_MAX], *err = NULL;
 		if (crawl_checkpoint(cr, name, sizeof name, &err) < 0)
 			free(err);
+	}
+	/* Finished by itself, with nothing fetched because every seed failed
+	 * for good: a runtime failure, said as such (a cluster's nodes end
+	 * together and are judged as one, not here). */
+	if (cr->stop_reason == NULL && cr->node == NULL && failures_all_failed(cr->failures)) {
+		cr->all_failed = 1;
+		cr->exit_status = 1;
+		crawl_log_event(cr, "every seed failed for good and nothing was fetched (exit status 1)");
 	}
 	crawl_set_state(cr, CRAWL_FINISHED, cr->stop_reason);
 	crawl_progress(cr, 1);
@@ -544,6 +557,18 @@ static void crawl_prepare_cb(uv_prepare_t *h)
 static void crawl_visit_event(void *ctx, const char *msg)
 {
 	crawl_log_event(ctx, "%s", msg);
+}
+
+/* A failure said where the person is looking: on a terminal the live
+ * status line is cleared first and comes back at its next refresh. */
+static void crawl_failure_say(void *ctx, const char *msg, int terminal)
+{
+	struct crawl *cr = ctx;
+
+	crawl_log_event(cr, "%s", msg);
+	if (!terminal)
+		return;
+	fprintf(stderr, "%stern: %s\n", cr->tty ? "\r\033[K" : "", msg);
 }
 
 static void crawl_visit_ended(void *ctx)
@@ -816,6 +841,7 @@ static void crawl_free(struct crawl *cr)
 		cr->loop_ready = 0;
 	}
 	visit_pool_free(cr->visits);
+	failures_free(cr->failures);
 	schedule_free(cr->sched);
 	/* First: its last write flushes the WARC and crawl.log through the
 	 * prewrite hook, so they must still be open. */
@@ -852,6 +878,10 @@ static void crawl_print_summary(const struct crawl *cr)
 	    (unsigned long long)cr->stats.failures,
 	    (unsigned long long)cr->stats.status_class[2], (unsigned long long)cr->stats.status_class[3],
 	    (unsigned long long)cr->stats.status_class[4], (unsigned long long)cr->stats.status_class[5]);
+	failures_print(&cr->stats, stdout);
+	if (cr->all_failed)
+		printf("tern: every seed failed for good and nothing was fetched (exit status 1); "
+		    "the first failure of each host is said above and in %s/logs/tern.log\n", cr->jobdir);
 	/* URIs left where only the operator can release them (doc/formats.md, "When a crawl ends"). */
 	if (cr->frontier != NULL) {
 		struct frontier_counts fc;
@@ -1062,6 +1092,11 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	}
 	fetcher_limit_idle(cr->fetcher, fdlimit_idle(nofile, conns));
 	schedule_set_dns(cr->sched, cr->dns);
+	{
+		struct failures_env fe = { &cr->stats, cr, crawl_failure_say };
+
+		cr->failures = failures_new(&fe);
+	}
 	memset(&env, 0, sizeof env);
 	env.cfg = cfg;
 	env.frontier = cr->frontier;
@@ -1078,6 +1113,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	env.continuous = cr->continuous;
 	env.max_conns = cr->max_conns;
 	env.stats = &cr->stats;
+	env.failures = cr->failures;
 	env.ctx = cr;
 	env.event = crawl_visit_event;
 	env.ended = crawl_visit_ended;

@@ -23,6 +23,7 @@
 #include <build-config.h>
 
 #include "crawl/visit.h"
+#include "crawl/failures.h"
 #include "crawl/outlinks.h"
 #include "crawl/recrawl.h"
 #include "crawl/sitemaps.h"
@@ -43,12 +44,14 @@
 #include "crawl/stats.h"
 #include "lib/robots.h"
 #include "crawl/scope.h"
+#include "lib/status.h"
 #include "lib/surt.h"
 #include "lib/url.h"
 #include "archive/warc.h"
 #include "lib/xmalloc.h"
 
 #include <arpa/inet.h>
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
@@ -256,13 +259,20 @@ static void visit_free(struct visit *v)
 	pool->env.ended(pool->env.ctx);
 }
 
-/* The annotations column: Nt for several attempts, then the rest. */
-static void visit_annotations(const struct visit *v, int attempts, const char *extra,
-    struct buf *out)
+/* The annotations column: Nt for several attempts, the cause of a failure
+ * (err:WORD), then the rest. */
+static void visit_annotations(const struct visit *v, int attempts, enum status_cause cause,
+    const char *extra, struct buf *out)
 {
 	buf_reset(out);
 	if (attempts > 1)
 		buf_appendf(out, "%dt", attempts);
+	if (cause != CAUSE_NONE && cause != CAUSE_HTTP_ERROR) {
+		if (out->len)
+			buf_appendc(out, ',');
+		buf_appends(out, "err:");
+		buf_appends(out, status_cause_word(cause));
+	}
 	if (extra != NULL && *extra) {
 		if (out->len)
 			buf_appendc(out, ',');
@@ -358,31 +368,70 @@ static void visit_end(struct visit *v, enum frontier_outcome o, uint64_t delay_m
 	visit_free(v);
 }
 
-/* A final failure before or instead of a fetch: one crawl.log line. */
-static void visit_fail(struct visit *v, int status, enum frontier_outcome o,
-    uint64_t delay_ms, const char *extra)
+/* Says a failed attempt of the visit's URI (the first of its kind for the
+ * host, a seed's while nothing was fetched; failures.c decides). retry_ms
+ * is the wait before the next attempt (0: the queue's retry-delay-seconds),
+ * final that there is none. */
+static void visit_note_failure(struct visit *v, enum status_cause cause, int final,
+    uint64_t retry_ms, const char *retry_setting)
+{
+	struct visit_pool *pool = v->pool;
+	struct failures_event ev;
+
+	if (pool->env.failures == NULL || cause == CAUSE_NONE)
+		return;
+	memset(&ev, 0, sizeof ev);
+	ev.host = v->host != NULL ? v->host : v->c->uri;
+	ev.port = v->port;
+	ev.uri = v->c->uri;
+	ev.cause = cause;
+	ev.seed = (v->c->flags & CURI_SEED) != 0;
+	ev.final = final;
+	ev.attempt = v->c->attempts + 1;
+	ev.max_attempts = visit_max_retries(v);
+	if (!final && retry_ms == 0) {
+		retry_ms = (uint64_t)config_int_for(pool->env.cfg, v->surt,
+		    CK_FRONTIER_RETRY_DELAY_SECONDS) * 1000;
+		retry_setting = "frontier.retry-delay-seconds";
+	}
+	ev.retry_ms = retry_ms;
+	ev.retry_setting = retry_setting;
+	failures_note(pool->env.failures, &ev);
+}
+
+/* A final failure before or instead of a fetch: one crawl.log line, with
+ * the cause's word. */
+static void visit_fail(struct visit *v, int status, enum status_cause cause,
+    enum frontier_outcome o, uint64_t delay_ms)
 {
 	struct buf ann = BUF_INIT;
 	int attempts = v->c->attempts + (o == FRONTIER_DISREGARD ? 0 : 1);
 
+	assert(status < 0);
 	if (attempts < 1)
 		attempts = 1;
-	visit_annotations(v, attempts, extra, &ann);
+	visit_note_failure(v, cause, 1, 0, NULL);
+	visit_annotations(v, attempts, cause, NULL, &ann);
 	visit_log(v, status, -1, v->c->uri, v->c->hops, v->c->via, NULL, 0, 0, NULL, ann.data);
 	buf_free(&ann);
 	v->pool->env.stats->failures++;
 	v->pool->env.stats->status_class[0]++;
+	if (v->pool->env.failures != NULL)
+		failures_disposed(v->pool->env.failures, status, cause);
 	visit_end(v, o, delay_ms);
 }
 
-/* A retryable failure: retried while attempts remain, else final. */
-static void visit_retry_or_fail(struct visit *v, int status, uint64_t delay_ms)
+/* A retryable failure: retried while attempts remain, else final. delay_ms
+ * 0 is the queue's retry-delay-seconds; setting names what set another. */
+static void visit_retry_or_fail(struct visit *v, int status, enum status_cause cause,
+    uint64_t delay_ms, const char *setting)
 {
 	if (frontier_may_retry(v->pool->env.frontier, v->c)) {
+		visit_note_failure(v, cause, 0, delay_ms, setting);
 		v->pool->env.stats->retries++;
 		visit_end(v, FRONTIER_RETRY, delay_ms);
 	} else {
-		visit_fail(v, status, FRONTIER_FAILED, delay_ms, NULL);
+		visit_fail(v, status, cause, FRONTIER_FAILED, delay_ms);
 	}
 }
 
@@ -391,7 +440,7 @@ static void visit_retry_or_fail(struct visit *v, int status, uint64_t delay_ms)
  * more, so that hosts that failed together come back spread out; once the
  * host has failed as many times in a row as a URI may be tried, further
  * URIs of the queue get one attempt each rather than a full cycle. */
-static void visit_connect_failed(struct visit *v, int status)
+static void visit_connect_failed(struct visit *v, int status, enum status_cause cause)
 {
 	struct visit_pool *pool = v->pool;
 	unsigned n = frontier_note_connect(pool->env.frontier, v->c, 1);
@@ -399,9 +448,9 @@ static void visit_connect_failed(struct visit *v, int status)
 	uint64_t delay = politeness_backoff(floor, (uint32_t)random());
 
 	if (n >= (unsigned)visit_max_retries(v))
-		visit_fail(v, status, FRONTIER_FAILED, delay, NULL);
+		visit_fail(v, status, cause, FRONTIER_FAILED, delay);
 	else
-		visit_retry_or_fail(v, status, delay);
+		visit_retry_or_fail(v, status, cause, delay, "frontier.retry-delay-seconds");
 }
 
 /* A fetch that failed for want of something of ours (descriptors for a
@@ -430,7 +479,8 @@ static int visit_local_failure(struct visit *v, struct fetch *f)
 }
 
 /* Private, loopback, link-local, unspecified, multicast and cloud metadata
- * addresses: a name that resolves there is refused (-7) unless the operator
+ * addresses: a name that resolves there is refused (STATUS_UNFETCHABLE,
+ * CAUSE_PRIVATE_ADDRESS) unless the operator
  * allowed it, so a page cannot point the crawler at internal services. */
 static int visit_addr_private(const struct sockaddr_storage *ss)
 {
@@ -541,7 +591,7 @@ static void visit_dns_cb(void *arg, const struct dns_answer *a)
 		snprintf(server_ip, sizeof server_ip, "%s", a->server ? a->server : "");
 		if (strchr(server_ip, ':') == strrchr(server_ip, ':') && strchr(server_ip, ':'))
 			*strchr(server_ip, ':') = '\0';
-		if (a->status == 1 && pool->env.warc != NULL) {
+		if (a->status == STATUS_DNS_SUCCESS && pool->env.warc != NULL) {
 			char *err = NULL;
 			if (warc_write_dns(pool->env.warc, v->host, server_ip, a->fetch_time_ms * 1000,
 			    block.data, block.len, &err) < 0) {
@@ -549,16 +599,25 @@ static void visit_dns_cb(void *arg, const struct dns_answer *a)
 				free(err);
 			}
 		}
-		visit_log(v, a->status, a->status == 1 ? (int64_t)block.len : -1, uri, hops,
-		    v->c->uri, "text/dns", a->fetch_time_ms, 0, a->status == 1 ? digest : NULL, NULL);
+		{
+			/* A failed lookup's line names its cause too. */
+			char *ann = a->status != STATUS_DNS_SUCCESS && a->cause != CAUSE_NONE ?
+			    xasprintf("err:%s", status_cause_word(a->cause)) : NULL;
+			int ok = a->status == STATUS_DNS_SUCCESS;
+
+			visit_log(v, a->status, ok ? (int64_t)block.len : -1, uri, hops, v->c->uri,
+			    "text/dns", a->fetch_time_ms, 0, ok ? digest : NULL, ann);
+			free(ann);
+		}
 		buf_free(&block);
 		free(uri);
 		free(hops);
 	}
-	if (a->status != 1 || a->naddrs < 1) {
+	if (a->status != STATUS_DNS_SUCCESS || a->naddrs < 1) {
 		/* The DNS server is not the host: no politeness delay, only the
 		 * retry delay the frontier applies to the URI. */
-		visit_retry_or_fail(v, -6, 0);
+		visit_retry_or_fail(v, STATUS_DNS_PREREQ,
+		    a->cause != CAUSE_NONE ? a->cause : CAUSE_DNS_FAILED, 0, NULL);
 		return;
 	}
 	memcpy(&v->addr, &a->addrs[0], sizeof v->addr);
@@ -566,7 +625,7 @@ static void visit_dns_cb(void *arg, const struct dns_answer *a)
 	snprintf(v->ip, sizeof v->ip, "%s", a->ip);
 	v->have_addr = 1;
 	if (!allow_private && visit_addr_private(&v->addr)) {
-		visit_fail(v, -7, FRONTIER_FAILED, 0, "privateAddress");
+		visit_fail(v, STATUS_UNFETCHABLE, CAUSE_PRIVATE_ADDRESS, FRONTIER_FAILED, 0);
 		return;
 	}
 	if (visit_relocate(v))
@@ -782,8 +841,13 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 		return;
 	}
 	buf_free(&none);
+	/* Each attempt at robots.txt has its line, a failed one its cause. */
+	if (status < 0) {
+		buf_appends(&ann, "err:");
+		buf_appends(&ann, status_cause_word(fetch_cause(f)));
+	}
 	if (fetch_annotations(f) & FETCH_LENTRUNC)
-		buf_appends(&ann, "lenTrunc");
+		buf_appends(&ann, ann.len ? ",lenTrunc" : "lenTrunc");
 	/* Every capture written as a revisit says so in crawl.log, robots.txt
 	 * as much as a page (doc/formats.md, "crawl.log"). */
 	if (revisit) {
@@ -827,20 +891,24 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 			delay = visit_delay(v, fetch_duration_ms(f), fetch_raw_bytes(f));
 			fetch_release(v->f);
 			v->f = NULL;
-			visit_retry_or_fail(v, -61, wait > delay ? wait : delay);
+			visit_retry_or_fail(v, STATUS_ROBOTS_PREREQ, fetch_cause(f),
+			    wait > delay ? wait : delay, "the server's Retry-After");
 			return;
 		}
 	}
 	if (status < 0) {
 		/* The server could not be asked: the page waits and retries; its
-		 * final status, if attempts run out, is -61. */
+		 * final status, if attempts run out, is STATUS_ROBOTS_PREREQ, with
+		 * the cause of robots.txt's failure. */
+		enum status_cause cause = fetch_cause(f);
+
 		delay = visit_delay(v, fetch_duration_ms(f), fetch_raw_bytes(f));
 		fetch_release(v->f);
 		v->f = NULL;
-		if (status == -2 || status == -3)
-			visit_connect_failed(v, -61);
+		if (status == STATUS_CONNECT_FAILED || status == STATUS_CONNECT_LOST)
+			visit_connect_failed(v, STATUS_ROBOTS_PREREQ, cause);
 		else
-			visit_retry_or_fail(v, -61, delay);
+			visit_retry_or_fail(v, STATUS_ROBOTS_PREREQ, cause, delay, "politeness.min-delay-ms");
 		return;
 	}
 	{
@@ -887,6 +955,7 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 	const char *truncated = NULL, *logged_digest = digest;
 	int revisit = 0, not_modified = 0, attempts = v->c->attempts + 1;
 	uint64_t bytes = fetch_raw_bytes(f), delay;
+	enum status_cause cause;
 	size_t dropped;
 
 	if (visit_local_failure(v, f))
@@ -898,10 +967,11 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		outlinks_finish(v->ol);
 	digest_final(v->dg, digest);
 	v->dg_used = 0;
-	if (status == -2 || status == -3) {
+	cause = fetch_cause(f);
+	if (status == STATUS_CONNECT_FAILED || status == STATUS_CONNECT_LOST) {
 		fetch_release(v->f);
 		v->f = NULL;
-		visit_connect_failed(v, status);
+		visit_connect_failed(v, status, cause);
 		return;
 	}
 	if (status > 0)
@@ -914,6 +984,8 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		    24ULL * 3600 * 1000, &wait) == 0 && frontier_may_retry(pool->env.frontier, v->c)) {
 			/* The server named its time: the queue sleeps until then and
 			 * the URI is asked again. */
+			visit_note_failure(v, CAUSE_HTTP_ERROR, 0, wait > delay ? wait : delay,
+			    "the server's Retry-After");
 			fetch_release(v->f);
 			v->f = NULL;
 			pool->env.stats->retries++;
@@ -985,10 +1057,14 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		}
 		v->due_ms = recrawl_next_visit(pool->env.cfg, v->surt, v->c, &hv, clock_wall_ms());
 	}
-	visit_annotations(v, attempts, extra->data, ann);
+	if (cause != CAUSE_NONE)
+		visit_note_failure(v, cause, 1, 0, NULL);
+	visit_annotations(v, attempts, cause, extra->data, ann);
 	visit_log(v, status, status > 0 ? (int64_t)bytes : -1, v->c->uri, v->c->hops, v->c->via,
 	    status > 0 ? fetch_header(f, "Content-Type") : NULL, status > 0 ? t->start_wall_ms : 0,
 	    fetch_duration_ms(f), status > 0 ? logged_digest : NULL, ann->data);
+	if (pool->env.failures != NULL)
+		failures_disposed(pool->env.failures, status, cause);
 	if (status > 0) {
 		pool->env.stats->pages++;
 		pool->env.stats->bytes += bytes;
@@ -1058,7 +1134,7 @@ static void visit_start_fetch(struct visit *v, const char *url)
 		/* fetch_start reports through on_done; a refusal to start at
 		 * all is an unfetchable URI. */
 		v->f = NULL;
-		visit_fail(v, -7, FRONTIER_FAILED, 0, NULL);
+		visit_fail(v, STATUS_UNFETCHABLE, CAUSE_BAD_URL, FRONTIER_FAILED, 0);
 	}
 }
 
@@ -1078,7 +1154,8 @@ static void visit_fetch_page(struct visit *v)
 		if (h->robots != NULL &&
 		    !robots_allowed(h->robots, v->target.data, v->target.len)) {
 			if (pool->env.robots_policy == 0) {
-				visit_fail(v, -9998, FRONTIER_DISREGARD, 0, NULL);
+				visit_fail(v, STATUS_ROBOTS_PRECLUDED, robots_is_unavailable(h->robots) ?
+				    CAUSE_ROBOTS_UNAVAILABLE : CAUSE_ROBOTS_DISALLOWED, FRONTIER_DISREGARD, 0);
 				return;
 			}
 			v->robot_excluded = 1;
@@ -1151,7 +1228,7 @@ void visit_start(struct visit_pool *pool, struct curi *c)
 	pool->visits = v;
 	pool->in_flight++;
 	if (url_split(c->uri, &up) < 0) {
-		visit_fail(v, -7, FRONTIER_FAILED, 0, NULL);
+		visit_fail(v, STATUS_UNFETCHABLE, CAUSE_BAD_URL, FRONTIER_FAILED, 0);
 		return;
 	}
 	v->page = up;
@@ -1175,13 +1252,13 @@ void visit_start(struct visit_pool *pool, struct curi *c)
 	visit_set_state(v, VISIT_RESOLVE);
 	if (v->host_ip) {
 		if (visit_literal_addr(v) < 0) {
-			visit_fail(v, -7, FRONTIER_FAILED, 0, NULL);
+			visit_fail(v, STATUS_UNFETCHABLE, CAUSE_BAD_URL, FRONTIER_FAILED, 0);
 			return;
 		}
 		if (!(c->flags & CURI_SEED) &&
 		    !config_bool(pool->env.cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES) &&
 		    visit_addr_private(&v->addr)) {
-			visit_fail(v, -7, FRONTIER_FAILED, 0, "privateAddress");
+			visit_fail(v, STATUS_UNFETCHABLE, CAUSE_PRIVATE_ADDRESS, FRONTIER_FAILED, 0);
 			return;
 		}
 		visit_after_resolve(v);
@@ -1189,7 +1266,7 @@ void visit_start(struct visit_pool *pool, struct curi *c)
 	}
 	if (dns_resolve(pool->env.dns, v->host, visit_dns_cb, v, &v->dq) < 0) {
 		v->dq = NULL;
-		visit_fail(v, -6, FRONTIER_FAILED, 0, NULL);
+		visit_fail(v, STATUS_DNS_PREREQ, CAUSE_DNS_FAILED, FRONTIER_FAILED, 0);
 	}
 }
 

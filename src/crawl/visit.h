@@ -10,6 +10,7 @@
 struct config;
 struct crawl_stats;
 struct curi;
+struct failures;
 struct dedup;
 struct dns;
 struct fetcher;
@@ -36,6 +37,8 @@ struct visit_env {
 					 * leaves its queue waits for its next
 					 * visit (src/crawl/recrawl.c) */
 	struct crawl_stats *stats;	/* counted as visits end */
+	struct failures *failures;	/* NULL: failures are not said nor
+					 * counted by cause */
 	/* Hooks into the owner, each given ctx: a runtime event for
 	 * logs/tern.log; a visit has ended (the frontier told, the visit freed
 	 * and no longer counted in flight). */

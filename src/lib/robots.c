@@ -456,6 +456,11 @@ struct robots *robots_disallow_all(void)
 	return robots_build(ROBOTS_MODE_DISALLOW_ALL, -1, NULL, 0, NULL);
 }
 
+int robots_is_unavailable(const struct robots *r)
+{
+	return r->mode == ROBOTS_MODE_DISALLOW_ALL;
+}
+
 struct robots *robots_from_fetch(int status, const char *body, size_t len, const char *agent,
 				 int server_error_allow)
 {
