@@ -17,6 +17,7 @@
 #include "crawl/crawl.h"
 #include "crawl/failures.h"
 #include "crawl/fdlimit.h"
+#include "lib/buf.h"
 #include "lib/canon.h"
 #include "crawl/checkpoint.h"
 #include "lib/clock.h"
@@ -444,10 +445,17 @@ static void crawl_end(struct crawl *cr)
 	crawl_set_state(cr, CRAWL_FINISHED, cr->stop_reason);
 	crawl_progress(cr, 1);
 	crawl_write_reports(cr);
-	crawl_log_event(cr, "crawl %s%s%s: %llu pages, %llu failures",
-	    cr->stop_reason == NULL ? "finished" : "stopped",
-	    cr->stop_reason ? ": " : "", cr->stop_reason ? cr->stop_reason : "",
-	    (unsigned long long)cr->stats.pages, (unsigned long long)cr->stats.failures);
+	{
+		struct buf by = BUF_INIT;
+
+		failures_brief(&cr->stats, &by);
+		crawl_log_event(cr, "crawl %s%s%s: %llu pages, %llu failures%s%s%s",
+		    cr->stop_reason == NULL ? "finished" : "stopped",
+		    cr->stop_reason ? ": " : "", cr->stop_reason ? cr->stop_reason : "",
+		    (unsigned long long)cr->stats.pages, (unsigned long long)cr->stats.failures,
+		    by.len ? " (by cause: " : "", by.len ? by.data : "", by.len ? ")" : "");
+		buf_free(&by);
+	}
 	uv_close((uv_handle_t *)&cr->prepare, crawl_close_cb);
 	uv_close((uv_handle_t *)&cr->idle, crawl_close_cb);
 	uv_close((uv_handle_t *)&cr->wake, crawl_close_cb);

@@ -150,6 +150,14 @@ int failures_all_failed(const struct failures *fl)
 	return fl->failed > 0 && st->status_class[2] == 0 && st->not_modified == 0;
 }
 
+void failures_brief(const struct crawl_stats *st, struct buf *out)
+{
+	for (int g = 0; g < STATUS_GROUP_COUNT; g++)
+		if (st->failures_by_cause[g] > 0)
+			buf_appendf(out, "%s%s %llu", out->len ? ", " : "", status_group_word(g),
+			    (unsigned long long)st->failures_by_cause[g]);
+}
+
 void failures_print(const struct crawl_stats *st, FILE *out)
 {
 	int any = 0;

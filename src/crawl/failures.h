@@ -51,6 +51,10 @@ void failures_disposed(struct failures *fl, int status, enum status_cause cause)
  * 304: the seeds failed for good and nothing else was found. */
 int failures_all_failed(const struct failures *fl);
 
+struct buf;
+/* "connect 2, tls 1": the groups with failures, for one-line logs ("" when
+ * there are none). */
+void failures_brief(const struct crawl_stats *st, struct buf *out);
 /* The summary's breakdown, a line per group with failures, to out. */
 void failures_print(const struct crawl_stats *st, FILE *out);
 /* {"robots": N, "private": N, ...}: every group, for reports/stats.json. */

@@ -50,7 +50,7 @@ enum status_code {
 	X(TLS, "tls", "TLS failures", "fetch.tls-verify, fetch.ca-file") \
 	X(TIMEOUT, "timeout", "timeouts", "fetch.timeout-seconds, fetch.idle-timeout-seconds") \
 	X(LOST, "lost", "connections lost or broken responses", "") \
-	X(HTTP, "http", "HTTP 4xx/5xx answers", "")
+	X(HTTP, "http", "HTTP 4xx/5xx answers (counted among the pages too)", "")
 
 enum status_group {
 #define STATUS_X(name, word, label, settings) STATUS_GROUP_##name,
