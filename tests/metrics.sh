@@ -50,6 +50,15 @@ fails=$(awk '$4 !~ /^dns:/ && $4 !~ /\/robots\.txt$/ && $2 < 0' "$cl" | wc -l)
 	fail "tern_pages_total $(metric tern_pages_total m3.txt), crawl.log has $pages pages"
 [ "$(metric tern_failures_total m3.txt)" -eq "$fails" ] ||
 	fail "tern_failures_total $(metric tern_failures_total m3.txt), crawl.log has $fails failures"
+# Every failure is counted under one cause, and its line names that cause;
+# 4xx and 5xx pages are the http cause.
+awk '$1 ~ /^tern_failures_by_cause_total/ && $1 !~ /"http"/ { n += $2 } END { print n + 0 }' m3.txt >bycause.txt
+[ "$(cat bycause.txt)" -eq "$fails" ] || fail "failures by cause add up to $(cat bycause.txt), not $fails"
+http=$(awk '$4 !~ /^dns:/ && $4 !~ /\/robots\.txt$/ && $2 >= 400' "$cl" | wc -l)
+grep -q "^tern_failures_by_cause_total{cause=\"http\"} $http\$" m3.txt ||
+	fail "http failures not $http: $(grep by_cause m3.txt)"
+[ "$(awk '$4 !~ /^dns:/ && $4 !~ /\/robots\.txt$/ && $2 < 0 && $12 !~ /err:/' "$cl" | wc -l)" -eq 0 ] ||
+	fail "failures without their cause in crawl.log"
 dns=$(awk '$4 ~ /^dns:/' "$cl" | wc -l)
 [ "$(metric tern_dns_lookups_total m3.txt)" -eq "$dns" ] || fail "dns lookups differ from crawl.log"
 "$TERN" ctl "$job" unpause >/dev/null || fail "unpause"

@@ -30,6 +30,7 @@
 #include "frontier/hosts.h"
 #include "crawl/report.h"
 #include "lib/form.h"
+#include "lib/status.h"
 #include "lib/xmalloc.h"
 #include "ops/console.h"
 #include "ops/consoletoken.h"
@@ -139,6 +140,11 @@ static void crawlctl_metrics(struct crawlctl *cc, struct ctlserver_reply *r)
 		    (unsigned long long)st->status_class[i]);
 	buf_appends(b, "# TYPE tern_failures_total counter\n");
 	buf_appendf(b, "tern_failures_total %llu\n", (unsigned long long)st->failures);
+	buf_appends(b, "# HELP tern_failures_by_cause_total Final failures by cause (tern(1) FAILURES; "
+	    "http counts 4xx and 5xx pages).\n# TYPE tern_failures_by_cause_total counter\n");
+	for (int g = 0; g < STATUS_GROUP_COUNT; g++)
+		buf_appendf(b, "tern_failures_by_cause_total{cause=\"%s\"} %llu\n", status_group_word(g),
+		    (unsigned long long)st->failures_by_cause[g]);
 	buf_appends(b, "# TYPE tern_retries_total counter\n");
 	buf_appendf(b, "tern_retries_total %llu\n", (unsigned long long)st->retries);
 	buf_appends(b, "# TYPE tern_dns_lookups_total counter\n");
