@@ -10,8 +10,9 @@
 #   tls       https with a self-signed certificate      -61, tls-verify:self-signed
 #   robots5xx robots.txt answers 500                     -9998, robots-unavailable
 #   disallow  the seed is disallowed by robots.txt       -9998, robots-disallowed
-#   nxdomain  a name the DNS server does not know        -6 (dns: -1), dns-nxdomain
-#   dnsdead   a DNS server that never answers            -6, dns-timeout
+#   nxdomain  a name the DNS server does not know        -6 (dns: -1), dns-nxdomain,
+#             at once: the answer is final, not retried
+#   dnsdead   a DNS server that never answers            -6 after retries, dns-timeout
 #   mixed     one good seed and one refused              exit 0, connect counted
 . "$top_srcdir/tests/lib.sh"
 need_cmd dnsmasq
@@ -89,19 +90,17 @@ expect disallow 1 "h0\.web\.test:$TW_PORT: robots\.txt disallows it \(seed [^)]*
 	" -9998 +- http://h0\.web\.test:$TW_PORT/p/private/1\.html .* err:robots-disallowed$" robots robots.policy
 
 crawl nxdomain "http://nosuch.web.test:$TW_PORT/"
-expect nxdomain 1 "nosuch\.web\.test: name does not exist \(NXDOMAIN\) \(seed [^)]*\); attempt 2 of 2 at .*see dns\.servers" \
-	" -6 +- http://nosuch\.web\.test:$TW_PORT/ .* 2t,err:dns-nxdomain$" dns dns.servers
+expect nxdomain 1 "nosuch\.web\.test: name does not exist \(NXDOMAIN\) \(seed [^)]*\); not fetched; see dns\.servers" \
+	" -6 +- http://nosuch\.web\.test:$TW_PORT/ .* - err:dns-nxdomain$" dns dns.servers
 grep -Eq ' -1 +- dns:nosuch\.web\.test .* err:dns-nxdomain$' nxdomain/logs/crawl.log ||
 	fail "nxdomain: the dns: line lacks its cause: $(cat nxdomain/logs/crawl.log)"
 
 # A DNS server that never answers: the lookup times out.
 dns_dead_start
-"$TERN" crawl -j dnsdead --set dns.servers="$DNS_DEAD_SERVER" --set dns.timeout-ms=200 \
-	--set dns.tries=1 --set frontier.max-retries=1 "http://h0.web.test:$TW_PORT/" \
-	>dnsdead.out 2>dnsdead.err
-echo $? >dnsdead.rc
-expect dnsdead 1 "h0\.web\.test: no DNS answer in time \(seed [^)]*\); not fetched; see dns\.servers, dns\.timeout-ms" \
-	" -6 +- http://h0\.web\.test:$TW_PORT/ .* err:dns-timeout$" dns dns.timeout-ms
+crawl dnsdead --set dns.servers="$DNS_DEAD_SERVER" --set dns.timeout-ms=200 \
+	--set dns.tries=1 "http://h0.web.test:$TW_PORT/"
+expect dnsdead 1 "h0\.web\.test: no DNS answer in time \(seed [^)]*\); attempt 2 of 2 at .*see dns\.servers, dns\.timeout-ms" \
+	" -6 +- http://h0\.web\.test:$TW_PORT/ .* 2t,err:dns-timeout$" dns dns.timeout-ms
 
 # One seed answers: the crawl did its work (exit 0), and still says and
 # counts the other's failure.

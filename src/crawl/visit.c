@@ -614,10 +614,18 @@ static void visit_dns_cb(void *arg, const struct dns_answer *a)
 		free(hops);
 	}
 	if (a->status != STATUS_DNS_SUCCESS || a->naddrs < 1) {
+		enum status_cause cause = a->cause != CAUSE_NONE ? a->cause : CAUSE_DNS_FAILED;
+
+		/* A name that does not exist, or has no address, is the DNS's
+		 * answer, not a failure to get one: retrying it for hours
+		 * (Heritrix does) would only make a mistyped seed look hung. */
+		if (cause == CAUSE_DNS_NXDOMAIN || cause == CAUSE_DNS_NO_ADDRESS) {
+			visit_fail(v, STATUS_DNS_PREREQ, cause, FRONTIER_FAILED, 0);
+			return;
+		}
 		/* The DNS server is not the host: no politeness delay, only the
 		 * retry delay the frontier applies to the URI. */
-		visit_retry_or_fail(v, STATUS_DNS_PREREQ,
-		    a->cause != CAUSE_NONE ? a->cause : CAUSE_DNS_FAILED, 0, NULL);
+		visit_retry_or_fail(v, STATUS_DNS_PREREQ, cause, 0, NULL);
 		return;
 	}
 	memcpy(&v->addr, &a->addrs[0], sizeof v->addr);
