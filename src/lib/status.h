@@ -28,6 +28,7 @@
 	X(UNFETCHABLE, -7, "unfetchable URI") \
 	X(TOO_MANY_RETRIES, -8, "too many retries") \
 	X(ROBOTS_PREREQ, -61, "robots.txt prerequisite failed") \
+	X(DEEMED_NOT_FOUND, -404, "deemed not found") \
 	X(TOO_MANY_HOPS, -4001, "too many link hops") \
 	X(OUT_OF_SCOPE, -5000, "out of scope") \
 	X(BLOCKED_BY_USER, -5001, "blocked by a setting") \

@@ -46,6 +46,7 @@ static void test_status_codes_unique(void **state)
 	assert_int_equal(STATUS_UNFETCHABLE, -7);
 	assert_int_equal(STATUS_TOO_MANY_RETRIES, -8);
 	assert_int_equal(STATUS_ROBOTS_PREREQ, -61);
+	assert_int_equal(STATUS_DEEMED_NOT_FOUND, -404);
 	assert_int_equal(STATUS_TOO_MANY_HOPS, -4001);
 	assert_int_equal(STATUS_OUT_OF_SCOPE, -5000);
 	assert_int_equal(STATUS_ROBOTS_PRECLUDED, -9998);
