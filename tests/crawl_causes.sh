@@ -18,6 +18,7 @@
 need_cmd dnsmasq
 need_cmd node
 need_cmd openssl
+need_cmd script
 
 # A certificate that signs itself (no CA), for the names of the test web.
 tw_dir
@@ -54,6 +55,7 @@ expect() {
 	_n=$1 _rc=$2 _term=$3 _cl=$4 _cause=$5 _set=$6
 	[ "$(cat "$_n.rc")" = "$_rc" ] ||
 		fail "$_n: exit $(cat "$_n.rc"), wanted $_rc: $(cat "$_n.out" "$_n.err")"
+	grep -q Sanitizer "$_n.err" && fail "$_n: sanitizer report: $(cat "$_n.err")"
 	grep -Eq "^tern: $_term" "$_n.err" || fail "$_n: terminal lacks /$_term/: $(cat "$_n.err")"
 	_line=$(grep -E "^tern: $_term" "$_n.err" | head -1 | sed 's/^tern: //')
 	grep -qF "$_line" "$_n/logs/tern.log" || fail "$_n: tern.log lacks '$_line': $(cat "$_n/logs/tern.log")"
@@ -75,6 +77,16 @@ expect refused 1 "127\.0\.0\.1:$closed: connection refused \(seed http://127\.0\
 grep -q "gave up after 2 attempts" refused.err || fail "refused: the end of the retries is not said: $(cat refused.err)"
 [ "$(grep -c ' -2 .*/robots.txt .*err:connection-refused$' refused/logs/crawl.log)" -eq 2 ] ||
 	fail "refused: robots.txt attempts without their cause: $(cat refused/logs/crawl.log)"
+
+# On a terminal the line first clears the live status line, which comes
+# back at its next refresh (script(1) gives the crawl a pty).
+script -qfec "$TERN crawl -j pty --set frontier.max-retries=2 --set frontier.retry-delay-seconds=2 \
+	http://127.0.0.1:$closed/" pty.out >/dev/null
+tr '\r\033' 'RE' <pty.out >pty.txt
+grep -q "RE\[Ktern: 127\.0\.0\.1:$closed: connection refused (seed" pty.txt ||
+	fail "pty: the failure line does not clear the status line first: $(cat pty.txt)"
+sed -n "/tern: 127\.0\.0\.1:$closed: connection refused/,\$p" pty.txt | grep -q 'RE\[K[0-9]' ||
+	fail "pty: no status line after the failure line: $(cat pty.txt)"
 
 crawl tls "https://h0.web.test:$TW_TLS_PORT/"
 expect tls 1 "h0\.web\.test:$TW_TLS_PORT: certificate verify failed \(self-signed\) \(seed [^)]*\); attempt 2 of 2 at .*see fetch\.tls-verify, fetch\.ca-file" \
