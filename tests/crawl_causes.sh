@@ -13,6 +13,7 @@
 #   nxdomain  a name the DNS server does not know        -6 (dns: -1), dns-nxdomain,
 #             at once: the answer is final, not retried
 #   dnsdead   a DNS server that never answers            -6 after retries, dns-timeout
+#   private   hosts that resolve to 127.0.0.1, not allowed -7, private-address
 #   mixed     one good seed and one refused              exit 0, connect counted
 . "$top_srcdir/tests/lib.sh"
 need_cmd dnsmasq
@@ -29,7 +30,7 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
 	-addext "subjectAltName=DNS:*.web.test,DNS:web.test,IP:127.0.0.1" >"$ss/log" 2>&1 ||
 	fail "openssl self-signed: $(cat "$ss/log")"
 TW_CERT=$ss/cert.pem TW_KEY=$ss/key.pem
-tw_start --tls --hosts 3 --pages 4 --links 2 --kb 1 --cross 0 --script h1.web.test=robots-5xx
+tw_start --tls --hosts 3 --pages 4 --links 2 --kb 1 --cross 0.5 --script h1.web.test=robots-5xx
 dns_start
 cd "$TW_DIR" || fail "no work directory"
 closed=$(node -e 'const s = require("net").createServer();
@@ -113,6 +114,22 @@ crawl dnsdead --set dns.servers="$DNS_DEAD_SERVER" --set dns.timeout-ms=200 \
 	--set dns.tries=1 "http://h0.web.test:$TW_PORT/"
 expect dnsdead 1 "h0\.web\.test: no DNS answer in time \(seed [^)]*\); attempt 2 of 2 at .*see dns\.servers, dns\.timeout-ms" \
 	" -6 +- http://h0\.web\.test:$TW_PORT/ .* 2t,err:dns-timeout$" dns dns.timeout-ms
+
+# Private addresses refused: every test web host resolves to 127.0.0.1. The
+# seed's own host may be exempt (tern.conf(5), fetch.allow-private-addresses),
+# its links to other hosts are not: at least one refusal either way.
+crawl private --set fetch.allow-private-addresses=false "http://h0.web.test:$TW_PORT/"
+grep -q Sanitizer private.err && fail "private: sanitizer report: $(cat private.err)"
+line=$(grep -E "^tern: h[0-9]\.web\.test:$TW_PORT: private, loopback or reserved address refused \(.*\); not fetched; see fetch\.allow-private-addresses$" private.err | head -1 | sed 's/^tern: //')
+[ -n "$line" ] || fail "private: terminal lacks the refusal: $(cat private.err)"
+grep -qF "$line" private/logs/tern.log || fail "private: tern.log lacks '$line'"
+grep -Eq " -7 +- http://h[0-9]\.web\.test:$TW_PORT/.* err:private-address$" private/logs/crawl.log ||
+	fail "private: crawl.log: $(cat private/logs/crawl.log)"
+grep -Eq "^tern: +private +[1-9][0-9]* .*see fetch\.allow-private-addresses$" private.out ||
+	fail "private: summary: $(cat private.out)"
+node -e 'const j = JSON.parse(require("fs").readFileSync(process.argv[1]));
+	process.exit(j.failures_by_cause.private >= 1 ? 0 : 1)' private/reports/stats.json ||
+	fail "private: stats.json: $(cat private/reports/stats.json)"
 
 # One seed answers: the crawl did its work (exit 0), and still says and
 # counts the other's failure.
