@@ -3,7 +3,7 @@
  * Three lists, each one X-macro so that a name, its number, its word and its
  * message are written once (tests/lib/test_status.c checks them):
  *   STATUS_CODES   Heritrix's fetch status codes, crawl.log's status column
- *                  for everything that is not an HTTP status (doc/crawl.md);
+ *                  for everything that is not an HTTP status (doc/formats.md);
  *   STATUS_CAUSES  the causes tern tells apart within those codes, each with
  *                  the code it is logged with, its group, the word crawl.log
  *                  annotates it with (err:WORD), a message for a person and
