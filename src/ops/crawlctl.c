@@ -21,6 +21,7 @@
 #include "lib/clock.h"
 #include "lib/config.h"
 #include "crawl/crawl.h"
+#include "crawl/failures.h"
 #include "ops/crawlctl.h"
 #include "net/ctlserver.h"
 #include "net/dns.h"
@@ -91,13 +92,14 @@ static void crawlctl_status(struct crawl *cr, struct ctlserver_reply *r)
 
 	crawl_status(cr, &cs);
 	frontier_counts(crawl_frontier(cr), &fc);
-	crawlctl_json(r, json_pack("{s:s, s:s?, s:b, s:I, s:I, s:I, s:i, s:f, s:o}",
+	crawlctl_json(r, json_pack("{s:s, s:s?, s:b, s:I, s:I, s:I, s:o, s:i, s:f, s:o}",
 	    "state", crawl_state_name(cs.state),
 	    "reason", cs.reason,
 	    "at_finish", cs.at_finish,
 	    "pages", (json_int_t)st->pages,
 	    "bytes", (json_int_t)st->bytes,
 	    "failures", (json_int_t)st->failures,
+	    "failures_by_cause", failures_json(st),
 	    "in_flight", cs.in_flight,
 	    "seconds", cs.seconds,
 	    "frontier", counts_json(&fc)));
