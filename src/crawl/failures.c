@@ -133,6 +133,7 @@ void failures_note(struct failures *fl, const struct failures_event *ev)
 
 void failures_disposed(struct failures *fl, int status, enum status_cause cause)
 {
+	assert(status != 0);
 	if (status > 0 && status < 400)
 		return;
 	/* Anything else is a failure: a negative code, or the 4xx/5xx it

@@ -342,6 +342,8 @@ static void visit_end(struct visit *v, enum frontier_outcome o, uint64_t delay_m
 {
 	struct visit_pool *pool = v->pool;
 
+	/* A visit ends once: its URI goes back to the frontier here. */
+	assert(v->c != NULL && v->state != VISIT_DONE);
 	/* A kept-alive connection to a host that will sleep long only costs
 	 * the server a socket. */
 	if (delay_ms > VISIT_LONG_SNOOZE_MS && v->host != NULL)
@@ -831,6 +833,7 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 	int revisit = 0;
 	uint64_t delay;
 
+	assert(v->state == VISIT_ROBOTS && f == v->f);
 	if (visit_local_failure(v, f)) {
 		free(hops);
 		return;
@@ -966,6 +969,7 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 	enum status_cause cause;
 	size_t dropped;
 
+	assert(v->state == VISIT_FETCH && f == v->f);
 	if (visit_local_failure(v, f))
 		return;
 	buf_reset_keep(ann, VISIT_KEEP_ROOM);

@@ -344,6 +344,7 @@ conn_write_cb(uv_write_t *req, int status)
 	struct conn *c = w->c;
 
 	free(w);
+	assert(c->writes > 0);
 	c->writes--;
 	if (c->state == CONN_S_CLOSING)
 		return;
