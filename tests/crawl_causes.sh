@@ -13,6 +13,7 @@
 #   nxdomain  a name the DNS server does not know        -6 (dns: -1), dns-nxdomain,
 #             at once: the answer is final, not retried
 #   dnsdead   a DNS server that never answers            -6 after retries, dns-timeout
+#   notfound  the seed answers 404                       404, counted as http
 #   private   hosts that resolve to 127.0.0.1, not allowed -7, private-address
 #   mixed     one good seed and one refused              exit 0, connect counted
 . "$top_srcdir/tests/lib.sh"
@@ -114,6 +115,18 @@ crawl dnsdead --set dns.servers="$DNS_DEAD_SERVER" --set dns.timeout-ms=200 \
 	--set dns.tries=1 "http://h0.web.test:$TW_PORT/"
 expect dnsdead 1 "h0\.web\.test: no DNS answer in time \(seed [^)]*\); attempt 2 of 2 at .*see dns\.servers, dns\.timeout-ms" \
 	" -6 +- http://h0\.web\.test:$TW_PORT/ .* 2t,err:dns-timeout$" dns dns.timeout-ms
+
+# A seed that answers 404 is the server's answer: said (for a seed), counted
+# as http, and with nothing else fetched the crawl failed.
+crawl notfound "http://h2.web.test:$TW_PORT/p/missing-1.html"
+[ "$(cat notfound.rc)" = 1 ] || fail "notfound: exit $(cat notfound.rc): $(cat notfound.out notfound.err)"
+grep -q "^tern: h2\.web\.test:$TW_PORT: HTTP error status 404 (seed http://h2\.web\.test:$TW_PORT/p/missing-1\.html)$" notfound.err ||
+	fail "notfound: terminal: $(cat notfound.err)"
+grep -q "HTTP error status 404 (seed" notfound/logs/tern.log || fail "notfound: tern.log"
+grep -Eq "^.{24} +404 .* http://h2\.web\.test:$TW_PORT/p/missing-1\.html - - text/html .* -$" notfound/logs/crawl.log ||
+	fail "notfound: crawl.log: $(cat notfound/logs/crawl.log)"
+grep -Eq "^tern: +http +1  HTTP 4xx/5xx answers" notfound.out || fail "notfound: summary: $(cat notfound.out)"
+grep -q "every seed failed for good" notfound.out || fail "notfound: the end does not say why: $(cat notfound.out)"
 
 # Private addresses refused: every test web host resolves to 127.0.0.1. The
 # seed's own host may be exempt (tern.conf(5), fetch.allow-private-addresses),

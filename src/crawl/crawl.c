@@ -440,7 +440,7 @@ static void crawl_end(struct crawl *cr)
 	if (cr->stop_reason == NULL && cr->node == NULL && failures_all_failed(cr->failures)) {
 		cr->all_failed = 1;
 		cr->exit_status = 1;
-		crawl_log_event(cr, "every seed failed for good and nothing was fetched (exit status 1)");
+		crawl_log_event(cr, "every seed failed for good: no page answered 2xx or 304 (exit status 1)");
 	}
 	crawl_set_state(cr, CRAWL_FINISHED, cr->stop_reason);
 	crawl_progress(cr, 1);
@@ -888,7 +888,7 @@ static void crawl_print_summary(const struct crawl *cr)
 	    (unsigned long long)cr->stats.status_class[4], (unsigned long long)cr->stats.status_class[5]);
 	failures_print(&cr->stats, stdout);
 	if (cr->all_failed)
-		printf("tern: every seed failed for good and nothing was fetched (exit status 1); "
+		printf("tern: every seed failed for good: no page answered 2xx or 304 (exit status 1); "
 		    "the first failure of each host is said above and in %s/logs/tern.log\n", cr->jobdir);
 	/* URIs left where only the operator can release them (doc/formats.md, "When a crawl ends"). */
 	if (cr->frontier != NULL) {

@@ -104,6 +104,8 @@ void failures_note(struct failures *fl, const struct failures_event *ev)
 		buf_appendf(&b, "%s: %s", ev->host, status_cause_message(ev->cause));
 	else
 		buf_appendf(&b, "%s:%d: %s", ev->host, ev->port, status_cause_message(ev->cause));
+	if (g == STATUS_GROUP_HTTP && ev->status > 0)
+		buf_appendf(&b, " %d", ev->status);
 	buf_appendf(&b, " (%s%s)", ev->seed ? "seed " : "", ev->uri);
 	if (!ev->final) {
 		time_t at = (time_t)((uint64_t)time(NULL) + (ev->retry_ms + 500) / 1000);

@@ -29,6 +29,7 @@ struct failures_event {
 	const char *host;		/* the host (a DNS failure is said of it) */
 	int port;			/* and port (every other failure) */
 	const char *uri;
+	int status;			/* as logged (an HTTP error says its code) */
 	enum status_cause cause;
 	int seed;			/* the URI is a seed */
 	int final;			/* no attempt follows */

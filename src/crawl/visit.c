@@ -374,7 +374,7 @@ static void visit_end(struct visit *v, enum frontier_outcome o, uint64_t delay_m
  * host, a seed's while nothing was fetched; failures.c decides). retry_ms
  * is the wait before the next attempt (0: the queue's retry-delay-seconds),
  * final that there is none. */
-static void visit_note_failure(struct visit *v, enum status_cause cause, int final,
+static void visit_note_failure(struct visit *v, int status, enum status_cause cause, int final,
     uint64_t retry_ms, const char *retry_setting)
 {
 	struct visit_pool *pool = v->pool;
@@ -386,6 +386,7 @@ static void visit_note_failure(struct visit *v, enum status_cause cause, int fin
 	ev.host = v->host != NULL ? v->host : v->c->uri;
 	ev.port = v->port;
 	ev.uri = v->c->uri;
+	ev.status = status;
 	ev.cause = cause;
 	ev.seed = (v->c->flags & CURI_SEED) != 0;
 	ev.final = final;
@@ -412,7 +413,7 @@ static void visit_fail(struct visit *v, int status, enum status_cause cause,
 	assert(status < 0);
 	if (attempts < 1)
 		attempts = 1;
-	visit_note_failure(v, cause, 1, 0, NULL);
+	visit_note_failure(v, status, cause, 1, 0, NULL);
 	visit_annotations(v, attempts, cause, NULL, &ann);
 	visit_log(v, status, -1, v->c->uri, v->c->hops, v->c->via, NULL, 0, 0, NULL, ann.data);
 	buf_free(&ann);
@@ -429,7 +430,7 @@ static void visit_retry_or_fail(struct visit *v, int status, enum status_cause c
     uint64_t delay_ms, const char *setting)
 {
 	if (frontier_may_retry(v->pool->env.frontier, v->c)) {
-		visit_note_failure(v, cause, 0, delay_ms, setting);
+		visit_note_failure(v, status, cause, 0, delay_ms, setting);
 		v->pool->env.stats->retries++;
 		visit_end(v, FRONTIER_RETRY, delay_ms);
 	} else {
@@ -996,7 +997,7 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		    24ULL * 3600 * 1000, &wait) == 0 && frontier_may_retry(pool->env.frontier, v->c)) {
 			/* The server named its time: the queue sleeps until then and
 			 * the URI is asked again. */
-			visit_note_failure(v, CAUSE_HTTP_ERROR, 0, wait > delay ? wait : delay,
+			visit_note_failure(v, status, CAUSE_HTTP_ERROR, 0, wait > delay ? wait : delay,
 			    "the server's Retry-After");
 			fetch_release(v->f);
 			v->f = NULL;
@@ -1070,7 +1071,7 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		v->due_ms = recrawl_next_visit(pool->env.cfg, v->surt, v->c, &hv, clock_wall_ms());
 	}
 	if (cause != CAUSE_NONE)
-		visit_note_failure(v, cause, 1, 0, NULL);
+		visit_note_failure(v, status, cause, 1, 0, NULL);
 	visit_annotations(v, attempts, cause, extra->data, ann);
 	visit_log(v, status, status > 0 ? (int64_t)bytes : -1, v->c->uri, v->c->hops, v->c->via,
 	    status > 0 ? fetch_header(f, "Content-Type") : NULL, status > 0 ? t->start_wall_ms : 0,

@@ -104,13 +104,14 @@ static void test_failures_once_per_host_and_kind(void **state)
 	    "see robots.policy"));
 	/* HTTP errors only for seeds. */
 	ev = test_failures_ev("f.test", 80, CAUSE_HTTP_ERROR);
+	ev.status = 404;
 	ev.final = 1;
 	failures_note(fl, &ev);
 	assert_int_equal(said.n, 7);
 	ev.seed = 1;
 	failures_note(fl, &ev);
 	assert_int_equal(said.n, 8);
-	assert_non_null(strstr(said.last, "(seed http://x/)"));
+	assert_string_equal(said.last, "f.test:80: HTTP error status 404 (seed http://x/)");
 	failures_free(fl);
 	free(said.last);
 }
