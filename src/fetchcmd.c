@@ -180,7 +180,7 @@ fetchcmd_run(struct config *cfg, const char *url)
 	memset(&req, 0, sizeof(req));
 	req.url = href.data;
 	req.parts = &parts;
-	req.operator_literal = 1;
+	req.operator_host = 1;
 	fetch_start(fr, &req, &cbs, &fc, &f);
 	while (!fc.done && uv_run(&loop, UV_RUN_ONCE) != 0)
 		;

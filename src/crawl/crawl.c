@@ -35,6 +35,7 @@
 #include "crawl/report.h"
 #include "lib/robots.h"
 #include "crawl/schedule.h"
+#include "crawl/seedhosts.h"
 #include "crawl/seeds.h"
 #include "crawl/scope.h"
 #include "lib/url.h"
@@ -67,6 +68,7 @@ struct crawl {
 	char *jobdir;
 	struct frontier *frontier;
 	struct schedule *sched;
+	struct seedhosts *seedhosts;	/* exempt from the address guard */
 	struct visit_pool *visits;	/* every visit in progress */
 	struct failures *failures;	/* first failures said, counts by cause */
 	int all_failed;			/* ended with every seed failed (exit 1) */
@@ -863,6 +865,7 @@ static void crawl_free(struct crawl *cr)
 		scope_free(cr->scope);
 	if (cr->hosts != NULL)
 		hosts_free(cr->hosts);
+	seedhosts_free(cr->seedhosts);
 	if (cr->crawllog)
 		fclose(cr->crawllog);
 	if (cr->ternlog)
@@ -1044,6 +1047,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	sde.scope = cr->scope;
 	sde.sched = cr->sched;
 	sde.frontier = cr->frontier;
+	sde.hosts = cr->seedhosts = seedhosts_new();
 	/* A cluster node may start with none and take its share of the
 	 * work the others were given. */
 	sde.none_ok = cr->node != NULL;
@@ -1114,6 +1118,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	env.hosts = cr->hosts;
 	env.warc = cr->warc;
 	env.dedup = cr->dedup;
+	env.seedhosts = cr->seedhosts;
 	env.crawllog = cr->crawllog;
 	env.tmpdir = cr->tmpdir;
 	env.agent = cr->agent;

@@ -9,12 +9,14 @@
 struct frontier;
 struct schedule;
 struct scope;
+struct seedhosts;
 
 /* Where the seeds go; the crawl owns them. */
 struct seeds_env {
 	struct scope *scope;
 	struct schedule *sched;
 	struct frontier *frontier;	/* written every few thousand seeds */
+	struct seedhosts *hosts;	/* gets each seed's host (may be NULL) */
 	int none_ok;			/* no seed at all is no error (a cluster node) */
 };
 

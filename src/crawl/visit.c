@@ -26,6 +26,7 @@
 #include "crawl/failures.h"
 #include "crawl/outlinks.h"
 #include "crawl/recrawl.h"
+#include "crawl/seedhosts.h"
 #include "crawl/sitemaps.h"
 #include "lib/clock.h"
 #include "lib/config.h"
@@ -33,6 +34,7 @@
 #include "lib/curi.h"
 #include "archive/dedup.h"
 #include "archive/digest.h"
+#include "net/addrguard.h"
 #include "net/dns.h"
 #include "net/fetch.h"
 #include "net/fetcher.h"
@@ -481,32 +483,21 @@ static int visit_local_failure(struct visit *v, struct fetch *f)
 	return 1;
 }
 
-/* Private, loopback, link-local, unspecified, multicast and cloud metadata
- * addresses: a name that resolves there is refused (STATUS_UNFETCHABLE,
- * CAUSE_PRIVATE_ADDRESS) unless the operator
- * allowed it, so a page cannot point the crawler at internal services. */
-static int visit_addr_private(const struct sockaddr_storage *ss)
+/* The address guard (net/addrguard.h): a URI whose address is private,
+ * loopback or otherwise special-purpose is refused (STATUS_UNFETCHABLE,
+ * CAUSE_PRIVATE_ADDRESS) before anything is sent, so a page cannot point
+ * the crawler at internal services, unless the operator allowed such
+ * addresses or named its host in a seed. 1 if the visit was refused. */
+static int visit_guard(struct visit *v)
 {
-	if (ss->ss_family == AF_INET) {
-		uint32_t a = ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr);
-		return (a >> 24) == 10 || (a >> 24) == 127 || (a >> 24) == 0 ||
-		    (a >> 20) == (172u << 4 | 1) || (a >> 16) == (192u << 8 | 168) ||
-		    (a >> 16) == (169u << 8 | 254) || (a >> 22) == (100u << 2 | 1) ||
-		    (a >> 28) == 14 || (a >> 28) == 15;
-	}
-	if (ss->ss_family == AF_INET6) {
-		const struct in6_addr *a = &((const struct sockaddr_in6 *)ss)->sin6_addr;
-		if (IN6_IS_ADDR_V4MAPPED(a)) {
-			struct sockaddr_storage v4;
-			memset(&v4, 0, sizeof v4);
-			v4.ss_family = AF_INET;
-			memcpy(&((struct sockaddr_in *)&v4)->sin_addr, &a->s6_addr[12], 4);
-			return visit_addr_private(&v4);
-		}
-		return IN6_IS_ADDR_LOOPBACK(a) || IN6_IS_ADDR_UNSPECIFIED(a) ||
-		    IN6_IS_ADDR_LINKLOCAL(a) || IN6_IS_ADDR_SITELOCAL(a) ||
-		    IN6_IS_ADDR_MULTICAST(a) || (a->s6_addr[0] & 0xfe) == 0xfc;
-	}
+	struct visit_pool *pool = v->pool;
+
+	if (addrguard_sockaddr((const struct sockaddr *)&v->addr) == NULL ||
+	    config_bool(pool->env.cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES) ||
+	    (v->c->flags & CURI_SEED) ||
+	    (pool->env.seedhosts != NULL && seedhosts_has(pool->env.seedhosts, v->host)))
+		return 0;
+	visit_fail(v, STATUS_UNFETCHABLE, CAUSE_PRIVATE_ADDRESS, FRONTIER_FAILED, 0);
 	return 1;
 }
 
@@ -569,7 +560,6 @@ static void visit_dns_cb(void *arg, const struct dns_answer *a)
 {
 	struct visit *v = arg;
 	struct visit_pool *pool = v->pool;
-	int allow_private = config_bool(pool->env.cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES);
 
 	v->dq = NULL;
 	if (v->abandoned) {
@@ -635,17 +625,15 @@ static void visit_dns_cb(void *arg, const struct dns_answer *a)
 	visit_set_port(&v->addr, v->port);
 	snprintf(v->ip, sizeof v->ip, "%s", a->ip);
 	v->have_addr = 1;
-	if (!allow_private && visit_addr_private(&v->addr)) {
-		visit_fail(v, STATUS_UNFETCHABLE, CAUSE_PRIVATE_ADDRESS, FRONTIER_FAILED, 0);
+	if (visit_guard(v))
 		return;
-	}
 	if (visit_relocate(v))
 		return;
 	visit_after_resolve(v);
 }
 
-/* Literal IP hosts need no lookup; the operator's own IP-literal seeds are
- * always allowed, other private literals are refused like resolved names. */
+/* Literal IP hosts need no lookup; the guard judges them as it judges
+ * resolved names. */
 static int visit_literal_addr(struct visit *v)
 {
 	struct sockaddr_in *s4 = (struct sockaddr_in *)&v->addr;
@@ -1268,12 +1256,8 @@ void visit_start(struct visit_pool *pool, struct curi *c)
 			visit_fail(v, STATUS_UNFETCHABLE, CAUSE_BAD_URL, FRONTIER_FAILED, 0);
 			return;
 		}
-		if (!(c->flags & CURI_SEED) &&
-		    !config_bool(pool->env.cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES) &&
-		    visit_addr_private(&v->addr)) {
-			visit_fail(v, STATUS_UNFETCHABLE, CAUSE_PRIVATE_ADDRESS, FRONTIER_FAILED, 0);
+		if (visit_guard(v))
 			return;
-		}
 		visit_after_resolve(v);
 		return;
 	}

@@ -17,6 +17,7 @@ struct fetcher;
 struct frontier;
 struct hosts;
 struct schedule;
+struct seedhosts;
 struct warc_writer;
 
 struct visit_env {
@@ -28,6 +29,8 @@ struct visit_env {
 	struct hosts *hosts;		/* robots verdicts and bandwidth per server */
 	struct warc_writer *warc;	/* NULL: WARC writing is off */
 	struct dedup *dedup;		/* NULL: no dedup index */
+	struct seedhosts *seedhosts;	/* hosts exempt from the address guard
+					 * (NULL: none) */
 	FILE *crawllog;			/* lines are written, flushed by the loop */
 	const char *tmpdir;		/* spill files of large bodies */
 	const char *agent;		/* robots.txt product token */

@@ -22,6 +22,7 @@
 #include "lib/clock.h"
 #include "lib/config.h"
 #include "lib/url.h"
+#include "net/addrguard.h"
 #include "net/conn.h"
 #include "net/decode.h"
 #include "net/dns.h"
@@ -54,7 +55,7 @@ struct fetch {
 	struct sockaddr_storage addr;
 	int have_addr;
 	int caller_addr;	/* the address came in the request */
-	int operator_literal;
+	int operator_host;
 	int64_t max_length;
 	struct dns_query *dq;
 	struct dns_answer *dns;
@@ -121,7 +122,7 @@ fetch_start(struct fetcher *fr, const struct fetch_req *req,
 	f->arg = arg;
 	f->url = xstrdup(req->url);
 	f->max_length = req->max_length > 0 ? req->max_length : f->set->max_length;
-	f->operator_literal = req->operator_literal;
+	f->operator_host = req->operator_host;
 	f->t_start = uv_hrtime();
 	f->tm.start_wall_ms = clock_wall_ms();
 	f->status = 0;
@@ -149,37 +150,6 @@ fetch_start(struct fetcher *fr, const struct fetch_req *req,
 	}
 	*out = f;
 	return 0;
-}
-
-/* Private, loopback, link-local (with cloud metadata at 169.254.169.254),
- * shared, multicast and reserved addresses: what a crawler must not be
- * steered into (SSRF). */
-static int
-fetch_addr_private(const struct sockaddr_storage *sa)
-{
-	const unsigned char *b;
-
-	if (sa->ss_family == AF_INET6) {
-		static const unsigned char zero[16];
-		b = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
-		if (memcmp(b, zero, 15) == 0 && (b[15] == 0 || b[15] == 1))
-			return 1;	/* :: and ::1 */
-		if ((b[0] & 0xfe) == 0xfc || (b[0] == 0xfe && (b[1] & 0xc0) == 0x80) || b[0] == 0xff)
-			return 1;	/* fc00::/7, fe80::/10, ff00::/8 */
-		if (memcmp(b, zero, 10) == 0 && b[10] == 0xff && b[11] == 0xff)
-			b += 12;	/* IPv4-mapped: judge the IPv4 address */
-		else
-			return 0;
-	} else {
-		b = (const unsigned char *)&((const struct sockaddr_in *)sa)->sin_addr;
-	}
-	return b[0] == 0 || b[0] == 10 || b[0] == 127 || b[0] >= 224 ||
-	    (b[0] == 100 && (b[1] & 0xc0) == 64) ||
-	    (b[0] == 169 && b[1] == 254) ||
-	    (b[0] == 172 && (b[1] & 0xf0) == 16) ||
-	    (b[0] == 192 && b[1] == 168) ||
-	    (b[0] == 192 && b[1] == 0 && b[2] == 0) ||
-	    (b[0] == 198 && (b[1] & 0xfe) == 18);
 }
 
 static void
@@ -253,6 +223,7 @@ fetch_connect(struct fetch *f)
 {
 	struct fetcher *fr = f->fr;
 	struct conn *idle;
+	const struct addrguard_range *guard;
 	void *session = NULL;
 	int r;
 
@@ -265,10 +236,11 @@ fetch_connect(struct fetch *f)
 	}
 	/* An address given by the caller was vetted there; one we resolved
 	 * ourselves is checked here, before connecting to that very address. */
-	if (!f->caller_addr && !f->set->allow_private &&
-	    !(f->operator_literal && f->u.host_is_literal) && fetch_addr_private(&f->addr)) {
-		char *why = xasprintf("%s resolves to %s, a private, loopback, link-local "
-		    "or reserved address (fetch.allow-private-addresses is false)", f->u.host, f->ip);
+	if (!f->caller_addr && !f->set->allow_private && !f->operator_host &&
+	    (guard = addrguard_sockaddr((const struct sockaddr *)&f->addr)) != NULL) {
+		char *why = xasprintf("%s resolves to %s, in %s (%s), which is refused "
+		    "(fetch.allow-private-addresses is false)", f->u.host, f->ip, guard->block,
+		    guard->name);
 		fetch_fail(f, CAUSE_PRIVATE_ADDRESS, why);
 		free(why);
 		return;

@@ -24,11 +24,12 @@ struct fetch_req {
 	const struct url_parts *parts;	/* url as url_split split it (NULL:
 					 * fetch_start splits it) */
 	const struct sockaddr *addr;	/* NULL: resolve via dns (and refuse
-					 * private addresses, STATUS_UNFETCHABLE,
-					 * unless allowed);
+					 * what net/addrguard.h refuses,
+					 * STATUS_UNFETCHABLE, unless allowed);
 					 * given: used as is, the port from the URL */
 	int64_t max_length;		/* 0: fetch.max-length-bytes */
-	int operator_literal;		/* the operator gave this IP-literal URL:
+	int operator_host;		/* the operator named this URL's host
+					 * (an IP literal or a name): its
 					 * private addresses are allowed */
 	const char *if_none_match;	/* a revisit's validators (NULL: not sent), */
 	const char *if_modified_since;	/* used while fetch_start runs */
