@@ -586,7 +586,12 @@ static void visit_dns_cb(void *arg, const struct dns_answer *a)
 			*strchr(server_ip, ':') = '\0';
 		if (a->status == STATUS_DNS_SUCCESS && pool->env.warc != NULL) {
 			char *err = NULL;
-			if (warc_write_dns(pool->env.warc, v->host, server_ip, a->fetch_time_ms * 1000,
+			unsigned char raw[16];
+			/* An answer from the hosts file names no server. */
+			int from_server = inet_pton(AF_INET, server_ip, raw) == 1 ||
+			    inet_pton(AF_INET6, server_ip, raw) == 1;
+			if (warc_write_dns(pool->env.warc, v->host, from_server ? server_ip : NULL,
+			    a->fetch_time_ms * 1000,
 			    block.data, block.len, &err) < 0) {
 				visit_event(pool, "WARC: %s", err);
 				free(err);
