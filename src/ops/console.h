@@ -20,6 +20,13 @@
 
 struct config;
 
+/* Said on the terminal and in logs/tern.log when the console's TCP listener
+ * (%s: its address) is bound beyond loopback: the console speaks plain
+ * HTTP, so its token travels in clear to anyone on the path. */
+#define CONSOLE_CLEAR_WARNING "warning: the console listens on %s, beyond loopback, " \
+	"over plain HTTP: its token travels in clear; listen on 127.0.0.1 and reach it " \
+	"through an SSH tunnel instead (tern(1), console)"
+
 /* The crawl's figures at this moment. */
 struct console_view {
 	const char *state;	/* RUNNING ... FINISHED; OFFLINE when no crawl runs */

@@ -539,6 +539,10 @@ static int crawlctl_listen(struct crawlctl *cc, const char *addr, char **err)
 	cc->tcp_l.port = ctlserver_port(cc->tcp);
 	snprintf(cc->url, sizeof cc->url, "http://%s/console/?token=%s", bound, cc->token);
 	crawl_log_event(cc->cr, "console listening on %s", bound);
+	if (!ctlserver_loopback(cc->tcp)) {
+		crawl_log_event(cc->cr, CONSOLE_CLEAR_WARNING, bound);
+		fprintf(stderr, "tern: " CONSOLE_CLEAR_WARNING "\n", bound);
+	}
 	return 0;
 }
 
@@ -559,7 +563,8 @@ static void crawlctl_listen_route(struct crawlctl *cc, const struct ctlreq *req,
 		free(err);
 	} else {
 		ctlserver_address(cc->tcp, bound, sizeof bound);
-		crawlctl_json(r, json_pack("{s:s, s:s}", "url", cc->url, "address", bound));
+		crawlctl_json(r, json_pack("{s:s, s:s, s:b}", "url", cc->url, "address", bound,
+		    "loopback", ctlserver_loopback(cc->tcp)));
 	}
 	json_decref(j);
 }
