@@ -8,7 +8,9 @@
  * judged as that IPv4 address, so no embedding smuggles a private one past
  * the guard.
  *
- * Pure: values in, a verdict out; the fetch and the crawl both ask it. */
+ * Pure logic, values in and a verdict out, asked by the fetch and the
+ * crawl alike; it reads socket addresses, so its header includes
+ * <sys/socket.h>, which keeps it out of tests/layers.sh's PURE table. */
 #ifndef TERN_ADDRGUARD_H
 #define TERN_ADDRGUARD_H
 #include <sys/socket.h>
