@@ -8,7 +8,7 @@
 # is refused before any connection) is logged -7 and counted.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/bench/nginx.sh"
-need_cmd nginx curl
+need_cmd nginx curl node
 tw_dir
 cd "$TW_DIR" || fail "no work directory"
 
@@ -40,8 +40,9 @@ crawl() {
 	# The other private address: refused, annotated, never connected to.
 	awk '$2 == -7 && $4 == "http://10.0.0.1/internal.png" && / err:private-address$/' "$log" | grep -q . ||
 		fail "$2: link to 10.0.0.1 not refused -7: $(grep 10.0.0.1 "$log")"
-	n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["failures_by_cause"]["private"])' \
-		"$TW_DIR/$2/reports/stats.json") || fail "$2: no private count in reports/stats.json"
+	n=$(node -e 'const j = JSON.parse(require("fs").readFileSync(process.argv[1]));
+		console.log(j.failures_by_cause.private)' "$TW_DIR/$2/reports/stats.json") ||
+		fail "$2: no private count in reports/stats.json"
 	[ "$n" = 1 ] || fail "$2: $n private refusals counted, expected 1"
 }
 
