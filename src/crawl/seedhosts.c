@@ -14,7 +14,7 @@
 struct seedhosts {
 	char **host;
 	size_t n, cap;
-	int sorted;		/* host[0..n) sorted and distinct */
+	int sorted; /* host[0..n) sorted and distinct */
 };
 
 struct seedhosts *seedhosts_new(void)

@@ -17,8 +17,8 @@
 
 /* A special-purpose block an address falls in. */
 struct addrguard_range {
-	const char *block;	/* "10.0.0.0/8" */
-	const char *name;	/* "private-use" */
+	const char *block; /* "10.0.0.0/8" */
+	const char *name;  /* "private-use" */
 };
 
 /* NULL when a may be crawled; otherwise the block it falls in (for an

@@ -11,13 +11,27 @@
 static void test_seedhosts_table(void **state)
 {
 	static const char *const seeds[] = {
-		"http://localhost:8080/", "http://127.0.0.1:18081/a", "https://[::1]:8443/",
-		"http://intranet.example/", "http://localhost/other", "http://127.0.0.1/",
+	    "http://localhost:8080/",
+	    "http://127.0.0.1:18081/a",
+	    "https://[::1]:8443/",
+	    "http://intranet.example/",
+	    "http://localhost/other",
+	    "http://127.0.0.1/",
 	};
-	static const struct { const char *host; int want; } asks[] = {
-		{ "localhost", 1 }, { "127.0.0.1", 1 }, { "::1", 1 }, { "intranet.example", 1 },
-		{ "[::1]", 0 }, { "127.0.0.2", 0 }, { "10.0.0.1", 0 }, { "example", 0 },
-		{ "www.intranet.example", 0 }, { "", 0 },
+	static const struct {
+		const char *host;
+		int want;
+	} asks[] = {
+	    {"localhost", 1},
+	    {"127.0.0.1", 1},
+	    {"::1", 1},
+	    {"intranet.example", 1},
+	    {"[::1]", 0},
+	    {"127.0.0.2", 0},
+	    {"10.0.0.1", 0},
+	    {"example", 0},
+	    {"www.intranet.example", 0},
+	    {"", 0},
 	};
 	struct seedhosts *s = seedhosts_new();
 
@@ -40,7 +54,7 @@ static void test_seedhosts_table(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_seedhosts_table),
+	    cmocka_unit_test(test_seedhosts_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
