@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 #include "lib/buf.h"
-#include "lib/extract.h"
-#include "lib/htmltok.h"
+#include "crawl/extract.h"
+#include "crawl/htmltok.h"
 #include "lib/url.h"
 
 #define EXTRACTBENCH_CHUNK 16384

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lib/consolereq.h"
+#include "ops/consolereq.h"
 #include "lib/form.h"
 #include "net/ctlreq.h"
 

@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lib/css.h"
+#include "crawl/css.h"
 #include "lib/buf.h"
 
 static void fuzz_css_cb(void *arg, const char *ref, size_t len, int is_import)

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lib/extract.h"
+#include "crawl/extract.h"
 #include "lib/buf.h"
 
 static void fuzz_extract_cb(void *arg, const struct extract_link *l)

@@ -1,7 +1,8 @@
 /* libFuzzer target for the response path: arbitrary server bytes through
  * the HTTP glue (src/net/http.c) in pieces whose sizes the input chooses, the
  * body through the content decoder (src/net/decode.c), then EOF; and the same
- * bytes as a URL through http_url_parse and the request builder. */
+ * bytes as a URL through the URL parser, http_url_from and the request
+ * builder. */
 #include <build-config.h>
 
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include "lib/buf.h"
 #include "net/decode.h"
 #include "net/http.h"
+#include "lib/url.h"
 
 struct fuzz_state {
 	struct http *h;
@@ -86,13 +88,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	url[size - 1] = '\0';
 	{
 		struct http_url u;
+		struct url_parts p;
+		struct buf href = BUF_INIT;
 		const char *err;
-		if (http_url_parse(url, &u, &err) == 0) {
+		if (url_resolve(NULL, url, strlen(url), &href) == 0 && url_split(href.data, &p) == 0 &&
+		    http_url_from(href.data, &p, &u, &err) == 0) {
 			struct buf b = BUF_INIT;
 			http_request_build(&b, &u, "fuzz", 1, url, url);
 			buf_free(&b);
 			http_url_clear(&u);
 		}
+		buf_free(&href);
 	}
 	free(url);
 	return 0;

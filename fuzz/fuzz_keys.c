@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lib/keys.h"
+#include "frontier/keys.h"
 #include "lib/robots.h"
-#include "lib/politeness.h"
+#include "crawl/politeness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

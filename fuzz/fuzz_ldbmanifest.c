@@ -4,7 +4,7 @@
  * more bytes used than given. The seed corpus holds real MANIFESTs. */
 #include <stdint.h>
 #include <stdlib.h>
-#include "lib/ldbmanifest.h"
+#include "crawl/ldbmanifest.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,6 +8,7 @@
  * refused, until SIGINT or SIGTERM. Offline there is no control.sock: `tern
  * ctl` and `tern report` keep saying that no crawl runs. */
 #include "consolecmd.h"
+#include "archive/crawllog.h"
 #include "crawl/job.h"
 #include "frontier/frontier.h"
 #include "lib/clock.h"
@@ -42,6 +43,22 @@ struct consolecmd {
 	double seconds;
 };
 
+/* The offline console bound beyond loopback: said on the terminal and in
+ * the job's logs/tern.log, as a crawl says it. */
+static void consolecmd_warn_clear(const char *jobdir, const char *bound)
+{
+	char *path = xasprintf("%s/logs/tern.log", jobdir), t[32];
+	FILE *fp = fopen(path, "a");
+
+	fprintf(stderr, "tern: " CONSOLE_CLEAR_WARNING "\n", bound);
+	if (fp != NULL) {
+		crawllog_iso_time(clock_wall_ms(), t);
+		fprintf(fp, "%s " CONSOLE_CLEAR_WARNING "\n", t, bound);
+		fclose(fp);
+	}
+	free(path);
+}
+
 /* Asks the running crawl to listen: 0 printed, CTL_NOT_RUNNING, or the
  * exit status of a failure. */
 static int consolecmd_live(const char *jobdir, const char *addr)
@@ -66,6 +83,11 @@ static int consolecmd_live(const char *jobdir, const char *addr)
 	}
 	ans = json_loadb(out.data, out.len, 0, NULL);
 	if (status == 200 && json_string_value(json_object_get(ans, "url")) != NULL) {
+		const char *bound = json_string_value(json_object_get(ans, "address"));
+
+		/* The crawl said so in its tern.log and on its terminal. */
+		if (json_is_false(json_object_get(ans, "loopback")))
+			fprintf(stderr, "tern: " CONSOLE_CLEAR_WARNING "\n", bound ? bound : addr);
 		printf("%s\n", json_string_value(json_object_get(ans, "url")));
 		rc = 0;
 	} else {
@@ -185,6 +207,8 @@ static int consolecmd_offline(const char *jobdir, const char *addr)
 	}
 	cc.l.port = ctlserver_port(cc.srv);
 	ctlserver_address(cc.srv, bound, sizeof bound);
+	if (!ctlserver_loopback(cc.srv))
+		consolecmd_warn_clear(jobdir, bound);
 	printf("http://%s/console/?token=%s\n", bound, token);
 	printf("(offline: no crawl runs in %s; this console serves the job as it was left "
 	    "until interrupted)\n", jobdir);

@@ -1,6 +1,6 @@
 /* `tern console JOBDIR [--listen ADDR:PORT]`: the operator console's URL
  * from the running crawl, or the console served offline by this process
- * (CONTRACT section 9). */
+ * (tern(1), console). */
 #ifndef TERN_CONSOLECMD_H
 #define TERN_CONSOLECMD_H
 

@@ -10,6 +10,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* A site of one's own needs no politeness delay, nor the one its robots.txt
+ * asks for with Crawl-delay (its Disallow lines are still obeyed). Its
+ * private or loopback address needs no setting either: the seeds' hosts are
+ * exempt from fetch.allow-private-addresses (crawl/seedhosts.h), while
+ * links to other private addresses stay refused. */
+const char *const crawlcmd_local_sets[] = {
+	"politeness.min-delay-ms=0",
+	"politeness.max-delay-ms=0",
+	"politeness.delay-factor=0",
+	"politeness.respect-crawl-delay-up-to-seconds=0",
+	NULL,
+};
+
 static void crawlcmd_end_cb(void *arg)
 {
 	crawlctl_close(arg);

@@ -11,12 +11,15 @@
 
 #include <openssl/evp.h>
 
+#include "lib/buf.h"
 #include "lib/config.h"
+#include "lib/url.h"
 #include "net/dns.h"
 #include "net/fetch.h"
 #include "net/fetcher.h"
 #include "fetchcmd.h"
 #include "net/http.h"
+#include "lib/status.h"
 #include "lib/xmalloc.h"
 
 struct fetchcmd {
@@ -45,18 +48,17 @@ fetchcmd_done_cb(void *arg, struct fetch *f)
 	fc->done = 1;
 }
 
+/* The status's meaning, and for a failure its cause by name. */
 static const char *
-fetchcmd_meaning(int status)
+fetchcmd_meaning(const struct fetch *f)
 {
-	switch (status) {
-	case -1: return "DNS lookup failed";
-	case -2: return "connect failed";
-	case -3: return "connection lost";
-	case -4: return "timeout";
-	case -6: return "DNS prerequisite failed";
-	case -7: return "unfetchable URI";
-	default: return status > 0 ? "HTTP response" : "failed";
-	}
+	int status = fetch_status(f);
+
+	if (status < 0 && fetch_cause(f) != CAUSE_NONE)
+		return status_cause_message(fetch_cause(f));
+	if (status > 0)
+		return "HTTP response";
+	return status_message(status) != NULL ? status_message(status) : "failed";
 }
 
 static void
@@ -84,7 +86,7 @@ fetchcmd_print(struct fetchcmd *fc, struct fetch *f)
 
 	printf("url: %s\n", fetch_url(f));
 	if (a) {
-		if (a->status == 1)
+		if (a->status == STATUS_DNS_SUCCESS)
 			printf("dns: 1 %s ttl=%" PRIu32 " server=%s%s\n", a->ip, a->ttl,
 			    a->server, a->from_cache ? " cached" : "");
 		else
@@ -93,12 +95,14 @@ fetchcmd_print(struct fetchcmd *fc, struct fetch *f)
 	}
 	if (*fetch_ip(f))
 		printf("ip: %s\n", fetch_ip(f));
-	printf("status: %d (%s)\n", status, fetchcmd_meaning(status));
+	printf("status: %d (%s)\n", status, fetchcmd_meaning(f));
 	if (fetch_error(f))
 		printf("error: %s\n", fetch_error(f));
-	printf("annotations: %s%s%s%s%s\n", ann ? "" : "-",
+	/* The same words as crawl.log's annotations column. */
+	printf("annotations: %s%s%s%s%s%s%s\n", ann || status < 0 ? "" : "-",
 	    ann & FETCH_LENTRUNC ? "lenTrunc " : "", ann & FETCH_TIMETRUNC ? "timeTrunc " : "",
-	    ann & FETCH_DECTRUNC ? "decodeTrunc " : "", ann & FETCH_DECERR ? "decodeError " : "");
+	    ann & FETCH_DECTRUNC ? "decodeTrunc " : "", ann & FETCH_DECERR ? "decodeError " : "",
+	    status < 0 ? "err:" : "", status < 0 ? status_cause_word(fetch_cause(f)) : "");
 	printf("reused: %d\ntls-resumed: %d\n", fetch_reused(f), fetch_tls_resumed(f));
 	printf("timings: dns %.3f ms, connect %.3f ms, tls %.3f ms, first byte %.3f ms, total %.3f ms\n",
 	    t->dns_us / 1000.0, t->connect_us / 1000.0, t->tls_us / 1000.0,
@@ -121,6 +125,8 @@ fetchcmd_run(struct config *cfg, const char *url)
 	static const struct fetch_cbs cbs = { NULL, fetchcmd_body_cb, fetchcmd_done_cb };
 	struct fetchcmd fc;
 	struct http_url u;
+	struct url_parts parts;
+	struct buf href = BUF_INIT;
 	const char *why;
 	struct fetch_req req;
 	struct fetch *f;
@@ -130,13 +136,22 @@ fetchcmd_run(struct config *cfg, const char *url)
 	char *err = NULL;
 	int status;
 
-	if (http_url_parse(url, &u, &why) != 0) {
+	/* The URL as the crawl would fetch it: resolved and split by the one
+	 * URL parser, then checked for what a request needs. */
+	if (url_resolve(NULL, url, strlen(url), &href) != 0 || url_split(href.data, &parts) != 0) {
+		fprintf(stderr, "tern fetch: %s: not an http or https URL\n", url);
+		buf_free(&href);
+		return 2;
+	}
+	if (http_url_from(href.data, &parts, &u, &why) != 0) {
 		fprintf(stderr, "tern fetch: %s: %s\n", url, why);
+		buf_free(&href);
 		return 2;
 	}
 	http_url_clear(&u);
 	if (uv_loop_init(&loop) != 0) {
 		fprintf(stderr, "tern fetch: cannot start the event loop\n");
+		buf_free(&href);
 		return 1;
 	}
 	dns = dns_new(&loop, cfg, &err);
@@ -144,6 +159,7 @@ fetchcmd_run(struct config *cfg, const char *url)
 		fprintf(stderr, "tern fetch: %s\n", err);
 		free(err);
 		uv_loop_close(&loop);
+		buf_free(&href);
 		return 2;
 	}
 	fr = fetcher_new(&loop, cfg, dns, &err);
@@ -153,6 +169,7 @@ fetchcmd_run(struct config *cfg, const char *url)
 		dns_free(dns);
 		uv_run(&loop, UV_RUN_DEFAULT);
 		uv_loop_close(&loop);
+		buf_free(&href);
 		return 2;
 	}
 	memset(&fc, 0, sizeof(fc));
@@ -161,8 +178,9 @@ fetchcmd_run(struct config *cfg, const char *url)
 	EVP_DigestInit_ex(fc.raw_md, EVP_sha1(), NULL);
 	EVP_DigestInit_ex(fc.dec_md, EVP_sha1(), NULL);
 	memset(&req, 0, sizeof(req));
-	req.url = url;
-	req.operator_literal = 1;
+	req.url = href.data;
+	req.parts = &parts;
+	req.operator_host = 1;
 	fetch_start(fr, &req, &cbs, &fc, &f);
 	while (!fc.done && uv_run(&loop, UV_RUN_ONCE) != 0)
 		;
@@ -175,5 +193,6 @@ fetchcmd_run(struct config *cfg, const char *url)
 	uv_loop_close(&loop);
 	EVP_MD_CTX_free(fc.raw_md);
 	EVP_MD_CTX_free(fc.dec_md);
+	buf_free(&href);
 	return status > 0 ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-/* tern's command line: the subcommand table of the product contract, option
+/* tern's command line: the subcommand table of tern(1), option
  * parsing shared by the subcommands, and the configuration they run with. */
 #include <build-config.h>
 
@@ -112,7 +112,7 @@ static int main_fetch(int argc, char **argv)
 }
 
 static const char main_crawl_usage[] =
-    "usage: tern crawl [-c FILE] [-j JOBDIR] [-s SEEDFILE] [--set KEY=VALUE]... "
+    "usage: tern crawl [-c FILE] [-j JOBDIR] [-s SEEDFILE] [--local] [--set KEY=VALUE]... "
     "[--cluster URL --crawl-id NAME] [--workers N] [URL]...\n";
 
 static int main_crawl(int argc, char **argv)
@@ -122,18 +122,25 @@ static int main_crawl(int argc, char **argv)
 		{ "cluster", required_argument, NULL, 'U' },
 		{ "crawl-id", required_argument, NULL, 'I' },
 		{ "workers", required_argument, NULL, 'W' },
+		{ "local", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* --cluster and --crawl-id are --set cluster.url= and
-	 * cluster.crawl-id=, applied after the others. */
-	char **sets = xcalloc((size_t)argc + 2, sizeof *sets), *url = NULL, *id = NULL;
+	 * cluster.crawl-id=, applied after the others; --local's settings
+	 * come before them all, so that any --set overrides them. */
+	size_t nlocal = 0;
+	char **sets, *url = NULL, *id = NULL;
 	size_t nsets = 0, nuser;
+	int local = 0;
 	const char *conf = NULL, *jobdir = NULL, *seedfile = NULL;
 	struct config *cfg;
 	long workers = 0;
 	int ch, rc;
 
+	while (crawlcmd_local_sets[nlocal] != NULL)
+		nlocal++;
+	sets = xcalloc((size_t)argc + 2 + nlocal, sizeof *sets);
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:j:s:h", opts, NULL)) != -1) {
 		switch (ch) {
@@ -148,6 +155,9 @@ static int main_crawl(int argc, char **argv)
 			break;
 		case 'S':
 			sets[nsets++] = optarg;
+			break;
+		case 'L':
+			local = 1;
 			break;
 		case 'U':
 			free(url);
@@ -182,6 +192,12 @@ static int main_crawl(int argc, char **argv)
 			free(id);
 			return 2;
 		}
+	}
+	if (local) {
+		memmove(sets + nlocal, sets, nsets * sizeof *sets);
+		for (size_t i = 0; i < nlocal; i++)
+			sets[i] = (char *)crawlcmd_local_sets[i];
+		nsets += nlocal;
 	}
 	nuser = nsets;
 	if (url != NULL)

@@ -1,5 +1,5 @@
 /* `tern report JOBDIR [frontier|queues|hosts|stats|revisits] [--json] [--state S]`:
- * the reports of CONTRACT section 3, live or offline. */
+ * the reports of doc/formats.md, live or offline. */
 #ifndef TERN_REPORTCMD_H
 #define TERN_REPORTCMD_H
 

@@ -13,7 +13,7 @@
 #   - no WARC file is left ".open" (each resume cut the killed run's file to
 #     its last whole record and closed it, and said so in tern.log), and
 #     every WARC reads cleanly with tern's reader (`tern warc-index`) and,
-#     when node and npm warcio are installed, tests/warc_validate.mjs.
+#     tests/warc_validate.mjs (npm warcio).
 # CHECKPOINT_KILL_SEED makes the kill times reproducible.
 . "$top_srcdir/tests/lib.sh"
 need_cmd dnsmasq
@@ -150,13 +150,11 @@ grep 'WARC recovery: ' "$job/logs/tern.log" | grep -v ': \(kept .*closed\|no who
 [ -s recovery_bad.txt ] && fail "WARC recovery failed: $(head -3 recovery_bad.txt)"
 [ "$recovered" -ge 1 ] || fail "no WARC file was recovered after $kills kills"
 "$TERN" warc-index "$job" >index.cdxj 2>warcindex.err || fail "tern warc-index: $(cat warcindex.err)"
-if command -v node >/dev/null 2>&1 && [ -d "$top_srcdir/tests/node_modules/warcio" ]; then
-	(cd "$top_srcdir/tests" && node warc_validate.mjs "$job") >validate.out 2>&1 ||
-		fail "warc_validate.mjs: $(grep FAIL validate.out | head -5)"
-	validated="warcio: $(tail -1 validate.out)"
-else
-	validated="warcio not installed"
-fi
+need_cmd node
+[ -d "$top_srcdir/tests/node_modules/warcio" ] || fail "npm warcio missing (scripts/deps installs it)"
+(cd "$top_srcdir/tests" && node warc_validate.mjs "$job") >validate.out 2>&1 ||
+	fail "warc_validate.mjs: $(grep FAIL validate.out | head -5)"
+validated="warcio: $(tail -1 validate.out)"
 
 # A response (or revisit) record for every page that answered.
 warc_captured_uris "$job"/warcs/*.warc.gz >archived.txt

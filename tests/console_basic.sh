@@ -1,5 +1,5 @@
 #!/bin/sh
-# The operator console without a browser (CONTRACT section 9), against a
+# The operator console without a browser (tern(1), console), against a
 # running crawl of the test web: `tern console` gets the crawl to open its
 # TCP listener and prints a URL with the token; without the token every page
 # and every action answers 401 (403 for a wrong one) with nothing of the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The operator console in a real browser (CONTRACT section 9): Debian's
+# The operator console in a real browser (tern(1), console): Debian's
 # chromium driven by puppeteer-core (tests/console_browser.mjs) against a
 # crawl of the test web whose small queue budget retires every queue
 # (held EMPTY by pause-at-finish): the overview's counts move and its charts

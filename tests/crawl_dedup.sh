@@ -1,6 +1,6 @@
 #!/bin/sh
 # Every capture written to WARC as a revisit record carries duplicate:digest
-# in crawl.log, whatever the URI (CONTRACT section 6), robots.txt included:
+# in crawl.log, whatever the URI (doc/formats.md, "crawl.log"), robots.txt included:
 # h1 and h2 of the test web serve the same robots.txt body, and every host
 # the same stylesheet and images.
 . "$top_srcdir/tests/lib.sh"

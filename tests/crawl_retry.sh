@@ -8,6 +8,7 @@
 #   h3  503 + Retry-After: 2, twice         -> the queue sleeps 2 s, page retried
 #   h4  robots.txt answers 500              -> every page -9998, none requested
 #   h5  nothing listens on its port         -> robots.txt -2 each try, page -61 3t
+#                                              with its cause, err:connection-refused
 . "$top_srcdir/tests/lib.sh"
 need_cmd dnsmasq
 need_cmd node
@@ -78,10 +79,10 @@ logged '^http://h3\.web\.test:[0-9]+/' | grep -q '^200 3t' || fail "h3: no page 
 # h4: robots.txt 500 means disallow all (robots.on-server-error=disallow).
 n=$(host_log h4.web.test | awk -F'\t' '$4 != "/robots.txt"' | wc -l)
 [ "$n" -eq 0 ] || fail "h4: $n pages requested despite robots.txt 500"
-logged '^http://h4\.web\.test:[0-9]+/$' | grep -q '^-9998 ' || fail "h4: seed not logged -9998: $(logged 'h4\.web\.test')"
+logged '^http://h4\.web\.test:[0-9]+/$' | grep -q '^-9998 err:robots-unavailable$' || fail "h4: seed not logged -9998: $(logged 'h4\.web\.test')"
 
 # h5: nothing listening: three robots.txt attempts logged -2, the seed -61 3t.
 [ "$(logged '^http://h5\.web\.test:[0-9]+/robots\.txt$' | grep -c '^-2 ')" -eq 3 ] ||
 	fail "h5: robots.txt attempts: $(logged 'h5\.web\.test')"
-logged '^http://h5\.web\.test:[0-9]+/$' | grep -q '^-61 3t$' || fail "h5: seed not logged -61 3t: $(logged 'h5\.web\.test')"
+logged '^http://h5\.web\.test:[0-9]+/$' | grep -q '^-61 3t,err:connection-refused$' || fail "h5: seed not logged -61 3t,err:connection-refused: $(logged 'h5\.web\.test')"
 pass "retries, back-off, Retry-After and robots failures"

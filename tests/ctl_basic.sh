@@ -1,5 +1,5 @@
 #!/bin/sh
-# The control socket against a running crawl (CONTRACT section 7): mode
+# The control socket against a running crawl (doc/formats.md, "Control socket"): mode
 # 0600; status; pause reaches PAUSED and no request reaches the web until
 # unpause; live reports in text and JSON; metrics; and hostile clients
 # (malformed, oversized and never-finished requests, more connections than

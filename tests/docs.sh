@@ -26,4 +26,20 @@ done <keys.tmp
 rm -f keys.tmp
 [ "$n" -gt 60 ] || { echo "FAIL: only $n keys parsed from $keys"; exit 1; }
 echo "checked $n keys"
+
+# Every cause crawl.log may name (err:WORD, src/lib/status.h) is explained
+# in tern(1), and every group of the summary with it.
+status=$top_srcdir/src/lib/status.h
+tern1=$top_srcdir/doc/tern.1
+words=$(sed -n 's/^.*X([A-Z_]*, [A-Z0-9_]*, [A-Z]*, "\([a-z0-9:-]*\)",.*/\1/p' "$status")
+[ "$(echo "$words" | wc -w)" -gt 20 ] || { echo "FAIL: only $(echo "$words" | wc -w) causes parsed from $status"; exit 1; }
+for w in $words; do
+	[ "$w" = http ] && continue	# an HTTP status says it; no err: word
+	sed 's/\\-/-/g; s/\\f[BRI]//g' "$tern1" | grep -q "err:$w\([^a-z:-]\|$\)" ||
+		{ echo "FAIL: err:$w is not explained in tern.1"; fails=$((fails + 1)); }
+done
+for g in $(sed -n 's/^.*X([A-Z]*, "\([a-z]*\)", "[^"]*", "[^"]*").*/\1/p' "$status"); do
+	sed 's/\\-/-/g; s/\\f[BRI]//g' "$tern1" | sed -n '/^\.SH FAILURES/,/^\.SH /p' | grep -qw "$g" ||
+		{ echo "FAIL: the summary's cause $g is not in tern.1's FAILURES"; fails=$((fails + 1)); }
+done
 [ $fails -eq 0 ]

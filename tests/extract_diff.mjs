@@ -6,7 +6,7 @@
 // The parse5 side parses the page into a tree (scripting disabled, so
 // <noscript> content is markup, as tern reads it), walks every element in
 // source order (template contents included), collects the same attributes
-// under the same rules as src/lib/extract.c, and resolves both sides' links with
+// under the same rules as src/crawl/extract.c, and resolves both sides' links with
 // Node's URL against a fixed page URL. Links are compared as sets of
 // "hop absolute-URL" lines, plus the meta robots flags. A difference must be
 // listed in ALLOWED ("page-glob TAB +|- TAB line-glob TAB reason", + for a

@@ -2,17 +2,17 @@
 # Differential test of the link extractor against parse5 (see
 # extract_diff.mjs), plus the chunking check: every page fed in one chunk,
 # in random chunks and byte by byte must give the same links in the same
-# order. Needs node and tests/node_modules (npm ci in tests/); skips (77)
-# without them.
+# order. Needs node (a skip, which scripts/check counts as a failure) and
+# tests/node_modules (scripts/deps installs it; a failure without it).
 set -eu
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 builddir=${top_builddir:-.}
-driver=$builddir/tests/lib/extract_driver
+driver=$builddir/tests/crawl/extract_driver
 pages=${EXTRACT_DIFF_PAGES:-400}
 seed=${EXTRACT_DIFF_SEED:-20261121}
 
 command -v node >/dev/null 2>&1 || { echo "node not found: skipped"; exit 77; }
-[ -d "$srcdir/tests/node_modules/parse5" ] || { echo "parse5 not installed (npm ci in tests/): skipped"; exit 77; }
+[ -d "$srcdir/tests/node_modules/parse5" ] || { echo "FAIL: parse5 missing (scripts/deps installs it)"; exit 1; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/extract_diff.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM

@@ -97,16 +97,27 @@ fetch_run "$H0/_mis/100"
 printf '%s\n' "$OUT" | grep -q '^HTTP/1.1 100' && fail "interim head printed as the response: $OUT"
 pass "1xx skipped, final 200 kept"
 
-# Bad URLs exit 2; private addresses behind names are refused unless allowed;
-# an IP-literal URL given by the operator is allowed.
+# Bad URLs exit 2. The host the operator names on the command line is
+# allowed whatever its address, a name or an IP literal; a fetch nobody named
+# (the driver's, as a crawl's discovered link) is refused -7 when its name
+# resolves to a private address, the message naming the block.
 "$TERN" fetch "ftp://h0.web.test/" >/dev/null 2>&1
 [ $? = 2 ] || fail "bad scheme not exit 2"
-"$TERN" fetch "http://h0.web.test/a b" >/dev/null 2>&1
-[ $? = 2 ] || fail "space in URL not exit 2"
+"$TERN" fetch "http://[zz]/" >/dev/null 2>&1
+[ $? = 2 ] || fail "bad host not exit 2"
+# A URL is resolved as the crawl resolves links (as a browser does): a
+# space is sent percent-encoded, never raw in the request line.
+"$TERN" fetch --set dns.servers=$DNS_SERVER --set fetch.allow-private-addresses=true \
+    "http://h0.web.test:$TW_PORT/a b" >space.out 2>&1
+grep -q '^url: http://h0.web.test:[0-9]*/a%20b$' space.out ||
+	fail "space in URL not encoded: $(head -3 space.out)"
+grep -q '/a%20b' "$TW_DIR/requests.tsv" || fail "the server did not see /a%20b"
 OUT=$("$TERN" fetch --set "dns.servers=$DNS_SERVER" "$H0/" 2>&1)
-RC=$?
-[ "$RC" = 1 ] && [ "$(field status | cut -d' ' -f1)" = -7 ] || fail "private address not refused: $OUT"
+[ "$(field status | cut -d' ' -f1)" = 200 ] || fail "operator's name refused: $OUT"
 OUT=$("$TERN" fetch --set "dns.servers=$DNS_SERVER" "http://127.0.0.1:$TW_PORT/" 2>&1)
 # (the test web answers 404 for a host it does not know, which is fine)
 [ "$(field status | cut -d' ' -f1)" = 404 ] || fail "operator IP literal refused: $OUT"
-pass "bad URLs exit 2, private addresses -7, operator IP literals allowed"
+R=$("$DRIVER" --set "dns.servers=$DNS_SERVER" "$H0/p/1.html") || fail "driver: $R"
+echo "$R" | grep -q 'status=-7 .*127\.0\.0\.1, in 127\.0\.0\.0/8 (loopback)' ||
+	fail "private address not refused with its block: $R"
+pass "bad URLs exit 2, operator hosts allowed, other private addresses -7"

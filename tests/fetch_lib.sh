@@ -5,11 +5,6 @@
 DRIVER=${DRIVER:-$top_builddir/tests/net/fetch_driver}
 [ -x "$TERN" ] || fail "tern not built: $TERN"
 [ -x "$DRIVER" ] || fail "fetch driver not built: $DRIVER"
-# Until src/main.c hands `tern fetch` to fetchcmd_run there is nothing to test.
-if "$TERN" fetch http://127.0.0.1:1/ 2>&1 | grep -q "not built yet"; then
-	echo "SKIP: tern fetch is not wired into src/main.c" >&2
-	exit 77
-fi
 
 # fetch_run URL [--set K=V]...: runs tern fetch against the test DNS server,
 # leaving its output in $OUT and its exit status in $RC.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Every misbehaviour of the test web through tern fetch, each with the
-# status and annotation CONTRACT section 6 asks for.
+# status and annotation doc/formats.md ("crawl.log") asks for.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fetch_lib.sh"
 tw_start --hosts 1

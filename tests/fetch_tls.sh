@@ -12,22 +12,22 @@ expect_status "$S/" 200 - --set "fetch.ca-file=$TW_CA_FILE"
 field timings | grep -Eq 'tls [0-9]*[1-9][0-9]*\.[0-9]+ ms|tls 0\.[0-9]*[1-9][0-9]* ms' ||
 	fail "no TLS time: $OUT"
 
-expect_status "$S/" -2 -
+expect_status "$S/" -2 err:tls-verify:unknown-issuer
 field error | grep -q "certificate verify failed" || fail "unknown CA not explained: $OUT"
 
-expect_status "https://other.test:$TW_TLS_PORT/" -2 - --set "fetch.ca-file=$TW_CA_FILE"
+expect_status "https://other.test:$TW_TLS_PORT/" -2 err:tls-verify:name-mismatch --set "fetch.ca-file=$TW_CA_FILE"
 field error | grep -qi "hostname mismatch" || fail "wrong host not explained: $OUT"
 
 expect_status "https://other.test:$TW_TLS_PORT/" 404 - --set fetch.tls-verify=false
 
 t0=$(now_ms)
-expect_status "https://h0.web.test:$TW_STALL_PORT/" -2 - --set "fetch.ca-file=$TW_CA_FILE" \
+expect_status "https://h0.web.test:$TW_STALL_PORT/" -2 err:tls-timeout --set "fetch.ca-file=$TW_CA_FILE" \
 	--set fetch.connect-timeout-ms=500
 t1=$(now_ms)
 field error | grep -q "TLS handshake timed out" || fail "stall not explained: $OUT"
 [ $((t1 - t0)) -lt 3000 ] || fail "TLS stall took $((t1 - t0)) ms with a 500 ms limit"
 
-expect_status "$S/_mis/short" -3 - --set "fetch.ca-file=$TW_CA_FILE"
+expect_status "$S/_mis/short" -3 err:connection-lost --set "fetch.ca-file=$TW_CA_FILE"
 
 # Reuse on one connection, then a new connection that resumes the session.
 R=$("$DRIVER" --set "dns.servers=$DNS_SERVER" --set fetch.allow-private-addresses=true \

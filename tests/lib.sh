@@ -18,6 +18,12 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir}
 TW_BIN=${TW_BIN:-$top_builddir/tests/testweb/testweb}
 
+# dnsmasq and nats-server live in /usr/sbin, outside a user's PATH.
+case ":$PATH:" in
+*:/usr/sbin:*) ;;
+*) PATH=$PATH:/usr/sbin:/sbin; export PATH ;;
+esac
+
 _lib_pids=""
 _lib_hooks=""
 _lib_failed=0
@@ -34,7 +40,8 @@ pass() {
 	echo "ok: $*"
 }
 
-# Skips the test (exit 77) when a command it needs is missing.
+# Skips the test (exit 77) when a command it needs is missing. scripts/check
+# fails on a skip unless tests/skips-allowed.txt gives the reason it may.
 need_cmd() {
 	for _c in "$@"; do
 		command -v "$_c" >/dev/null 2>&1 || { echo "SKIP: $_c not installed" >&2; exit 77; }

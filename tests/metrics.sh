@@ -6,6 +6,7 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/policy_lib.sh"
 need_cmd dnsmasq
+need_cmd node
 
 tw_start --hosts 4 --pages 150 --links 4 --cross 0 --kb 1
 dns_start
@@ -50,6 +51,19 @@ fails=$(awk '$4 !~ /^dns:/ && $4 !~ /\/robots\.txt$/ && $2 < 0' "$cl" | wc -l)
 	fail "tern_pages_total $(metric tern_pages_total m3.txt), crawl.log has $pages pages"
 [ "$(metric tern_failures_total m3.txt)" -eq "$fails" ] ||
 	fail "tern_failures_total $(metric tern_failures_total m3.txt), crawl.log has $fails failures"
+# Every failure is counted under one cause, and its line names that cause;
+# 4xx and 5xx pages are the http cause.
+awk '$1 ~ /^tern_failures_by_cause_total/ && $1 !~ /"http"/ { n += $2 } END { print n + 0 }' m3.txt >bycause.txt
+[ "$(cat bycause.txt)" -eq "$fails" ] || fail "failures by cause add up to $(cat bycause.txt), not $fails"
+http=$(awk '$4 !~ /^dns:/ && $4 !~ /\/robots\.txt$/ && $2 >= 400' "$cl" | wc -l)
+grep -q "^tern_failures_by_cause_total{cause=\"http\"} $http\$" m3.txt ||
+	fail "http failures not $http: $(grep by_cause m3.txt)"
+[ "$(awk '$4 !~ /^dns:/ && $4 !~ /\/robots\.txt$/ && $2 < 0 && $12 !~ /err:/' "$cl" | wc -l)" -eq 0 ] ||
+	fail "failures without their cause in crawl.log"
+"$TERN" ctl "$job" status >status.json || fail "status: $(cat status.json)"
+node -e 'const j = JSON.parse(require("fs").readFileSync(process.argv[1]));
+	process.exit(j.failures_by_cause.http === Number(process.argv[2]) ? 0 : 1)' status.json "$http" ||
+	fail "/status failures_by_cause.http is not $http: $(cat status.json)"
 dns=$(awk '$4 ~ /^dns:/' "$cl" | wc -l)
 [ "$(metric tern_dns_lookups_total m3.txt)" -eq "$dns" ] || fail "dns lookups differ from crawl.log"
 "$TERN" ctl "$job" unpause >/dev/null || fail "unpause"

@@ -4,7 +4,7 @@
 # and the WARCs: pages that change every 2 s are visited more often than
 # pages that never change; revisits send the previous capture's validators
 # and unchanged pages answer 304, logged with duplicate:digest (as every
-# capture written as a revisit, CONTRACT section 6) and archived as server-not-modified revisits that warcio accepts (with
+# capture written as a revisit, doc/formats.md "crawl.log") and archived as server-not-modified revisits that warcio accepts (with
 # the identical-payload revisits of pages without validators); per host,
 # never two requests at once and at least min-delay-ms between them; and
 # the crawl does not end by itself (it runs until crawl.max-time-seconds).

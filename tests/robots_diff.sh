@@ -8,8 +8,8 @@ if ! command -v node >/dev/null 2>&1; then
 	exit 77
 fi
 if [ ! -d "$top_srcdir/tests/node_modules/robots-parser" ]; then
-	echo "robots_diff: tests/node_modules/robots-parser missing (run npm ci in tests/)" >&2
-	exit 77
+	echo "FAIL: tests/node_modules/robots-parser missing (scripts/deps installs it)" >&2
+	exit 1
 fi
 exec node "$top_srcdir/tests/robots_diff.mjs" "$top_builddir/tests/lib/robots_driver" \
 	"$top_srcdir/tests/robots_diff_allowed.txt"

@@ -168,8 +168,8 @@ for (const file of files) {
 if (existsSync(jobdir + "/crawl.log")) {
 	const key = (u, s, d) => `${u} ${s} ${d}`;
 	const fromWarc = new Set(captures.map((c) => key(c.uri, c.status, c.pd)));
-	// Every capture written as a revisit has duplicate:digest (CONTRACT
-	// section 6); a 304's is the server-not-modified profile, any other the
+	// Every capture written as a revisit has duplicate:digest (doc/formats.md,
+	// "crawl.log"); a 304's is the server-not-modified profile, any other the
 	// identical-payload-digest one.
 	const dupWarc = new Set(captures.filter((c) => c.type === "revisit").map((c) => c.profile + " " + c.uri));
 	const fromLog = new Set(), dupLog = new Set();

@@ -17,10 +17,10 @@
 #include "cluster/natsio.h"
 #include "cluster/outbox.h"
 #include "lib/canon.h"
-#include "lib/clusterend.h"
+#include "cluster/clusterend.h"
 #include "lib/curi.h"
-#include "lib/fpset.h"
-#include "lib/lease.h"
+#include "cluster/fpset.h"
+#include "cluster/lease.h"
 #include "lib/xmalloc.h"
 
 #define CLUSTER_TICK_MS 20

@@ -4,7 +4,7 @@
  *
  * What it does for the crawl:
  * - partitions: every URI belongs to one of a fixed number of partitions,
- *   each held by one node at a time under a lease (lib/lease.h);
+ *   each held by one node at a time under a lease (cluster/lease.h);
  * - hand-off: every link the crawl discovers (and every seed) is published
  *   to its partition's subject of the crawl's stream, whoever owns it; the
  *   owner schedules what it receives and acknowledges a message only after
@@ -13,7 +13,7 @@
  *   URI (done records, published once their page's links are stored), so a
  *   node that takes a partition over rebuilds its queues from the stream:
  *   what was handed to it, less what is done;
- * - the end (lib/clusterend.h), control actions to every node, heartbeats
+ * - the end (cluster/clusterend.h), control actions to every node, heartbeats
  *   and the cluster report.
  *
  * The crawl calls in (cluster_offer, cluster_may_fetch, cluster_done...)

@@ -9,7 +9,7 @@
 #include <nats/nats.h>
 
 #include "cluster/natsio.h"
-#include "lib/fpset.h"
+#include "cluster/fpset.h"
 #include "lib/xmalloc.h"
 
 /* A partition's log is read in fetches of this many messages. */

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "cluster/mailbox.h"
-#include "lib/lease.h"
+#include "cluster/lease.h"
 
 struct natsio_opts {
 	const char *url;

@@ -8,12 +8,14 @@
  * longer names it, so a hard link freezes it; a file is deleted only after
  * the MANIFEST has recorded the version that drops it; and only the caller's
  * thread (ours) appends to the write-ahead log. So: copy the MANIFEST named
- * by CURRENT, link the tables its last version names (src/lib/ldbmanifest.c),
+ * by CURRENT, link the tables its last version names (src/crawl/ldbmanifest.c),
  * copy the logs, and if a table is gone, the MANIFEST grew or CURRENT changed
  * meanwhile (a background compaction finished), start again. */
 #include "crawl/checkpoint.h"
+#include "frontier/counts.h"
+#include "crawl/failures.h"
 #include "frontier/frontier.h"
-#include "lib/ldbmanifest.h"
+#include "crawl/ldbmanifest.h"
 #include "archive/warc.h"
 #include "lib/xmalloc.h"
 
@@ -519,12 +521,13 @@ static json_t *checkpoint_stats_json(const struct crawl_stats *s)
 	for (int i = 0; i < 6; i++)
 		json_object_set_new(st, checkpoint_status_names[i],
 		    json_integer((json_int_t)s->status_class[i]));
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o}",
 	    "pages", (json_int_t)s->pages, "bytes", (json_int_t)s->bytes,
 	    "failures", (json_int_t)s->failures, "dns_lookups", (json_int_t)s->dns_lookups,
 	    "robots_fetches", (json_int_t)s->robots_fetches, "retries", (json_int_t)s->retries,
 	    "revisits", (json_int_t)s->revisits, "not_modified", (json_int_t)s->not_modified,
-	    "links_scheduled", (json_int_t)s->links_scheduled, "statuses", st);
+	    "links_scheduled", (json_int_t)s->links_scheduled, "statuses", st,
+	    "failures_by_cause", failures_json(s));
 }
 
 static json_t *checkpoint_frontier_json(struct frontier *f, const char *name)
@@ -532,20 +535,10 @@ static json_t *checkpoint_frontier_json(struct frontier *f, const char *name)
 	struct frontier_counts c;
 
 	frontier_counts(f, &c);
-	return json_pack("{s:s, s:s, s:s, s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
-	    "s:I, s:I, s:I, s:I, s:I, s:I}}",
+	return json_pack("{s:s, s:s, s:s, s:o}",
 	    "note", "informational: the frontier's state is the store in frontier/ "
 	    "(queue states, wake times, counters); restore reads that, not this file",
-	    "store", "frontier", "marker", name, "counts",
-	    "queued", (json_int_t)c.queued, "in_flight", (json_int_t)c.in_flight,
-	    "queues_total", (json_int_t)c.queues_total, "in_process", (json_int_t)c.in_process,
-	    "ready", (json_int_t)c.ready, "snoozed", (json_int_t)c.snoozed,
-	    "inactive", (json_int_t)c.inactive, "ineligible", (json_int_t)c.ineligible,
-	    "retired", (json_int_t)c.retired, "exhausted", (json_int_t)c.exhausted,
-	    "succeeded", (json_int_t)c.succeeded, "failed", (json_int_t)c.failed,
-	    "disregarded", (json_int_t)c.disregarded, "discovered", (json_int_t)c.discovered,
-	    "retired_uris", (json_int_t)c.retired_uris,
-	    "ineligible_uris", (json_int_t)c.ineligible_uris);
+	    "store", "frontier", "marker", name, "counts", counts_json(&c));
 }
 
 static const char *const checkpoint_logs[] = { "crawl.log", "tern.log", "progress.log" };
@@ -846,6 +839,8 @@ static int checkpoint_read_components(const char *dir, struct checkpoint_restore
 		rc |= checkpoint_json_u64(j, "revisits", &s->revisits, "crawl.json", err);
 		rc |= checkpoint_json_u64(j, "not_modified", &s->not_modified, "crawl.json", err);
 		rc |= checkpoint_json_u64(j, "links_scheduled", &s->links_scheduled, "crawl.json", err);
+		/* Absent from checkpoints older than the counts by cause. */
+		failures_from_json(s, json_object_get(j, "failures_by_cause"));
 		st = json_object_get(j, "statuses");
 		for (int i = 0; i < 6 && rc == 0 && json_is_object(st); i++)
 			rc |= checkpoint_json_u64(st, checkpoint_status_names[i], &s->status_class[i],

@@ -16,7 +16,7 @@
 #include "lib/curi.h"
 #include "lib/handoff.h"
 #include "lib/partition.h"
-#include "lib/scope.h"
+#include "crawl/scope.h"
 #include "lib/surt.h"
 #include "lib/xmalloc.h"
 

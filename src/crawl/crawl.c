@@ -15,7 +15,9 @@
 #include <build-config.h>
 
 #include "crawl/crawl.h"
+#include "crawl/failures.h"
 #include "crawl/fdlimit.h"
+#include "lib/buf.h"
 #include "lib/canon.h"
 #include "crawl/checkpoint.h"
 #include "lib/clock.h"
@@ -26,14 +28,16 @@
 #include "archive/dedup.h"
 #include "net/dns.h"
 #include "net/fetcher.h"
+#include "frontier/counts.h"
 #include "frontier/frontier.h"
 #include "frontier/hosts.h"
 #include "crawl/job.h"
 #include "crawl/report.h"
 #include "lib/robots.h"
 #include "crawl/schedule.h"
+#include "crawl/seedhosts.h"
 #include "crawl/seeds.h"
-#include "lib/scope.h"
+#include "crawl/scope.h"
 #include "lib/url.h"
 #include "crawl/visit.h"
 #include "archive/warc.h"
@@ -65,7 +69,10 @@ struct crawl {
 	char *jobdir;
 	struct frontier *frontier;
 	struct schedule *sched;
+	struct seedhosts *seedhosts;	/* exempt from the address guard */
 	struct visit_pool *visits;	/* every visit in progress */
+	struct failures *failures;	/* first failures said, counts by cause */
+	int all_failed;			/* ended with every seed failed (exit 1) */
 	struct dns *dns;
 	struct fetcher *fetcher;
 	struct warc_writer *warc;
@@ -322,7 +329,7 @@ json_t *crawl_stats_json(struct crawl *cr)
 
 	frontier_counts(cr->frontier, &fc);
 	j = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:{s:I,s:I,s:I,s:I,s:I,s:I}, "
-	    "s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:I}",
+	    "s:o, s:I}",
 	    "state", crawl_state_name(cr->state),
 	    "reason", cr->stop_reason ? cr->stop_reason : cr->pause_reason ? cr->pause_reason : "",
 	    "pages", (json_int_t)cr->stats.pages,
@@ -342,18 +349,10 @@ json_t *crawl_stats_json(struct crawl *cr)
 	    "3xx", (json_int_t)cr->stats.status_class[3],
 	    "4xx", (json_int_t)cr->stats.status_class[4],
 	    "5xx", (json_int_t)cr->stats.status_class[5],
-	    "frontier",
-	    "queued", (json_int_t)fc.queued,
-	    "discovered", (json_int_t)fc.discovered,
-	    "queues", (json_int_t)fc.queues_total,
-	    "ready", (json_int_t)fc.ready,
-	    "snoozed", (json_int_t)fc.snoozed,
-	    "inactive", (json_int_t)fc.inactive,
-	    "ineligible", (json_int_t)fc.ineligible,
-	    "retired", (json_int_t)fc.retired,
-	    "exhausted", (json_int_t)fc.exhausted,
-	    "revisits_waiting", (json_int_t)fc.revisits,
+	    "frontier", counts_json(&fc),
 	    "peak_rss_kb", (json_int_t)crawl_rss_kb());
+	if (j != NULL)
+		json_object_set_new(j, "failures_by_cause", failures_json(&cr->stats));
 	/* A cluster node's hand-off figures (messages and bytes per page). */
 	if (j != NULL && cr->node != NULL)
 		json_object_set_new(j, "cluster", clusternode_stats_json(cr->node));
@@ -441,13 +440,28 @@ static void crawl_end(struct crawl *cr)
 		if (crawl_checkpoint(cr, name, sizeof name, &err) < 0)
 			free(err);
 	}
+	/* Finished by itself, with nothing fetched because every seed failed
+	 * for good: a runtime failure, said as such (a cluster's nodes end
+	 * together and are judged as one, not here). */
+	if (cr->stop_reason == NULL && cr->node == NULL && failures_all_failed(cr->failures)) {
+		cr->all_failed = 1;
+		cr->exit_status = 1;
+		crawl_log_event(cr, "every seed failed for good: no page answered 2xx or 304 (exit status 1)");
+	}
 	crawl_set_state(cr, CRAWL_FINISHED, cr->stop_reason);
 	crawl_progress(cr, 1);
 	crawl_write_reports(cr);
-	crawl_log_event(cr, "crawl %s%s%s: %llu pages, %llu failures",
-	    cr->stop_reason == NULL ? "finished" : "stopped",
-	    cr->stop_reason ? ": " : "", cr->stop_reason ? cr->stop_reason : "",
-	    (unsigned long long)cr->stats.pages, (unsigned long long)cr->stats.failures);
+	{
+		struct buf by = BUF_INIT;
+
+		failures_brief(&cr->stats, &by);
+		crawl_log_event(cr, "crawl %s%s%s: %llu pages, %llu failures%s%s%s",
+		    cr->stop_reason == NULL ? "finished" : "stopped",
+		    cr->stop_reason ? ": " : "", cr->stop_reason ? cr->stop_reason : "",
+		    (unsigned long long)cr->stats.pages, (unsigned long long)cr->stats.failures,
+		    by.len ? " (by cause: " : "", by.len ? by.data : "", by.len ? ")" : "");
+		buf_free(&by);
+	}
 	uv_close((uv_handle_t *)&cr->prepare, crawl_close_cb);
 	uv_close((uv_handle_t *)&cr->idle, crawl_close_cb);
 	uv_close((uv_handle_t *)&cr->wake, crawl_close_cb);
@@ -561,6 +575,18 @@ static void crawl_prepare_cb(uv_prepare_t *h)
 static void crawl_visit_event(void *ctx, const char *msg)
 {
 	crawl_log_event(ctx, "%s", msg);
+}
+
+/* A failure said where the person is looking: on a terminal the live
+ * status line is cleared first and comes back at its next refresh. */
+static void crawl_failure_say(void *ctx, const char *msg, int terminal)
+{
+	struct crawl *cr = ctx;
+
+	crawl_log_event(cr, "%s", msg);
+	if (!terminal)
+		return;
+	fprintf(stderr, "%stern: %s\n", cr->tty ? "\r\033[K" : "", msg);
 }
 
 static void crawl_visit_ended(void *ctx)
@@ -833,6 +859,7 @@ static void crawl_free(struct crawl *cr)
 		cr->loop_ready = 0;
 	}
 	visit_pool_free(cr->visits);
+	failures_free(cr->failures);
 	/* Before the frontier's last write, whose hook flushes through it. */
 	warcpool_free(cr->warcpool);
 	cr->warcpool = NULL;
@@ -849,6 +876,7 @@ static void crawl_free(struct crawl *cr)
 		scope_free(cr->scope);
 	if (cr->hosts != NULL)
 		hosts_free(cr->hosts);
+	seedhosts_free(cr->seedhosts);
 	if (cr->crawllog)
 		fclose(cr->crawllog);
 	if (cr->ternlog)
@@ -872,7 +900,11 @@ static void crawl_print_summary(const struct crawl *cr)
 	    (unsigned long long)cr->stats.failures,
 	    (unsigned long long)cr->stats.status_class[2], (unsigned long long)cr->stats.status_class[3],
 	    (unsigned long long)cr->stats.status_class[4], (unsigned long long)cr->stats.status_class[5]);
-	/* URIs left where only the operator can release them (CONTRACT 5). */
+	failures_print(&cr->stats, stdout);
+	if (cr->all_failed)
+		printf("tern: every seed failed for good: no page answered 2xx or 304 (exit status 1); "
+		    "the first failure of each host is said above and in %s/logs/tern.log\n", cr->jobdir);
+	/* URIs left where only the operator can release them (doc/formats.md, "When a crawl ends"). */
 	if (cr->frontier != NULL) {
 		struct frontier_counts fc;
 		frontier_counts(cr->frontier, &fc);
@@ -1026,6 +1058,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	sde.scope = cr->scope;
 	sde.sched = cr->sched;
 	sde.frontier = cr->frontier;
+	sde.hosts = cr->seedhosts = seedhosts_new();
 	/* A cluster node may start with none and take its share of the
 	 * work the others were given. */
 	sde.none_ok = cr->node != NULL;
@@ -1082,6 +1115,11 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	}
 	fetcher_limit_idle(cr->fetcher, fdlimit_idle(nofile, conns));
 	schedule_set_dns(cr->sched, cr->dns);
+	{
+		struct failures_env fe = { &cr->stats, cr, crawl_failure_say };
+
+		cr->failures = failures_new(&fe);
+	}
 	if (cr->warc != NULL)
 		cr->warcpool = warcpool_new(&cr->loop, cr->warc, cr->dedup, cr->crawllog, 0);
 	memset(&env, 0, sizeof env);
@@ -1094,6 +1132,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	env.warc = cr->warc;
 	env.warcpool = cr->warcpool;
 	env.dedup = cr->dedup;
+	env.seedhosts = cr->seedhosts;
 	env.crawllog = cr->crawllog;
 	env.tmpdir = cr->tmpdir;
 	env.agent = cr->agent;
@@ -1101,6 +1140,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	env.continuous = cr->continuous;
 	env.max_conns = cr->max_conns;
 	env.stats = &cr->stats;
+	env.failures = cr->failures;
 	env.ctx = cr;
 	env.event = crawl_visit_event;
 	env.ended = crawl_visit_ended;

@@ -1,6 +1,6 @@
 /* The crawl loop: one libuv loop that takes URIs from the frontier, hands
  * each to a visit (visit.h) for its prerequisites (DNS, robots.txt) and its
- * fetch, keeps the crawl's state (CONTRACT section 7), its limits, logs,
+ * fetch, keeps the crawl's state (doc/formats.md, "Control socket"), its limits, logs,
  * reports and checkpoints, and flushes the frontier's batch once per loop
  * iteration.
  *
@@ -32,7 +32,7 @@ struct crawl_opts {
 	const char *checkpoint;	/* with resume: restore this checkpoint (NAME or "latest") first */
 };
 
-/* CONTRACT section 7's states. Work is handed out only while RUNNING. */
+/* The states of doc/formats.md, "Control socket". Work is handed out only while RUNNING. */
 enum crawl_state {
 	CRAWL_RUNNING,
 	CRAWL_PAUSING,		/* no new work; PAUSED once nothing is in flight */
@@ -46,7 +46,7 @@ enum crawl_state {
 struct crawl;
 
 /* Creates or resumes the job, loads the seeds, opens the outputs and the
- * loop's services: 0 and *out, or the process exit status (CONTRACT 2)
+ * loop's services: 0 and *out, or the process exit status (tern(1), EXIT STATUS)
  * after saying why on stderr. */
 int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **out);
 /* Runs the loop to the crawl's end, prints the summary and frees the crawl;

@@ -2,6 +2,7 @@
  * used as a hash table (name -> index into the array of counts), so a line
  * costs one lookup whatever the number of hosts. */
 #include "crawl/hostsreport.h"
+#include "lib/status.h"
 #include "lib/topn.h"
 #include "lib/xmalloc.h"
 
@@ -155,7 +156,7 @@ void hostsreport_add_line(struct hostsreport *h, const char *line, size_t len)
 	e->urls++;
 	if (size > 0)
 		e->bytes += (uint64_t)size;
-	if (status == -9998)
+	if (status == STATUS_ROBOTS_PRECLUDED)
 		e->precluded++;
 	else if (status < 0)
 		e->failed++;

@@ -1,4 +1,4 @@
-/* The job directory of CONTRACT section 3: created for a new crawl (refusing
+/* The job directory of tern(1), JOB DIRECTORY: created for a new crawl (refusing
  * one that already holds a crawl's state), checked before a resume, and the
  * small file operations the crawl's outputs need. */
 #ifndef TERN_JOB_H

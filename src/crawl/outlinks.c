@@ -13,7 +13,7 @@
 #include "lib/clock.h"
 #include "lib/config.h"
 #include "lib/curi.h"
-#include "lib/extract.h"
+#include "crawl/extract.h"
 #include "lib/url.h"
 #include "lib/xmalloc.h"
 #include "net/fetch.h"

@@ -5,6 +5,7 @@
  * for the hosts report. `tern report` (src/reportcmd.c) asks a running
  * crawl's control socket for them, or builds them here from the store. */
 #include "crawl/report.h"
+#include "frontier/counts.h"
 #include "frontier/frontier.h"
 #include "crawl/hostsreport.h"
 #include "crawl/job.h"
@@ -47,28 +48,9 @@ void report_frontier(struct frontier *f, const char *word, int json, struct buf 
 		return;
 	}
 	frontier_counts(f, &n);
-	j = json_pack("{s:s, s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}, "
-	    "s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}}",
-	    "state", word != NULL ? word : (frontier_is_finished(f) ? "EMPTY" : "RUN"),
-	    "queues",
-	    "total", (json_int_t)n.queues_total,
-	    "active", (json_int_t)(n.in_process + n.ready + n.snoozed),
-	    "in_process", (json_int_t)n.in_process,
-	    "ready", (json_int_t)n.ready,
-	    "snoozed", (json_int_t)n.snoozed,
-	    "inactive", (json_int_t)n.inactive,
-	    "ineligible", (json_int_t)n.ineligible,
-	    "retired", (json_int_t)n.retired,
-	    "exhausted", (json_int_t)n.exhausted,
-	    "uris",
-	    "queued", (json_int_t)n.queued,
-	    "in_flight", (json_int_t)n.in_flight,
-	    "discovered", (json_int_t)n.discovered,
-	    "succeeded", (json_int_t)n.succeeded,
-	    "failed", (json_int_t)n.failed,
-	    "disregarded", (json_int_t)n.disregarded,
-	    "in_retired_queues", (json_int_t)n.retired_uris,
-	    "in_ineligible_queues", (json_int_t)n.ineligible_uris);
+	j = counts_json(&n);
+	json_object_set_new(j, "state",
+	    json_string(word != NULL ? word : (frontier_is_finished(f) ? "EMPTY" : "RUN")));
 	text = j != NULL ? json_dumps(j, JSON_INDENT(2)) : NULL;
 	if (text != NULL) {
 		buf_appends(out, text);

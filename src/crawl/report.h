@@ -1,4 +1,4 @@
-/* Reports (CONTRACT section 3): the frontier summary with Heritrix's
+/* Reports (doc/formats.md, "Reports"): the frontier summary with Heritrix's
  * one-line status, the per-queue lines, the hosts and the statistics, built
  * the same way live (the control socket) and offline (`tern report` on a job
  * whose crawl is not running, from its store and logs). */
@@ -14,7 +14,7 @@ struct frontier;
  * PAUSE, EMPTY, FINISH; HOLD offline). JSON: an object of counts. */
 void report_frontier(struct frontier *f, const char *word, int json, struct buf *out);
 /* One line (or, with json, an array of objects) per queue; state, when not
- * NULL, keeps only queues in that state (a state word of CONTRACT section 3,
+ * NULL, keeps only queues in that state (a state word of doc/formats.md, "Reports",
  * any case). -1 and *err for an unknown state. */
 int report_queues(struct frontier *f, const char *state, int json, struct buf *out,
     char **err);

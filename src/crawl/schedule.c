@@ -8,7 +8,7 @@
 #include "lib/history.h"
 #include "net/dns.h"
 #include "frontier/frontier.h"
-#include "lib/scope.h"
+#include "crawl/scope.h"
 #include "lib/surt.h"
 #include "lib/url.h"
 #include "lib/xmalloc.h"

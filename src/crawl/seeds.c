@@ -3,10 +3,11 @@
 
 #include "crawl/seeds.h"
 #include "crawl/schedule.h"
+#include "crawl/seedhosts.h"
 #include "frontier/frontier.h"
 #include "lib/buf.h"
 #include "lib/curi.h"
-#include "lib/scope.h"
+#include "crawl/scope.h"
 #include "lib/url.h"
 #include "lib/xmalloc.h"
 
@@ -66,6 +67,8 @@ static int seeds_read(const struct seeds_env *env, char *const *seeds, size_t ns
 			break;
 		}
 		scope_add_seed(env->scope, href.data);
+		if (env->hosts != NULL)
+			seedhosts_add_url(env->hosts, href.data);
 		if (record != NULL)
 			fprintf(record, "%s\n", href.data);
 		schedule_uri(env->sched, href.data, NULL, "", CURI_SEED, force);

@@ -1,4 +1,4 @@
-/* A crawl's seeds (CONTRACT section 2): the URLs of the command line and
+/* A crawl's seeds (tern(1), crawl): the URLs of the command line and
  * of a seed file (one a line, '#' comments), each checked, added to the
  * scope and scheduled; a new crawl records them in JOBDIR/seeds.txt, which
  * a resume reads back. */
@@ -9,12 +9,14 @@
 struct frontier;
 struct schedule;
 struct scope;
+struct seedhosts;
 
 /* Where the seeds go; the crawl owns them. */
 struct seeds_env {
 	struct scope *scope;
 	struct schedule *sched;
 	struct frontier *frontier;	/* written every few thousand seeds */
+	struct seedhosts *hosts;	/* gets each seed's host (may be NULL) */
 	int none_ok;			/* no seed at all is no error (a cluster node) */
 };
 
@@ -22,7 +24,7 @@ struct seeds_env {
  * scheduled even if seen and recorded in JOBDIR/seeds.txt. A resume:
  * JOBDIR/seeds.txt's, scheduled only if not seen (a crawl killed before
  * its first write still has them; otherwise they cost nothing), the
- * command line's ignored. Returns 0, or the process exit status (CONTRACT
+ * command line's ignored. Returns 0, or the process exit status (tern(1), EXIT STATUS
  * 2) after saying why on stderr. */
 int seeds_load(const struct seeds_env *env, const char *jobdir, int resume,
     char *const *seeds, size_t nseeds, const char *seedfile);

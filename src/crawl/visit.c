@@ -23,8 +23,10 @@
 #include <build-config.h>
 
 #include "crawl/visit.h"
+#include "crawl/failures.h"
 #include "crawl/outlinks.h"
 #include "crawl/recrawl.h"
+#include "crawl/seedhosts.h"
 #include "crawl/sitemaps.h"
 #include "lib/clock.h"
 #include "lib/config.h"
@@ -32,17 +34,19 @@
 #include "lib/curi.h"
 #include "archive/dedup.h"
 #include "archive/digest.h"
+#include "net/addrguard.h"
 #include "net/dns.h"
 #include "net/fetch.h"
 #include "net/fetcher.h"
 #include "frontier/frontier.h"
 #include "frontier/hosts.h"
 #include "frontier/verdicts.h"
-#include "lib/politeness.h"
+#include "crawl/politeness.h"
 #include "crawl/schedule.h"
 #include "crawl/stats.h"
 #include "lib/robots.h"
-#include "lib/scope.h"
+#include "crawl/scope.h"
+#include "lib/status.h"
 #include "lib/surt.h"
 #include "lib/url.h"
 #include "archive/warc.h"
@@ -50,6 +54,7 @@
 #include "lib/xmalloc.h"
 
 #include <arpa/inet.h>
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
@@ -261,13 +266,20 @@ static void visit_free(struct visit *v)
 	pool->env.ended(pool->env.ctx);
 }
 
-/* The annotations column: Nt for several attempts, then the rest. */
-static void visit_annotations(const struct visit *v, int attempts, const char *extra,
-    struct buf *out)
+/* The annotations column: Nt for several attempts, the cause of a failure
+ * (err:WORD), then the rest. */
+static void visit_annotations(const struct visit *v, int attempts, enum status_cause cause,
+    const char *extra, struct buf *out)
 {
 	buf_reset(out);
 	if (attempts > 1)
 		buf_appendf(out, "%dt", attempts);
+	if (cause != CAUSE_NONE && cause != CAUSE_HTTP_ERROR) {
+		if (out->len)
+			buf_appendc(out, ',');
+		buf_appends(out, "err:");
+		buf_appends(out, status_cause_word(cause));
+	}
 	if (extra != NULL && *extra) {
 		if (out->len)
 			buf_appendc(out, ',');
@@ -341,6 +353,8 @@ static void visit_end_now(struct visit *v, enum frontier_outcome o, uint64_t del
 {
 	struct visit_pool *pool = v->pool;
 
+	/* A visit ends once: its URI goes back to the frontier here. */
+	assert(v->c != NULL && v->state != VISIT_DONE);
 	/* A kept-alive connection to a host that will sleep long only costs
 	 * the server a socket. */
 	if (delay_ms > VISIT_LONG_SNOOZE_MS && v->host != NULL)
@@ -385,31 +399,71 @@ static void visit_end(struct visit *v, enum frontier_outcome o, uint64_t delay_m
 	visit_end_now(v, o, delay_ms);
 }
 
-/* A final failure before or instead of a fetch: one crawl.log line. */
-static void visit_fail(struct visit *v, int status, enum frontier_outcome o,
-    uint64_t delay_ms, const char *extra)
+/* Says a failed attempt of the visit's URI (the first of its kind for the
+ * host, a seed's while nothing was fetched; failures.c decides). retry_ms
+ * is the wait before the next attempt (0: the queue's retry-delay-seconds),
+ * final that there is none. */
+static void visit_note_failure(struct visit *v, int status, enum status_cause cause, int final,
+    uint64_t retry_ms, const char *retry_setting)
+{
+	struct visit_pool *pool = v->pool;
+	struct failures_event ev;
+
+	if (pool->env.failures == NULL || cause == CAUSE_NONE)
+		return;
+	memset(&ev, 0, sizeof ev);
+	ev.host = v->host != NULL ? v->host : v->c->uri;
+	ev.port = v->port;
+	ev.uri = v->c->uri;
+	ev.status = status;
+	ev.cause = cause;
+	ev.seed = (v->c->flags & CURI_SEED) != 0;
+	ev.final = final;
+	ev.attempt = v->c->attempts + 1;
+	ev.max_attempts = visit_max_retries(v);
+	if (!final && retry_ms == 0) {
+		retry_ms = (uint64_t)config_int_for(pool->env.cfg, v->surt,
+		    CK_FRONTIER_RETRY_DELAY_SECONDS) * 1000;
+		retry_setting = "frontier.retry-delay-seconds";
+	}
+	ev.retry_ms = retry_ms;
+	ev.retry_setting = retry_setting;
+	failures_note(pool->env.failures, &ev);
+}
+
+/* A final failure before or instead of a fetch: one crawl.log line, with
+ * the cause's word. */
+static void visit_fail(struct visit *v, int status, enum status_cause cause,
+    enum frontier_outcome o, uint64_t delay_ms)
 {
 	struct buf ann = BUF_INIT;
 	int attempts = v->c->attempts + (o == FRONTIER_DISREGARD ? 0 : 1);
 
+	assert(status < 0);
 	if (attempts < 1)
 		attempts = 1;
-	visit_annotations(v, attempts, extra, &ann);
+	visit_note_failure(v, status, cause, 1, 0, NULL);
+	visit_annotations(v, attempts, cause, NULL, &ann);
 	visit_log(v, status, -1, v->c->uri, v->c->hops, v->c->via, NULL, 0, 0, NULL, ann.data);
 	buf_free(&ann);
 	v->pool->env.stats->failures++;
 	v->pool->env.stats->status_class[0]++;
+	if (v->pool->env.failures != NULL)
+		failures_disposed(v->pool->env.failures, status, cause);
 	visit_end(v, o, delay_ms);
 }
 
-/* A retryable failure: retried while attempts remain, else final. */
-static void visit_retry_or_fail(struct visit *v, int status, uint64_t delay_ms)
+/* A retryable failure: retried while attempts remain, else final. delay_ms
+ * 0 is the queue's retry-delay-seconds; setting names what set another. */
+static void visit_retry_or_fail(struct visit *v, int status, enum status_cause cause,
+    uint64_t delay_ms, const char *setting)
 {
 	if (frontier_may_retry(v->pool->env.frontier, v->c)) {
+		visit_note_failure(v, status, cause, 0, delay_ms, setting);
 		v->pool->env.stats->retries++;
 		visit_end(v, FRONTIER_RETRY, delay_ms);
 	} else {
-		visit_fail(v, status, FRONTIER_FAILED, delay_ms, NULL);
+		visit_fail(v, status, cause, FRONTIER_FAILED, delay_ms);
 	}
 }
 
@@ -418,7 +472,7 @@ static void visit_retry_or_fail(struct visit *v, int status, uint64_t delay_ms)
  * more, so that hosts that failed together come back spread out; once the
  * host has failed as many times in a row as a URI may be tried, further
  * URIs of the queue get one attempt each rather than a full cycle. */
-static void visit_connect_failed(struct visit *v, int status)
+static void visit_connect_failed(struct visit *v, int status, enum status_cause cause)
 {
 	struct visit_pool *pool = v->pool;
 	unsigned n = frontier_note_connect(pool->env.frontier, v->c, 1);
@@ -426,9 +480,9 @@ static void visit_connect_failed(struct visit *v, int status)
 	uint64_t delay = politeness_backoff(floor, (uint32_t)random());
 
 	if (n >= (unsigned)visit_max_retries(v))
-		visit_fail(v, status, FRONTIER_FAILED, delay, NULL);
+		visit_fail(v, status, cause, FRONTIER_FAILED, delay);
 	else
-		visit_retry_or_fail(v, status, delay);
+		visit_retry_or_fail(v, status, cause, delay, "frontier.retry-delay-seconds");
 }
 
 /* A fetch that failed for want of something of ours (descriptors for a
@@ -456,31 +510,21 @@ static int visit_local_failure(struct visit *v, struct fetch *f)
 	return 1;
 }
 
-/* Private, loopback, link-local, unspecified, multicast and cloud metadata
- * addresses: a name that resolves there is refused (-7) unless the operator
- * allowed it, so a page cannot point the crawler at internal services. */
-static int visit_addr_private(const struct sockaddr_storage *ss)
+/* The address guard (net/addrguard.h): a URI whose address is private,
+ * loopback or otherwise special-purpose is refused (STATUS_UNFETCHABLE,
+ * CAUSE_PRIVATE_ADDRESS) before anything is sent, so a page cannot point
+ * the crawler at internal services, unless the operator allowed such
+ * addresses or named its host in a seed. 1 if the visit was refused. */
+static int visit_guard(struct visit *v)
 {
-	if (ss->ss_family == AF_INET) {
-		uint32_t a = ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr);
-		return (a >> 24) == 10 || (a >> 24) == 127 || (a >> 24) == 0 ||
-		    (a >> 20) == (172u << 4 | 1) || (a >> 16) == (192u << 8 | 168) ||
-		    (a >> 16) == (169u << 8 | 254) || (a >> 22) == (100u << 2 | 1) ||
-		    (a >> 28) == 14 || (a >> 28) == 15;
-	}
-	if (ss->ss_family == AF_INET6) {
-		const struct in6_addr *a = &((const struct sockaddr_in6 *)ss)->sin6_addr;
-		if (IN6_IS_ADDR_V4MAPPED(a)) {
-			struct sockaddr_storage v4;
-			memset(&v4, 0, sizeof v4);
-			v4.ss_family = AF_INET;
-			memcpy(&((struct sockaddr_in *)&v4)->sin_addr, &a->s6_addr[12], 4);
-			return visit_addr_private(&v4);
-		}
-		return IN6_IS_ADDR_LOOPBACK(a) || IN6_IS_ADDR_UNSPECIFIED(a) ||
-		    IN6_IS_ADDR_LINKLOCAL(a) || IN6_IS_ADDR_SITELOCAL(a) ||
-		    IN6_IS_ADDR_MULTICAST(a) || (a->s6_addr[0] & 0xfe) == 0xfc;
-	}
+	struct visit_pool *pool = v->pool;
+
+	if (addrguard_sockaddr((const struct sockaddr *)&v->addr) == NULL ||
+	    config_bool(pool->env.cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES) ||
+	    (v->c->flags & CURI_SEED) ||
+	    (pool->env.seedhosts != NULL && seedhosts_has(pool->env.seedhosts, v->host)))
+		return 0;
+	visit_fail(v, STATUS_UNFETCHABLE, CAUSE_PRIVATE_ADDRESS, FRONTIER_FAILED, 0);
 	return 1;
 }
 
@@ -543,7 +587,6 @@ static void visit_dns_cb(void *arg, const struct dns_answer *a)
 {
 	struct visit *v = arg;
 	struct visit_pool *pool = v->pool;
-	int allow_private = config_bool(pool->env.cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES);
 
 	v->dq = NULL;
 	if (v->abandoned) {
@@ -568,41 +611,61 @@ static void visit_dns_cb(void *arg, const struct dns_answer *a)
 		snprintf(server_ip, sizeof server_ip, "%s", a->server ? a->server : "");
 		if (strchr(server_ip, ':') == strrchr(server_ip, ':') && strchr(server_ip, ':'))
 			*strchr(server_ip, ':') = '\0';
-		if (a->status == 1 && pool->env.warc != NULL) {
+		if (a->status == STATUS_DNS_SUCCESS && pool->env.warc != NULL) {
 			char *err = NULL;
-			if (warcpool_dns(pool->env.warcpool, v->host, server_ip, a->fetch_time_ms * 1000,
+			unsigned char raw[16];
+			/* An answer from the hosts file names no server. */
+			int from_server = inet_pton(AF_INET, server_ip, raw) == 1 ||
+			    inet_pton(AF_INET6, server_ip, raw) == 1;
+			if (warcpool_dns(pool->env.warcpool, v->host, from_server ? server_ip : NULL,
+			    a->fetch_time_ms * 1000,
 			    block.data, block.len, &err) < 0) {
 				visit_event(pool, "WARC: %s", err);
 				free(err);
 			}
 		}
-		visit_log(v, a->status, a->status == 1 ? (int64_t)block.len : -1, uri, hops,
-		    v->c->uri, "text/dns", a->fetch_time_ms, 0, a->status == 1 ? digest : NULL, NULL);
+		{
+			/* A failed lookup's line names its cause too. */
+			char *ann = a->status != STATUS_DNS_SUCCESS && a->cause != CAUSE_NONE ?
+			    xasprintf("err:%s", status_cause_word(a->cause)) : NULL;
+			int ok = a->status == STATUS_DNS_SUCCESS;
+
+			visit_log(v, a->status, ok ? (int64_t)block.len : -1, uri, hops, v->c->uri,
+			    "text/dns", a->fetch_time_ms, 0, ok ? digest : NULL, ann);
+			free(ann);
+		}
 		buf_free(&block);
 		free(uri);
 		free(hops);
 	}
-	if (a->status != 1 || a->naddrs < 1) {
+	if (a->status != STATUS_DNS_SUCCESS || a->naddrs < 1) {
+		enum status_cause cause = a->cause != CAUSE_NONE ? a->cause : CAUSE_DNS_FAILED;
+
+		/* A name that does not exist, or has no address, is the DNS's
+		 * answer, not a failure to get one: retrying it for hours
+		 * (Heritrix does) would only make a mistyped seed look hung. */
+		if (cause == CAUSE_DNS_NXDOMAIN || cause == CAUSE_DNS_NO_ADDRESS) {
+			visit_fail(v, STATUS_DNS_PREREQ, cause, FRONTIER_FAILED, 0);
+			return;
+		}
 		/* The DNS server is not the host: no politeness delay, only the
 		 * retry delay the frontier applies to the URI. */
-		visit_retry_or_fail(v, -6, 0);
+		visit_retry_or_fail(v, STATUS_DNS_PREREQ, cause, 0, NULL);
 		return;
 	}
 	memcpy(&v->addr, &a->addrs[0], sizeof v->addr);
 	visit_set_port(&v->addr, v->port);
 	snprintf(v->ip, sizeof v->ip, "%s", a->ip);
 	v->have_addr = 1;
-	if (!allow_private && visit_addr_private(&v->addr)) {
-		visit_fail(v, -7, FRONTIER_FAILED, 0, "privateAddress");
+	if (visit_guard(v))
 		return;
-	}
 	if (visit_relocate(v))
 		return;
 	visit_after_resolve(v);
 }
 
-/* Literal IP hosts need no lookup; the operator's own IP-literal seeds are
- * always allowed, other private literals are refused like resolved names. */
+/* Literal IP hosts need no lookup; the guard judges them as it judges
+ * resolved names. */
 static int visit_literal_addr(struct visit *v)
 {
 	struct sockaddr_in *s4 = (struct sockaddr_in *)&v->addr;
@@ -799,6 +862,7 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 	int revisit = 0;
 	uint64_t delay;
 
+	assert(v->state == VISIT_ROBOTS && f == v->f);
 	if (visit_local_failure(v, f)) {
 		free(hops);
 		return;
@@ -817,10 +881,15 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 		return;
 	}
 	buf_free(&none);
+	/* Each attempt at robots.txt has its line, a failed one its cause. */
+	if (status < 0) {
+		buf_appends(&ann, "err:");
+		buf_appends(&ann, status_cause_word(fetch_cause(f)));
+	}
 	if (fetch_annotations(f) & FETCH_LENTRUNC)
-		buf_appends(&ann, "lenTrunc");
+		buf_appends(&ann, ann.len ? ",lenTrunc" : "lenTrunc");
 	/* Every capture written as a revisit says so in crawl.log, robots.txt
-	 * as much as a page (CONTRACT section 6). */
+	 * as much as a page (doc/formats.md, "crawl.log"). */
 	if (revisit) {
 		buf_appends(&ann, ann.len ? ",duplicate:digest" : "duplicate:digest");
 		pool->env.stats->revisits++;
@@ -862,20 +931,24 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 			delay = visit_delay(v, fetch_duration_ms(f), fetch_raw_bytes(f));
 			fetch_release(v->f);
 			v->f = NULL;
-			visit_retry_or_fail(v, -61, wait > delay ? wait : delay);
+			visit_retry_or_fail(v, STATUS_ROBOTS_PREREQ, fetch_cause(f),
+			    wait > delay ? wait : delay, "the server's Retry-After");
 			return;
 		}
 	}
 	if (status < 0) {
 		/* The server could not be asked: the page waits and retries; its
-		 * final status, if attempts run out, is -61. */
+		 * final status, if attempts run out, is STATUS_ROBOTS_PREREQ, with
+		 * the cause of robots.txt's failure. */
+		enum status_cause cause = fetch_cause(f);
+
 		delay = visit_delay(v, fetch_duration_ms(f), fetch_raw_bytes(f));
 		fetch_release(v->f);
 		v->f = NULL;
-		if (status == -2 || status == -3)
-			visit_connect_failed(v, -61);
+		if (status == STATUS_CONNECT_FAILED || status == STATUS_CONNECT_LOST)
+			visit_connect_failed(v, STATUS_ROBOTS_PREREQ, cause);
 		else
-			visit_retry_or_fail(v, -61, delay);
+			visit_retry_or_fail(v, STATUS_ROBOTS_PREREQ, cause, delay, "politeness.min-delay-ms");
 		return;
 	}
 	{
@@ -922,8 +995,10 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 	const char *truncated = NULL, *logged_digest = digest;
 	int revisit = 0, not_modified = 0, attempts = v->c->attempts + 1;
 	uint64_t bytes = fetch_raw_bytes(f), delay;
+	enum status_cause cause;
 	size_t dropped;
 
+	assert(v->state == VISIT_FETCH && f == v->f);
 	if (visit_local_failure(v, f))
 		return;
 	buf_reset_keep(ann, VISIT_KEEP_ROOM);
@@ -933,10 +1008,11 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		outlinks_finish(v->ol);
 	digest_final(v->dg, digest);
 	v->dg_used = 0;
-	if (status == -2 || status == -3) {
+	cause = fetch_cause(f);
+	if (status == STATUS_CONNECT_FAILED || status == STATUS_CONNECT_LOST) {
 		fetch_release(v->f);
 		v->f = NULL;
-		visit_connect_failed(v, status);
+		visit_connect_failed(v, status, cause);
 		return;
 	}
 	if (status > 0)
@@ -949,6 +1025,8 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		    24ULL * 3600 * 1000, &wait) == 0 && frontier_may_retry(pool->env.frontier, v->c)) {
 			/* The server named its time: the queue sleeps until then and
 			 * the URI is asked again. */
+			visit_note_failure(v, status, CAUSE_HTTP_ERROR, 0, wait > delay ? wait : delay,
+			    "the server's Retry-After");
 			fetch_release(v->f);
 			v->f = NULL;
 			pool->env.stats->retries++;
@@ -991,7 +1069,7 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 			visit_end(v, FRONTIER_DEFER, delay);
 			return;
 		}
-		/* CONTRACT section 6: every capture written as a WARC revisit
+		/* doc/formats.md, "crawl.log": every capture written as a WARC revisit
 		 * carries duplicate:digest, whichever profile; a 304's status
 		 * column already tells the server-not-modified ones apart. */
 		if (not_modified || revisit)
@@ -1020,10 +1098,14 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		}
 		v->due_ms = recrawl_next_visit(pool->env.cfg, v->surt, v->c, &hv, clock_wall_ms());
 	}
-	visit_annotations(v, attempts, extra->data, ann);
+	if (cause != CAUSE_NONE)
+		visit_note_failure(v, status, cause, 1, 0, NULL);
+	visit_annotations(v, attempts, cause, extra->data, ann);
 	visit_log(v, status, status > 0 ? (int64_t)bytes : -1, v->c->uri, v->c->hops, v->c->via,
 	    status > 0 ? fetch_header(f, "Content-Type") : NULL, status > 0 ? t->start_wall_ms : 0,
 	    fetch_duration_ms(f), status > 0 ? logged_digest : NULL, ann->data);
+	if (pool->env.failures != NULL)
+		failures_disposed(pool->env.failures, status, cause);
 	if (status > 0) {
 		pool->env.stats->pages++;
 		pool->env.stats->bytes += bytes;
@@ -1079,6 +1161,9 @@ static void visit_start_fetch(struct visit *v, const char *url)
 	v->dg_used = 1;
 	memset(&req, 0, sizeof req);
 	req.url = v->fetch_url;
+	/* The page itself was split when its visit began; robots.txt is
+	 * split by fetch_start. */
+	req.parts = strcmp(url, v->c->uri) == 0 ? &v->page : NULL;
 	req.addr = (const struct sockaddr *)&v->addr;
 	req.max_length = config_int_for(v->pool->env.cfg, v->surt, CK_FETCH_MAX_LENGTH_BYTES);
 	/* A revisit asks whether the page changed since its last capture. */
@@ -1090,7 +1175,7 @@ static void visit_start_fetch(struct visit *v, const char *url)
 		/* fetch_start reports through on_done; a refusal to start at
 		 * all is an unfetchable URI. */
 		v->f = NULL;
-		visit_fail(v, -7, FRONTIER_FAILED, 0, NULL);
+		visit_fail(v, STATUS_UNFETCHABLE, CAUSE_BAD_URL, FRONTIER_FAILED, 0);
 	}
 }
 
@@ -1110,7 +1195,8 @@ static void visit_fetch_page(struct visit *v)
 		if (h->robots != NULL &&
 		    !robots_allowed(h->robots, v->target.data, v->target.len)) {
 			if (pool->env.robots_policy == 0) {
-				visit_fail(v, -9998, FRONTIER_DISREGARD, 0, NULL);
+				visit_fail(v, STATUS_ROBOTS_PRECLUDED, robots_is_unavailable(h->robots) ?
+				    CAUSE_ROBOTS_UNAVAILABLE : CAUSE_ROBOTS_DISALLOWED, FRONTIER_DISREGARD, 0);
 				return;
 			}
 			v->robot_excluded = 1;
@@ -1183,7 +1269,7 @@ void visit_start(struct visit_pool *pool, struct curi *c)
 	pool->visits = v;
 	pool->in_flight++;
 	if (url_split(c->uri, &up) < 0) {
-		visit_fail(v, -7, FRONTIER_FAILED, 0, NULL);
+		visit_fail(v, STATUS_UNFETCHABLE, CAUSE_BAD_URL, FRONTIER_FAILED, 0);
 		return;
 	}
 	v->page = up;
@@ -1201,27 +1287,23 @@ void visit_start(struct visit_pool *pool, struct curi *c)
 	buf_appendu(&b, (uint64_t)up.port);
 	v->server_key = buf_steal(&b);
 	url_request_target(c->uri, &up, &v->target);
-	if (surt_override_key(c->uri, &b) == 0)
+	if (surt_override_key_parts(c->uri, &up, &b) == 0)
 		v->surt = buf_steal(&b);
 	buf_free(&b);
 	visit_set_state(v, VISIT_RESOLVE);
 	if (v->host_ip) {
 		if (visit_literal_addr(v) < 0) {
-			visit_fail(v, -7, FRONTIER_FAILED, 0, NULL);
+			visit_fail(v, STATUS_UNFETCHABLE, CAUSE_BAD_URL, FRONTIER_FAILED, 0);
 			return;
 		}
-		if (!(c->flags & CURI_SEED) &&
-		    !config_bool(pool->env.cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES) &&
-		    visit_addr_private(&v->addr)) {
-			visit_fail(v, -7, FRONTIER_FAILED, 0, "privateAddress");
+		if (visit_guard(v))
 			return;
-		}
 		visit_after_resolve(v);
 		return;
 	}
 	if (dns_resolve(pool->env.dns, v->host, visit_dns_cb, v, &v->dq) < 0) {
 		v->dq = NULL;
-		visit_fail(v, -6, FRONTIER_FAILED, 0, NULL);
+		visit_fail(v, STATUS_DNS_PREREQ, CAUSE_DNS_FAILED, FRONTIER_FAILED, 0);
 	}
 }
 

@@ -10,12 +10,14 @@
 struct config;
 struct crawl_stats;
 struct curi;
+struct failures;
 struct dedup;
 struct dns;
 struct fetcher;
 struct frontier;
 struct hosts;
 struct schedule;
+struct seedhosts;
 struct warc_writer;
 struct warcpool;
 
@@ -30,6 +32,8 @@ struct visit_env {
 	struct warcpool *warcpool;	/* with warc: builds its records, orders
 					 * crawl.log lines and visits' ends after them */
 	struct dedup *dedup;		/* NULL: no dedup index */
+	struct seedhosts *seedhosts;	/* hosts exempt from the address guard
+					 * (NULL: none) */
 	FILE *crawllog;			/* lines are written, flushed by the loop */
 	const char *tmpdir;		/* spill files of large bodies */
 	const char *agent;		/* robots.txt product token */
@@ -39,6 +43,8 @@ struct visit_env {
 					 * leaves its queue waits for its next
 					 * visit (src/crawl/recrawl.c) */
 	struct crawl_stats *stats;	/* counted as visits end */
+	struct failures *failures;	/* NULL: failures are not said nor
+					 * counted by cause */
 	/* Hooks into the owner, each given ctx: a runtime event for
 	 * logs/tern.log; a visit has ended (the frontier told, the visit freed
 	 * and no longer counted in flight). */

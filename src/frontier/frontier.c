@@ -26,7 +26,7 @@
 #include "frontier/residency.h"
 #include "frontier/rotation.h"
 #include "frontier/store.h"
-#include "lib/bloom.h"
+#include "frontier/bloom.h"
 #include "lib/history.h"
 #include "lib/xmalloc.h"
 #include <errno.h>

@@ -13,7 +13,7 @@
 #include "lib/buf.h"
 #include "lib/config.h"
 #include "lib/curi.h"
-#include "lib/policy.h"
+#include "frontier/policy.h"
 
 struct frontier;
 
@@ -150,7 +150,7 @@ void frontier_counts(const struct frontier *f, struct frontier_counts *out);
 /* URIs recorded as discovered so far (held ones count once judged new). */
 uint64_t frontier_discovered(const struct frontier *f);
 /* No eligible queue holds a URI, nothing is out and no URI is held
- * (CONTRACT section 5). */
+ * (doc/formats.md, "When a crawl ends"). */
 int frontier_is_finished(const struct frontier *f);
 /* Moves every retired queue back to inactive to be judged again (the
  * operator's reconsider-retired; also done on any settings change).
@@ -163,12 +163,12 @@ int frontier_reconsider_retired(struct frontier *f);
 void frontier_settings_changed(struct frontier *f);
 /* Heritrix's one-line status and the frontier summary. */
 void frontier_report_summary(struct frontier *f, struct buf *out);
-/* One line (or JSON object) per queue, CONTRACT section 3. */
+/* One line (or JSON object) per queue, doc/formats.md, "Reports". */
 void frontier_report_queues(struct frontier *f, struct buf *out, int json);
 /* The same, written to fp in 64 KiB pieces: the end-of-crawl report of
  * 100,000 queues never sits whole in memory. */
 void frontier_report_queues_fp(struct frontier *f, FILE *fp, int json);
-/* A queue as the queues report shows it (CONTRACT section 3, Heritrix's
+/* A queue as the queues report shows it (doc/formats.md, "Reports"; Heritrix's
  * fields). Its strings are the frontier's, valid during the callback. */
 struct frontier_queue_info {
 	const char *key;
@@ -201,7 +201,7 @@ int frontier_queue_head(struct frontier *f, const char *key, size_t n, frontier_
     void *arg);
 
 /* The leveldb_t*, for the WARC dedup index sharing the store (it must use
- * key prefixes other than those of src/lib/keys.h). */
+ * key prefixes other than those of src/frontier/keys.h). */
 void *frontier_db(struct frontier *f);
 /* Cluster mode (doc/cluster.md). A URI another node finished: its
  * canonical key recorded seen, nothing queued (0, or -1 on a store error).

@@ -14,9 +14,9 @@
 #include <stdint.h>
 
 #include "frontier/frontier.h"
-#include "lib/keys.h"
+#include "frontier/keys.h"
 #include "frontier/seen.h"
-#include "lib/wheel.h"
+#include "frontier/wheel.h"
 #include "frontier/wq.h"
 
 struct bloom;

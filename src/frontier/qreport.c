@@ -1,5 +1,5 @@
 /* Reports and walks: Heritrix's frontier summary and the per-queue lines
- * of CONTRACT section 3, built by walking every queue record in the store
+ * of doc/formats.md, "Reports", built by walking every queue record in the store
  * one at a time (resident queues from memory, which may be newer). */
 #include "frontier/qreport.h"
 #include "frontier/qstate.h"

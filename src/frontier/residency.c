@@ -9,8 +9,8 @@
 #include "frontier/residency.h"
 #include "frontier/ahead.h"
 #include "frontier/store.h"
-#include "lib/bloom.h"
-#include "lib/urlset.h"
+#include "frontier/bloom.h"
+#include "frontier/urlset.h"
 #include "lib/xmalloc.h"
 
 #define RESIDENCY_COLD offsetof(struct wq, cold)

@@ -1,9 +1,9 @@
 /* The already-seen set (see seen.h for the layering and its guarantees). */
 #include "frontier/seen.h"
 #include "lib/buf.h"
-#include "lib/bloom.h"
-#include "lib/keys.h"
-#include "lib/urlset.h"
+#include "frontier/bloom.h"
+#include "frontier/keys.h"
+#include "frontier/urlset.h"
 #include "lib/xmalloc.h"
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 #include "frontier/verdicts.h"
 #include "frontier/private.h"
 #include "frontier/store.h"
-#include "lib/keys.h"
+#include "frontier/keys.h"
 
 void verdicts_put(struct frontier *f, const char *server, uint64_t fetched_ms,
     const struct robots *r)

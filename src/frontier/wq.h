@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/buf.h"
-#include "lib/keys.h"
-#include "lib/policy.h"
-#include "lib/wheel.h"
+#include "frontier/keys.h"
+#include "frontier/policy.h"
+#include "frontier/wheel.h"
 
 struct frontier_queue_info;
 
@@ -66,7 +66,7 @@ struct wq_heap {
 const char *wq_state_name(int state);
 /* 1 for READY, IN-PROCESS and SNOOZED: the in-memory working set. */
 int wq_state_working(int state);
-/* One line of the queues report (CONTRACT section 3), or a JSON object:
+/* One line of the queues report (doc/formats.md, "Reports"), or a JSON object:
  * state word, key, precedence, size, enqueues, session balance,
  * last(average) cost, last dequeue, wake in, spend/budget, errors, last
  * peeked and last queued URI. */

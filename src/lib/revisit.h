@@ -38,7 +38,7 @@ enum revisit_change {
 	REVISIT_UNCHANGED	/* 304 Not Modified, or the same payload digest */
 };
 
-/* The defaults of CONTRACT section 4 and Heritrix's factors: 1 day,
+/* The defaults of tern.conf(5) and Heritrix's factors: 1 day,
  * 1 hour, 30 days, 1.5, 1.5. */
 void revisit_defaults(struct revisit_rule *r);
 

@@ -3,6 +3,7 @@
 /* memmem and qsort_r come from _GNU_SOURCE, set for the whole build. */
 #include "lib/hex.h"
 #include "lib/robots.h"
+#include "lib/status.h"
 #include "lib/buf.h"
 #include "lib/xmalloc.h"
 
@@ -456,6 +457,11 @@ struct robots *robots_disallow_all(void)
 	return robots_build(ROBOTS_MODE_DISALLOW_ALL, -1, NULL, 0, NULL);
 }
 
+int robots_is_unavailable(const struct robots *r)
+{
+	return r->mode == ROBOTS_MODE_DISALLOW_ALL;
+}
+
 struct robots *robots_from_fetch(int status, const char *body, size_t len, const char *agent,
 				 int server_error_allow)
 {
@@ -464,7 +470,7 @@ struct robots *robots_from_fetch(int status, const char *body, size_t len, const
 	/* 429 asks the crawler to back off: treating it as "no robots.txt"
 	 * would answer a rate limit with a full-speed crawl. -404 is Heritrix's
 	 * "deemed not found". */
-	if ((status >= 300 && status < 500 && status != 429) || status == -404)
+	if ((status >= 300 && status < 500 && status != 429) || status == STATUS_DEEMED_NOT_FOUND)
 		return robots_allow_all();
 	return server_error_allow ? robots_allow_all() : robots_disallow_all();
 }

@@ -47,6 +47,10 @@ struct robots;
 struct robots *robots_parse(const char *body, size_t len, const char *agent);
 struct robots *robots_allow_all(void);
 struct robots *robots_disallow_all(void);
+/* 1 for a verdict of robots_disallow_all (robots.txt could not be read:
+ * a server error, or a failure, under robots.on-server-error=disallow),
+ * 0 for one read from a file (even one that disallows everything). */
+int robots_is_unavailable(const struct robots *r);
 
 /* What a fetch of /robots.txt means, after the caller followed up to 5
  * redirects: 2xx parses the body; 3xx (redirects exhausted) and 4xx allow

@@ -521,10 +521,21 @@ surt_seed_prefix_plain(const char *seed, size_t len, struct buf *out)
 
 int surt_override_key(const char *href, struct buf *out)
 {
+	struct url_parts p;
+
+	if (url_split(href, &p) < 0) {
+		buf_reset(out);
+		return -1;
+	}
+	return surt_override_key_parts(href, &p, out);
+}
+
+int surt_override_key_parts(const char *href, const struct url_parts *p, struct buf *out)
+{
 	const char *paren;
 	size_t skip;
 
-	if (surt_from_url(href, 1, out) < 0)
+	if (surt_from_parts(href, p, 1, out) < 0)
 		return -1;
 	paren = strchr(out->data, '(');
 	if (paren == NULL)

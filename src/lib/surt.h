@@ -33,6 +33,8 @@ int surt_from_parts(const char *href, const struct url_parts *p, int with_scheme
  * scheme and parenthesis ("test,web,h1,:8080)/p/1.html"), so that http and
  * https URIs of a site share overrides. */
 int surt_override_key(const char *href, struct buf *out);
+/* The same from an href already split by url_split. */
+int surt_override_key_parts(const char *href, const struct url_parts *p, struct buf *out);
 
 enum surt_assign {
 	SURT_ASSIGN_AUTHORITY = 0,

@@ -7,6 +7,7 @@
  * so on one loop in one thread a single buffer serves every connection. */
 #include <build-config.h>
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ struct conn {
 	enum conn_state state;
 	unsigned writes;	/* uv_write requests in flight */
 	char *err;
+	enum status_cause cause;	/* why, by name (set with err) */
 };
 
 struct conn_wreq {
@@ -61,13 +63,31 @@ conn_emit(struct conn *c, enum conn_event ev, const char *data, size_t len)
 		c->cb(c->arg, c, ev, data, len);
 }
 
+enum status_cause
+conn_connect_cause(int uverr)
+{
+	switch (uverr) {
+	case UV_ECONNREFUSED:
+		return CAUSE_CONNECT_REFUSED;
+	case UV_ETIMEDOUT:
+		return CAUSE_CONNECT_TIMEOUT;
+	case UV_EHOSTUNREACH:
+	case UV_ENETUNREACH:
+		return CAUSE_CONNECT_UNREACHABLE;
+	default:
+		return CAUSE_CONNECT_FAILED;
+	}
+}
+
 static void
-conn_fail(struct conn *c, const char *why)
+conn_fail(struct conn *c, enum status_cause cause, const char *why)
 {
 	if (c->state == CONN_S_CLOSING)
 		return;
-	if (c->err == NULL)
+	if (c->err == NULL) {
 		c->err = xstrdup(why);
+		c->cause = cause;
+	}
 	uv_read_stop((uv_stream_t *)&c->tcp);
 	conn_emit(c, CONN_ERROR, NULL, 0);
 }
@@ -154,11 +174,11 @@ conn_handshake(struct conn *c)
 	enum tls_result r = tls_handshake(c->tls);
 
 	if (conn_tls_flush(c) < 0) {
-		conn_fail(c, "write failed during the TLS handshake");
+		conn_fail(c, CAUSE_TLS_HANDSHAKE, "write failed during the TLS handshake");
 		return;
 	}
 	if (r == TLS_ERROR) {
-		conn_fail(c, tls_error(c->tls));
+		conn_fail(c, tls_cause(c->tls), tls_error(c->tls));
 	} else if (r == TLS_OK) {
 		c->state = CONN_S_OPEN;
 		conn_emit(c, CONN_TLS_READY, NULL, 0);
@@ -175,6 +195,7 @@ conn_connect_cb(uv_connect_t *req, int status)
 		return;
 	if (status < 0) {
 		c->err = xasprintf("connect: %s", uv_strerror(status));
+		c->cause = conn_connect_cause(status);
 		conn_emit(c, CONN_ERROR, NULL, 0);
 		return;
 	}
@@ -182,6 +203,7 @@ conn_connect_cb(uv_connect_t *req, int status)
 	status = uv_read_start((uv_stream_t *)&c->tcp, conn_alloc_cb, conn_read_cb);
 	if (status < 0) {
 		c->err = xasprintf("read: %s", uv_strerror(status));
+		c->cause = CAUSE_CONNECT_FAILED;
 		conn_emit(c, CONN_ERROR, NULL, 0);
 		return;
 	}
@@ -195,11 +217,10 @@ static void
 conn_alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *b)
 {
 	/* A nested read before the last one was consumed cannot happen on
-	 * one loop; refuse rather than corrupt if it ever does. */
-	if (conn_rbuf_busy) {
-		*b = uv_buf_init(NULL, 0);
-		return;
-	}
+	 * one loop: every read is consumed before its callback returns. */
+	(void)h;
+	(void)suggested;
+	assert(!conn_rbuf_busy);
 	*b = uv_buf_init(conn_rbuf, sizeof(conn_rbuf));
 }
 
@@ -214,7 +235,7 @@ conn_tls_input(struct conn *c, const char *p, size_t n)
 		if (c->state == CONN_S_HANDSHAKE) {
 			conn_handshake(c);
 			if (c->state == CONN_S_HANDSHAKE && took == 0 && n > 0) {
-				conn_fail(c, "TLS input stalled");
+				conn_fail(c, CAUSE_TLS_HANDSHAKE, "TLS input stalled");
 				return;
 			}
 			if (c->state != CONN_S_OPEN)
@@ -231,7 +252,7 @@ conn_tls_input(struct conn *c, const char *p, size_t n)
 			/* Post-handshake messages (TLS 1.3 tickets, alerts) may
 			 * want to send something. */
 			if (conn_tls_flush(c) < 0) {
-				conn_fail(c, "write failed");
+				conn_fail(c, CAUSE_CONNECTION_LOST, "write failed");
 				return;
 			}
 			if (r == TLS_CLOSED) {
@@ -240,13 +261,13 @@ conn_tls_input(struct conn *c, const char *p, size_t n)
 				return;
 			}
 			if (r == TLS_ERROR) {
-				conn_fail(c, tls_error(c->tls));
+				conn_fail(c, tls_cause(c->tls), tls_error(c->tls));
 				return;
 			}
 			break;
 		}
 		if (took == 0 && n > 0) {
-			conn_fail(c, "TLS input stalled");
+			conn_fail(c, CAUSE_CONNECTION_LOST, "TLS input stalled");
 			return;
 		}
 	}
@@ -267,7 +288,7 @@ conn_read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 			conn_emit(c, CONN_CLOSED, NULL, 0);
 		} else {
 			char *e = xasprintf("read: %s", uv_strerror(n));
-			conn_fail(c, e);
+			conn_fail(c, CAUSE_CONNECTION_LOST, e);
 			free(e);
 		}
 		return;
@@ -323,12 +344,13 @@ conn_write_cb(uv_write_t *req, int status)
 	struct conn *c = w->c;
 
 	free(w);
+	assert(c->writes > 0);
 	c->writes--;
 	if (c->state == CONN_S_CLOSING)
 		return;
 	if (status < 0) {
 		char *e = xasprintf("write: %s", uv_strerror(status));
-		conn_fail(c, e);
+		conn_fail(c, CAUSE_CONNECTION_LOST, e);
 		free(e);
 	}
 }
@@ -375,4 +397,10 @@ const char *
 conn_error(const struct conn *c)
 {
 	return c->err ? c->err : "connection error";
+}
+
+enum status_cause
+conn_cause(const struct conn *c)
+{
+	return c->err ? c->cause : CAUSE_CONNECT_FAILED;
 }

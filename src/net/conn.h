@@ -10,6 +10,8 @@
 #include <sys/socket.h>
 #include <uv.h>
 
+#include "lib/status.h"
+
 struct conn;
 struct tls_ctx;
 
@@ -43,6 +45,10 @@ int conn_tls_resumed(const struct conn *c);
 /* A resumable TLS session for the next connection to this host, or NULL. */
 void *conn_tls_session(struct conn *c);
 const char *conn_error(const struct conn *c);
+/* The same, by name: CAUSE_CONNECT_REFUSED, CAUSE_TLS_SELF_SIGNED... */
+enum status_cause conn_cause(const struct conn *c);
+/* The cause of a connect that failed with libuv error uverr. */
+enum status_cause conn_connect_cause(int uverr);
 /* Bytes of memory this connection holds in user space, for bench/sizes. */
 size_t conn_sizeof(void);
 

@@ -60,6 +60,7 @@ struct ctlserver {
 	uv_loop_t *loop;
 	char *path;			/* the unix socket's; NULL for TCP */
 	char address[64];		/* the TCP listener's */
+	int loopback;			/* ... bound to a loopback address */
 	unsigned port;
 	ctlserver_handler handler;
 	void *ctx;
@@ -470,10 +471,14 @@ struct ctlserver *ctlserver_start_tcp(uv_loop_t *loop, const char *addr, ctlserv
 		return NULL;
 	}
 	if (bound.ss_family == AF_INET6) {
+		const struct in6_addr *a6 = &((const struct sockaddr_in6 *)&bound)->sin6_addr;
+		s->loopback = IN6_IS_ADDR_LOOPBACK(a6) ||
+		    (IN6_IS_ADDR_V4MAPPED(a6) && a6->s6_addr[12] == 127);
 		uv_ip6_name((const struct sockaddr_in6 *)&bound, ip, sizeof ip);
 		s->port = ntohs(((const struct sockaddr_in6 *)&bound)->sin6_port);
 		snprintf(s->address, sizeof s->address, "[%s]:%u", ip, s->port);
 	} else {
+		s->loopback = (ntohl(((const struct sockaddr_in *)&bound)->sin_addr.s_addr) >> 24) == 127;
 		uv_ip4_name((const struct sockaddr_in *)&bound, ip, sizeof ip);
 		s->port = ntohs(((const struct sockaddr_in *)&bound)->sin_port);
 		snprintf(s->address, sizeof s->address, "%s:%u", ip, s->port);
@@ -489,6 +494,11 @@ void ctlserver_address(const struct ctlserver *s, char *out, size_t cap)
 unsigned ctlserver_port(const struct ctlserver *s)
 {
 	return s->port;
+}
+
+int ctlserver_loopback(const struct ctlserver *s)
+{
+	return s->loopback;
 }
 
 void ctlserver_close(struct ctlserver *s)

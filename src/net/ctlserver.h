@@ -48,6 +48,9 @@ struct ctlserver *ctlserver_start_tcp(uv_loop_t *loop, const char *addr, ctlserv
  * and its port; "" and 0 for a unix socket. */
 void ctlserver_address(const struct ctlserver *s, char *out, size_t cap);
 unsigned ctlserver_port(const struct ctlserver *s);
+/* Whether a TCP listener is bound to a loopback address (127.0.0.0/8,
+ * ::1): only then is it out of reach of other machines. */
+int ctlserver_loopback(const struct ctlserver *s);
 /* Closes the listener and every connection and removes the socket file; the
  * loop must run once more to finish closing, after which it is freed.
  * Answers still deferred are cancelled (their cancel callbacks run). */

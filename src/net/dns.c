@@ -1,6 +1,16 @@
 /* The resolver (struct dns): c-ares driven by the libuv loop, a cache of
  * answers keyed by host name, and waiters coalesced on pending lookups.
  *
+ * A name is looked up as the system would: the hosts file and DNS in the
+ * order c-ares reads from the system's configuration ("lookup" in
+ * resolv.conf, "hosts:" in nsswitch.conf, "order" in host.conf; "fb",
+ * file then DNS, when none says), whatever dns.servers names. The hosts
+ * file is c-ares's own lookup (ares_getaddrinfo on a channel whose only
+ * lookup is the file, which honours CARES_HOSTS); DNS is ares_query, A
+ * then AAAA, so that the answer's records and TTLs can be kept for the
+ * WARC. localhost and *.localhost never go to DNS (RFC 6761 6.3): the
+ * hosts file may name them, and otherwise they are the loopback addresses.
+ *
  * Every callback is delivered from one idle handle (dns_tick_cb), never from
  * inside dns_resolve nor from inside a c-ares callback; the same tick starts
  * queued lookups as slots free up under DNS_MAX_OUTSTANDING (loopback drops
@@ -8,9 +18,11 @@
 #include <build-config.h>
 
 #include <ares.h>
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/time.h>
 
 #include "lib/buf.h"
@@ -33,6 +45,10 @@ struct dns_entry {
 	struct dns_entry *qnext;	/* start queue */
 	enum dns_estate state;
 	int qtype;			/* ns_t_a, then ns_t_aaaa on NODATA */
+	const char *next;		/* lookups left, in dns->order */
+	int dns_status;			/* DNS's failure, when the file follows */
+	const char *source;		/* what answered if not DNS: the hosts
+					 * file's path, or the RFC 6761 rule */
 	unsigned refs;			/* queries pointing here */
 	uint64_t expires;		/* loop time, ms */
 	struct dns_answer ans;
@@ -66,6 +82,9 @@ struct dns_sock {
 struct dns {
 	uv_loop_t *loop;
 	ares_channel ch;
+	ares_channel files;			/* lookups "f": the hosts file only */
+	char order[3];				/* "fb", "bf", "f" or "b" */
+	char hosts_file[256];			/* what answered a file lookup */
 	uv_timer_t timer;
 	uv_idle_t idle;
 	struct dns_sock *socks;
@@ -95,6 +114,7 @@ static void dns_answered(struct dns *d, struct dns_entry *e, int status);
 static void dns_ready_push(struct dns *d, struct dns_query *q);
 static void dns_idle_start(struct dns *d);
 static void dns_ares_cb(void *arg, int status, int timeouts, unsigned char *abuf, int alen);
+static void dns_step(struct dns *d, struct dns_entry *e);
 
 static uint32_t
 dns_hash(const char *s)
@@ -214,6 +234,39 @@ dns_sock_state_cb(void *data, ares_socket_t fd, int readable, int writable)
 	}
 }
 
+/* The system's lookup order, as c-ares read it into d->ch, and a second
+ * channel whose only lookup is the hosts file. */
+static int
+dns_files_init(struct dns *d, char **err)
+{
+	struct ares_options o;
+	const char *env;
+	size_t n = 0;
+	int mask, r;
+
+	memset(&o, 0, sizeof(o));
+	if (ares_save_options(d->ch, &o, &mask) == ARES_SUCCESS) {
+		for (const char *p = o.lookups; p && *p && n < 2; p++)
+			if ((*p == 'f' || *p == 'b') && memchr(d->order, *p, n) == NULL)
+				d->order[n++] = *p;
+		ares_destroy_options(&o);
+	}
+	if (n == 0)
+		d->order[n++] = 'f', d->order[n++] = 'b';
+	d->order[n] = '\0';
+	memset(&o, 0, sizeof(o));
+	o.lookups = (char *)"f";
+	o.flags = ARES_FLAG_NOSEARCH | ARES_FLAG_NOALIASES;
+	r = ares_init_options(&d->files, &o, ARES_OPT_LOOKUPS | ARES_OPT_FLAGS);
+	if (r != ARES_SUCCESS) {
+		*err = xasprintf("c-ares: %s", ares_strerror(r));
+		return -1;
+	}
+	env = getenv("CARES_HOSTS");
+	snprintf(d->hosts_file, sizeof(d->hosts_file), "%s", env && *env ? env : "/etc/hosts");
+	return 0;
+}
+
 struct dns *
 dns_new(uv_loop_t *loop, const struct config *cfg, char **err)
 {
@@ -254,6 +307,11 @@ dns_new(uv_loop_t *loop, const struct config *cfg, char **err)
 			free(d);
 			return NULL;
 		}
+	}
+	if (dns_files_init(d, err) < 0) {
+		ares_destroy(d->ch);
+		free(d);
+		return NULL;
 	}
 	if (ares_get_servers_ports(d->ch, &servers) == ARES_SUCCESS && servers) {
 		char ip[INET6_ADDRSTRLEN] = "?";
@@ -364,6 +422,9 @@ dns_enqueue(struct dns *d, struct dns_entry *e)
 {
 	e->state = DNS_E_QUEUED;
 	e->qtype = 1;	/* A */
+	e->next = d->order;
+	e->dns_status = ARES_ENOTFOUND;
+	e->source = NULL;
 	e->qnext = NULL;
 	if (d->qtail)
 		d->qtail->qnext = e;
@@ -402,7 +463,7 @@ dns_resolve(struct dns *d, const char *host, dns_cb cb, void *arg, struct dns_qu
 			/* Numeric hosts never go to DNS and never expire. */
 			e->state = DNS_E_DONE;
 			e->expires = UINT64_MAX;
-			e->ans.status = 1;
+			e->ans.status = STATUS_DNS_SUCCESS;
 			e->ans.naddrs = 1;
 			e->addrs = xmalloc(sizeof(*e->addrs));
 			e->addrs[0] = sa;
@@ -451,7 +512,7 @@ dns_peek(struct dns *d, const char *host, char ip[INET6_ADDRSTRLEN])
 {
 	struct dns_entry *e = dns_find(d, host);
 
-	if (e == NULL || e->state != DNS_E_DONE || e->ans.status != 1 || e->ans.naddrs < 1 ||
+	if (e == NULL || e->state != DNS_E_DONE || e->ans.status != STATUS_DNS_SUCCESS || e->ans.naddrs < 1 ||
 	    e->expires <= uv_now(d->loop))
 		return -1;
 	memcpy(ip, e->ans.ip, INET6_ADDRSTRLEN);
@@ -582,6 +643,12 @@ dns_ares_cb(void *arg, int status, int timeouts, unsigned char *abuf, int alen)
 	}
 	d->outstanding--;
 	dns_wire_unlink(d, e);
+	if (status != ARES_SUCCESS && *e->next != '\0') {
+		/* The hosts file comes after DNS in this system's order. */
+		e->dns_status = status;
+		dns_step(d, e);
+		return;
+	}
 	dns_answered(d, e, status);
 }
 
@@ -594,16 +661,21 @@ dns_answered(struct dns *d, struct dns_entry *e, int status)
 
 	e->state = DNS_E_DONE;
 	e->ans.fetch_time_ms = clock_wall_ms();
-	e->ans.server = d->server;
+	e->ans.server = e->source != NULL ? e->source : d->server;
 	if (status == ARES_SUCCESS) {
-		e->ans.status = 1;
+		e->ans.status = STATUS_DNS_SUCCESS;
 		e->ans.rr_text = e->rr_text;
 		keep = (uint64_t)e->ans.ttl * 1000;
 		if (keep < d->ip_validity_ms)
 			keep = d->ip_validity_ms;
 	} else {
-		e->ans.status = -1;
+		e->ans.status = STATUS_DNS_FAILED;
 		/* 1.18 reports SERVFAIL and REFUSED as ECONNREFUSED. */
+		e->ans.cause = status == ARES_ENOTFOUND ? CAUSE_DNS_NXDOMAIN :
+		    status == ARES_ENODATA ? CAUSE_DNS_NO_ADDRESS :
+		    status == ARES_ETIMEOUT ? CAUSE_DNS_TIMEOUT :
+		    status == ARES_ECONNREFUSED || status == ARES_ESERVFAIL ||
+		    status == ARES_EREFUSED ? CAUSE_DNS_SERVER_FAILURE : CAUSE_DNS_FAILED;
 		e->error = xasprintf("%s (%s)", ares_strerror(status),
 		    status == ARES_ENOTFOUND ? "NXDOMAIN" :
 		    status == ARES_ETIMEOUT ? "no answer within dns.timeout-ms x dns.tries" :
@@ -651,22 +723,162 @@ dns_expire(struct dns *d)
 		dns_wire_unlink(d, e);
 		e->abandoned = 1;
 		e->refs++;	/* pinned until c-ares lets go of it */
-		dns_answered(d, e, ARES_ETIMEOUT);
+		e->dns_status = ARES_ETIMEOUT;
+		dns_step(d, e);
 	}
 }
 
-/* Starts queued lookups while there is room on the wire. */
-static void
-dns_start(struct dns *d)
+/* Whether host is localhost or a name under it (RFC 6761 6.3), with or
+ * without the root's dot. */
+static int
+dns_localhost(const char *host)
 {
-	while (d->qhead && d->outstanding < DNS_MAX_OUTSTANDING) {
-		struct dns_entry *e = d->qhead;
+	size_t n = strlen(host);
 
-		d->qhead = e->qnext;
-		if (d->qhead == NULL)
-			d->qtail = NULL;
-		e->state = DNS_E_QUERYING;
-		e->qnext = NULL;
+	if (n > 0 && host[n - 1] == '.')
+		n--;
+	return (n == 9 && strncasecmp(host, "localhost", 9) == 0) ||
+	    (n > 10 && strncasecmp(host + n - 10, ".localhost", 10) == 0);
+}
+
+/* Keeps addresses a[0..n) as e's answer, IPv4 first as DNS's A-then-AAAA
+ * would give them, with their records for the WARC (TTL 0: nothing said
+ * how long they hold; the cache keeps them dns.ip-validity-seconds). */
+static void
+dns_keep(struct dns_entry *e, const struct sockaddr_storage *a, int n, const char *source)
+{
+	struct buf rr = BUF_INIT;
+	int k = 0;
+
+	free(e->addrs);
+	free(e->rr_text);
+	e->addrs = xcalloc((size_t)n, sizeof(*e->addrs));
+	for (int fam = 0; fam < 2; fam++)
+		for (int i = 0; i < n; i++) {
+			char ip[INET6_ADDRSTRLEN];
+			const void *raw;
+
+			if ((a[i].ss_family == AF_INET) != (fam == 0))
+				continue;
+			e->addrs[k++] = a[i];
+			raw = a[i].ss_family == AF_INET ?
+			    (const void *)&((const struct sockaddr_in *)&a[i])->sin_addr :
+			    (const void *)&((const struct sockaddr_in6 *)&a[i])->sin6_addr;
+			inet_ntop(a[i].ss_family, raw, ip, sizeof(ip));
+			if (k == 1)
+				snprintf(e->ans.ip, sizeof(e->ans.ip), "%s", ip);
+			buf_appendf(&rr, "%s.\t0\tIN\t%s\t%s\n", e->host,
+			    a[i].ss_family == AF_INET ? "A" : "AAAA", ip);
+		}
+	e->ans.naddrs = k;
+	e->ans.addrs = e->addrs;
+	e->ans.ttl = 0;
+	e->rr_text = buf_steal(&rr);
+	e->source = source;
+}
+
+struct dns_file_result {
+	int done, status;
+	struct ares_addrinfo *ai;
+};
+
+static void
+dns_file_cb(void *arg, int status, int timeouts, struct ares_addrinfo *ai)
+{
+	struct dns_file_result *r = arg;
+
+	(void)timeouts;
+	r->done = 1;
+	r->status = status;
+	r->ai = ai;
+}
+
+/* The hosts file's answer for e through c-ares: 0, or -1 if it has none. */
+static int
+dns_file(struct dns *d, struct dns_entry *e)
+{
+	struct ares_addrinfo_hints h;
+	struct dns_file_result r = { 0, 0, NULL };
+	struct sockaddr_storage a[16];
+	const char *name = e->host;
+	int n = 0;
+
+	/* c-ares 1.18 answers a "localhost" missing from the file itself and
+	 * leaks the name's copy as it does; the file's match ignores case,
+	 * its own rule does not, so "LOCALHOST" reads the file alone and
+	 * dns_step's rule gives the loopback addresses. */
+	if (strcasecmp(name, "localhost") == 0)
+		name = "LOCALHOST";
+	memset(&h, 0, sizeof(h));
+	h.ai_family = AF_UNSPEC;
+	/* No sorting (it would connect a UDP socket per address); the file
+	 * named by CARES_HOSTS when that is set (tern(1), ENVIRONMENT). */
+	h.ai_flags = ARES_AI_NOSORT | ARES_AI_ENVHOSTS;
+	ares_getaddrinfo(d->files, name, NULL, &h, dns_file_cb, &r);
+	/* A channel whose only lookup is the file answers inside the call
+	 * (c-ares reads the file in ares_getaddrinfo's first step). */
+	assert(r.done);
+	if (r.status == ARES_SUCCESS && r.ai != NULL)
+		for (struct ares_addrinfo_node *p = r.ai->nodes; p && n < 16; p = p->ai_next) {
+			if ((p->ai_family != AF_INET && p->ai_family != AF_INET6) ||
+			    (size_t)p->ai_addrlen > sizeof(a[n]))
+				continue;
+			memset(&a[n], 0, sizeof(a[n]));
+			memcpy(&a[n], p->ai_addr, (size_t)p->ai_addrlen);
+			n++;
+		}
+	if (r.ai != NULL)
+		ares_freeaddrinfo(r.ai);
+	if (n == 0)
+		return -1;
+	dns_keep(e, a, n, d->hosts_file);
+	return 0;
+}
+
+/* localhost names the hosts file left out: the loopback addresses. */
+static void
+dns_loopback(struct dns_entry *e)
+{
+	struct sockaddr_storage a[2];
+	struct sockaddr_in *s4 = (struct sockaddr_in *)&a[0];
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&a[1];
+
+	memset(a, 0, sizeof(a));
+	s4->sin_family = AF_INET;
+	s4->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	s6->sin6_family = AF_INET6;
+	s6->sin6_addr = in6addr_loopback;
+	dns_keep(e, a, 2, "loopback (RFC 6761)");
+}
+
+/* Takes e through its lookups left: the hosts file's at once, DNS's on the
+ * wire (its answer comes back to dns_ares_cb), and answers it when one
+ * succeeds or none is left. */
+static void
+dns_step(struct dns *d, struct dns_entry *e)
+{
+	for (;;) {
+		char how = *e->next;
+
+		if (how == '\0' && !dns_localhost(e->host)) {
+			dns_answered(d, e, e->dns_status);
+			return;
+		}
+		if (how == 'f') {
+			e->next++;
+			if (dns_file(d, e) == 0) {
+				dns_answered(d, e, ARES_SUCCESS);
+				return;
+			}
+			continue;
+		}
+		if (how == 'b')
+			e->next++;
+		if (dns_localhost(e->host)) {
+			dns_loopback(e);
+			dns_answered(d, e, ARES_SUCCESS);
+			return;
+		}
 		e->deadline = uv_now(d->loop) + d->lookup_ms;
 		e->wnext = NULL;
 		e->wprev = d->wtail;
@@ -678,6 +890,30 @@ dns_start(struct dns *d)
 		e->on_wire = 1;
 		d->outstanding++;
 		ares_query(d->ch, e->host, 1, 1, dns_ares_cb, e);
+		return;
+	}
+}
+
+/* Starts queued lookups, as many as there is room for on the wire (a
+ * lookup that starts with the hosts file or a localhost name takes none
+ * until it goes to DNS), at most DNS_TICK_BUDGET a wakeup. */
+static void
+dns_start(struct dns *d)
+{
+	int budget = DNS_TICK_BUDGET;
+
+	while (d->qhead && budget-- > 0) {
+		struct dns_entry *e = d->qhead;
+
+		if (*e->next == 'b' && !dns_localhost(e->host) &&
+		    d->outstanding >= DNS_MAX_OUTSTANDING)
+			break;
+		d->qhead = e->qnext;
+		if (d->qhead == NULL)
+			d->qtail = NULL;
+		e->state = DNS_E_QUERYING;
+		e->qnext = NULL;
+		dns_step(d, e);
 	}
 	dns_timer_rearm(d);
 }
@@ -739,6 +975,7 @@ dns_free(struct dns *d)
 	/* Stops c-ares first: its callbacks see ARES_EDESTRUCTION and its
 	 * socket-state callback closes our poll handles. */
 	ares_destroy(d->ch);
+	ares_destroy(d->files);
 	while (d->socks) {
 		struct dns_sock *s = d->socks;
 		d->socks = s->next;

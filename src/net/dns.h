@@ -1,6 +1,8 @@
-/* Name resolution with c-ares inside the libuv loop: c-ares' sockets are
+/* Name resolution as the system does it (the hosts file and DNS in the
+ * system's order, localhost names as loopback; dns.servers in
+ * tern.conf(5)), with c-ares inside the libuv loop: c-ares' sockets are
  * watched with uv_poll_t handles from its socket-state callback and its
- * timeouts run on one uv_timer_t, so no thread and no blocking call is
+ * timeouts run on one uv_timer_t, so no thread and no blocking network call is
  * involved. Answers are cached for max(dns.ip-validity-seconds, TTL),
  * failures for a short while; lookups of the same name share one query, and
  * at most DNS_MAX_OUTSTANDING queries are on the wire at once. A lookup
@@ -15,6 +17,8 @@
 #include <sys/socket.h>
 #include <uv.h>
 
+#include "lib/status.h"
+
 struct config;
 struct dns;
 struct dns_query;
@@ -26,7 +30,7 @@ struct dns_query;
 #define DNS_MAX_CNAMES 16
 
 struct dns_answer {
-	int status;              /* 1 success, -1 failure (crawl.log dns: line) */
+	int status;              /* STATUS_DNS_SUCCESS or STATUS_DNS_FAILED (crawl.log dns: line) */
 	int naddrs;
 	/* naddrs addresses, valid during the callback (copy what you keep):
 	 * the cache holds exactly as many as the answer had, so that a cache
@@ -35,10 +39,13 @@ struct dns_answer {
 	char ip[INET6_ADDRSTRLEN];   /* first address, text */
 	uint32_t ttl;
 	uint64_t fetch_time_ms;  /* wall clock of the answer */
-	const char *server;      /* "127.0.0.1:5353", the DNS server asked */
+	const char *server;      /* "127.0.0.1:5353", the DNS server asked; or
+				  * the hosts file that answered (a path), or
+				  * "loopback (RFC 6761)" for a localhost name */
 	const char *rr_text;     /* the answer as RFC 1035 master-file lines, for a WARC text/dns record */
 	int from_cache;
 	const char *error;       /* human text on failure */
+	enum status_cause cause; /* the failure by name (CAUSE_DNS_NXDOMAIN...) */
 };
 
 /* Called with the answer (valid during the call only); never called

@@ -13,6 +13,7 @@
  * it is never freed under a callback that still uses it. */
 #include <build-config.h>
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@
 #include "lib/buf.h"
 #include "lib/clock.h"
 #include "lib/config.h"
+#include "lib/url.h"
+#include "net/addrguard.h"
 #include "net/conn.h"
 #include "net/decode.h"
 #include "net/dns.h"
@@ -52,7 +55,7 @@ struct fetch {
 	struct sockaddr_storage addr;
 	int have_addr;
 	int caller_addr;	/* the address came in the request */
-	int operator_literal;
+	int operator_host;
 	int64_t max_length;
 	struct dns_query *dq;
 	struct dns_answer *dns;
@@ -63,6 +66,7 @@ struct fetch {
 	int decoding;
 	struct buf req;
 	int status;
+	enum status_cause cause;	/* why a negative status, by name */
 	unsigned annotations;
 	char *error;
 	char ip[INET6_ADDRSTRLEN];
@@ -83,6 +87,7 @@ static int fetch_http_head_cb(void *arg);
 static int fetch_http_body_cb(void *arg, const char *data, size_t len);
 static void fetch_connect(struct fetch *f);
 static void fetch_finish(struct fetch *f, int status, const char *why);
+static void fetch_fail(struct fetch *f, enum status_cause cause, const char *why);
 static void fetch_begin(struct fetch *f);
 
 static const struct http_cbs fetch_http_cbs = {
@@ -107,6 +112,7 @@ fetch_start(struct fetcher *fr, const struct fetch_req *req,
 {
 	struct fetch *f = xcalloc(1, sizeof(*f));
 	const char *why = NULL;
+	struct url_parts split;
 
 	f->m.ops = &fetch_member_ops;
 	f->fr = fr;
@@ -116,7 +122,7 @@ fetch_start(struct fetcher *fr, const struct fetch_req *req,
 	f->arg = arg;
 	f->url = xstrdup(req->url);
 	f->max_length = req->max_length > 0 ? req->max_length : f->set->max_length;
-	f->operator_literal = req->operator_literal;
+	f->operator_host = req->operator_host;
 	f->t_start = uv_hrtime();
 	f->tm.start_wall_ms = clock_wall_ms();
 	f->status = 0;
@@ -128,8 +134,10 @@ fetch_start(struct fetcher *fr, const struct fetch_req *req,
 		f->caller_addr = 1;
 	}
 	fetcher_activate(fr, &f->m);
-	if (http_url_parse(req->url, &f->u, &why) != 0) {
-		fetch_finish(f, -7, why);
+	if (req->parts == NULL && url_split(f->url, &split) != 0)
+		fetch_fail(f, CAUSE_BAD_URL, "not an http or https URL");
+	else if (http_url_from(f->url, req->parts != NULL ? req->parts : &split, &f->u, &why) != 0) {
+		fetch_fail(f, CAUSE_BAD_URL, why);
 	} else {
 		http_request_build(&f->req, &f->u, f->set->user_agent, f->set->gzip,
 		    req->if_none_match, req->if_modified_since);
@@ -142,37 +150,6 @@ fetch_start(struct fetcher *fr, const struct fetch_req *req,
 	}
 	*out = f;
 	return 0;
-}
-
-/* Private, loopback, link-local (with cloud metadata at 169.254.169.254),
- * shared, multicast and reserved addresses: what a crawler must not be
- * steered into (SSRF). */
-static int
-fetch_addr_private(const struct sockaddr_storage *sa)
-{
-	const unsigned char *b;
-
-	if (sa->ss_family == AF_INET6) {
-		static const unsigned char zero[16];
-		b = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
-		if (memcmp(b, zero, 15) == 0 && (b[15] == 0 || b[15] == 1))
-			return 1;	/* :: and ::1 */
-		if ((b[0] & 0xfe) == 0xfc || (b[0] == 0xfe && (b[1] & 0xc0) == 0x80) || b[0] == 0xff)
-			return 1;	/* fc00::/7, fe80::/10, ff00::/8 */
-		if (memcmp(b, zero, 10) == 0 && b[10] == 0xff && b[11] == 0xff)
-			b += 12;	/* IPv4-mapped: judge the IPv4 address */
-		else
-			return 0;
-	} else {
-		b = (const unsigned char *)&((const struct sockaddr_in *)sa)->sin_addr;
-	}
-	return b[0] == 0 || b[0] == 10 || b[0] == 127 || b[0] >= 224 ||
-	    (b[0] == 100 && (b[1] & 0xc0) == 64) ||
-	    (b[0] == 169 && b[1] == 254) ||
-	    (b[0] == 172 && (b[1] & 0xf0) == 16) ||
-	    (b[0] == 192 && b[1] == 168) ||
-	    (b[0] == 192 && b[1] == 0 && b[2] == 0) ||
-	    (b[0] == 198 && (b[1] & 0xfe) == 18);
 }
 
 static void
@@ -190,7 +167,7 @@ fetch_dns_cb(void *arg, const struct dns_answer *a)
 	if (a->status != 1) {
 		char *why = xasprintf("DNS lookup of %s failed: %s", f->u.host,
 		    a->error ? a->error : "no address");
-		fetch_finish(f, -6, why);
+		fetch_fail(f, a->cause != CAUSE_NONE ? a->cause : CAUSE_DNS_FAILED, why);
 		free(why);
 		return;
 	}
@@ -214,13 +191,13 @@ fetch_begin(struct fetch *f)
 		return;
 	}
 	if (fetcher_dns(f->fr) == NULL) {
-		fetch_finish(f, -6, "no resolver");
+		fetch_fail(f, CAUSE_DNS_FAILED, "no resolver");
 		return;
 	}
 	fetch_set_state(f, FETCH_S_RESOLVE);
 	f->t_dns0 = uv_hrtime();
 	if (dns_resolve(fetcher_dns(f->fr), f->u.host, fetch_dns_cb, f, &f->dq) != 0)
-		fetch_finish(f, -6, "host name cannot be looked up");
+		fetch_fail(f, CAUSE_DNS_FAILED, "host name cannot be looked up");
 }
 
 static void
@@ -235,7 +212,7 @@ fetch_send(struct fetch *f)
 	r = conn_write(f->conn, f->req.data, f->req.len);
 	if (r < 0) {
 		char *why = xasprintf("sending the request: %s", uv_strerror(r));
-		fetch_finish(f, -3, why);
+		fetch_fail(f, CAUSE_CONNECTION_LOST, why);
 		free(why);
 	}
 }
@@ -246,6 +223,7 @@ fetch_connect(struct fetch *f)
 {
 	struct fetcher *fr = f->fr;
 	struct conn *idle;
+	const struct addrguard_range *guard;
 	void *session = NULL;
 	int r;
 
@@ -258,11 +236,12 @@ fetch_connect(struct fetch *f)
 	}
 	/* An address given by the caller was vetted there; one we resolved
 	 * ourselves is checked here, before connecting to that very address. */
-	if (!f->caller_addr && !f->set->allow_private &&
-	    !(f->operator_literal && f->u.host_is_literal) && fetch_addr_private(&f->addr)) {
-		char *why = xasprintf("%s resolves to %s, a private, loopback, link-local "
-		    "or reserved address (fetch.allow-private-addresses is false)", f->u.host, f->ip);
-		fetch_finish(f, -7, why);
+	if (!f->caller_addr && !f->set->allow_private && !f->operator_host &&
+	    (guard = addrguard_sockaddr((const struct sockaddr *)&f->addr)) != NULL) {
+		char *why = xasprintf("%s resolves to %s, in %s (%s), which is refused "
+		    "(fetch.allow-private-addresses is false)", f->u.host, f->ip, guard->block,
+		    guard->name);
+		fetch_fail(f, CAUSE_PRIVATE_ADDRESS, why);
 		free(why);
 		return;
 	}
@@ -286,7 +265,7 @@ fetch_connect(struct fetch *f)
 		if (r == UV_EMFILE || r == UV_ENFILE || r == UV_ENOBUFS || r == UV_ENOMEM ||
 		    r == UV_EADDRNOTAVAIL)
 			f->annotations |= FETCH_LOCAL;
-		fetch_finish(f, -2, why);
+		fetch_fail(f, conn_connect_cause(r), why);
 		free(why);
 	}
 }
@@ -426,7 +405,7 @@ fetch_complete(struct fetch *f, int reusable)
 
 	fetch_decode_end(f);
 	if (f->cancel_req) {
-		fetch_finish(f, -3, "cancelled");
+		fetch_fail(f, CAUSE_CANCELLED, "cancelled");
 		return;
 	}
 	if (conn_is_tls(c)) {
@@ -455,7 +434,7 @@ fetch_data(struct fetch *f, const char *data, size_t len)
 		f->t_first = uv_hrtime();
 	r = http_feed(f->http, data, len, &used);
 	if (f->cancel_req) {
-		fetch_finish(f, -3, "cancelled");
+		fetch_fail(f, CAUSE_CANCELLED, "cancelled");
 		return;
 	}
 	switch (r) {
@@ -473,7 +452,7 @@ fetch_data(struct fetch *f, const char *data, size_t len)
 	case HTTP_ERROR: {
 		char *why = xasprintf("%s: %s", http_head_done(f->http) ?
 		    "broken response body" : "malformed response head", http_error(f->http));
-		fetch_finish(f, -3, why);
+		fetch_fail(f, http_head_done(f->http) ? CAUSE_CONNECTION_LOST : CAUSE_BAD_RESPONSE, why);
 		free(why);
 		break;
 	}
@@ -484,7 +463,7 @@ static void
 fetch_eof(struct fetch *f)
 {
 	if (f->state != FETCH_S_WAIT && f->state != FETCH_S_BODY) {
-		fetch_finish(f, -2, "connection closed during the TLS handshake");
+		fetch_fail(f, CAUSE_TLS_HANDSHAKE, "connection closed during the TLS handshake");
 		return;
 	}
 	if (fetch_retry_fresh(f))
@@ -495,7 +474,7 @@ fetch_eof(struct fetch *f)
 	}
 	{
 		char *why = xasprintf("connection lost: %s", http_error(f->http));
-		fetch_finish(f, -3, why);
+		fetch_fail(f, CAUSE_CONNECTION_LOST, why);
 		free(why);
 	}
 }
@@ -529,18 +508,34 @@ fetch_conn_cb(void *arg, struct conn *c, enum conn_event ev, const char *data, s
 		break;
 	case CONN_ERROR:
 		if (f->state == FETCH_S_CONNECT || f->state == FETCH_S_TLS) {
-			fetch_finish(f, -2, conn_error(c));
+			fetch_fail(f, conn_cause(c), conn_error(c));
 		} else if (!fetch_retry_fresh(f)) {
 			char *why = xasprintf("connection lost: %s", conn_error(c));
-			fetch_finish(f, -3, why);
+			fetch_fail(f, CAUSE_CONNECTION_LOST, why);
 			free(why);
 		}
 		break;
 	}
 }
 
+/* Ends the fetch with the code of cause (every failure goes through here,
+ * so that its status and its cause never disagree). */
+static void
+fetch_fail(struct fetch *f, enum status_cause cause, const char *why)
+{
+	int status = status_cause_code(cause);
+
+	/* Only causes with a Heritrix code end a fetch that failed. */
+	assert(status < 0);
+	if (f->state == FETCH_S_DONE)
+		return;
+	f->cause = cause;
+	fetch_finish(f, status, why);
+}
+
 /* Ends the fetch with status (an HTTP code keeps its value) and queues
- * on_done for the tick. */
+ * on_done for the tick. A fetch may be ended twice (a cancel racing its
+ * end): the first end stands. */
 static void
 fetch_finish(struct fetch *f, int status, const char *why)
 {
@@ -548,6 +543,7 @@ fetch_finish(struct fetch *f, int status, const char *why)
 
 	if (f->state == FETCH_S_DONE)
 		return;
+	assert(status != 0);
 	fetch_set_state(f, FETCH_S_DONE);
 	f->status = status;
 	if (why && f->error == NULL)
@@ -624,8 +620,9 @@ fetch_run(struct fetcher_member *m)
 		fetch_free(f);
 }
 
-/* The deadlines: connect and TLS (-2), the response head (-4), the body
- * (the status is kept, annotated timeTrunc). */
+/* The deadlines: connect and TLS (STATUS_CONNECT_FAILED), the response
+ * head (STATUS_TIMEOUT), the body (the status is kept, annotated
+ * timeTrunc). */
 static void
 fetch_sweep(struct fetcher_member *m, uint64_t now)
 {
@@ -634,17 +631,17 @@ fetch_sweep(struct fetcher_member *m, uint64_t now)
 	switch (f->state) {
 	case FETCH_S_CONNECT:
 		if (now - f->last_io >= f->set->connect_ms)
-			fetch_finish(f, -2, "connect timed out (fetch.connect-timeout-ms)");
+			fetch_fail(f, CAUSE_CONNECT_TIMEOUT, "connect timed out (fetch.connect-timeout-ms)");
 		break;
 	case FETCH_S_TLS:
 		if (now - f->last_io >= f->set->connect_ms)
-			fetch_finish(f, -2, "TLS handshake timed out (fetch.connect-timeout-ms)");
+			fetch_fail(f, CAUSE_TLS_TIMEOUT, "TLS handshake timed out (fetch.connect-timeout-ms)");
 		break;
 	case FETCH_S_WAIT:
 		if (now - f->last_io >= f->set->idle_ms)
-			fetch_finish(f, -4, "no response head within fetch.idle-timeout-seconds");
+			fetch_fail(f, CAUSE_HEAD_TIMEOUT, "no response head within fetch.idle-timeout-seconds");
 		else if (now >= f->deadline_total)
-			fetch_finish(f, -4, "no response head within fetch.timeout-seconds");
+			fetch_fail(f, CAUSE_HEAD_TIMEOUT, "no response head within fetch.timeout-seconds");
 		break;
 	case FETCH_S_BODY:
 		if (now - f->last_io >= f->set->idle_ms || now >= f->deadline_total) {
@@ -667,7 +664,7 @@ fetch_shutdown(struct fetcher_member *m)
 	struct fetch *f = fetch_of(m);
 
 	f->released = 1;
-	fetch_finish(f, -3, "engine shut down");
+	fetch_fail(f, CAUSE_CANCELLED, "engine shut down");
 }
 
 static void
@@ -689,7 +686,7 @@ fetch_cancel(struct fetch *f)
 		f->cancel_req = 1;
 		return;
 	}
-	fetch_finish(f, -3, "cancelled");
+	fetch_fail(f, CAUSE_CANCELLED, "cancelled");
 }
 
 void
@@ -710,6 +707,12 @@ int
 fetch_status(const struct fetch *f)
 {
 	return f->status;
+}
+
+enum status_cause
+fetch_cause(const struct fetch *f)
+{
+	return f->status < 0 ? f->cause : status_cause_of(f->status);
 }
 
 unsigned

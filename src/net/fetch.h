@@ -5,24 +5,31 @@
  * A struct fetch is one request; a struct fetcher (src/net/fetcher.h) holds
  * what fetches share: the settings, the TLS context, idle keep-alive
  * connections and TLS sessions per site, and the one timer that enforces
- * every deadline. Statuses follow CONTRACT section 6 (Heritrix's codes). */
+ * every deadline. Statuses are Heritrix's codes, named in lib/status.h
+ * (doc/formats.md, "crawl.log", says which code when). */
 #ifndef TERN_FETCH_H
 #define TERN_FETCH_H
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "lib/status.h"
+
 struct dns_answer;
 struct fetcher;
 struct fetch;
 
 struct fetch_req {
-	const char *url;
+	const char *url;		/* as url_resolve wrote it */
+	const struct url_parts *parts;	/* url as url_split split it (NULL:
+					 * fetch_start splits it) */
 	const struct sockaddr *addr;	/* NULL: resolve via dns (and refuse
-					 * private addresses, -7, unless allowed);
+					 * what net/addrguard.h refuses,
+					 * STATUS_UNFETCHABLE, unless allowed);
 					 * given: used as is, the port from the URL */
 	int64_t max_length;		/* 0: fetch.max-length-bytes */
-	int operator_literal;		/* the operator gave this IP-literal URL:
+	int operator_host;		/* the operator named this URL's host
+					 * (an IP literal or a name): its
 					 * private addresses are allowed */
 	const char *if_none_match;	/* a revisit's validators (NULL: not sent), */
 	const char *if_modified_since;	/* used while fetch_start runs */
@@ -43,28 +50,34 @@ struct fetch_cbs {
 	void (*on_done)(void *arg, struct fetch *f);
 };
 
-/* Starts a fetch on fr; cbs is copied. Always 0: errors (a bad URL gives -7)
- * arrive through on_done. */
+/* Starts a fetch on fr; cbs is copied. Always 0: errors (a bad URL gives
+ * STATUS_UNFETCHABLE) arrive through on_done. */
 int fetch_start(struct fetcher *fr, const struct fetch_req *req,
     const struct fetch_cbs *cbs, void *arg, struct fetch **out);
-/* on_done follows with status -3, asynchronously. */
+/* on_done follows with STATUS_CONNECT_LOST (CAUSE_CANCELLED), asynchronously. */
 void fetch_cancel(struct fetch *f);
 /* The caller is done with f (may be called inside on_done; freeing is
  * deferred). Before on_done, it cancels silently: no callback follows. */
 void fetch_release(struct fetch *f);
 
-/* HTTP status or negative Heritrix code: -6 DNS (the lookup failed; its own
- * dns: line is -1), -2 connect or TLS failed, -3 connection lost or broken
- * response, -4 no response head in time, -7 unfetchable (bad URL, refused
- * address). */
+/* HTTP status or negative Heritrix code: STATUS_DNS_PREREQ (the lookup
+ * failed; its own dns: line is STATUS_DNS_FAILED), STATUS_CONNECT_FAILED
+ * (connect or TLS failed), STATUS_CONNECT_LOST (connection lost or broken
+ * response), STATUS_TIMEOUT (no response head in time), STATUS_UNFETCHABLE
+ * (bad URL, refused address). */
 int fetch_status(const struct fetch *f);
+/* Why, by name: the cause a negative status was given for
+ * (CAUSE_CONNECT_REFUSED, CAUSE_TLS_SELF_SIGNED...), CAUSE_HTTP_ERROR for a
+ * 4xx or 5xx, CAUSE_NONE otherwise. */
+enum status_cause fetch_cause(const struct fetch *f);
 enum {
 	FETCH_LENTRUNC = 1,	/* body cut at max-length: lenTrunc */
 	FETCH_TIMETRUNC = 2,	/* body cut by a timeout: timeTrunc */
 	FETCH_DECTRUNC = 4,	/* decoding stopped at the decode caps (raw body whole) */
 	FETCH_DECERR = 8,	/* Content-Encoding not decodable (corrupt or unsupported) */
 	/* The connection could not be made for want of a local resource
-	 * (file descriptors, kernel buffers, a local port): the status is -2,
+	 * (file descriptors, kernel buffers, a local port): the status is
+	 * STATUS_CONNECT_FAILED,
 	 * but it says nothing of the server; try again later. */
 	FETCH_LOCAL = 16
 };

@@ -85,7 +85,7 @@ fetcher_site_get(struct fetcher *fr, int tls, const char *host, int port, int cr
 	struct fetcher_site *s, **bucket;
 	size_t hl = strlen(host), klen;
 
-	/* Every site's host came through http_url_parse (at most 253 bytes):
+	/* Every site's host came through http_url_from (at most 253 bytes):
 	 * a longer name has no site. */
 	if (hl > sizeof(key) - 16)
 		return NULL;

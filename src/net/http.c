@@ -1,4 +1,4 @@
-/* HTTP/1.1 client protocol glue over llhttp 8.1: URL split, request head,
+/* HTTP/1.1 client protocol glue over llhttp 8.1: the request URL, its head,
  * and the response parser (struct http).
  *
  * The parser pauses llhttp at the end of every head and every message, so
@@ -18,6 +18,7 @@
 #include <llhttp.h>
 
 #include "lib/buf.h"
+#include "lib/url.h"
 #include "net/http.h"
 #include "lib/xmalloc.h"
 
@@ -27,6 +28,20 @@
 /* Header lines allowed in one head (curl allows 5000; 64 KiB of headers
  * rarely needs more than a few dozen). */
 #define HTTP_MAX_HEADERS 1000
+
+/* The headers a crawl reads of every response, indexed while llhttp parses
+ * the head so that each lookup is one comparison, not a scan of the head. */
+enum http_known {
+	HTTP_K_CONTENT_TYPE,
+	HTTP_K_CONTENT_ENCODING,
+	HTTP_K_CONTENT_LOCATION,
+	HTTP_K_LOCATION,
+	HTTP_K_REFRESH,
+	HTTP_K_RETRY_AFTER,
+	HTTP_K_ETAG,
+	HTTP_K_LAST_MODIFIED,
+	HTTP_K_COUNT
+};
 
 enum http_phase { HTTP_PHASE_HEAD, HTTP_PHASE_BODY, HTTP_PHASE_DONE, HTTP_PHASE_FAILED };
 enum http_event { HTTP_EV_NONE, HTTP_EV_HEAD, HTTP_EV_MESSAGE };
@@ -48,7 +63,9 @@ struct http {
 	struct buf head;	/* raw bytes of the current head */
 	struct buf hdrs;	/* "name\0value\0" pairs of the current head */
 	size_t nhdrs;
+	size_t name_start;
 	size_t value_start;
+	size_t known[HTTP_K_COUNT];	/* offset + 1 of a known header's first value in hdrs */
 	const char *err;
 };
 
@@ -61,104 +78,79 @@ static int http_on_headers_complete_cb(llhttp_t *p);
 static int http_on_body_cb(llhttp_t *p, const char *at, size_t len);
 static int http_on_message_complete_cb(llhttp_t *p);
 
+/* Which known header name (len bytes, any case) is, or -1. */
+static int
+http_known_index(const char *name, size_t len)
+{
+	int k;
+	const char *want;
+
+	switch (len) {
+	case 4: k = HTTP_K_ETAG; want = "etag"; break;
+	case 7: k = HTTP_K_REFRESH; want = "refresh"; break;
+	case 8: k = HTTP_K_LOCATION; want = "location"; break;
+	case 11: k = HTTP_K_RETRY_AFTER; want = "retry-after"; break;
+	case 12: k = HTTP_K_CONTENT_TYPE; want = "content-type"; break;
+	case 13: k = HTTP_K_LAST_MODIFIED; want = "last-modified"; break;
+	case 16:
+		if ((name[8] | 0x20) == 'l') {
+			k = HTTP_K_CONTENT_LOCATION;
+			want = "content-location";
+		} else {
+			k = HTTP_K_CONTENT_ENCODING;
+			want = "content-encoding";
+		}
+		break;
+	default:
+		return -1;
+	}
+	return strncasecmp(name, want, len) == 0 ? k : -1;
+}
+
 static llhttp_settings_t http_settings;
 static int http_settings_ready;
 
-/* Parses url into u. Only http and https; the host must already be ASCII
- * (the URL layer turns IDNs into punycode). */
+/* Fills u from an href that url_split has split (the one URL parser: the
+ * crawl hands its split over, so a fetched URI is parsed once). The host is
+ * ASCII already (the URL layer turns IDNs into punycode) and the path and
+ * query are percent-encoded by the URL serializer, so what is left to check
+ * is what a request line and a socket need. */
 int
-http_url_parse(const char *url, struct http_url *u, const char **err)
+http_url_from(const char *href, const struct url_parts *p, struct http_url *u, const char **err)
 {
-	const char *p, *auth, *end, *at, *h, *hend, *colon;
-	size_t hl;
+	const char *h = href + p->host_off;
+	size_t hl = p->host_len;
 	struct buf t = BUF_INIT;
-	struct in6_addr a6;
-	struct in_addr a4;
 
 	memset(u, 0, sizeof(*u));
-	if (strncasecmp(url, "http://", 7) == 0) {
-		p = url + 7;
-		u->port = 80;
-	} else if (strncasecmp(url, "https://", 8) == 0) {
-		p = url + 8;
-		u->port = 443;
-		u->tls = 1;
-	} else {
-		*err = "not an http or https URL";
-		return -1;
+	u->tls = p->https;
+	u->port = p->port;
+	u->host_is_literal = p->host_ip != 0;
+	if (p->host_ip == 6) {
+		h++;		/* without the brackets */
+		hl -= 2;
 	}
-	auth = p;
-	end = auth + strcspn(auth, "/?#");
-	at = NULL;
-	for (const char *q = auth; q < end; q++)
-		if (*q == '@')
-			at = q;
-	h = at ? at + 1 : auth;
-	if (*h == '[') {
-		hend = memchr(h, ']', end - h);
-		if (hend == NULL) {
-			*err = "unterminated IPv6 literal";
-			return -1;
-		}
-		colon = hend + 1 < end ? hend + 1 : NULL;
-		if (colon && *colon != ':') {
-			*err = "junk after IPv6 literal";
-			return -1;
-		}
-		h++;
-		u->host_is_literal = 1;
-	} else {
-		colon = memchr(h, ':', end - h);
-		hend = colon ? colon : end;
-	}
-	hl = hend - h;
 	if (hl == 0 || hl > 253) {
 		*err = hl == 0 ? "empty host" : "host longer than 253 bytes";
 		return -1;
 	}
-	for (size_t i = 0; i < hl; i++) {
-		unsigned char c = h[i];
-		if (!(isalnum(c) || c == '-' || c == '.' || c == '_' ||
-		    (u->host_is_literal && c == ':'))) {
-			*err = "bad character in host";
-			return -1;
-		}
-		u->host[i] = tolower(c);
-	}
-	u->host[hl] = '\0';
-	if (u->host_is_literal && inet_pton(AF_INET6, u->host, &a6) != 1) {
-		*err = "bad IPv6 literal";
+	if (p->port < 1 || p->port > 65535) {
+		*err = "bad port";
 		return -1;
 	}
-	/* inet_aton also takes 127.1 and 2130706433, as browsers do. */
-	if (!u->host_is_literal && inet_aton(u->host, &a4) != 0)
-		u->host_is_literal = 1;
-	if (colon && colon + 1 < end) {
-		long port = 0;
-		for (const char *q = colon + 1; q < end; q++) {
-			if (!isdigit((unsigned char)*q) || port > 65535) {
-				*err = "bad port";
-				return -1;
-			}
-			port = port * 10 + (*q - '0');
-		}
-		if (port < 1 || port > 65535) {
-			*err = "bad port";
-			return -1;
-		}
-		u->port = port;
-	}
+	for (size_t i = 0; i < hl; i++)
+		u->host[i] = (char)tolower((unsigned char)h[i]);
+	u->host[hl] = '\0';
 	/* The Host value, built by hand (this runs for every fetch): the host
 	 * is at most 253 bytes, so brackets and a port always fit. */
 	{
 		char *o = u->hostport;
-		int v6 = memchr(u->host, ':', hl) != NULL;
 
-		if (v6)
+		if (p->host_ip == 6)
 			*o++ = '[';
 		memcpy(o, u->host, hl);
 		o += hl;
-		if (v6)
+		if (p->host_ip == 6)
 			*o++ = ']';
 		if (u->port != (u->tls ? 443 : 80)) {
 			*o++ = ':';
@@ -166,23 +158,17 @@ http_url_parse(const char *url, struct http_url *u, const char **err)
 		}
 		*o = '\0';
 	}
-
-	/* The request target: everything up to the fragment. Bytes that would
-	 * break the request line (space, controls) make the URL unusable;
-	 * non-ASCII bytes are percent-encoded. */
-	if (*end != '/')
-		buf_appendc(&t, '/');
-	for (p = end; *p && *p != '#'; p++) {
-		unsigned char c = *p;
-		if (c <= 0x20 || c == 0x7f) {
+	/* The request target: path and query, never the fragment. A byte that
+	 * would break the request line cannot come from the serializer; one
+	 * that does anyway makes the URL unusable rather than the request. */
+	url_request_target(href, p, &t);
+	for (size_t i = 0; i < t.len; i++) {
+		unsigned char c = (unsigned char)t.data[i];
+		if (c <= 0x20 || c >= 0x7f) {
 			buf_free(&t);
-			*err = "space or control character in URL";
+			*err = "space, control or non-ASCII byte in URL";
 			return -1;
 		}
-		if (c >= 0x80)
-			buf_appendf(&t, "%%%02X", c);
-		else
-			buf_appendc(&t, c);
 	}
 	u->target = buf_steal(&t);
 	return 0;
@@ -286,6 +272,8 @@ http_on_message_begin_cb(llhttp_t *p)
 
 	buf_reset(&h->hdrs);
 	h->nhdrs = 0;
+	h->name_start = 0;
+	memset(h->known, 0, sizeof(h->known));
 	return 0;
 }
 
@@ -302,6 +290,7 @@ static int
 http_on_header_field_complete_cb(llhttp_t *p)
 {
 	struct http *h = p->data;
+	int k;
 
 	if (++h->nhdrs > HTTP_MAX_HEADERS) {
 		h->err = "too many header lines";
@@ -309,6 +298,9 @@ http_on_header_field_complete_cb(llhttp_t *p)
 	}
 	buf_appendc(&h->hdrs, '\0');
 	h->value_start = h->hdrs.len;
+	k = http_known_index(h->hdrs.data + h->name_start, h->value_start - 1 - h->name_start);
+	if (k >= 0 && h->known[k] == 0)
+		h->known[k] = h->value_start + 1;
 	return 0;
 }
 
@@ -331,6 +323,7 @@ http_on_header_value_complete_cb(llhttp_t *p)
 	    (h->hdrs.data[h->hdrs.len - 1] == ' ' || h->hdrs.data[h->hdrs.len - 1] == '\t'))
 		h->hdrs.len--;
 	buf_appendc(&h->hdrs, '\0');
+	h->name_start = h->hdrs.len;
 	return 0;
 }
 
@@ -560,9 +553,12 @@ const char *
 http_header(const struct http *h, const char *name)
 {
 	const char *p = h->hdrs.data, *end = h->hdrs.data + h->hdrs.len, *n;
+	int k = http_known_index(name, strlen(name));
 
 	if (p == NULL)
 		return NULL;
+	if (k >= 0)
+		return h->known[k] != 0 ? p + h->known[k] - 1 : NULL;
 	while (p < end) {
 		n = p;
 		p += strlen(p) + 1;

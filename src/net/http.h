@@ -1,5 +1,5 @@
-/* HTTP/1.1 client protocol, without I/O: splitting a URL into what a request
- * needs, building the request head, and parsing a response stream with
+/* HTTP/1.1 client protocol, without I/O: what a request needs of a URL
+ * already split by lib/url.c, building the request head, and parsing a response stream with
  * llhttp 8.1 while handling the traps of that version (it accepts
  * "HTTP/1.1 20 OK" and "HTTP/2.0", and would read a body after 204/304).
  *
@@ -23,8 +23,12 @@ struct http_url {
 	char *target;		/* path and query, allocated; never contains the fragment */
 };
 
-/* Parses url; 0 or -1 with *err set to a static message. */
-int http_url_parse(const char *url, struct http_url *u, const char **err);
+struct url_parts;
+
+/* Fills u from href as url_split split it into p (lib/url.h, the one URL
+ * parser); 0 or -1 with *err set to a static message. */
+int http_url_from(const char *href, const struct url_parts *p, struct http_url *u,
+    const char **err);
 void http_url_clear(struct http_url *u);
 
 /* Appends a GET request head (ending with the blank line) to out. A
@@ -69,7 +73,9 @@ int http_status(const struct http *h);
 int http_keep_alive(const struct http *h);
 /* The final status line and headers as received, with the blank line. */
 const char *http_head(const struct http *h, size_t *len);
-/* First value of a header, case-insensitive, or NULL. */
+/* First value of a header, case-insensitive, or NULL. The headers a crawl
+ * reads of every response (Content-Type, Location, ETag, ...) are indexed
+ * while the head is parsed; others are found by a scan. */
 const char *http_header(const struct http *h, const char *name);
 /* Iteration over headers: i from 0; returns 0 at the end. */
 int http_header_at(const struct http *h, size_t i, const char **name, const char **value);

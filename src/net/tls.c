@@ -28,6 +28,7 @@ struct tls {
 	BIO *rbio;		/* network -> SSL */
 	BIO *wbio;		/* SSL -> network */
 	char *err;
+	enum status_cause cause;	/* why, by name (set with err) */
 };
 
 struct tls_ctx *
@@ -124,6 +125,31 @@ tls_free(struct tls *t)
 	free(t);
 }
 
+/* The named cause of a verification result: the few a person can act on
+ * differently, the rest as a plain verify failure. */
+static enum status_cause
+tls_verify_cause(long vr)
+{
+	switch (vr) {
+	case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT:
+	case X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN:
+		return CAUSE_TLS_SELF_SIGNED;
+	case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT:
+	case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
+	case X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE:
+		return CAUSE_TLS_UNKNOWN_ISSUER;
+	case X509_V_ERR_CERT_HAS_EXPIRED:
+		return CAUSE_TLS_EXPIRED;
+	case X509_V_ERR_CERT_NOT_YET_VALID:
+		return CAUSE_TLS_NOT_YET_VALID;
+	case X509_V_ERR_HOSTNAME_MISMATCH:
+	case X509_V_ERR_IP_ADDRESS_MISMATCH:
+		return CAUSE_TLS_NAME_MISMATCH;
+	default:
+		return CAUSE_TLS_VERIFY;
+	}
+}
+
 /* Records why an operation failed: the verification result if the chain
  * or name was refused, else OpenSSL's error queue. */
 static void
@@ -134,6 +160,7 @@ tls_set_error(struct tls *t, int sslerr)
 
 	if (t->err)
 		return;
+	t->cause = vr != X509_V_OK ? tls_verify_cause(vr) : CAUSE_TLS_HANDSHAKE;
 	if (vr != X509_V_OK)
 		t->err = xasprintf("certificate verify failed: %s",
 		    X509_verify_cert_error_string(vr));
@@ -255,4 +282,10 @@ const char *
 tls_error(const struct tls *t)
 {
 	return t->err ? t->err : "TLS error";
+}
+
+enum status_cause
+tls_cause(const struct tls *t)
+{
+	return t->err ? t->cause : CAUSE_TLS_HANDSHAKE;
 }

@@ -6,6 +6,8 @@
 #define TERN_TLS_H
 #include <stddef.h>
 
+#include "lib/status.h"
+
 struct tls_ctx;
 struct tls;
 
@@ -39,7 +41,9 @@ int tls_resumed(const struct tls *t);
 /* A resumable session (caller frees with tls_session_free), or NULL. */
 void *tls_session(struct tls *t);
 void tls_session_free(void *s);
-/* Why the handshake or a read failed. */
+/* Why the handshake or a read failed, in words and by name (a failed
+ * verification names its reason: CAUSE_TLS_SELF_SIGNED...). */
 const char *tls_error(const struct tls *t);
+enum status_cause tls_cause(const struct tls *t);
 
 #endif

@@ -3,9 +3,10 @@
  * queue, host, log and settings pages of their own files. */
 #include "ops/console.h"
 #include "crawl/checkpoint.h"
+#include "frontier/counts.h"
 #include "lib/config.h"
-#include "lib/html.h"
-#include "lib/series.h"
+#include "ops/html.h"
+#include "ops/series.h"
 #include "lib/xmalloc.h"
 #include "ops/consolehosts.h"
 #include "ops/consolelog.h"
@@ -223,20 +224,14 @@ static void console_live(struct console *c, const struct consolereq *r,
 	char *text;
 
 	console_rates(c, v, &pps, &mbps);
-	j = json_pack("{s:s, s:s?, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I, s:f, s:f, s:f, "
-	    "s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}}",
+	j = json_pack("{s:s, s:s?, s:I, s:I, s:I, s:I, s:f, s:I, s:f, s:f, s:f, s:o}",
 	    "state", v->state, "reason", v->reason,
 	    "pages", (json_int_t)v->pages, "bytes", (json_int_t)v->bytes,
 	    "failures", (json_int_t)v->failures, "in_flight", (json_int_t)v->in_flight,
-	    "queued", (json_int_t)v->fc.queued, "discovered", (json_int_t)v->fc.discovered,
 	    "seconds", v->seconds, "rss_kb", (json_int_t)v->rss_kb,
 	    "pages_per_s", pps, "pages_per_s_avg", v->seconds > 0 ? (double)v->pages / v->seconds : 0.0,
 	    "mb_per_s", mbps,
-	    "queues",
-	    "in-process", (json_int_t)v->fc.in_process, "ready", (json_int_t)v->fc.ready,
-	    "snoozed", (json_int_t)v->fc.snoozed, "inactive", (json_int_t)v->fc.inactive,
-	    "ineligible", (json_int_t)v->fc.ineligible, "retired", (json_int_t)v->fc.retired,
-	    "exhausted", (json_int_t)v->fc.exhausted, "total", (json_int_t)v->fc.queues_total);
+	    "frontier", counts_json(&v->fc));
 	text = j != NULL ? json_dumps(j, JSON_COMPACT) : NULL;
 	json_decref(j);
 	if (text == NULL || text[0] != '{') {

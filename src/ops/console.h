@@ -1,7 +1,7 @@
 /* The operator console (doc/architecture.md, "Operator console"): the pages
  * of one job, rendered in the loop that serves them (a running crawl's, or
  * `tern console`'s own when the crawl is not running). A request reaches
- * console_answer once lib/consolereq has checked its Host, token and origin
+ * console_answer once ops/consolereq has checked its Host, token and origin
  * and chosen its page; control routes (the actions) are not the console's:
  * its script posts them to the control socket's own handler.
  *
@@ -15,10 +15,17 @@
 #include <uv.h>
 
 #include "frontier/frontier.h"
-#include "lib/consolereq.h"
+#include "ops/consolereq.h"
 #include "net/ctlserver.h"
 
 struct config;
+
+/* Said on the terminal and in logs/tern.log when the console's TCP listener
+ * (%s: its address) is bound beyond loopback: the console speaks plain
+ * HTTP, so its token travels in clear to anyone on the path. */
+#define CONSOLE_CLEAR_WARNING "warning: the console listens on %s, beyond loopback, " \
+	"over plain HTTP: its token travels in clear; listen on 127.0.0.1 and reach it " \
+	"through an SSH tunnel instead (tern(1), console)"
 
 /* The crawl's figures at this moment. */
 struct console_view {
@@ -52,7 +59,7 @@ void console_free(struct console *c);
 /* Takes the charts' sample of this second (the owner's timer calls it). */
 void console_sample(struct console *c, uint64_t now_ms);
 /* One request arriving at listener l, for a ctlserver handler: the
- * console's checks (lib/consolereq.h), then its page, or the control route
+ * console's checks (ops/consolereq.h), then its page, or the control route
  * handed to control(ctx, ...) (NULL when no crawl runs: 503). */
 void console_handle(struct console *c, const struct consolereq_listener *l,
     const struct ctlreq *req, ctlserver_handler control, void *ctx,

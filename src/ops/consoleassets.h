@@ -1,6 +1,6 @@
 /* The operator console's static files, embedded at build time by
  * scripts/gen-assets from src/ops/console/ into the generated
- * consoleassets.c: page templates (*.html, filled by lib/tmpl), the script
+ * consoleassets.c: page templates (*.html, filled by ops/tmpl), the script
  * and the style sheet. Every asset the console serves comes from here. */
 #ifndef TERN_CONSOLEASSETS_H
 #define TERN_CONSOLEASSETS_H

@@ -1,7 +1,7 @@
 /* The console's hosts page (consolehosts.h). */
 #include "ops/consolehosts.h"
 #include "crawl/hostsreport.h"
-#include "lib/html.h"
+#include "ops/html.h"
 #include "lib/xmalloc.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* The console's crawl.log views (consolelog.h). */
 #include "ops/consolelog.h"
-#include "lib/html.h"
+#include "ops/html.h"
 #include "lib/xmalloc.h"
 #include "ops/logtail.h"
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "lib/buf.h"
-#include "lib/logline.h"
+#include "ops/logline.h"
 #include "ops/consoleview.h"
 
 /* Bytes of crawl.log read per request at most. */

@@ -5,7 +5,7 @@
 #include "ops/consolequeues.h"
 #include "frontier/frontier.h"
 #include "lib/clock.h"
-#include "lib/html.h"
+#include "ops/html.h"
 #include "lib/surt.h"
 #include "lib/topn.h"
 #include "lib/xmalloc.h"

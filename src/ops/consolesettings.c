@@ -1,7 +1,7 @@
 /* The console's settings page (consolesettings.h). */
 #include "ops/consolesettings.h"
 #include "lib/config.h"
-#include "lib/html.h"
+#include "ops/html.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
 #ifndef TERN_CONSOLETOKEN_H
 #define TERN_CONSOLETOKEN_H
 
-#include "lib/consolereq.h"
+#include "ops/consolereq.h"
 
 /* The job's token into out (NUL-terminated), created if missing. -1 and
  * *err when it cannot be created or read, or when the file is not the

@@ -2,7 +2,7 @@
 #include <build-config.h>
 
 #include "ops/consoleview.h"
-#include "lib/html.h"
+#include "ops/html.h"
 #include "lib/xmalloc.h"
 
 #include <stdarg.h>

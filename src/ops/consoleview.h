@@ -2,16 +2,16 @@
  * links between pages (carrying the token when it came in the query
  * string), numbers for people, the security headers of every answer, the
  * embedded assets, and the standalone login and error pages (which show
- * nothing of the crawl). Crawl data reaches HTML only through lib/html.h
- * and lib/tmpl.h's text slots. */
+ * nothing of the crawl). Crawl data reaches HTML only through ops/html.h
+ * and ops/tmpl.h's text slots. */
 #ifndef TERN_CONSOLEVIEW_H
 #define TERN_CONSOLEVIEW_H
 #include <stddef.h>
 #include <stdint.h>
 
 #include "lib/buf.h"
-#include "lib/consolereq.h"
-#include "lib/tmpl.h"
+#include "ops/consolereq.h"
+#include "ops/tmpl.h"
 #include "net/ctlserver.h"
 #include "ops/consoleassets.h"
 

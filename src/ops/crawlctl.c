@@ -1,4 +1,4 @@
-/* The control socket's routes (CONTRACT section 7), run inside the crawl's
+/* The control socket's routes (doc/formats.md, "Control socket"), run inside the crawl's
  * loop by src/net/ctlserver.c for each well-formed request:
  *
  *   GET  /status                 state, reason and counts (JSON)
@@ -21,14 +21,17 @@
 #include "lib/clock.h"
 #include "lib/config.h"
 #include "crawl/crawl.h"
+#include "crawl/failures.h"
 #include "ops/crawlctl.h"
 #include "net/ctlserver.h"
 #include "net/dns.h"
 #include "crawl/job.h"
+#include "frontier/counts.h"
 #include "frontier/frontier.h"
 #include "frontier/hosts.h"
 #include "crawl/report.h"
 #include "lib/form.h"
+#include "lib/status.h"
 #include "lib/xmalloc.h"
 #include "ops/console.h"
 #include "ops/consoletoken.h"
@@ -89,30 +92,17 @@ static void crawlctl_status(struct crawl *cr, struct ctlserver_reply *r)
 
 	crawl_status(cr, &cs);
 	frontier_counts(crawl_frontier(cr), &fc);
-	crawlctl_json(r, json_pack("{s:s, s:s?, s:b, s:I, s:I, s:I, s:i, s:I, s:I, s:f, "
-	    "s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:I, s:I}",
+	crawlctl_json(r, json_pack("{s:s, s:s?, s:b, s:I, s:I, s:I, s:o, s:i, s:f, s:o}",
 	    "state", crawl_state_name(cs.state),
 	    "reason", cs.reason,
 	    "at_finish", cs.at_finish,
 	    "pages", (json_int_t)st->pages,
 	    "bytes", (json_int_t)st->bytes,
 	    "failures", (json_int_t)st->failures,
+	    "failures_by_cause", failures_json(st),
 	    "in_flight", cs.in_flight,
-	    "queued", (json_int_t)fc.queued,
-	    "discovered", (json_int_t)fc.discovered,
 	    "seconds", cs.seconds,
-	    "queues",
-	    "total", (json_int_t)fc.queues_total,
-	    "in_process", (json_int_t)fc.in_process,
-	    "ready", (json_int_t)fc.ready,
-	    "snoozed", (json_int_t)fc.snoozed,
-	    "inactive", (json_int_t)fc.inactive,
-	    "ineligible", (json_int_t)fc.ineligible,
-	    "retired", (json_int_t)fc.retired,
-	    "exhausted", (json_int_t)fc.exhausted,
-	    "active", (json_int_t)(fc.in_process + fc.ready + fc.snoozed),
-	    "uris_in_retired_queues", (json_int_t)fc.retired_uris,
-	    "uris_in_ineligible_queues", (json_int_t)fc.ineligible_uris));
+	    "frontier", counts_json(&fc)));
 }
 
 static void crawlctl_metrics(struct crawlctl *cc, struct ctlserver_reply *r)
@@ -152,6 +142,11 @@ static void crawlctl_metrics(struct crawlctl *cc, struct ctlserver_reply *r)
 		    (unsigned long long)st->status_class[i]);
 	buf_appends(b, "# TYPE tern_failures_total counter\n");
 	buf_appendf(b, "tern_failures_total %llu\n", (unsigned long long)st->failures);
+	buf_appends(b, "# HELP tern_failures_by_cause_total Final failures by cause (tern(1) FAILURES; "
+	    "http counts 4xx and 5xx pages).\n# TYPE tern_failures_by_cause_total counter\n");
+	for (int g = 0; g < STATUS_GROUP_COUNT; g++)
+		buf_appendf(b, "tern_failures_by_cause_total{cause=\"%s\"} %llu\n", status_group_word(g),
+		    (unsigned long long)st->failures_by_cause[g]);
 	buf_appends(b, "# TYPE tern_retries_total counter\n");
 	buf_appendf(b, "tern_retries_total %llu\n", (unsigned long long)st->retries);
 	buf_appends(b, "# TYPE tern_dns_lookups_total counter\n");
@@ -493,7 +488,7 @@ static void crawlctl_routes(void *ctx, const struct ctlreq *req, struct ctlserve
 			return;
 		}
 	}
-	ctlserver_reply_error(r, 404, "no such resource (see CONTRACT section 7: /status, "
+	ctlserver_reply_error(r, 404, "no such resource (see doc/formats.md, Control socket: /status, "
 	    "/report/..., /metrics, /pause, /unpause, /stop, /checkpoint, /reconsider-retired, "
 	    "/settings)");
 }
@@ -544,6 +539,10 @@ static int crawlctl_listen(struct crawlctl *cc, const char *addr, char **err)
 	cc->tcp_l.port = ctlserver_port(cc->tcp);
 	snprintf(cc->url, sizeof cc->url, "http://%s/console/?token=%s", bound, cc->token);
 	crawl_log_event(cc->cr, "console listening on %s", bound);
+	if (!ctlserver_loopback(cc->tcp)) {
+		crawl_log_event(cc->cr, CONSOLE_CLEAR_WARNING, bound);
+		fprintf(stderr, "tern: " CONSOLE_CLEAR_WARNING "\n", bound);
+	}
 	return 0;
 }
 
@@ -564,7 +563,8 @@ static void crawlctl_listen_route(struct crawlctl *cc, const struct ctlreq *req,
 		free(err);
 	} else {
 		ctlserver_address(cc->tcp, bound, sizeof bound);
-		crawlctl_json(r, json_pack("{s:s, s:s}", "url", cc->url, "address", bound));
+		crawlctl_json(r, json_pack("{s:s, s:s, s:b}", "url", cc->url, "address", bound,
+		    "loopback", ctlserver_loopback(cc->tcp)));
 	}
 	json_decref(j);
 }

@@ -1,4 +1,4 @@
-/* The control socket of a running crawl (CONTRACT section 7):
+/* The control socket of a running crawl (doc/formats.md, "Control socket"):
  * JOBDIR/control.sock, served on the crawl's own loop by src/net/ctlserver.c,
  * with the routes of crawlctl.c (status, reports, metrics, operator actions,
  * settings). The crawl command attaches it to a crawl that is open and

@@ -40,7 +40,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "frontier/frontier.h"
-#include "lib/politeness.h"
+#include "crawl/politeness.h"
 
 #define CK_OUT 32
 #define CK_ARGS 64

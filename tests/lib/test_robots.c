@@ -361,6 +361,16 @@ static void test_robots_from_fetch(void **state)
 		assert_int_equal(robots_allowed(r, "/y", 2), cases[i].status == 200 ||
 									 cases[i].status == 204 ||
 									 cases[i].allowed);
+		/* A verdict that read no file says so, for crawl.log's cause. */
+		assert_int_equal(robots_is_unavailable(r), !robots_allowed(r, "/y", 2));
+		robots_free(r);
+	}
+	{
+		static const char all[] = "User-agent: *\nDisallow: /\n";
+		struct robots *r = robots_from_fetch(200, all, strlen(all), "tern", 0);
+
+		assert_int_equal(robots_allowed(r, "/y", 2), 0);
+		assert_int_equal(robots_is_unavailable(r), 0);
 		robots_free(r);
 	}
 }

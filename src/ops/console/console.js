@@ -248,7 +248,7 @@
 		setState(s);
 		const v = {
 			pages: fmt(s.pages), failures: fmt(s.failures), in_flight: fmt(s.in_flight),
-			queued: fmt(s.queued), discovered: fmt(s.discovered),
+			queued: fmt(s.frontier.uris.queued), discovered: fmt(s.frontier.uris.discovered),
 			pages_per_s: fmt(s.pages_per_s, 1), pages_per_s_avg: fmt(s.pages_per_s_avg, 1),
 			mb_per_s: fmt(s.mb_per_s, 2), mb: fmt(s.bytes / 1e6, 1),
 			rss_mb: s.rss_kb > 0 ? fmt(s.rss_kb / 1024) : '–', elapsed: duration(s.seconds),
@@ -256,9 +256,11 @@
 		for (const [k, text] of Object.entries(v)) {
 			for (const el of document.querySelectorAll('[data-k="' + k + '"]')) el.textContent = text;
 		}
-		if (s.queues) {
-			for (const [k, n] of Object.entries(s.queues)) {
-				for (const el of document.querySelectorAll('[data-q="' + k + '"]')) el.textContent = fmt(n);
+		if (s.frontier && s.frontier.queues) {
+			// The state words of the page are written with hyphens.
+			for (const [k, n] of Object.entries(s.frontier.queues)) {
+				const q = k.replace(/_/g, '-');
+				for (const el of document.querySelectorAll('[data-q="' + q + '"]')) el.textContent = fmt(n);
 			}
 		}
 	}
