@@ -28,6 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while ((rc = warcread_next(r, &rec, &err)) > 0 && n++ < 10000) {
 		warcread_header(&rec, "WARC-Type", &v);
 		warcread_header(&rec, "WARC-Target-URI", &v);
+		warcread_target_uri(&rec, &v);
 	}
 	free(err);
 	buf_free(&v);

@@ -358,7 +358,7 @@ static int main_warc_index(int argc, char **argv)
 		fprintf(stderr, "usage: tern warc-index JOBDIR\n");
 		return 2;
 	}
-	if (warcindex_run(argv[1], stdout, &err) < 0) {
+	if (warcindex_run(argv[1], stdout, stderr, &err) < 0) {
 		fprintf(stderr, "tern: warc-index: %s\n", err);
 		free(err);
 		return 1;

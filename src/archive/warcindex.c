@@ -20,11 +20,27 @@ struct warcindex {
 	char **lines;
 	size_t n;
 	size_t cap;
+	FILE *notes;
+	const char *who;
+	warcindex_record_cb on_record;
+	void *on_record_arg;
 };
 
 struct warcindex *warcindex_new(void)
 {
 	return xcalloc(1, sizeof(struct warcindex));
+}
+
+void warcindex_notes(struct warcindex *x, FILE *fp, const char *who)
+{
+	x->notes = fp;
+	x->who = who;
+}
+
+void warcindex_on_record(struct warcindex *x, warcindex_record_cb cb, void *arg)
+{
+	x->on_record = cb;
+	x->on_record_arg = arg;
 }
 
 void warcindex_free(struct warcindex *x)
@@ -110,7 +126,7 @@ static void warcindex_record(struct warcindex *x, const struct warcread_record *
 
 	if (warcread_header(rec, "WARC-Type", &type) < 0 ||
 	    (strcmp(type.data, "response") != 0 && strcmp(type.data, "revisit") != 0) ||
-	    warcread_header(rec, "WARC-Target-URI", &uri) < 0 ||
+	    warcread_target_uri(rec, &uri) < 0 ||
 	    (strncasecmp(uri.data, "http://", 7) != 0 && strncasecmp(uri.data, "https://", 8) != 0) ||
 	    warcread_header(rec, "WARC-Date", &date) < 0 ||
 	    surt_from_url(uri.data, 0, &key) < 0)
@@ -153,30 +169,48 @@ out:
 	buf_free(&mime);
 }
 
+int warcindex_add_stream(struct warcindex *x, FILE *fp, const char *path, const char *filename,
+			 char **err)
+{
+	struct warcread *r = warcread_new(fp, WARCINDEX_HEAD_MAX);
+	struct warcread_record rec;
+	size_t before = x->n, records = 0;
+	char *rerr = NULL;
+	int rc;
+
+	warcread_record_init(&rec);
+	while ((rc = warcread_next(r, &rec, &rerr)) > 0) {
+		records++;
+		warcindex_record(x, &rec, filename);
+		if (x->on_record != NULL)
+			x->on_record(x->on_record_arg, &rec, filename);
+	}
+	if (rc < 0) {
+		*err = xasprintf("%s: %s", path, rerr);
+		free(rerr);
+	} else if (x->n == before && x->notes != NULL) {
+		/* Said, not fatal: a file of DNS records or a lone warcinfo
+		 * is a valid WARC, but an unexpected empty index is not. */
+		fprintf(x->notes, "%s: %s: no HTTP response or revisit record in %zu record%s\n",
+			x->who, path, records, records == 1 ? "" : "s");
+	}
+	warcread_record_free(&rec);
+	warcread_free(r);
+	return rc < 0 ? -1 : 0;
+}
+
 int warcindex_add_file(struct warcindex *x, const char *path, const char *filename, char **err)
 {
 	FILE *fp = fopen(path, "rb");
-	struct warcread *r;
-	struct warcread_record rec;
-	char *rerr = NULL;
 	int rc;
 
 	if (fp == NULL) {
 		*err = xasprintf("opening %s: %s", path, strerror(errno));
 		return -1;
 	}
-	r = warcread_new(fp, WARCINDEX_HEAD_MAX);
-	warcread_record_init(&rec);
-	while ((rc = warcread_next(r, &rec, &rerr)) > 0)
-		warcindex_record(x, &rec, filename);
-	if (rc < 0) {
-		*err = xasprintf("%s: %s", path, rerr);
-		free(rerr);
-	}
-	warcread_record_free(&rec);
-	warcread_free(r);
+	rc = warcindex_add_stream(x, fp, path, filename, err);
 	fclose(fp);
-	return rc < 0 ? -1 : 0;
+	return rc;
 }
 
 static int warcindex_cmp(const void *a, const void *b)
@@ -186,7 +220,8 @@ static int warcindex_cmp(const void *a, const void *b)
 
 int warcindex_write(struct warcindex *x, FILE *out, char **err)
 {
-	qsort(x->lines, x->n, sizeof *x->lines, warcindex_cmp);
+	if (x->n > 0)
+		qsort(x->lines, x->n, sizeof *x->lines, warcindex_cmp);
 	for (size_t i = 0; i < x->n; i++)
 		if (fputs(x->lines[i], out) == EOF || fputc('\n', out) == EOF)
 			break;
@@ -204,37 +239,58 @@ static int warcindex_is_warc(const char *name)
 	return n > 8 && strcmp(name + n - 8, ".warc.gz") == 0;
 }
 
-int warcindex_run(const char *jobdir, FILE *out, char **err)
+int warcindex_list(const char *dir, char ***names, size_t *n, char **err)
 {
-	char *dir = xasprintf("%s/warcs", jobdir);
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct warcindex *x;
-	int rc = 0;
+	size_t cap = 0;
 
+	*names = NULL;
+	*n = 0;
 	if (d == NULL) {
 		*err = xasprintf("opening %s: %s", dir, strerror(errno));
-		free(dir);
 		return -1;
 	}
 	while ((e = readdir(d)) != NULL) {
 		if (!warcindex_is_warc(e->d_name))
 			continue;
-		if (n == cap) {
+		if (*n == cap) {
 			cap = cap ? cap * 2 : 16;
-			names = xrealloc(names, cap * sizeof *names);
+			*names = xrealloc(*names, cap * sizeof **names);
 		}
-		names[n++] = xstrdup(e->d_name);
+		(*names)[(*n)++] = xstrdup(e->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, warcindex_cmp);
+	if (*n > 0)
+		qsort(*names, *n, sizeof **names, warcindex_cmp);
+	return 0;
+}
+
+int warcindex_run(const char *jobdir, FILE *out, FILE *notes, char **err)
+{
+	char *dir = xasprintf("%s/warcs", jobdir);
+	char **names;
+	size_t n;
+	struct warcindex *x;
+	int rc;
+
+	if (warcindex_list(dir, &names, &n, err) < 0) {
+		free(dir);
+		return -1;
+	}
 	x = warcindex_new();
+	warcindex_notes(x, notes, "tern: warc-index");
+	rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]);
 		rc = warcindex_add_file(x, path, names[i], err);
 		free(path);
+	}
+	if (rc == 0 && x->n == 0) {
+		*err = n == 0 ? xasprintf("no WARC file (*.warc.gz) in %s", dir)
+			      : xasprintf("nothing to index: no HTTP response or revisit record in "
+					  "the %zu WARC file%s of %s", n, n == 1 ? "" : "s", dir);
+		rc = -1;
 	}
 	if (rc == 0)
 		rc = warcindex_write(x, out, err);

@@ -97,6 +97,18 @@ int warcread_header(const struct warcread_record *rec, const char *name, struct 
 	return -1;
 }
 
+int warcread_target_uri(const struct warcread_record *rec, struct buf *out)
+{
+	if (warcread_header(rec, "WARC-Target-URI", out) < 0)
+		return -1;
+	if (out->len >= 2 && out->data[0] == '<' && out->data[out->len - 1] == '>') {
+		memmove(out->data, out->data + 1, out->len - 2);
+		out->len -= 2;
+		out->data[out->len] = '\0';
+	}
+	return 0;
+}
+
 /* Validates the header once its blank line is in and reads Content-Length. */
 static int warcread_parse_header(struct warcread *r, struct warcread_record *rec, char **err)
 {

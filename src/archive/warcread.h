@@ -1,7 +1,8 @@
 /* Reader for the WARC files tern writes: gzip members of exactly one record
  * each, which is what gives every record its own (offset, length) in an
  * index. It streams: a block of any size is digested while only its first
- * max_block bytes are kept. Used by `tern warc-index` and the tests. */
+ * max_block bytes are kept. Used by `tern warc-index`, `tern wacz` and the
+ * tests. */
 #ifndef TERN_WARCREAD_H
 #define TERN_WARCREAD_H
 #include <stdint.h>
@@ -33,5 +34,8 @@ int warcread_next(struct warcread *r, struct warcread_record *rec, char **err);
 /* Copies the value of a header field (case-insensitive name, first
  * occurrence, surrounding blanks removed) into out; -1 if absent. */
 int warcread_header(const struct warcread_record *rec, const char *name, struct buf *out);
+/* The WARC-Target-URI, without the angle brackets of WARC/1.0's grammar
+ * ("<http://...>", as GNU wget writes it); -1 if absent. */
+int warcread_target_uri(const struct warcread_record *rec, struct buf *out);
 
 #endif

@@ -283,7 +283,7 @@ int main(int argc, char **argv)
 	idx = fopen(idxpath, "w");
 	if (idx == NULL)
 		sample_die(idxpath, NULL);
-	if (warcindex_run(argv[1], idx, &err) < 0)
+	if (warcindex_run(argv[1], idx, stderr, &err) < 0)
 		sample_die("warcindex_run", err);
 	fclose(idx);
 	free(idxpath);
