@@ -555,12 +555,14 @@ int warc_build_http(struct warc_engine *e, const struct warc_stamp *s,
 	if ((rc = warc_record(e, &b, out, err)) < 0)
 		return rc;
 
-	if (c->via != NULL || c->hops != NULL || c->noutlinks > 0) {
+	if (c->via != NULL || c->hops != NULL || c->noutlinks > 0 || c->title != NULL) {
 		buf_reset(&e->meta);
 		if (c->via != NULL)
 			buf_appendf(&e->meta, "via: %s\r\n", c->via);
 		if (c->hops != NULL)
 			buf_appendf(&e->meta, "hopsFromSeed: %s\r\n", c->hops);
+		if (c->title != NULL && warc_header_safe(c->title))
+			buf_appendf(&e->meta, "title:%s%s\r\n", *c->title ? " " : "", c->title);
 		for (size_t i = 0; i < c->noutlinks; i++)
 			if (warc_header_safe(c->outlinks[i]))
 				buf_appendf(&e->meta, "outlink: %s\r\n", c->outlinks[i]);

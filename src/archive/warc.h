@@ -55,6 +55,10 @@ struct warc_capture {
 	const char *hops;
 	const char *const *outlinks;
 	size_t noutlinks;
+	/* An HTML page's <title> ("" when it has none), written as the
+	 * metadata record's "title" field for `tern wacz`'s list of pages;
+	 * NULL when no HTML was parsed. */
+	const char *title;
 };
 
 struct warc_ids {

@@ -372,7 +372,8 @@ int warcpool_http(struct warcpool *p, const struct warc_capture *c, const char *
 	    (take ? 0 : warcpool_size(c->payload, c->payload_len)) +
 	    warcpool_sizes(c->payload_digest) + warcpool_sizes(c->truncated) +
 	    warcpool_sizes(c->refers_to_uri) + warcpool_sizes(c->refers_to_date) +
-	    warcpool_sizes(c->via) + warcpool_sizes(c->hops) + warcpool_sizes(dedup_digest);
+	    warcpool_sizes(c->via) + warcpool_sizes(c->hops) + warcpool_sizes(c->title) +
+	    warcpool_sizes(dedup_digest);
 	for (size_t i = 0; i < c->noutlinks; i++)
 		need += warcpool_sizes(c->outlinks[i]);
 	buf_reset(&e->store);
@@ -401,6 +402,7 @@ int warcpool_http(struct warcpool *p, const struct warc_capture *c, const char *
 	k->refers_to_date = warcpool_keeps(e, c->refers_to_date);
 	k->via = warcpool_keeps(e, c->via);
 	k->hops = warcpool_keeps(e, c->hops);
+	k->title = warcpool_keeps(e, c->title);
 	e->dedup = warcpool_keeps(e, dedup_digest);
 	if (e->links_cap < c->noutlinks) {
 		e->links_cap = c->noutlinks;

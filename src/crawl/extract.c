@@ -10,7 +10,8 @@
  * extracted wherever they appear, and <noscript> content is read as markup.
  * Unlike Heritrix, meta robots nofollow does not stop extraction: it is
  * recorded (extract_meta) and the caller decides, since archives want page
- * requisites even from nofollow pages. */
+ * requisites even from nofollow pages. The first <title>'s text is kept
+ * (capped) for the archive's list of pages. */
 #include <stdlib.h>
 #include <string.h>
 #include "crawl/extract.h"
@@ -34,6 +35,9 @@ struct extract {
 	struct css *css;	/* the CSS body, or the current <style> */
 	struct css *css_attr;	/* style="" values */
 	int in_style;
+	int title;		/* 0 none yet, 1 inside the first <title>, 2 past it */
+	struct buf title_raw;	/* its source text, capped */
+	struct buf title_out;	/* what extract_title returns */
 	char *base;
 	unsigned meta;
 	size_t count, dropped;
@@ -372,6 +376,8 @@ static void extract_start_tag(struct extract *x, const struct htmltok_tag *t)
 		}
 	} else if (extract_is(t, "meta")) {
 		extract_meta_tag(x, t);
+	} else if (t->text == HTMLTOK_RCDATA && x->title == 0 && extract_is(t, "title")) {
+		x->title = 1;
 	} else if (extract_is(t, "style") && t->text == HTMLTOK_RAWTEXT) {
 		x->in_style = 1;
 		if (x->css == NULL)
@@ -400,6 +406,8 @@ static void extract_tag_cb(void *arg, const struct htmltok_tag *t)
 		css_finish(x->css);
 		x->in_style = 0;
 	}
+	if (x->title == 1 && extract_is(t, "title"))
+		x->title = 2;
 }
 
 static void extract_text_cb(void *arg, const char *data, size_t len)
@@ -408,6 +416,51 @@ static void extract_text_cb(void *arg, const char *data, size_t len)
 
 	if (x->in_style)
 		css_feed(x->css, data, len);
+	if (x->title == 1 && x->title_raw.len < EXTRACT_TITLE_MAX)
+		buf_append(&x->title_raw, data,
+			   len < EXTRACT_TITLE_MAX - x->title_raw.len ? len
+			   : EXTRACT_TITLE_MAX - x->title_raw.len);
+}
+
+const char *extract_title(struct extract *x)
+{
+	size_t n;
+
+	buf_reset(&x->dec);
+	entity_decode(&x->dec, x->title_raw.data ? x->title_raw.data : "", x->title_raw.len, 0);
+	buf_reset(&x->title_out);
+	buf_appends(&x->title_out, "");
+	for (size_t i = 0; i < x->dec.len; i++) {
+		unsigned char c = (unsigned char)x->dec.data[i];
+		if (c <= 0x20 || c == 0x7f) {
+			if (x->title_out.len > 0 && x->title_out.data[x->title_out.len - 1] != ' ')
+				buf_appendc(&x->title_out, ' ');
+		} else {
+			buf_appendc(&x->title_out, (char)c);
+		}
+	}
+	n = x->title_out.len;
+	while (n > 0 && x->title_out.data[n - 1] == ' ')
+		n--;
+	/* The cap may have cut a character: drop its first bytes. */
+	if (x->title_raw.len >= EXTRACT_TITLE_MAX) {
+		size_t k = n, cont = 0;
+		while (k > 0 && ((unsigned char)x->title_out.data[k - 1] & 0xc0) == 0x80 && cont < 3) {
+			k--;
+			cont++;
+		}
+		if (k > 0 && (unsigned char)x->title_out.data[k - 1] >= 0xc0) {
+			unsigned char lead = (unsigned char)x->title_out.data[k - 1];
+			size_t need = lead >= 0xf0 ? 3 : lead >= 0xe0 ? 2 : 1;
+			if (cont < need)
+				n = k - 1;
+		}
+		while (n > 0 && x->title_out.data[n - 1] == ' ')
+			n--;
+	}
+	x->title_out.len = n;
+	x->title_out.data[n] = '\0';
+	return x->title_out.data;
 }
 
 struct extract *extract_new(enum extract_type type, const struct extract_opts *o,
@@ -428,6 +481,8 @@ struct extract *extract_new(enum extract_type type, const struct extract_opts *o
 	else
 		x->css = css_new(extract_css_cb, x);
 	buf_init(&x->dec);
+	buf_init(&x->title_raw);
+	buf_init(&x->title_out);
 	return x;
 }
 
@@ -481,6 +536,8 @@ void extract_reset(struct extract *x, const struct extract_opts *o)
 	if (x->type == EXTRACT_CSS)
 		css_reset(x->css);
 	x->in_style = 0;
+	x->title = 0;
+	buf_reset(&x->title_raw);
 	free(x->base);
 	x->base = NULL;
 	x->meta = 0;
@@ -498,5 +555,7 @@ void extract_free(struct extract *x)
 	css_free(x->css_attr);
 	free(x->base);
 	buf_free(&x->dec);
+	buf_free(&x->title_raw);
+	buf_free(&x->title_out);
 	free(x);
 }

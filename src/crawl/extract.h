@@ -44,6 +44,13 @@ int extract_finish(struct extract *x);
 unsigned extract_meta(const struct extract *x);		/* EXTRACT_META_* seen */
 size_t extract_dropped(const struct extract *x);	/* links past max_outlinks (dol:N) */
 size_t extract_count(const struct extract *x);		/* links reported */
+/* The text of the document's first HTML <title> so far, as document.title
+ * gives it (references decoded, ASCII whitespace stripped and collapsed;
+ * other control characters become spaces too, so it fits a header line),
+ * from at most EXTRACT_TITLE_MAX bytes of source, cut at a character:
+ * "" when there is none. Valid until the next call on x. */
+#define EXTRACT_TITLE_MAX 1024
+const char *extract_title(struct extract *x);
 /* Ready for another body with options o (NULL: the defaults), as
  * extract_new with x's type, callback and argument would make it, but
  * keeping the room it grew: what was fed and not finished is forgotten. */

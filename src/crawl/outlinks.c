@@ -180,6 +180,14 @@ void outlinks_finish(struct outlinks *o)
 		extract_finish(o->x[i]);
 }
 
+const char *outlinks_title(struct outlinks *o)
+{
+	for (int i = 0; i < OUTLINKS_EXTRACTORS && o->x[i] != NULL; i++)
+		if (o->xt[i] == EXTRACT_HTML)
+			return extract_title(o->x[i]);
+	return NULL;
+}
+
 size_t outlinks_dropped(const struct outlinks *o)
 {
 	size_t n = o->dropped;

@@ -47,6 +47,9 @@ int outlinks_begin(struct outlinks *o, const struct config *cfg, const struct cu
 void outlinks_feed(struct outlinks *o, const char *data, size_t len);
 /* The body has ended: the extractors report what only the end decides. */
 void outlinks_finish(struct outlinks *o);
+/* The <title> of an HTML response once finished ("" when it has none), or
+ * NULL when no HTML extractor read the response. Valid until the next call. */
+const char *outlinks_title(struct outlinks *o);
 /* Links past extract.max-outlinks, across the extractors (dol:N). */
 size_t outlinks_dropped(const struct outlinks *o);
 /* Schedules the outlinks of the response, whose URI is split in page: the extracted

@@ -838,6 +838,8 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 		lines[nlines++] = tok;
 	cap.outlinks = lines;
 	cap.noutlinks = nlines;
+	/* The page's title, for the list of pages of `tern wacz`. */
+	cap.title = v->links_on ? outlinks_title(v->ol) : NULL;
 	/* The entry dedup_check made joins the index with the records. */
 	if (warcpool_http(pool->env.warcpool, &cap, dedup_new ? digest : NULL, &v->body, &err) < 0) {
 		if (dedup_new)

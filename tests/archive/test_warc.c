@@ -231,6 +231,7 @@ static void test_warc_response(void **state)
 	assert_null(warc_current_file(w));
 	c.via = "http://example.com/";
 	c.hops = "L";
+	c.title = "A page";
 	c.outlinks = outlinks;
 	c.noutlinks = 2;
 	t_write(w, &c, &ids);
@@ -284,7 +285,7 @@ static void test_warc_response(void **state)
 	t_expect_hdr(&j, 3, "WARC-Target-URI", "http://example.com/a");
 	t_expect_hdr(&j, 3, "Content-Type", "application/warc-fields");
 	assert_string_equal(j.recs[3].block, "via: http://example.com/\r\nhopsFromSeed: L\r\n"
-			    "outlink: http://example.com/b L a/@href\r\n"
+			    "title: A page\r\noutlink: http://example.com/b L a/@href\r\n"
 			    "outlink: http://example.com/c.css E link/@href\r\n");
 	t_job_free(&j);
 }

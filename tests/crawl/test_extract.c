@@ -271,6 +271,71 @@ static const struct entity_case entity_cases[] = {
 	{ "&acE;", 0, "\xe2\x88\xbe\xcc\xb3" },
 };
 
+/* The page's title as document.title gives it, whatever the chunking. */
+static void test_extract_title(void **state)
+{
+	static const struct {
+		const char *html;
+		const char *want;
+	} cases[] = {
+		{ "<title>Hello</title>", "Hello" },
+		{ "<html><head><TITLE> Two\n\t words  here </TITLE>", "Two words here" },
+		{ "<title>a &amp; b &lt;i&gt; &eacute;&#233;&#x1F600;</title>", "a & b <i> \xc3\xa9\xc3\xa9\xf0\x9f\x98\x80" },
+		{ "<title><b>not a tag</b></title>", "<b>not a tag</b>" },
+		{ "<title>first</title><title>second</title>", "first" },
+		{ "<svg><title>icon</title></svg><title>page</title>", "page" },
+		{ "<p>no title</p>", "" },
+		{ "<title></title><title>late</title>", "" },
+		{ "<title>cut by the end", "cut by the end" },
+		{ "<title>c\x01tl\x7f" "chars</title>", "c tl chars" },
+		{ "<!-- <title>comment</title> --><title>real</title>", "real" },
+		{ "<script>var t='<title>no</title>';</script><title>yes</title>", "yes" },
+		{ "<textarea><title>no</title></textarea><title>yes</title>", "yes" },
+	};
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		for (size_t chunk = 1; chunk <= 8; chunk += 7) {
+			struct extract *x = extract_new(EXTRACT_HTML, NULL, test_extract_link_cb, &b);
+			size_t n = strlen(cases[i].html);
+			for (size_t off = 0; off < n; off += chunk)
+				extract_feed(x, cases[i].html + off, n - off < chunk ? n - off : chunk);
+			extract_finish(x);
+			assert_string_equal(extract_title(x), cases[i].want);
+			/* A reset forgets it. */
+			extract_reset(x, NULL);
+			assert_string_equal(extract_title(x), "");
+			extract_free(x);
+		}
+	}
+	buf_free(&b);
+}
+
+/* A long title is cut at EXTRACT_TITLE_MAX source bytes, never inside a
+ * character. */
+static void test_extract_title_cap(void **state)
+{
+	struct buf html = BUF_INIT;
+	struct extract *x = extract_new(EXTRACT_HTML, NULL, test_extract_link_cb, NULL);
+	const char *t;
+
+	(void)state;
+	buf_appends(&html, "<title>");
+	/* Three-byte characters: the cap falls inside one. */
+	while (html.len < EXTRACT_TITLE_MAX + 64)
+		buf_appends(&html, "\xe2\x82\xac");
+	buf_appends(&html, "</title>");
+	extract_feed(x, html.data, html.len);
+	extract_finish(x);
+	t = extract_title(x);
+	assert_true(strlen(t) <= EXTRACT_TITLE_MAX);
+	assert_true(strlen(t) >= EXTRACT_TITLE_MAX - 3);
+	assert_int_equal(strlen(t) % 3, 0);
+	extract_free(x);
+	buf_free(&html);
+}
+
 static void test_entity_cases(void **state)
 {
 	size_t i;
@@ -417,6 +482,8 @@ int main(void)
 		cmocka_unit_test(test_extract_nul),
 		cmocka_unit_test(test_extract_css_type),
 		cmocka_unit_test(test_extract_hostile),
+		cmocka_unit_test(test_extract_title),
+		cmocka_unit_test(test_extract_title_cap),
 		cmocka_unit_test(test_entity_cases),
 		cmocka_unit_test(test_refresh_cases),
 		cmocka_unit_test(test_htmltok_basic),
