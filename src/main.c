@@ -11,6 +11,7 @@
 #include "fetchcmd.h"
 #include "precloadcmd.h"
 #include "reportcmd.h"
+#include "waczcmd.h"
 #include "archive/warcindex.h"
 #include "lib/xmalloc.h"
 #include "workers.h"
@@ -41,6 +42,8 @@ static const char main_usage[] =
 "  fetch  [--set KEY=VALUE]... URL\n"
 "                         one fetch through the real engine: status, headers, timings\n"
 "  warc-index JOBDIR      CDXJ index of the job's WARCs\n"
+"  wacz   JOBDIR [-o FILE.wacz]\n"
+"                         the job as one WACZ package: WARCs, index, pages (ReplayWeb.page)\n"
 "  console JOBDIR [--listen ADDR:PORT]\n"
 "                         the operator web console: prints its URL (with its token)\n"
 "  --version | --help\n"
@@ -379,6 +382,7 @@ static const struct main_cmd main_cmds[] = {
 	{ "precedence-load", main_precedence_load },
 	{ "fetch", main_fetch },
 	{ "warc-index", main_warc_index },
+	{ "wacz", waczcmd_run },
 	{ "console", main_console },
 };
 

@@ -58,8 +58,7 @@ size_t warcindex_count(const struct warcindex *x)
 	return x->n;
 }
 
-/* Status code and media type (parameters dropped) from an HTTP head. */
-static void warcindex_http(const char *p, size_t n, struct buf *status, struct buf *mime)
+void warcindex_http(const char *p, size_t n, struct buf *status, struct buf *mime)
 {
 	const char *end = p + n, *eol;
 

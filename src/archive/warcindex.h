@@ -28,6 +28,10 @@ void warcindex_on_record(struct warcindex *x, warcindex_record_cb cb, void *arg)
 int warcindex_add_stream(struct warcindex *x, FILE *fp, const char *path, const char *filename,
 			 char **err);
 int warcindex_add_file(struct warcindex *x, const char *path, const char *filename, char **err);
+/* The status code (3 digits, or "") and the media type without parameters
+ * (or "") of an HTTP response head of n bytes at p. */
+struct buf;
+void warcindex_http(const char *p, size_t n, struct buf *status, struct buf *mime);
 /* The *.warc.gz names in dir, sorted (free each and the array); -1 when
  * dir cannot be read. */
 int warcindex_list(const char *dir, char ***names, size_t *n, char **err);

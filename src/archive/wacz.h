@@ -1,0 +1,36 @@
+/* `tern wacz`: a job's WARCs as one WACZ 1.1.1 package (Webrecorder's Web
+ * Archive Collection Zipped), the file ReplayWeb.page, pywb and Browsertrix
+ * open: archive/ the WARCs stored as they are, indexes/index.cdxj,
+ * pages/pages.jsonl, datapackage.json with every file's sha256 and size,
+ * and datapackage-digest.json. Written through libzip, streaming: no WARC
+ * is held in memory, each is read once for its index, pages and hash and
+ * once more by libzip as it is stored (doc/warc.md, "WACZ"). */
+#ifndef TERN_WACZ_H
+#define TERN_WACZ_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "archive/waczpages.h"
+
+struct wacz_opts {
+	const char *jobdir;
+	const char *out;	/* NULL: JOBDIR/NAME.wacz, NAME the job directory's */
+	const char *software;	/* "tern/VERSION" */
+	FILE *notes;		/* files that yield no capture are named here; may be NULL */
+};
+
+struct wacz_result {
+	char *path;		/* the package written */
+	uint64_t bytes;		/* its size */
+	size_t warcs;
+	uint64_t warc_bytes;
+	size_t captures;	/* lines of the index */
+	struct waczpages_counts pages;
+};
+
+/* The WARCs of JOBDIR/warcs, and of every worker's JOBDIR/wN/warcs for a
+ * `crawl --workers` job; the seeds of their seeds.txt. */
+int wacz_write(const struct wacz_opts *o, struct wacz_result *r, char **err);
+void wacz_result_free(struct wacz_result *r);
+
+#endif

@@ -1,0 +1,73 @@
+/* `tern wacz` (waczcmd.h): option parsing, and what a person is told about
+ * the package written: its size, what it holds, and how to open it. */
+#include <build-config.h>
+
+#include "waczcmd.h"
+#include "archive/wacz.h"
+#include "lib/xmalloc.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char waczcmd_usage[] = "usage: tern wacz JOBDIR [-o FILE.wacz]\n";
+
+static int waczcmd_package(const char *jobdir, const char *out)
+{
+	struct wacz_opts o = { jobdir, out, "tern/" PACKAGE_VERSION, stderr };
+	struct wacz_result r;
+	char *err = NULL;
+
+	if (wacz_write(&o, &r, &err) < 0) {
+		fprintf(stderr, "tern: wacz: %s\n", err);
+		free(err);
+		return 1;
+	}
+	printf("tern: wacz: %s: %.1f MB, %zu WARC file%s (%.1f MB), %zu captures, %zu pages "
+	    "(%zu titles kept by the crawl, %zu read from the pages)\n", r.path,
+	    (double)r.bytes / 1e6, r.warcs, r.warcs == 1 ? "" : "s", (double)r.warc_bytes / 1e6,
+	    r.captures, r.pages.pages, r.pages.titles_kept, r.pages.titles_parsed);
+	if (r.pages.seeds_missing > 0)
+		printf("tern: wacz: %zu seed%s with no capture, not listed as pages\n",
+		    r.pages.seeds_missing, r.pages.seeds_missing == 1 ? "" : "s");
+	printf("tern: wacz: open it in ReplayWeb.page (https://replayweb.page/, or served "
+	    "beside it: index.html?source=URL-OF-THE-FILE)\n");
+	wacz_result_free(&r);
+	return 0;
+}
+
+int waczcmd_after_crawl(const char *jobdir)
+{
+	return waczcmd_package(jobdir, NULL);
+}
+
+int waczcmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL;
+	int ch;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			printf("%s", waczcmd_usage);
+			return 0;
+		default:
+			fputs(waczcmd_usage, stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs(waczcmd_usage, stderr);
+		return 2;
+	}
+	return waczcmd_package(argv[optind], out);
+}
