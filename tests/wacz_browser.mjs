@@ -1,0 +1,206 @@
+// A tern WACZ opened in ReplayWeb.page as a person would: the viewer's own
+// files (npm replaywebpage: index.html, ui.js, sw.js) and the package are
+// served from one loopback origin by the small static server below (with
+// the Range requests the viewer reads a WACZ by), and Debian's chromium,
+// driven by puppeteer-core, opens index.html?source=URL-OF-THE-WACZ.
+//   node wacz_browser.mjs WACZ PAGES.JSONL CASES.JSON SHOTS-DIR
+// CASES.JSON: {"image": {"url", "title", "h1"}, "link": {"url", "h1"},
+//              "absent": URL}
+// Checks, each printed "ok: ..." (a failure exits 1 with the reason):
+// the Pages view lists every page of pages.jsonl with its title; the page
+// with an image replays inside the viewer's nested frames (shadow DOM, then
+// the replay iframe) with its text and the image loaded from the archive; a
+// link clicked inside the replay loads the linked page from the archive; a
+// URL the crawl never fetched shows the viewer's not-found page. The
+// screenshots go to SHOTS-DIR.
+import puppeteer from 'puppeteer-core';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const [waczPath, pagesPath, casesPath, shots] = process.argv.slice(2);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const rwp = path.join(here, 'node_modules', 'replaywebpage');
+const cases = JSON.parse(fs.readFileSync(casesPath, 'utf8'));
+const pages = fs.readFileSync(pagesPath, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l));
+fs.mkdirSync(shots, { recursive: true });
+
+function fail(msg) {
+	console.error('FAIL: ' + msg);
+	process.exit(1);
+}
+
+for (const f of ['index.html', 'ui.js', 'sw.js'])
+	if (!fs.existsSync(path.join(rwp, f))) fail(`${rwp}/${f} missing: run scripts/deps`);
+
+// GET and HEAD of files under the viewer's directory, and of the package
+// at /archive.wacz, with single byte ranges.
+const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.json': 'application/json',
+	'.css': 'text/css', '.svg': 'image/svg+xml', '.wasm': 'application/wasm', '.wacz': 'application/wacz' };
+const server = http.createServer((req, res) => {
+	const u = new URL(req.url, 'http://127.0.0.1');
+	const file = u.pathname === '/archive.wacz' ? waczPath
+		: path.join(rwp, path.normalize(decodeURIComponent(u.pathname === '/' ? '/index.html' : u.pathname)));
+	let st;
+	try {
+		st = fs.statSync(file);
+	} catch {
+		st = null;
+	}
+	if (!st || !st.isFile() || !(file === waczPath || file.startsWith(rwp + path.sep))) {
+		res.writeHead(404, { 'Content-Type': 'text/plain' });
+		res.end('not found');
+		return;
+	}
+	const head = { 'Content-Type': types[path.extname(file)] || 'application/octet-stream', 'Accept-Ranges': 'bytes',
+		'Cache-Control': 'no-store' };
+	let start = 0, end = st.size - 1, code = 200;
+	const m = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range || '');
+	if (m && (m[1] !== '' || m[2] !== '')) {
+		if (m[1] === '') {
+			start = Math.max(st.size - Number(m[2]), 0);
+		} else {
+			start = Number(m[1]);
+			if (m[2] !== '') end = Math.min(Number(m[2]), end);
+		}
+		if (start > end) {
+			res.writeHead(416, { 'Content-Range': `bytes */${st.size}` });
+			res.end();
+			return;
+		}
+		code = 206;
+		head['Content-Range'] = `bytes ${start}-${end}/${st.size}`;
+	}
+	head['Content-Length'] = end - start + 1;
+	res.writeHead(code, head);
+	if (req.method === 'HEAD') res.end();
+	else fs.createReadStream(file, { start, end }).pipe(res);
+});
+await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+const origin = `http://127.0.0.1:${server.address().port}`;
+
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tern-chromium-'));
+const browser = await puppeteer.launch({
+	executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+	headless: true,
+	args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+		'--disable-background-networking', '--disable-component-update', '--disable-sync',
+		`--user-data-dir=${profile}`],
+});
+const page = await browser.newPage();
+await page.setViewport({ width: 1360, height: 900 });
+const shot = (name) => page.screenshot({ path: path.join(shots, name + '.png') });
+
+async function until(what, fn, ms = 30000) {
+	const end = Date.now() + ms;
+	for (;;) {
+		let v;
+		try {
+			v = await fn();
+		} catch {
+			v = null;
+		}
+		if (v) return v;
+		if (Date.now() > end) {
+			await shot('timeout');
+			fail('timed out waiting for ' + what);
+		}
+		await new Promise((r) => setTimeout(r, 250));
+	}
+}
+
+// The text of the viewer's UI, through every shadow root.
+const uiText = () => page.evaluate(() => {
+	const out = [];
+	const walk = (n) => {
+		if (n.shadowRoot) walk(n.shadowRoot);
+		for (const c of n.childNodes) {
+			if (c.nodeType === 3) out.push(c.textContent);
+			else if (c.nodeType === 1) walk(c);
+		}
+	};
+	walk(document.body);
+	return out.join(' ').replace(/\s+/g, ' ');
+});
+
+// The replay iframe: found through the shadow roots (puppeteer's >>>), and
+// the frame it holds once it shows a capture of url (or anything, when
+// url is null).
+async function replayFrame(what, url) {
+	return until(what, async () => {
+		const el = await page.$('>>> iframe[name="___wb_replay_top_frame"], >>> iframe[src*="mp_/"]');
+		if (!el) return null;
+		const fr = await el.contentFrame();
+		if (!fr || !fr.url().includes('mp_/')) return null;
+		if (url !== null && !fr.url().endsWith('mp_/' + url)) return null;
+		const ready = await fr.evaluate(() => document.readyState === 'complete' && document.body !== null);
+		return ready ? fr : null;
+	});
+}
+
+try {
+	await page.goto(`${origin}/index.html?source=${encodeURIComponent(origin + '/archive.wacz')}`);
+
+	// The Pages view: every page of pages.jsonl, titled.
+	const want = pages.filter((p) => p.title);
+	if (want.length === 0) fail('pages.jsonl has no titled page');
+	const text = await until('the Pages view to list the pages', async () => {
+		const t = await uiText();
+		return t.includes(`${pages.length} pages`) && want.every((p) => t.includes(p.title)) ? t : null;
+	});
+	for (const p of pages)
+		if (!text.includes(p.url)) fail(`the Pages view does not list ${p.url}`);
+	await shot('pages');
+	console.log(`ok: the Pages view lists the ${pages.length} pages of pages.jsonl, ${want.length} with their titles`);
+
+	// A page with an image, opened from the list by its title.
+	const img = cases.image;
+	await page.locator(`::-p-text(${img.title})`).setTimeout(15000).click();
+	let fr = await replayFrame('the page with an image to replay', img.url);
+	const seen = await until('its text and image', () => fr.evaluate(() => {
+		const h1 = document.querySelector('h1');
+		const im = [...document.images];
+		if (!h1 || im.length === 0 || !im.every((i) => i.complete)) return null;
+		return { h1: h1.textContent.trim(), loaded: im.filter((i) => i.naturalWidth > 0).length, n: im.length,
+			title: document.title };
+	}));
+	if (seen.h1 !== img.h1) fail(`replayed heading '${seen.h1}', wanted '${img.h1}'`);
+	if (seen.loaded !== seen.n) fail(`${seen.n - seen.loaded} of ${seen.n} images did not load from the archive`);
+	if (seen.title !== img.title) fail(`replayed title '${seen.title}', wanted '${img.title}'`);
+	await shot('replay-image');
+	console.log(`ok: ${img.url} replays in the nested frame: heading '${seen.h1}', ${seen.n} image(s) loaded`);
+
+	// A link clicked inside the replay loads the linked capture.
+	const link = cases.link;
+	const clicked = await fr.evaluate((u) => {
+		const a = [...document.links].find((l) => l.href === u);
+		if (!a) return false;
+		a.click();
+		return true;
+	}, link.url);
+	if (!clicked) fail(`no link to ${link.url} in the replayed page`);
+	fr = await replayFrame('the linked page to replay', link.url);
+	const h1 = await until('the linked page\'s heading', () =>
+		fr.evaluate(() => document.querySelector('h1')?.textContent.trim()));
+	if (h1 !== link.h1) fail(`after the click the heading is '${h1}', wanted '${link.h1}'`);
+	await shot('replay-link');
+	console.log(`ok: a click inside the replay loaded ${link.url} ('${h1}')`);
+
+	// A URL the crawl never fetched: the viewer's not-found page.
+	await page.goto(`${origin}/index.html?source=${encodeURIComponent(origin + '/archive.wacz')}` +
+		`#view=replay&url=${encodeURIComponent(cases.absent)}`);
+	fr = await replayFrame('the absent page\'s frame', cases.absent);
+	const nf = await until('the not-found message', () => fr.evaluate(() => {
+		const t = document.body.innerText;
+		return /Archived Page Not Found|not found in this archive/i.test(t) ? t : null;
+	}));
+	if (!nf.includes(cases.absent)) fail(`the not-found page does not name ${cases.absent}: ${nf.slice(0, 200)}`);
+	await shot('not-found');
+	console.log(`ok: ${cases.absent}, never crawled, shows ReplayWeb.page's not-found page`);
+} finally {
+	await browser.close();
+	server.close();
+	fs.rmSync(profile, { recursive: true, force: true });
+}
