@@ -6,6 +6,7 @@
 #include "lib/config.h"
 #include "crawl/crawl.h"
 #include "ops/crawlctl.h"
+#include "waczcmd.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,5 +52,10 @@ int crawlcmd_run(struct config *cfg, const struct crawl_opts *o)
 		    config_bool(cfg, CK_CRAWL_PAUSE_AT_FINISH))
 			crawl_refuse(cr, "no control socket");
 	}
-	return crawl_run(cr);
+	rc = crawl_run(cr);
+	/* warc.wacz: the package of the job once its WARCs are closed. A
+	 * --workers crawl's workers leave it to the command that ran them. */
+	if (rc == 0 && config_bool(cfg, CK_WARC_WACZ) && config_bool(cfg, CK_WARC_ENABLED))
+		rc = waczcmd_after_crawl(o->jobdir);
+	return rc;
 }

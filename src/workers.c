@@ -326,7 +326,7 @@ static void workers_start_children(struct workers *w)
 	w->started_ms = uv_now(&w->loop);
 	for (i = 0; i < w->n; i++) {
 		const struct workers_opts *o = w->o;
-		char **args = xcalloc(16 + 2 * o->nsets + o->nseeds, sizeof *args);
+		char **args = xcalloc(18 + 2 * o->nsets + o->nseeds, sizeof *args);
 		char *job = xasprintf("%s/w%u", o->jobdir, i), *out = xasprintf("%s/w%u.out", o->jobdir, i);
 		char *url = xasprintf("cluster.url=%s", w->url), *id = xasprintf("cluster.crawl-id=%s",
 		    w->crawl_id);
@@ -353,6 +353,9 @@ static void workers_start_children(struct workers *w)
 			args[k++] = url;
 			args[k++] = "--set";
 			args[k++] = id;
+			/* warc.wacz packages the whole job once, here (main.c). */
+			args[k++] = "--set";
+			args[k++] = "warc.wacz=false";
 			if (i == 0 && o->seedfile != NULL) {
 				args[k++] = "-s";
 				args[k++] = (char *)o->seedfile;

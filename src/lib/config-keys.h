@@ -93,6 +93,7 @@ X(WARC_PREFIX, "warc", "prefix", CT_STR, "TERN", 0, 0, "", 0)
 X(WARC_MAX_SIZE_BYTES, "warc", "max-size-bytes", CT_INT, "1000000000", 4096, INT64_MAX, "", 0)
 X(WARC_DEDUP, "warc", "dedup", CT_ENUM, "digest", 0, 0, "digest|off", 0)
 X(WARC_VERSION, "warc", "version", CT_ENUM, "1.1", 0, 0, "1.1|1.0", 0)
+X(WARC_WACZ, "warc", "wacz", CT_BOOL, "false", 0, 0, "", 0)
 
 /* [revisit]: continuous crawls (crawl.mode = continuous) */
 X(REVISIT_INITIAL_INTERVAL_SECONDS, "revisit", "initial-interval-seconds", CT_INT, "86400", 1, 315360000, "", 1)
