@@ -177,6 +177,8 @@ int warcindex_add_stream(struct warcindex *x, FILE *fp, const char *path, const 
 	char *rerr = NULL;
 	int rc;
 
+	/* Lines carry the payload digest the writer recorded. */
+	warcread_digest_blocks(r, 0);
 	warcread_record_init(&rec);
 	while ((rc = warcread_next(r, &rec, &rerr)) > 0) {
 		records++;

@@ -24,6 +24,7 @@ struct warcread {
 	unsigned char *out;
 	uint64_t pos;			/* compressed bytes consumed so far */
 	struct digest *dg;
+	int digest_on;
 	enum warcread_phase phase;
 	uint64_t remaining;		/* of the block */
 	unsigned trailer;		/* trailer bytes matched */
@@ -39,6 +40,7 @@ struct warcread *warcread_new(FILE *fp, size_t max_block)
 	r->in = xmalloc(WARCREAD_IN);
 	r->out = xmalloc(WARCREAD_OUT);
 	r->dg = digest_new();
+	r->digest_on = 1;
 	if (inflateInit2(&r->z, 15 + 16) != Z_OK)
 		abort();
 	return r;
@@ -53,6 +55,11 @@ void warcread_free(struct warcread *r)
 	free(r->in);
 	free(r->out);
 	free(r);
+}
+
+void warcread_digest_blocks(struct warcread *r, int on)
+{
+	r->digest_on = on;
 }
 
 void warcread_record_init(struct warcread_record *rec)
@@ -169,7 +176,8 @@ static int warcread_feed(struct warcread *r, struct warcread_record *rec,
 		case WARCREAD_BLOCK: {
 			size_t k = r->remaining < n ? (size_t)r->remaining : n;
 
-			digest_update(r->dg, p, k);
+			if (r->digest_on)
+				digest_update(r->dg, p, k);
 			if (rec->block.len < r->max_block) {
 				size_t keep = r->max_block - rec->block.len;
 				buf_append(&rec->block, p, keep < k ? keep : k);
@@ -274,6 +282,9 @@ int warcread_next(struct warcread *r, struct warcread_record *rec, char **err)
 		return -1;
 	}
 	rec->length = r->pos - rec->offset;
-	digest_final(r->dg, rec->block_digest);
+	if (r->digest_on)
+		digest_final(r->dg, rec->block_digest);
+	else
+		rec->block_digest[0] = '\0';
 	return 1;
 }

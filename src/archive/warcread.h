@@ -19,13 +19,16 @@ struct warcread_record {
 	struct buf header;		/* "WARC/1.1\r\n" ... up to the blank line */
 	struct buf block;		/* the first max_block bytes of the block */
 	uint64_t block_len;		/* Content-Length */
-	char block_digest[DIGEST_STRLEN];	/* computed over the whole block */
+	char block_digest[DIGEST_STRLEN];	/* computed over the whole block ("" if not asked) */
 };
 
 struct warcread;
 
 struct warcread *warcread_new(FILE *fp, size_t max_block);
 void warcread_free(struct warcread *r);
+/* Whether block_digest is computed (it is unless told otherwise): an index
+ * does not need it, and SHA-1 is a fifth of the cost of reading. */
+void warcread_digest_blocks(struct warcread *r, int on);
 void warcread_record_init(struct warcread_record *rec);
 void warcread_record_free(struct warcread_record *rec);
 /* 1: a record was read into rec; 0: clean end of file; -1: malformed or
