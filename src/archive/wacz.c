@@ -306,18 +306,22 @@ static int wacz_fill_pages(void *arg, FILE *fp, char **err)
 	return waczpages_write(arg, fp, err);
 }
 
-/* The package's title: the job directory's name. */
+/* The package's title: the job directory's name ("." and ".." named by
+ * what they are). */
 static char *wacz_job_name(const char *jobdir)
 {
-	size_t n = strlen(jobdir);
-	const char *s;
+	char *real = realpath(jobdir, NULL), *name;
+	const char *d = real != NULL ? real : jobdir, *s;
+	size_t n = strlen(d);
 
-	while (n > 1 && jobdir[n - 1] == '/')
+	while (n > 1 && d[n - 1] == '/')
 		n--;
-	s = jobdir + n;
-	while (s > jobdir && s[-1] != '/')
+	s = d + n;
+	while (s > d && s[-1] != '/')
 		s--;
-	return xstrndup(s, (size_t)(jobdir + n - s));
+	name = s < d + n ? xstrndup(s, (size_t)(d + n - s)) : xstrdup("job");
+	free(real);
+	return name;
 }
 
 static char *wacz_datapackage(struct wacz *w)

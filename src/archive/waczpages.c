@@ -233,7 +233,7 @@ static int waczpages_is_html(const char *mime)
 	return strcasecmp(mime, "text/html") == 0 || strcasecmp(mime, "application/xhtml+xml") == 0;
 }
 
-static void waczpages_capture(struct waczpages *p, const struct warcread_record *rec, int revisit)
+static void waczpages_capture(struct waczpages *p, const struct warcread_record *rec)
 {
 	struct buf *uri = &p->a, *tmp = &p->b, *key = &p->c;
 	struct buf status = BUF_INIT, mime = BUF_INIT;
@@ -245,7 +245,9 @@ static void waczpages_capture(struct waczpages *p, const struct warcread_record 
 	    (strncasecmp(uri->data, "http://", 7) != 0 && strncasecmp(uri->data, "https://", 8) != 0))
 		return;
 	warcindex_http(head, rec->block.len, &status, &mime);
-	html = !revisit && status.len == 3 && status.data[0] == '2' && mime.len > 0 &&
+	/* A revisit of identical content is a page of its own URL; its
+	 * block holds the HTTP head (a 304's says 304: not a new page). */
+	html = status.len == 3 && status.data[0] == '2' && mime.len > 0 &&
 	    waczpages_is_html(mime.data);
 	buf_free(&status);
 	buf_free(&mime);
@@ -339,7 +341,7 @@ void waczpages_record(struct waczpages *p, const struct warcread_record *rec, co
 		return;
 	if (p->has_pending)
 		waczpages_parse_pending(p);
-	waczpages_capture(p, rec, strcmp(type->data, "revisit") == 0);
+	waczpages_capture(p, rec);
 }
 
 void waczpages_file_end(struct waczpages *p)

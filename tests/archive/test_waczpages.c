@@ -134,10 +134,14 @@ static void test_pages(void **state)
 	/* A seed that redirects, then its target; the first seed again. */
 	t_response(&t, "https://r.test/old", 15, 301, "text/html", NULL, "", 0);
 	t_response(&t, "http://s.test/", 16, 304, "text/html", NULL, "", 0);
+	/* A revisit of identical content, titled by its metadata record. */
+	t_record(&t, "1.1", "revisit", "http://a.test/copy", 18, 0,
+		 "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n", 44);
+	t_record(&t, "1.1", "metadata", "http://a.test/copy", 19, 18, "title: Copy\r\n", 13);
 	/* WARC/1.0 target, a Latin-1 title. */
 	buf_reset(&gz);
 	buf_appends(&gz, "HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<title>Caf\xe9</title>");
-	t_record(&t, "1.0", "response", "<http://w.test/>", 17, 0, gz.data, gz.len);
+	t_record(&t, "1.0", "response", "<http://w.test/>", 20, 0, gz.data, gz.len);
 
 	text = t_write(&t);
 	want = "{\"format\":\"json-pages-1.0\",\"id\":\"pages\",\"title\":\"All Pages\"}\n"
@@ -157,14 +161,16 @@ static void test_pages(void **state)
 	       "\"ts\":\"2026-11-21T16:00:09.123Z\"}\n"
 	       "{\"id\":\"00000000-0000-4000-8000-000000000015\",\"url\":\"https://r.test/old\","
 	       "\"ts\":\"2026-11-21T16:00:14.123Z\"}\n"
-	       "{\"id\":\"00000000-0000-4000-8000-000000000017\",\"url\":\"http://w.test/\","
-	       "\"ts\":\"2026-11-21T16:00:16.123Z\",\"title\":\"Caf\xc3\xa9\"}\n";
+	       "{\"id\":\"00000000-0000-4000-8000-000000000018\",\"url\":\"http://a.test/copy\","
+	       "\"ts\":\"2026-11-21T16:00:16.123Z\",\"title\":\"Copy\"}\n"
+	       "{\"id\":\"00000000-0000-4000-8000-000000000020\",\"url\":\"http://w.test/\","
+	       "\"ts\":\"2026-11-21T16:00:18.123Z\",\"title\":\"Caf\xc3\xa9\"}\n";
 	assert_string_equal(text, want);
 	waczpages_counts(t.p, &c);
-	assert_int_equal(c.pages, 9);
+	assert_int_equal(c.pages, 10);
 	assert_int_equal(c.seeds, 2);
 	assert_int_equal(c.seeds_missing, 1);
-	assert_int_equal(c.titles_kept, 2);
+	assert_int_equal(c.titles_kept, 3);
 	assert_int_equal(c.titles_parsed, 6);
 	free(text);
 	buf_free(&gz);
