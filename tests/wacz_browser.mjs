@@ -3,11 +3,13 @@
 // served from one loopback origin by the small static server below (with
 // the Range requests the viewer reads a WACZ by), and Debian's chromium,
 // driven by puppeteer-core, opens index.html?source=URL-OF-THE-WACZ.
-//   node wacz_browser.mjs WACZ PAGES.JSONL CASES.JSON SHOTS-DIR
+//   node wacz_browser.mjs list|direct WACZ PAGES.JSONL CASES.JSON SHOTS-DIR
 // CASES.JSON: {"image": {"url", "title", "h1"}, "link": {"url", "h1"},
 //              "absent": URL}
 // Checks, each printed "ok: ..." (a failure exits 1 with the reason):
-// the Pages view lists every page of pages.jsonl with its title; the page
+// list: the Pages view lists every page of pages.jsonl with its title, and
+// the page with an image is opened by a click on its title; direct: the
+// viewer is opened at that page's URL (#view=replay&url=). Then the page
 // with an image replays inside the viewer's nested frames (shadow DOM, then
 // the replay iframe) with its text and the image loaded from the archive; a
 // link clicked inside the replay loads the linked page from the archive; a
@@ -20,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const [waczPath, pagesPath, casesPath, shots] = process.argv.slice(2);
+const [mode, waczPath, pagesPath, casesPath, shots] = process.argv.slice(2);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rwp = path.join(here, 'node_modules', 'replaywebpage');
 const cases = JSON.parse(fs.readFileSync(casesPath, 'utf8'));
@@ -141,23 +143,28 @@ async function replayFrame(what, url) {
 }
 
 try {
-	await page.goto(`${origin}/index.html?source=${encodeURIComponent(origin + '/archive.wacz')}`);
-
-	// The Pages view: every page of pages.jsonl, titled.
-	const want = pages.filter((p) => p.title);
-	if (want.length === 0) fail('pages.jsonl has no titled page');
-	const text = await until('the Pages view to list the pages', async () => {
-		const t = await uiText();
-		return t.includes(`${pages.length} pages`) && want.every((p) => t.includes(p.title)) ? t : null;
-	});
-	for (const p of pages)
-		if (!text.includes(p.url)) fail(`the Pages view does not list ${p.url}`);
-	await shot('pages');
-	console.log(`ok: the Pages view lists the ${pages.length} pages of pages.jsonl, ${want.length} with their titles`);
-
-	// A page with an image, opened from the list by its title.
 	const img = cases.image;
-	await page.locator(`::-p-text(${img.title})`).setTimeout(15000).click();
+	const source = `${origin}/index.html?source=${encodeURIComponent(origin + '/archive.wacz')}`;
+	if (mode === 'list') {
+		await page.goto(source);
+		// The Pages view: every page of pages.jsonl, titled.
+		const want = pages.filter((p) => p.title);
+		if (want.length === 0) fail('pages.jsonl has no titled page');
+		const text = await until('the Pages view to list the pages', async () => {
+			const t = await uiText();
+			return t.includes(`${pages.length} pages`) && want.every((p) => t.includes(p.title)) ? t : null;
+		});
+		for (const p of pages)
+			if (!text.includes(p.url)) fail(`the Pages view does not list ${p.url}`);
+		await shot('pages');
+		console.log(`ok: the Pages view lists the ${pages.length} pages of pages.jsonl, ${want.length} with their titles`);
+		// The page with an image, opened from the list by its title.
+		await page.locator(`::-p-text(${img.title})`).setTimeout(15000).click();
+	} else {
+		if (!pages.some((p) => p.url === img.url && p.title === img.title))
+			fail(`${img.url} is not in pages.jsonl with its title`);
+		await page.goto(`${source}#view=replay&url=${encodeURIComponent(img.url)}`);
+	}
 	let fr = await replayFrame('the page with an image to replay', img.url);
 	const seen = await until('its text and image', () => fr.evaluate(() => {
 		const h1 = document.querySelector('h1');
@@ -189,8 +196,7 @@ try {
 	console.log(`ok: a click inside the replay loaded ${link.url} ('${h1}')`);
 
 	// A URL the crawl never fetched: the viewer's not-found page.
-	await page.goto(`${origin}/index.html?source=${encodeURIComponent(origin + '/archive.wacz')}` +
-		`#view=replay&url=${encodeURIComponent(cases.absent)}`);
+	await page.goto(`${source}#view=replay&url=${encodeURIComponent(cases.absent)}`);
 	fr = await replayFrame('the absent page\'s frame', cases.absent);
 	const nf = await until('the not-found message', () => fr.evaluate(() => {
 		const t = document.body.innerText;

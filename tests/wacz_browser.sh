@@ -2,12 +2,14 @@
 # A crawl of the test web packaged by `tern wacz` and opened in the viewer
 # people use: ReplayWeb.page (npm replaywebpage, pinned in
 # tests/package.json) in Debian's chromium driven by puppeteer-core
-# (tests/wacz_browser.mjs). The Pages view must list every page with its
-# title; a page with an image must replay inside the nested frames with its
-# text and image; a link clicked there must load the linked capture; a URL
-# never crawled must show the viewer's not-found page. The test web is
+# (tests/wacz_browser.mjs). For a small crawl (a plain index) the Pages
+# view must list every page with its title and a page is opened from it;
+# a larger one (a compressed index with its .idx) is opened at a page's
+# URL. Then a page with an image must replay inside the nested frames with
+# its text and image; a link clicked there must load the linked capture; a
+# URL never crawled must show the viewer's not-found page. The test web is
 # stopped first, so everything shown comes from the package. Screenshots:
-# tests/wacz_browser.shots/ of the build directory.
+# tests/wacz_browser.shots/{small,large}/ of the build directory.
 . "$top_srcdir/tests/lib.sh"
 need_cmd dnsmasq
 command -v node >/dev/null 2>&1 || fail "node missing: run scripts/deps"
@@ -21,50 +23,72 @@ command -v unzip >/dev/null 2>&1 || fail "unzip missing: run scripts/deps"
 
 shots=$top_builddir/tests/wacz_browser.shots
 rm -rf "$shots"
+CRAWL_SETS="--set fetch.allow-private-addresses=true --set politeness.min-delay-ms=0
+	--set politeness.delay-factor=0 --set politeness.respect-crawl-delay-up-to-seconds=0"
+
+# cases NAME: after a crawl of the live test web, NAME.json for
+# wacz_browser.mjs: the first page with an image (its title and heading),
+# the page its first link names (its heading), and a URL never crawled.
+cases() {
+	image="" link=""
+	for u in $(awk -F'\t' '$2 == "allowed" && $1 ~ /(\/|\/p\/[0-9]+\.html)$/ { print $1 }' manifest.tsv | sort); do
+		tw_curl "$u" >page.html || fail "fetching $u"
+		grep -q '<img src="/i/' page.html || continue
+		image=$u
+		link=$(sed -n 's/.*<a href="\([^"#]*\)">link 0<\/a>.*/\1/p' page.html | head -1)
+		break
+	done
+	[ -n "$image" ] && [ -n "$link" ] || fail "no page of the test web has an image and a link"
+	link=$(node -e 'console.log(new URL(process.argv[2], process.argv[1]).href)' "$image" "$link")
+	title=$(sed -n 's/.*<title>\(.*\)<\/title>.*/\1/p' page.html | head -1)
+	h1=$(sed -n 's/.*<h1>\(.*\)<\/h1>.*/\1/p' page.html | head -1)
+	tw_curl "$link" >link.html || fail "fetching $link"
+	lh1=$(sed -n 's/.*<h1>\(.*\)<\/h1>.*/\1/p' link.html | head -1)
+	[ -n "$title" ] && [ -n "$h1" ] && [ -n "$lh1" ] || fail "no title or heading in $image or $link"
+	printf '{"image":{"url":"%s","title":"%s","h1":"%s"},"link":{"url":"%s","h1":"%s"},"absent":"%s"}\n' \
+		"$image" "$title" "$h1" "$link" "$lh1" "http://h0.web.test:$TW_PORT/p/never-crawled.html" >"$1.json"
+}
+
+# package JOBDIR NAME: NAME.wacz and its NAME.pages.jsonl.
+package() {
+	"$TERN" wacz "$1" -o "$TW_DIR/$2.wacz" >"$2.out" 2>&1 || fail "tern wacz exited $?: $(cat "$2.out")"
+	grep -q Sanitizer "$2.out" && fail "sanitizer: $(cat "$2.out")"
+	unzip -p "$2.wacz" pages/pages.jsonl >"$2.pages.jsonl" || fail "no pages/pages.jsonl in $2.wacz"
+}
+
+# A small crawl, opened from the Pages view: a plain index.
+DNS_HOSTS=40
+export DNS_HOSTS
 tw_start --hosts 2 --pages 9 --links 3 --cross 0 --kb 2
 dns_start
 cd "$TW_DIR" || fail "no work directory"
-job=$TW_DIR/job
-"$TERN" crawl -j "$job" -s "$TW_DIR/seeds.txt" --set dns.servers="$DNS_SERVER" \
-	--set fetch.allow-private-addresses=true --set politeness.min-delay-ms=0 \
-	--set politeness.delay-factor=0 --set politeness.respect-crawl-delay-up-to-seconds=0 \
-	>crawl.out 2>&1 || fail "tern crawl exited $?: $(cat crawl.out)"
-
-# The cases, from the live test web before it stops: the first page with
-# an image, and the page its first same-host link names.
-port=$TW_PORT
-image="" link=""
-for u in $(awk -F'\t' '$2 == "allowed" && $1 ~ /(\/|\/p\/[0-9]+\.html)$/ { print $1 }' manifest.tsv | sort); do
-	tw_curl "$u" >page.html || fail "fetching $u"
-	grep -q '<img src="/i/' page.html || continue
-	image=$u
-	link=$(sed -n 's/.*<a href="\([^"#]*\)">link 0<\/a>.*/\1/p' page.html | head -1)
-	break
-done
-[ -n "$image" ] || fail "no page of the test web has an image"
-case $link in
-http://*) ;;
-/*) link=$(echo "$image" | sed 's|^\(http://[^/]*\).*|\1|')$link ;;
-*) link=$(echo "$image" | sed 's|[^/]*$||')$link ;;
-esac
-link=$(echo "$link" | sed 's|/\./|/|; s|/p/\.\./p/|/p/|; s|:[0-9]*/\.\./p/|:'"$port"'/p/|')
-title=$(sed -n 's/.*<title>\(.*\)<\/title>.*/\1/p' page.html | head -1)
-h1=$(sed -n 's/.*<h1>\(.*\)<\/h1>.*/\1/p' page.html | head -1)
-tw_curl "$link" >link.html || fail "fetching $link"
-lh1=$(sed -n 's/.*<h1>\(.*\)<\/h1>.*/\1/p' link.html | head -1)
-[ -n "$title" ] && [ -n "$h1" ] && [ -n "$lh1" ] || fail "no title or heading in $image or $link"
+# shellcheck disable=SC2086
+"$TERN" crawl -j "$TW_DIR/small" -s seeds.txt --set dns.servers="$DNS_SERVER" $CRAWL_SETS \
+	>small-crawl.out 2>&1 || fail "tern crawl exited $?: $(cat small-crawl.out)"
+cases small
 tw_stop
+package "$TW_DIR/small" small
+grep -q "$(sed 's/.*"image":{"url":"\([^"]*\)".*/"url":"\1"/' small.json)" small.pages.jsonl ||
+	fail "the image page is not in pages.jsonl"
+unzip -l small.wacz | grep -q " indexes/index.cdxj\$" || fail "the small package's index is not plain"
+node "$top_srcdir/tests/wacz_browser.mjs" list "$TW_DIR/small.wacz" small.pages.jsonl small.json "$shots/small" ||
+	fail "ReplayWeb.page did not show the small package as it should (screenshots in $shots/small)"
 
-"$TERN" wacz "$job" -o "$TW_DIR/crawl.wacz" >wacz.out 2>&1 || fail "tern wacz exited $?: $(cat wacz.out)"
-grep -q Sanitizer wacz.out && fail "sanitizer: $(cat wacz.out)"
-unzip -p crawl.wacz pages/pages.jsonl >pages.jsonl || fail "no pages/pages.jsonl in the package"
-grep -q "\"url\":\"$image\"" pages.jsonl || fail "$image is not in pages.jsonl"
-printf '{"image":{"url":"%s","title":"%s","h1":"%s"},"link":{"url":"%s","h1":"%s"},"absent":"%s"}\n' \
-	"$image" "$title" "$h1" "$link" "$lh1" "http://h0.web.test:$port/p/never-crawled.html" >cases.json
+# A larger crawl (about 4,800 captures), opened at a page's URL: the
+# compressed index, which the viewer reads block by block through its .idx.
+tw_start --hosts 40 --pages 80 --links 4 --cross 0 --kb 2
+# shellcheck disable=SC2086
+"$TERN" crawl -j "$TW_DIR/large" -s seeds.txt --set dns.servers="$DNS_SERVER" $CRAWL_SETS \
+	--set crawl.max-connections=64 >large-crawl.out 2>&1 || fail "tern crawl exited $?: $(cat large-crawl.out)"
+cases large
+tw_stop
+package "$TW_DIR/large" large
+unzip -l large.wacz | grep -q " indexes/index.idx\$" || fail "the large package has no index.idx"
+node "$top_srcdir/tests/wacz_browser.mjs" direct "$TW_DIR/large.wacz" large.pages.jsonl large.json "$shots/large" ||
+	fail "ReplayWeb.page did not show the large package as it should (screenshots in $shots/large)"
 
-node "$top_srcdir/tests/wacz_browser.mjs" "$TW_DIR/crawl.wacz" pages.jsonl cases.json "$shots" ||
-	fail "ReplayWeb.page did not show the package as it should (screenshots in $shots)"
-for s in pages replay-image replay-link not-found; do
+for s in small/pages small/replay-image small/replay-link small/not-found \
+	large/replay-image large/replay-link large/not-found; do
 	[ -s "$shots/$s.png" ] || fail "no screenshot $s.png"
 done
-pass "ReplayWeb.page lists the crawl's pages and replays them from tern's WACZ; screenshots in $shots"
+pass "ReplayWeb.page lists the crawl's pages and replays them from tern's WACZ (plain and compressed index); screenshots in $shots"

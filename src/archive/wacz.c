@@ -17,12 +17,19 @@
 #include <jansson.h>
 #include <openssl/evp.h>
 #include <zip.h>
+#include <zlib.h>
 #include "archive/wacz.h"
 #include "archive/warcindex.h"
 #include "lib/buf.h"
 #include "lib/xmalloc.h"
 
 #define WACZ_HASH_STR (7 + 64 + 1)	/* "sha256:" + hex */
+/* An index of more lines than this is written compressed, in blocks of
+ * this many lines (pywb's ZipNum default), each its own gzip member, with
+ * indexes/index.idx naming the first key of each block: ReplayWeb.page
+ * then reads the few lines a page needs instead of loading the whole index
+ * into the browser first. A smaller index is plain indexes/index.cdxj. */
+#define WACZ_INDEX_BLOCK 3000
 
 struct wacz_file {
 	char *path;		/* on disk */
@@ -30,6 +37,7 @@ struct wacz_file {
 	uint64_t bytes;
 	char hash[WACZ_HASH_STR];
 	int store;		/* stored, not deflated */
+	int temp;		/* made here: removed at the end */
 };
 
 struct wacz {
@@ -268,7 +276,7 @@ static int wacz_read_warcs(struct wacz *w, struct warcindex *x, char **err)
 }
 
 /* Writes a file of the package into the temporary directory and hashes it. */
-static int wacz_temp_file(struct wacz *w, const char *name, const char *zpath,
+static int wacz_temp_file(struct wacz *w, const char *name, const char *zpath, int store,
 			  int (*fill)(void *arg, FILE *fp, char **err), void *arg, char **err)
 {
 	char *path = xasprintf("%s/%s", w->tmpdir, name);
@@ -292,7 +300,13 @@ static int wacz_temp_file(struct wacz *w, const char *name, const char *zpath,
 		free(path);
 		return -1;
 	}
-	f = wacz_add(w, path, xstrdup(zpath), 0);
+	if (zpath == NULL) {
+		/* A file the package is made from, not a part of it. */
+		free(path);
+		return 0;
+	}
+	f = wacz_add(w, path, xstrdup(zpath), store);
+	f->temp = 1;
 	return wacz_hash_path(f->path, &f->bytes, f->hash, err);
 }
 
@@ -304,6 +318,131 @@ static int wacz_fill_index(void *arg, FILE *fp, char **err)
 static int wacz_fill_pages(void *arg, FILE *fp, char **err)
 {
 	return waczpages_write(arg, fp, err);
+}
+
+/* The compressed index: the sorted lines, read back from sorted, in gzip
+ * members of WACZ_INDEX_BLOCK lines; the line of index.idx for each goes
+ * to idx. */
+struct wacz_zipnum {
+	char *sorted;
+	struct buf idx;
+};
+
+static int wacz_zipnum_member(z_stream *z, const struct buf *in, FILE *fp, uint64_t *len)
+{
+	unsigned char out[65536];
+	int zr;
+
+	if (deflateReset(z) != Z_OK)
+		abort();
+	z->next_in = (unsigned char *)in->data;
+	z->avail_in = (uInt)in->len;
+	*len = 0;
+	do {
+		z->next_out = out;
+		z->avail_out = sizeof out;
+		zr = deflate(z, Z_FINISH);
+		if (zr != Z_OK && zr != Z_STREAM_END)
+			abort();
+		if (fwrite(out, 1, sizeof out - z->avail_out, fp) != sizeof out - z->avail_out)
+			return -1;
+		*len += sizeof out - z->avail_out;
+	} while (zr != Z_STREAM_END);
+	return 0;
+}
+
+static int wacz_fill_zipnum(void *arg, FILE *fp, char **err)
+{
+	struct wacz_zipnum *zn = arg;
+	FILE *in = fopen(zn->sorted, "rb");
+	struct buf block = BUF_INIT, first = BUF_INIT;
+	char *line = NULL;
+	size_t cap = 0, n = 0;
+	uint64_t off = 0, len;
+	ssize_t got;
+	z_stream z;
+	int rc = 0;
+
+	if (in == NULL) {
+		*err = xasprintf("opening %s: %s", zn->sorted, strerror(errno));
+		return -1;
+	}
+	memset(&z, 0, sizeof z);
+	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		abort();
+	buf_appends(&zn->idx, "!meta 0 {\"format\":\"cdxj-gzip-1.0\",\"filename\":\"index.cdx.gz\"}\n");
+	for (;;) {
+		got = getline(&line, &cap, in);
+		if (got > 0) {
+			if (n == 0) {
+				/* The block's key: the line's "SURT TIMESTAMP". */
+				const char *sp = strchr(line, ' ');
+				sp = sp != NULL ? strchr(sp + 1, ' ') : NULL;
+				buf_reset(&first);
+				buf_append(&first, line, sp != NULL ? (size_t)(sp - line) : (size_t)got - 1);
+			}
+			buf_append(&block, line, (size_t)got);
+			n++;
+		}
+		if ((got <= 0 && n > 0) || n == WACZ_INDEX_BLOCK) {
+			if (wacz_zipnum_member(&z, &block, fp, &len) < 0) {
+				*err = xasprintf("writing the index: %s", strerror(errno));
+				rc = -1;
+				break;
+			}
+			buf_appendf(&zn->idx, "%s {\"offset\":%llu,\"length\":%llu,"
+				    "\"filename\":\"index.cdx.gz\"}\n", first.data,
+				    (unsigned long long)off, (unsigned long long)len);
+			off += len;
+			buf_reset(&block);
+			n = 0;
+		}
+		if (got <= 0)
+			break;
+	}
+	if (rc == 0 && ferror(in)) {
+		*err = xasprintf("reading %s: %s", zn->sorted, strerror(errno));
+		rc = -1;
+	}
+	deflateEnd(&z);
+	free(line);
+	buf_free(&block);
+	buf_free(&first);
+	fclose(in);
+	return rc;
+}
+
+static int wacz_fill_idx(void *arg, FILE *fp, char **err)
+{
+	struct wacz_zipnum *zn = arg;
+
+	if (fwrite(zn->idx.data, 1, zn->idx.len, fp) != zn->idx.len) {
+		*err = xasprintf("writing the index: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* indexes/index.cdxj, or for a large index indexes/index.cdx.gz (stored:
+ * a reader fetches one block by its range) and indexes/index.idx. */
+static int wacz_index(struct wacz *w, struct warcindex *x, char **err)
+{
+	struct wacz_zipnum zn;
+	int rc;
+
+	if (warcindex_count(x) <= WACZ_INDEX_BLOCK)
+		return wacz_temp_file(w, "index.cdxj", "indexes/index.cdxj", 0, wacz_fill_index, x, err);
+	if (wacz_temp_file(w, "index.sorted", NULL, 0, wacz_fill_index, x, err) < 0)
+		return -1;
+	zn.sorted = xasprintf("%s/index.sorted", w->tmpdir);
+	buf_init(&zn.idx);
+	rc = wacz_temp_file(w, "index.cdx.gz", "indexes/index.cdx.gz", 1, wacz_fill_zipnum, &zn, err);
+	if (rc == 0)
+		rc = wacz_temp_file(w, "index.idx", "indexes/index.idx", 0, wacz_fill_idx, &zn, err);
+	unlink(zn.sorted);
+	free(zn.sorted);
+	buf_free(&zn.idx);
+	return rc;
 }
 
 /* The package's title: the job directory's name ("." and ".." named by
@@ -430,7 +569,7 @@ fail:
 static void wacz_cleanup(struct wacz *w)
 {
 	for (size_t i = 0; i < w->n; i++) {
-		if (!w->files[i].store)
+		if (w->files[i].temp)
 			unlink(w->files[i].path);
 		free(w->files[i].path);
 		free(w->files[i].zpath);
@@ -489,8 +628,8 @@ int wacz_write(const struct wacz_opts *o, struct wacz_result *r, char **err)
 		w.tmpdir = NULL;
 		goto out;
 	}
-	if (wacz_temp_file(&w, "index.cdxj", "indexes/index.cdxj", wacz_fill_index, x, err) < 0 ||
-	    wacz_temp_file(&w, "pages.jsonl", "pages/pages.jsonl", wacz_fill_pages, w.pages, err) < 0)
+	if (wacz_index(&w, x, err) < 0 ||
+	    wacz_temp_file(&w, "pages.jsonl", "pages/pages.jsonl", 0, wacz_fill_pages, w.pages, err) < 0)
 		goto out;
 	waczpages_counts(w.pages, &r->pages);
 	dp = wacz_datapackage(&w);

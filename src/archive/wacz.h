@@ -1,6 +1,7 @@
 /* `tern wacz`: a job's WARCs as one WACZ 1.1.1 package (Webrecorder's Web
  * Archive Collection Zipped), the file ReplayWeb.page, pywb and Browsertrix
- * open: archive/ the WARCs stored as they are, indexes/index.cdxj,
+ * open: archive/ the WARCs stored as they are, indexes/ their CDXJ (in
+ * gzip blocks with an .idx past 3,000 lines),
  * pages/pages.jsonl, datapackage.json with every file's sha256 and size,
  * and datapackage-digest.json. Written through libzip, streaming: no WARC
  * is held in memory, each is read once for its index, pages and hash and
