@@ -226,11 +226,8 @@ static int main_crawl(int argc, char **argv)
 			wo.seedfile = seedfile;
 			wo.seeds = argv + optind;
 			wo.nseeds = (size_t)(argc - optind);
+			wo.wacz = config_bool(cfg, CK_WARC_WACZ) && config_bool(cfg, CK_WARC_ENABLED);
 			rc = workers_run(&wo);
-			/* warc.wacz: every worker's WARCs in one package (the
-			 * workers are told not to make their own). */
-			if (rc == 0 && config_bool(cfg, CK_WARC_WACZ) && config_bool(cfg, CK_WARC_ENABLED))
-				rc = waczcmd_after_crawl(jobdir);
 		}
 	} else if (rc == 0) {
 		/* A cluster node may start with no seeds and take its share of

@@ -16,6 +16,7 @@
 #include <uv.h>
 
 #include "lib/xmalloc.h"
+#include "waczcmd.h"
 #include "workers.h"
 
 #define WORKERS_READY_MS 10000
@@ -37,6 +38,7 @@ struct workers {
 	unsigned n;
 	int port;
 	int embedded;
+	int wacz;
 	struct workers_child server;
 	struct workers_child *child;
 	unsigned running;
@@ -69,6 +71,7 @@ static int workers_write_state(struct workers *w)
 	json_object_set_new(j, "url", json_string(w->embedded ? "" : w->url));
 	json_object_set_new(j, "port", json_integer(w->embedded ? w->port : 0));
 	json_object_set_new(j, "crawl_id", json_string(w->crawl_id));
+	json_object_set_new(j, "wacz", json_boolean(w->wacz));
 	rc = json_dump_file(j, tmp, JSON_INDENT(1)) == 0 && rename(tmp, path) == 0 ? 0 : -1;
 	if (rc < 0)
 		fprintf(stderr, "tern: %s: %s\n", path, strerror(errno));
@@ -98,6 +101,7 @@ static int workers_read_state(struct workers *w, unsigned *n)
 	w->embedded = url == NULL || *url == '\0';
 	w->url = w->embedded ? NULL : xstrdup(url);
 	w->crawl_id = xstrdup(id != NULL ? id : "local");
+	w->wacz = json_is_true(json_object_get(j, "wacz"));
 	json_decref(j);
 	return *n > 0 ? 0 : -1;
 }
@@ -353,7 +357,7 @@ static void workers_start_children(struct workers *w)
 			args[k++] = url;
 			args[k++] = "--set";
 			args[k++] = id;
-			/* warc.wacz packages the whole job once, here (main.c). */
+			/* warc.wacz packages the whole job once, here. */
 			args[k++] = "--set";
 			args[k++] = "warc.wacz=false";
 			if (i == 0 && o->seedfile != NULL) {
@@ -414,6 +418,7 @@ int workers_run(const struct workers_opts *o)
 		w->embedded = o->url == NULL || *o->url == '\0';
 		w->url = w->embedded ? NULL : xstrdup(o->url);
 		w->crawl_id = xstrdup(o->crawl_id != NULL && *o->crawl_id ? o->crawl_id : "local");
+		w->wacz = o->wacz;
 	}
 	/* On resume the count is the one the crawl started with. */
 	w->n = n;
@@ -439,6 +444,8 @@ int workers_run(const struct workers_opts *o)
 	uv_run(&w->loop, UV_RUN_DEFAULT);
 	uv_loop_close(&w->loop);
 	status = w->status;
+	if (status == 0 && w->wacz)
+		status = waczcmd_after_crawl(o->jobdir);
 	free(w->child);
 	free(w->url);
 	free(w->crawl_id);

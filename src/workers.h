@@ -20,6 +20,9 @@ struct workers_opts {
 	char *const *seeds;
 	size_t nseeds;
 	int resume;			/* tern resume JOBDIR */
+	/* warc.wacz: one package of every worker's WARCs once all have
+	 * ended (the workers make none); kept in workers.json for resume. */
+	int wacz;
 };
 
 /* Runs the workers to their end; the exit status (0 when every worker

@@ -151,6 +151,11 @@ ls wk/w0/*.wacz wk/w1/*.wacz >/dev/null 2>&1 && fail "a worker wrote its own pac
 # Which worker crawls which host is the leases' call: say it, not judge it.
 echo "note: WARCs of w0: $(ls wk/w0/warcs | wc -l), of w1: $(ls wk/w1/warcs | wc -l)"
 validate full "$TW_DIR/wk/wk.wacz" "$TW_DIR/wk/w0" "$TW_DIR/wk/w1"
+# The setting is the job's: `tern resume` of the workers packages again.
+rm -f wk/wk.wacz
+"$TERN" resume "$TW_DIR/wk" >resume.out 2>&1 || fail "tern resume of the workers: $(cat resume.out)"
+[ -f wk/wk.wacz ] && grep -q "^tern: wacz: $TW_DIR/wk/wk.wacz: " resume.out ||
+	fail "tern resume of the workers job did not package it: $(cat resume.out)"
 
 # A crawl stopped early: fewer captures than a block, a plain index.
 # shellcheck disable=SC2086
