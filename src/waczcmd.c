@@ -4,6 +4,8 @@
 
 #include "waczcmd.h"
 #include "archive/wacz.h"
+#include "crawl/extract.h"
+#include "lib/buf.h"
 #include "lib/xmalloc.h"
 
 #include <getopt.h>
@@ -12,13 +14,38 @@
 
 static const char waczcmd_usage[] = "usage: tern wacz JOBDIR [-o FILE.wacz]\n";
 
+static void waczcmd_ignore_link(void *arg, const struct extract_link *l)
+{
+	(void)arg;
+	(void)l;
+}
+
+/* A page's title for WARCs without the crawl's: the crawl's own HTML
+ * extractor, as the crawl would have kept it (src/crawl/extract.c). */
+static void waczcmd_title(void *arg, const char *html, size_t len, struct buf *title)
+{
+	struct extract **x = arg;
+
+	if (*x == NULL)
+		*x = extract_new(EXTRACT_HTML, NULL, waczcmd_ignore_link, NULL);
+	else
+		extract_reset(*x, NULL);
+	extract_feed(*x, html, len);
+	extract_finish(*x);
+	buf_appends(title, extract_title(*x));
+}
+
 static int waczcmd_package(const char *jobdir, const char *out)
 {
-	struct wacz_opts o = { jobdir, out, "tern/" PACKAGE_VERSION, stderr };
+	struct extract *x = NULL;
+	struct wacz_opts o = { jobdir, out, "tern/" PACKAGE_VERSION, stderr, waczcmd_title, &x };
 	struct wacz_result r;
 	char *err = NULL;
+	int rc;
 
-	if (wacz_write(&o, &r, &err) < 0) {
+	rc = wacz_write(&o, &r, &err);
+	extract_free(x);
+	if (rc < 0) {
 		fprintf(stderr, "tern: wacz: %s\n", err);
 		free(err);
 		return 1;

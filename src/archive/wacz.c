@@ -598,7 +598,7 @@ int wacz_write(const struct wacz_opts *o, struct wacz_result *r, char **err)
 	memset(r, 0, sizeof *r);
 	memset(&w, 0, sizeof w);
 	w.o = o;
-	w.pages = waczpages_new();
+	w.pages = waczpages_new(o->title, o->title_arg);
 	if (o->out != NULL) {
 		out = xstrdup(o->out);
 	} else {

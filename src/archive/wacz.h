@@ -18,6 +18,10 @@ struct wacz_opts {
 	const char *out;	/* NULL: JOBDIR/NAME.wacz, NAME the job directory's */
 	const char *software;	/* "tern/VERSION" */
 	FILE *notes;		/* files that yield no capture are named here; may be NULL */
+	/* The HTML parser that finds a page's title in its stored body, for
+	 * captures whose metadata record kept none; may be NULL. */
+	waczpages_title_fn title;
+	void *title_arg;
 };
 
 struct wacz_result {

@@ -12,7 +12,6 @@
 #include "archive/warcindex.h"
 #include "archive/warcread.h"
 #include "lib/buf.h"
-#include "lib/extract.h"
 #include "lib/surt.h"
 #include "lib/xmalloc.h"
 
@@ -43,14 +42,21 @@ struct waczpages {
 	int has_pending;
 	struct buf body;	/* the start of its stored body */
 	struct buf coding;	/* its Content-Encoding */
-	struct extract *x;
+	struct buf decoded;	/* that body decoded, capped */
+	struct buf title;
+	waczpages_title_fn title_fn;
+	void *title_arg;
 	struct buf a, b, c;	/* scratch */
 	struct waczpages_counts counts;
 };
 
-struct waczpages *waczpages_new(void)
+struct waczpages *waczpages_new(waczpages_title_fn fn, void *arg)
 {
-	return xcalloc(1, sizeof(struct waczpages));
+	struct waczpages *p = xcalloc(1, sizeof(struct waczpages));
+
+	p->title_fn = fn;
+	p->title_arg = arg;
+	return p;
 }
 
 void waczpages_free(struct waczpages *p)
@@ -68,10 +74,11 @@ void waczpages_free(struct waczpages *p)
 	free(p->seeds);
 	buf_free(&p->body);
 	buf_free(&p->coding);
+	buf_free(&p->decoded);
+	buf_free(&p->title);
 	buf_free(&p->a);
 	buf_free(&p->b);
 	buf_free(&p->c);
-	extract_free(p->x);
 	free(p);
 }
 
@@ -140,18 +147,12 @@ static void waczpages_ts(const char *date, char out[32])
 	out[n] = '\0';
 }
 
-static void waczpages_ignore_link(void *arg, const struct extract_link *l)
-{
-	(void)arg;
-	(void)l;
-}
-
-/* Feeds inflated bytes of the stored body to the extractor, up to the cap. */
+/* Inflates the stored body into p->decoded, up to the cap; a stream cut by
+ * the reader's cap, or corrupt, gives what came before. */
 static void waczpages_inflate(struct waczpages *p, const char *data, size_t len, int window)
 {
 	z_stream z;
 	char out[16384];
-	size_t total = 0;
 	int zr;
 
 	memset(&z, 0, sizeof z);
@@ -160,14 +161,17 @@ static void waczpages_inflate(struct waczpages *p, const char *data, size_t len,
 	z.next_in = (unsigned char *)(uintptr_t)data;
 	z.avail_in = (uInt)len;
 	do {
+		size_t n;
 		z.next_out = (unsigned char *)out;
 		z.avail_out = sizeof out;
 		zr = inflate(&z, Z_NO_FLUSH);
 		if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR)
 			break;
-		extract_feed(p->x, out, sizeof out - z.avail_out);
-		total += sizeof out - z.avail_out;
-	} while (zr == Z_OK && total < WACZPAGES_DECODED_MAX &&
+		n = sizeof out - z.avail_out;
+		if (n > WACZPAGES_DECODED_MAX - p->decoded.len)
+			n = WACZPAGES_DECODED_MAX - p->decoded.len;
+		buf_append(&p->decoded, out, n);
+	} while (zr == Z_OK && p->decoded.len < WACZPAGES_DECODED_MAX &&
 		 (z.avail_in > 0 || z.avail_out == 0));
 	inflateEnd(&z);
 }
@@ -177,29 +181,29 @@ static void waczpages_parse_pending(struct waczpages *p)
 {
 	struct waczpages_page *pg = &p->pages[p->pending];
 	const char *cod = p->coding.data ? p->coding.data : "";
+	const char *body = p->body.data ? p->body.data : "";
+	size_t n = p->body.len;
 
 	p->has_pending = 0;
 	if (pg->title != NULL)
 		return;
-	if (p->x == NULL)
-		p->x = extract_new(EXTRACT_HTML, NULL, waczpages_ignore_link, NULL);
-	else
-		extract_reset(p->x, NULL);
+	buf_reset(&p->decoded);
+	buf_reset(&p->title);
 	if (*cod == '\0' || strcasecmp(cod, "identity") == 0)
-		extract_feed(p->x, p->body.data ? p->body.data : "", p->body.len);
+		buf_append(&p->decoded, body, n < WACZPAGES_DECODED_MAX ? n : WACZPAGES_DECODED_MAX);
 	else if (strcasecmp(cod, "gzip") == 0 || strcasecmp(cod, "x-gzip") == 0 ||
 		 strcasecmp(cod, "deflate") == 0)
 		/* 15 + 32: gzip or zlib, by the header; a raw deflate
-		 * stream (which some servers send as "deflate") is tried
-		 * when that header is not there. */
-		waczpages_inflate(p, p->body.data ? p->body.data : "", p->body.len,
-				  p->body.len >= 2 && (((unsigned char)p->body.data[0] == 0x1f) ||
-						       (((unsigned char)p->body.data[0] << 8 |
-							 (unsigned char)p->body.data[1]) % 31 == 0))
+		 * stream (which some servers send as "deflate") when that
+		 * header is not there. */
+		waczpages_inflate(p, body, n,
+				  n >= 2 && ((unsigned char)body[0] == 0x1f ||
+					     ((unsigned char)body[0] << 8 | (unsigned char)body[1]) % 31 == 0)
 				  ? 15 + 32 : -15);
 	/* Other codings (br) are not decoded: the page has no title here. */
-	extract_finish(p->x);
-	pg->title = xstrdup(extract_title(p->x));
+	if (p->title_fn != NULL && p->decoded.len > 0)
+		p->title_fn(p->title_arg, p->decoded.data, p->decoded.len, &p->title);
+	pg->title = xstrdup(p->title.data ? p->title.data : "");
 	p->counts.titles_parsed++;
 }
 

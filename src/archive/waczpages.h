@@ -3,7 +3,7 @@
  * builds the CDXJ index (warcindex's record hook). A page's title comes from
  * its capture's metadata record ("title:", doc/warc.md) when the crawl kept
  * it there, else from the stored page itself (other crawlers' WARCs, jobs
- * of older tern versions). */
+ * of older tern versions), decoded here and parsed by the caller's fn. */
 #ifndef TERN_WACZPAGES_H
 #define TERN_WACZPAGES_H
 #include <stddef.h>
@@ -12,7 +12,14 @@
 struct warcread_record;
 struct waczpages;
 
-struct waczpages *waczpages_new(void);
+struct buf;
+/* The title of an HTML document (the first len bytes of one, decoded),
+ * appended to title; handed in by the caller, which owns the HTML parser
+ * (the crawl's extractor sits above this floor). */
+typedef void (*waczpages_title_fn)(void *arg, const char *html, size_t len, struct buf *title);
+
+/* fn may be NULL: pages whose capture kept no title then have none. */
+struct waczpages *waczpages_new(waczpages_title_fn fn, void *arg);
 void waczpages_free(struct waczpages *p);
 /* A seed as recorded in seeds.txt; before the records. Its first capture
  * (whatever its status: a seed that redirects is where a person starts)

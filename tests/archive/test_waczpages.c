@@ -16,6 +16,23 @@
 #include "archive/waczpages.h"
 #include "archive/warcread.h"
 
+/* The caller's parser, plainly: what lies between the first "<title>" and
+ * the next "</title>" (or the end). The real one, the crawl's extractor,
+ * is tested in tests/crawl/test_extract; here what matters is what it is
+ * handed: the body decoded, never more than the cap. */
+static void t_title(void *arg, const char *html, size_t len, struct buf *title)
+{
+	const char *s = memmem(html, len, "<title>", 7), *e;
+
+	(void)arg;
+	assert_true(len <= 256u << 10);
+	if (s == NULL)
+		return;
+	s += 7;
+	e = memmem(s, len - (size_t)(s - html), "</title>", 8);
+	buf_append(title, s, e != NULL ? (size_t)(e - s) : len - (size_t)(s - html));
+}
+
 struct t_pages {
 	struct waczpages *p;
 	struct warcread_record rec;
@@ -100,7 +117,7 @@ static void test_pages(void **state)
 
 	(void)state;
 	memset(&t, 0, sizeof t);
-	t.p = waczpages_new();
+	t.p = waczpages_new(t_title, NULL);
 	warcread_record_init(&t.rec);
 	waczpages_add_seed(t.p, "http://s.test/");
 	waczpages_add_seed(t.p, "http://s.test");		/* the same seed, differently */
@@ -148,13 +165,13 @@ static void test_pages(void **state)
 	       "{\"id\":\"00000000-0000-4000-8000-000000000001\",\"url\":\"http://s.test/\","
 	       "\"ts\":\"2026-11-21T16:00:00.123Z\",\"title\":\"Kept\"}\n"
 	       "{\"id\":\"00000000-0000-4000-8000-000000000004\",\"url\":\"http://a.test/2\","
-	       "\"ts\":\"2026-11-21T16:00:03.123Z\",\"title\":\"From the <body>\"}\n"
+	       "\"ts\":\"2026-11-21T16:00:03.123Z\",\"title\":\"From the &lt;body&gt;\"}\n"
 	       "{\"id\":\"00000000-0000-4000-8000-000000000005\",\"url\":\"http://a.test/3\","
-	       "\"ts\":\"2026-11-21T16:00:04.123Z\",\"title\":\"From the <body>\"}\n"
+	       "\"ts\":\"2026-11-21T16:00:04.123Z\",\"title\":\"From the &lt;body&gt;\"}\n"
 	       "{\"id\":\"00000000-0000-4000-8000-000000000006\",\"url\":\"http://a.test/4\","
-	       "\"ts\":\"2026-11-21T16:00:05.123Z\",\"title\":\"From the <body>\"}\n"
+	       "\"ts\":\"2026-11-21T16:00:05.123Z\",\"title\":\"From the &lt;body&gt;\"}\n"
 	       "{\"id\":\"00000000-0000-4000-8000-000000000007\",\"url\":\"http://a.test/5\","
-	       "\"ts\":\"2026-11-21T16:00:06.123Z\",\"title\":\"From the <body>\"}\n"
+	       "\"ts\":\"2026-11-21T16:00:06.123Z\",\"title\":\"From the &lt;body&gt;\"}\n"
 	       "{\"id\":\"00000000-0000-4000-8000-000000000009\",\"url\":\"http://a.test/6\","
 	       "\"ts\":\"2026-11-21T16:00:08.123Z\"}\n"
 	       "{\"id\":\"00000000-0000-4000-8000-000000000010\",\"url\":\"http://a.test/7\","
@@ -190,7 +207,7 @@ static void test_pages_hostile(void **state)
 
 	(void)state;
 	memset(&t, 0, sizeof t);
-	t.p = waczpages_new();
+	t.p = waczpages_new(t_title, NULL);
 	warcread_record_init(&t.rec);
 	/* 4 MiB of spaces before the title: compressed to a few KiB, decoded
 	 * only up to the cap, so no title. */
