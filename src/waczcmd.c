@@ -38,7 +38,7 @@ static void waczcmd_title(void *arg, const char *html, size_t len, struct buf *t
 static int waczcmd_package(const char *jobdir, const char *out)
 {
 	struct extract *x = NULL;
-	struct wacz_opts o = { jobdir, out, "tern/" PACKAGE_VERSION, stderr, waczcmd_title, &x };
+	struct wacz_opts o = {jobdir, out, "tern/" PACKAGE_VERSION, stderr, waczcmd_title, &x};
 	struct wacz_result r;
 	char *err = NULL;
 	int rc;
@@ -51,14 +51,15 @@ static int waczcmd_package(const char *jobdir, const char *out)
 		return 1;
 	}
 	printf("tern: wacz: %s: %.1f MB, %zu WARC file%s (%.1f MB), %zu captures, %zu pages "
-	    "(%zu titles kept by the crawl, %zu read from the pages)\n", r.path,
-	    (double)r.bytes / 1e6, r.warcs, r.warcs == 1 ? "" : "s", (double)r.warc_bytes / 1e6,
-	    r.captures, r.pages.pages, r.pages.titles_kept, r.pages.titles_parsed);
+	       "(%zu titles kept by the crawl, %zu read from the pages)\n",
+	    r.path, (double)r.bytes / 1e6, r.warcs, r.warcs == 1 ? "" : "s",
+	    (double)r.warc_bytes / 1e6, r.captures, r.pages.pages, r.pages.titles_kept,
+	    r.pages.titles_parsed);
 	if (r.pages.seeds_missing > 0)
 		printf("tern: wacz: %zu seed%s with no capture, not listed as pages\n",
 		    r.pages.seeds_missing, r.pages.seeds_missing == 1 ? "" : "s");
 	printf("tern: wacz: open it in ReplayWeb.page (https://replayweb.page/, or served "
-	    "beside it: index.html?source=URL-OF-THE-FILE)\n");
+	       "beside it: index.html?source=URL-OF-THE-FILE)\n");
 	wacz_result_free(&r);
 	return 0;
 }
@@ -71,9 +72,9 @@ int waczcmd_after_crawl(const char *jobdir)
 int waczcmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"output", required_argument, NULL, 'o'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *out = NULL;
 	int ch;

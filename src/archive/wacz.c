@@ -23,7 +23,7 @@
 #include "lib/buf.h"
 #include "lib/xmalloc.h"
 
-#define WACZ_HASH_STR (7 + 64 + 1)	/* "sha256:" + hex */
+#define WACZ_HASH_STR (7 + 64 + 1) /* "sha256:" + hex */
 /* An index of more lines than this is written compressed, in blocks of
  * this many lines (pywb's ZipNum default), each its own gzip member, with
  * indexes/index.idx naming the first key of each block: ReplayWeb.page
@@ -32,12 +32,12 @@
 #define WACZ_INDEX_BLOCK 3000
 
 struct wacz_file {
-	char *path;		/* on disk */
-	char *zpath;		/* in the package */
+	char *path;  /* on disk */
+	char *zpath; /* in the package */
 	uint64_t bytes;
 	char hash[WACZ_HASH_STR];
-	int store;		/* stored, not deflated */
-	int temp;		/* made here: removed at the end */
+	int store; /* stored, not deflated */
+	int temp;  /* made here: removed at the end */
 };
 
 struct wacz {
@@ -172,7 +172,8 @@ static int wacz_warc_dir(struct wacz *w, const char *jobdir, char **err)
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		wacz_add(w, xasprintf("%s/%s", dir, names[i]), xasprintf("archive/%s", names[i]), 1);
+		wacz_add(
+		    w, xasprintf("%s/%s", dir, names[i]), xasprintf("archive/%s", names[i]), 1);
 		free(names[i]);
 	}
 	free(names);
@@ -211,8 +212,10 @@ static int wacz_find(struct wacz *w, char **err)
 		dirs += rc;
 	}
 	if (dirs == 0) {
-		*err = xasprintf("%s is not a job directory: no warcs/ in it (or in its workers' w0, "
-				 "w1, ...)", jobdir);
+		*err =
+		    xasprintf("%s is not a job directory: no warcs/ in it (or in its workers' w0, "
+			      "w1, ...)",
+			jobdir);
 		return -1;
 	}
 	if (w->n == 0) {
@@ -226,7 +229,7 @@ static int wacz_find(struct wacz *w, char **err)
 		for (size_t i = 1; i < w->n; i++)
 			if (strcmp(s[i - 1].zpath, s[i].zpath) == 0) {
 				*err = xasprintf("two WARC files are called %s: %s and %s",
-						 s[i].zpath + 8, s[i - 1].path, s[i].path);
+				    s[i].zpath + 8, s[i - 1].path, s[i].path);
 				free(s);
 				return -1;
 			}
@@ -242,7 +245,7 @@ static int wacz_read_warcs(struct wacz *w, struct warcindex *x, char **err)
 
 	for (size_t i = 0; i < nwarcs; i++) {
 		struct wacz_file *f = &w->files[i];
-		static const cookie_io_functions_t io = { wacz_hasher_read, NULL, NULL, NULL };
+		static const cookie_io_functions_t io = {wacz_hasher_read, NULL, NULL, NULL};
 		struct wacz_hasher h;
 		FILE *raw = fopen(f->path, "rb"), *fp;
 		struct stat st;
@@ -267,8 +270,9 @@ static int wacz_read_warcs(struct wacz *w, struct warcindex *x, char **err)
 		if (rc < 0)
 			return -1;
 		if (h.n != (uint64_t)st.st_size) {
-			*err = xasprintf("%s changed while it was read (%llu bytes read, %llu on disk)",
-					 f->path, (unsigned long long)h.n, (unsigned long long)st.st_size);
+			*err = xasprintf(
+			    "%s changed while it was read (%llu bytes read, %llu on disk)", f->path,
+			    (unsigned long long)h.n, (unsigned long long)st.st_size);
 			return -1;
 		}
 	}
@@ -277,7 +281,7 @@ static int wacz_read_warcs(struct wacz *w, struct warcindex *x, char **err)
 
 /* Writes a file of the package into the temporary directory and hashes it. */
 static int wacz_temp_file(struct wacz *w, const char *name, const char *zpath, int store,
-			  int (*fill)(void *arg, FILE *fp, char **err), void *arg, char **err)
+    int (*fill)(void *arg, FILE *fp, char **err), void *arg, char **err)
 {
 	char *path = xasprintf("%s/%s", w->tmpdir, name);
 	FILE *fp = fopen(path, "wb");
@@ -370,7 +374,8 @@ static int wacz_fill_zipnum(void *arg, FILE *fp, char **err)
 	memset(&z, 0, sizeof z);
 	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 		abort();
-	buf_appends(&zn->idx, "!meta 0 {\"format\":\"cdxj-gzip-1.0\",\"filename\":\"index.cdx.gz\"}\n");
+	buf_appends(
+	    &zn->idx, "!meta 0 {\"format\":\"cdxj-gzip-1.0\",\"filename\":\"index.cdx.gz\"}\n");
 	for (;;) {
 		got = getline(&line, &cap, in);
 		if (got > 0) {
@@ -379,7 +384,8 @@ static int wacz_fill_zipnum(void *arg, FILE *fp, char **err)
 				const char *sp = strchr(line, ' ');
 				sp = sp != NULL ? strchr(sp + 1, ' ') : NULL;
 				buf_reset(&first);
-				buf_append(&first, line, sp != NULL ? (size_t)(sp - line) : (size_t)got - 1);
+				buf_append(&first, line,
+				    sp != NULL ? (size_t)(sp - line) : (size_t)got - 1);
 			}
 			buf_append(&block, line, (size_t)got);
 			n++;
@@ -390,9 +396,10 @@ static int wacz_fill_zipnum(void *arg, FILE *fp, char **err)
 				rc = -1;
 				break;
 			}
-			buf_appendf(&zn->idx, "%s {\"offset\":%llu,\"length\":%llu,"
-				    "\"filename\":\"index.cdx.gz\"}\n", first.data,
-				    (unsigned long long)off, (unsigned long long)len);
+			buf_appendf(&zn->idx,
+			    "%s {\"offset\":%llu,\"length\":%llu,"
+			    "\"filename\":\"index.cdx.gz\"}\n",
+			    first.data, (unsigned long long)off, (unsigned long long)len);
 			off += len;
 			buf_reset(&block);
 			n = 0;
@@ -431,14 +438,17 @@ static int wacz_index(struct wacz *w, struct warcindex *x, char **err)
 	int rc;
 
 	if (warcindex_count(x) <= WACZ_INDEX_BLOCK)
-		return wacz_temp_file(w, "index.cdxj", "indexes/index.cdxj", 0, wacz_fill_index, x, err);
+		return wacz_temp_file(
+		    w, "index.cdxj", "indexes/index.cdxj", 0, wacz_fill_index, x, err);
 	if (wacz_temp_file(w, "index.sorted", NULL, 0, wacz_fill_index, x, err) < 0)
 		return -1;
 	zn.sorted = xasprintf("%s/index.sorted", w->tmpdir);
 	buf_init(&zn.idx);
-	rc = wacz_temp_file(w, "index.cdx.gz", "indexes/index.cdx.gz", 1, wacz_fill_zipnum, &zn, err);
+	rc = wacz_temp_file(
+	    w, "index.cdx.gz", "indexes/index.cdx.gz", 1, wacz_fill_zipnum, &zn, err);
 	if (rc == 0)
-		rc = wacz_temp_file(w, "index.idx", "indexes/index.idx", 0, wacz_fill_idx, &zn, err);
+		rc =
+		    wacz_temp_file(w, "index.idx", "indexes/index.idx", 0, wacz_fill_idx, &zn, err);
 	unlink(zn.sorted);
 	free(zn.sorted);
 	buf_free(&zn.idx);
@@ -528,7 +538,8 @@ static int wacz_zip_add(zip_t *za, const char *zpath, zip_source_t *src, int sto
 		zip_source_free(src);
 		return wacz_zip_error(za, "adding", zpath, err);
 	}
-	if (zip_set_file_compression(za, (zip_uint64_t)idx, store ? ZIP_CM_STORE : ZIP_CM_DEFLATE, 0) < 0)
+	if (zip_set_file_compression(
+		za, (zip_uint64_t)idx, store ? ZIP_CM_STORE : ZIP_CM_DEFLATE, 0) < 0)
 		return wacz_zip_error(za, "setting the compression of", zpath, err);
 	return 0;
 }
@@ -548,13 +559,14 @@ static int wacz_zip(struct wacz *w, const char *out, const char *dp, const char 
 	for (size_t i = 0; i < w->n; i++) {
 		const struct wacz_file *f = &w->files[i];
 		/* The length read and hashed, whatever the file does later. */
-		if (wacz_zip_add(za, f->zpath, zip_source_file(za, f->path, 0, (zip_int64_t)f->bytes),
-				 f->store, err) < 0)
+		if (wacz_zip_add(za, f->zpath,
+			zip_source_file(za, f->path, 0, (zip_int64_t)f->bytes), f->store, err) < 0)
 			goto fail;
 	}
-	if (wacz_zip_add(za, "datapackage.json", zip_source_buffer(za, dp, strlen(dp), 0), 0, err) < 0 ||
+	if (wacz_zip_add(za, "datapackage.json", zip_source_buffer(za, dp, strlen(dp), 0), 0, err) <
+		0 ||
 	    wacz_zip_add(za, "datapackage-digest.json",
-			 zip_source_buffer(za, digest, strlen(digest), 0), 0, err) < 0)
+		zip_source_buffer(za, digest, strlen(digest), 0), 0, err) < 0)
 		goto fail;
 	if (zip_close(za) < 0) {
 		wacz_zip_error(za, "writing", out, err);
@@ -615,8 +627,10 @@ int wacz_write(const struct wacz_opts *o, struct wacz_result *r, char **err)
 		r->warc_bytes += w.files[i].bytes;
 	r->captures = warcindex_count(x);
 	if (r->captures == 0) {
-		*err = xasprintf("nothing to package: no HTTP response or revisit record in the %zu "
-				 "WARC file%s of %s", w.n, w.n == 1 ? "" : "s", o->jobdir);
+		*err =
+		    xasprintf("nothing to package: no HTTP response or revisit record in the %zu "
+			      "WARC file%s of %s",
+			w.n, w.n == 1 ? "" : "s", o->jobdir);
 		goto out;
 	}
 	/* Beside the package: the same file system, and not /tmp, which may
@@ -629,7 +643,8 @@ int wacz_write(const struct wacz_opts *o, struct wacz_result *r, char **err)
 		goto out;
 	}
 	if (wacz_index(&w, x, err) < 0 ||
-	    wacz_temp_file(&w, "pages.jsonl", "pages/pages.jsonl", 0, wacz_fill_pages, w.pages, err) < 0)
+	    wacz_temp_file(
+		&w, "pages.jsonl", "pages/pages.jsonl", 0, wacz_fill_pages, w.pages, err) < 0)
 		goto out;
 	waczpages_counts(w.pages, &r->pages);
 	dp = wacz_datapackage(&w);

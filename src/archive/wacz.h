@@ -15,9 +15,9 @@
 
 struct wacz_opts {
 	const char *jobdir;
-	const char *out;	/* NULL: JOBDIR/NAME.wacz, NAME the job directory's */
-	const char *software;	/* "tern/VERSION" */
-	FILE *notes;		/* files that yield no capture are named here; may be NULL */
+	const char *out;      /* NULL: JOBDIR/NAME.wacz, NAME the job directory's */
+	const char *software; /* "tern/VERSION" */
+	FILE *notes;	      /* files that yield no capture are named here; may be NULL */
 	/* The HTML parser that finds a page's title in its stored body, for
 	 * captures whose metadata record kept none; may be NULL. */
 	waczpages_title_fn title;
@@ -25,11 +25,11 @@ struct wacz_opts {
 };
 
 struct wacz_result {
-	char *path;		/* the package written */
-	uint64_t bytes;		/* its size */
+	char *path;	/* the package written */
+	uint64_t bytes; /* its size */
 	size_t warcs;
 	uint64_t warc_bytes;
-	size_t captures;	/* lines of the index */
+	size_t captures; /* lines of the index */
 	struct waczpages_counts pages;
 };
 

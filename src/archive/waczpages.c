@@ -21,13 +21,13 @@
 
 struct waczpages_page {
 	char *url;
-	char *id;		/* the capture's record id, without "<urn:uuid:" ">" */
-	char ts[32];		/* ISO 8601, milliseconds */
-	char *title;		/* NULL: not known yet */
+	char *id;    /* the capture's record id, without "<urn:uuid:" ">" */
+	char ts[32]; /* ISO 8601, milliseconds */
+	char *title; /* NULL: not known yet */
 };
 
 struct waczpages_seed {
-	char *key;		/* SURT key, as the index's */
+	char *key; /* SURT key, as the index's */
 	int found;
 };
 
@@ -40,13 +40,13 @@ struct waczpages {
 	/* The last HTML page, waiting for its metadata record. */
 	size_t pending;
 	int has_pending;
-	struct buf body;	/* the start of its stored body */
-	struct buf coding;	/* its Content-Encoding */
-	struct buf decoded;	/* that body decoded, capped */
+	struct buf body;    /* the start of its stored body */
+	struct buf coding;  /* its Content-Encoding */
+	struct buf decoded; /* that body decoded, capped */
 	struct buf title;
 	waczpages_title_fn title_fn;
 	void *title_arg;
-	struct buf a, b, c;	/* scratch */
+	struct buf a, b, c; /* scratch */
 	struct waczpages_counts counts;
 };
 
@@ -102,14 +102,15 @@ void waczpages_add_seed(struct waczpages *p, const char *url)
 
 static int waczpages_seed_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct waczpages_seed *)a)->key, ((const struct waczpages_seed *)b)->key);
+	return strcmp(
+	    ((const struct waczpages_seed *)a)->key, ((const struct waczpages_seed *)b)->key);
 }
 
 /* The seed with this key not yet found, or NULL. Seeds given twice (or
  * differing only in what the key drops) make one page. */
 static struct waczpages_seed *waczpages_seed(struct waczpages *p, const char *key)
 {
-	struct waczpages_seed want = { (char *)(uintptr_t)key, 0 }, *s;
+	struct waczpages_seed want = {(char *)(uintptr_t)key, 0}, *s;
 
 	if (p->nseeds == 0)
 		return NULL;
@@ -124,7 +125,8 @@ static struct waczpages_seed *waczpages_seed(struct waczpages *p, const char *ke
 		s--;
 	if (s->found)
 		return NULL;
-	for (struct waczpages_seed *e = s; e < p->seeds + p->nseeds && strcmp(e->key, key) == 0; e++)
+	for (struct waczpages_seed *e = s; e < p->seeds + p->nseeds && strcmp(e->key, key) == 0;
+	     e++)
 		e->found = 1;
 	return s;
 }
@@ -172,7 +174,7 @@ static void waczpages_inflate(struct waczpages *p, const char *data, size_t len,
 			n = WACZPAGES_DECODED_MAX - p->decoded.len;
 		buf_append(&p->decoded, out, n);
 	} while (zr == Z_OK && p->decoded.len < WACZPAGES_DECODED_MAX &&
-		 (z.avail_in > 0 || z.avail_out == 0));
+	    (z.avail_in > 0 || z.avail_out == 0));
 	inflateEnd(&z);
 }
 
@@ -190,16 +192,19 @@ static void waczpages_parse_pending(struct waczpages *p)
 	buf_reset(&p->decoded);
 	buf_reset(&p->title);
 	if (*cod == '\0' || strcasecmp(cod, "identity") == 0)
-		buf_append(&p->decoded, body, n < WACZPAGES_DECODED_MAX ? n : WACZPAGES_DECODED_MAX);
+		buf_append(
+		    &p->decoded, body, n < WACZPAGES_DECODED_MAX ? n : WACZPAGES_DECODED_MAX);
 	else if (strcasecmp(cod, "gzip") == 0 || strcasecmp(cod, "x-gzip") == 0 ||
-		 strcasecmp(cod, "deflate") == 0)
+	    strcasecmp(cod, "deflate") == 0)
 		/* 15 + 32: gzip or zlib, by the header; a raw deflate
 		 * stream (which some servers send as "deflate") when that
 		 * header is not there. */
 		waczpages_inflate(p, body, n,
-				  n >= 2 && ((unsigned char)body[0] == 0x1f ||
-					     ((unsigned char)body[0] << 8 | (unsigned char)body[1]) % 31 == 0)
-				  ? 15 + 32 : -15);
+		    n >= 2 &&
+			    ((unsigned char)body[0] == 0x1f ||
+				((unsigned char)body[0] << 8 | (unsigned char)body[1]) % 31 == 0)
+			? 15 + 32
+			: -15);
 	/* Other codings (br) are not decoded: the page has no title here. */
 	if (p->title_fn != NULL && p->decoded.len > 0)
 		p->title_fn(p->title_arg, p->decoded.data, p->decoded.len, &p->title);
@@ -246,7 +251,8 @@ static void waczpages_capture(struct waczpages *p, const struct warcread_record 
 	int html, seed;
 
 	if (warcread_target_uri(rec, uri) < 0 ||
-	    (strncasecmp(uri->data, "http://", 7) != 0 && strncasecmp(uri->data, "https://", 8) != 0))
+	    (strncasecmp(uri->data, "http://", 7) != 0 &&
+		strncasecmp(uri->data, "https://", 8) != 0))
 		return;
 	warcindex_http(head, rec->block.len, &status, &mime);
 	/* A revisit of identical content is a page of its own URL; its
@@ -418,6 +424,7 @@ void waczpages_counts(const struct waczpages *p, struct waczpages_counts *c)
 	c->pages = p->n;
 	c->seeds_missing = 0;
 	for (size_t i = 0; i < p->nseeds; i++)
-		if (!p->seeds[i].found && (i == 0 || strcmp(p->seeds[i - 1].key, p->seeds[i].key) != 0))
+		if (!p->seeds[i].found &&
+		    (i == 0 || strcmp(p->seeds[i - 1].key, p->seeds[i].key) != 0))
 			c->seeds_missing++;
 }

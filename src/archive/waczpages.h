@@ -35,10 +35,10 @@ int waczpages_write(struct waczpages *p, FILE *out, char **err);
 
 struct waczpages_counts {
 	size_t pages;
-	size_t seeds;		/* of which seeds */
-	size_t seeds_missing;	/* seeds with no capture in the WARCs */
-	size_t titles_kept;	/* titles read from metadata records */
-	size_t titles_parsed;	/* titles parsed from stored bodies */
+	size_t seeds;	      /* of which seeds */
+	size_t seeds_missing; /* seeds with no capture in the WARCs */
+	size_t titles_kept;   /* titles read from metadata records */
+	size_t titles_parsed; /* titles parsed from stored bodies */
 };
 void waczpages_counts(const struct waczpages *p, struct waczpages_counts *c);
 

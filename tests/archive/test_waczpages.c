@@ -42,17 +42,18 @@ struct t_pages {
 /* Hands one record to the pages: type, target, id (a number made into a
  * UUID), the id it is concurrent to (0: none), its block. */
 static void t_record(struct t_pages *t, const char *version, const char *type, const char *target,
-		     unsigned id, unsigned concurrent, const char *block, size_t len)
+    unsigned id, unsigned concurrent, const char *block, size_t len)
 {
 	buf_reset(&t->rec.header);
 	buf_reset(&t->rec.block);
-	buf_appendf(&t->rec.header, "WARC/%s\r\nWARC-Type: %s\r\nWARC-Target-URI: %s\r\n"
-		    "WARC-Date: 2026-11-21T16:00:%02u.123456Z\r\n"
-		    "WARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-%012u>\r\n",
-		    version, type, target, t->serial++ % 60, id);
+	buf_appendf(&t->rec.header,
+	    "WARC/%s\r\nWARC-Type: %s\r\nWARC-Target-URI: %s\r\n"
+	    "WARC-Date: 2026-11-21T16:00:%02u.123456Z\r\n"
+	    "WARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-%012u>\r\n",
+	    version, type, target, t->serial++ % 60, id);
 	if (concurrent)
 		buf_appendf(&t->rec.header,
-			    "WARC-Concurrent-To: <urn:uuid:00000000-0000-4000-8000-%012u>\r\n", concurrent);
+		    "WARC-Concurrent-To: <urn:uuid:00000000-0000-4000-8000-%012u>\r\n", concurrent);
 	buf_appendf(&t->rec.header, "Content-Length: %zu\r\n\r\n", len);
 	buf_append(&t->rec.block, block, len);
 	waczpages_record(t->p, &t->rec, "f.warc.gz");
@@ -60,8 +61,8 @@ static void t_record(struct t_pages *t, const char *version, const char *type, c
 
 /* A response: HTTP head with status, type and coding (NULL: none), then
  * the body as stored. */
-static void t_response(struct t_pages *t, const char *target, unsigned id, int status, const char *type,
-		       const char *coding, const char *body, size_t len)
+static void t_response(struct t_pages *t, const char *target, unsigned id, int status,
+    const char *type, const char *coding, const char *body, size_t len)
 {
 	struct buf b = BUF_INIT;
 
@@ -108,7 +109,8 @@ static char *t_write(struct t_pages *t)
 
 static void test_pages(void **state)
 {
-	static const char page[] = "<html><head><title>From the &lt;body&gt;</title></head><p>x</p>";
+	static const char page[] =
+	    "<html><head><title>From the &lt;body&gt;</title></head><p>x</p>";
 	struct t_pages t;
 	struct buf gz = BUF_INIT, zl = BUF_INIT, raw = BUF_INIT;
 	struct waczpages_counts c;
@@ -120,21 +122,24 @@ static void test_pages(void **state)
 	t.p = waczpages_new(t_title, NULL);
 	warcread_record_init(&t.rec);
 	waczpages_add_seed(t.p, "http://s.test/");
-	waczpages_add_seed(t.p, "http://s.test");		/* the same seed, differently */
+	waczpages_add_seed(t.p, "http://s.test"); /* the same seed, differently */
 	waczpages_add_seed(t.p, "http://never.test/");
 	waczpages_add_seed(t.p, "https://r.test/old");
 
 	/* 1: the title kept by the crawl wins over the page's. */
-	t_response(&t, "http://s.test/", 1, 200, "text/html; charset=utf-8", NULL, page, strlen(page));
+	t_response(
+	    &t, "http://s.test/", 1, 200, "text/html; charset=utf-8", NULL, page, strlen(page));
 	t_record(&t, "1.1", "request", "http://s.test/", 2, 1, "GET / HTTP/1.1\r\n\r\n", 18);
-	t_record(&t, "1.1", "metadata", "http://s.test/", 3, 1, "via: \r\ntitle: Kept\r\noutlink: x\r\n", 32);
+	t_record(&t, "1.1", "metadata", "http://s.test/", 3, 1,
+	    "via: \r\ntitle: Kept\r\noutlink: x\r\n", 32);
 	/* 2: no metadata record: the stored body, identity. */
 	t_response(&t, "http://a.test/2", 4, 200, "text/html", NULL, page, strlen(page));
 	/* 3: gzip, zlib and raw deflate bodies. */
 	t_compress(page, 15 + 16, &gz);
 	t_response(&t, "http://a.test/3", 5, 200, "text/html", "gzip", gz.data, gz.len);
 	t_compress(page, 15, &zl);
-	t_response(&t, "http://a.test/4", 6, 203, "application/xhtml+xml", "deflate", zl.data, zl.len);
+	t_response(
+	    &t, "http://a.test/4", 6, 203, "application/xhtml+xml", "deflate", zl.data, zl.len);
 	t_compress(page, -15, &raw);
 	t_response(&t, "http://a.test/5", 7, 200, "text/html", "deflate", raw.data, raw.len);
 	/* A metadata record of another capture changes nothing. */
@@ -153,11 +158,12 @@ static void test_pages(void **state)
 	t_response(&t, "http://s.test/", 16, 304, "text/html", NULL, "", 0);
 	/* A revisit of identical content, titled by its metadata record. */
 	t_record(&t, "1.1", "revisit", "http://a.test/copy", 18, 0,
-		 "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n", 44);
+	    "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n", 44);
 	t_record(&t, "1.1", "metadata", "http://a.test/copy", 19, 18, "title: Copy\r\n", 13);
 	/* WARC/1.0 target, a Latin-1 title. */
 	buf_reset(&gz);
-	buf_appends(&gz, "HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<title>Caf\xe9</title>");
+	buf_appends(
+	    &gz, "HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<title>Caf\xe9</title>");
 	t_record(&t, "1.0", "response", "<http://w.test/>", 20, 0, gz.data, gz.len);
 
 	text = t_write(&t);
@@ -217,13 +223,16 @@ static void test_pages_hostile(void **state)
 	buf_appends(&big, "<title>too far</title>");
 	t_compress(big.data, 15 + 16, &gz);
 	t_response(&t, "http://h.test/bomb", 1, 200, "text/html", "gzip", gz.data, gz.len);
-	t_response(&t, "http://h.test/corrupt", 2, 200, "text/html", "gzip", "\x1f\x8b\x08\x00garbage", 12);
+	t_response(&t, "http://h.test/corrupt", 2, 200, "text/html", "gzip",
+	    "\x1f\x8b\x08\x00garbage", 12);
 	t_record(&t, "1.1", "response", "http://h.test/nohead", 3, 0, "HTTP/1.1 200 OK", 15);
 	t_response(&t, "http://h.test/open", 4, 200, "text/html", NULL, "<title>unclosed", 15);
 	text = t_write(&t);
-	assert_non_null(strstr(text, "\"url\":\"http://h.test/bomb\",\"ts\":\"2026-11-21T16:00:00.123Z\"}\n"));
-	assert_non_null(strstr(text, "\"url\":\"http://h.test/corrupt\",\"ts\":\"2026-11-21T16:00:01.123Z\"}\n"));
-	assert_null(strstr(text, "nohead"));	/* no head: no type, not a page */
+	assert_non_null(
+	    strstr(text, "\"url\":\"http://h.test/bomb\",\"ts\":\"2026-11-21T16:00:00.123Z\"}\n"));
+	assert_non_null(strstr(
+	    text, "\"url\":\"http://h.test/corrupt\",\"ts\":\"2026-11-21T16:00:01.123Z\"}\n"));
+	assert_null(strstr(text, "nohead")); /* no head: no type, not a page */
 	assert_non_null(strstr(text, "\"title\":\"unclosed\""));
 	free(text);
 	buf_free(&big);
@@ -235,8 +244,8 @@ static void test_pages_hostile(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pages),
-		cmocka_unit_test(test_pages_hostile),
+	    cmocka_unit_test(test_pages),
+	    cmocka_unit_test(test_pages_hostile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,7 +45,8 @@ static void t_member(FILE *fp, const char *data, size_t len)
 		z.avail_out = sizeof out;
 		zr = deflate(&z, Z_FINISH);
 		assert_true(zr == Z_OK || zr == Z_STREAM_END);
-		assert_int_equal(fwrite(out, 1, sizeof out - z.avail_out, fp), sizeof out - z.avail_out);
+		assert_int_equal(
+		    fwrite(out, 1, sizeof out - z.avail_out, fp), sizeof out - z.avail_out);
 	} while (zr != Z_STREAM_END);
 	deflateEnd(&z);
 }
@@ -62,8 +63,10 @@ static void t_write(const char *path, const struct t_rec *recs, size_t n)
 		buf_appendf(&b, "WARC/%s\r\nWARC-Type: %s\r\n", recs[i].version, recs[i].type);
 		if (recs[i].target)
 			buf_appendf(&b, "WARC-Target-URI: %s\r\n", recs[i].target);
-		buf_appendf(&b, "WARC-Date: 2026-11-21T16:00:00Z\r\nWARC-Record-ID: <urn:uuid:%zu>\r\n"
-			    "Content-Length: %zu\r\n\r\n%s\r\n\r\n", i, strlen(block), block);
+		buf_appendf(&b,
+		    "WARC-Date: 2026-11-21T16:00:00Z\r\nWARC-Record-ID: <urn:uuid:%zu>\r\n"
+		    "Content-Length: %zu\r\n\r\n%s\r\n\r\n",
+		    i, strlen(block), block);
 		t_member(fp, b.data, b.len);
 	}
 	buf_free(&b);
@@ -97,18 +100,18 @@ static int t_teardown(void **state)
 static void test_target_uri(void **state)
 {
 	static const struct {
-		const char *field;	/* NULL: no such header */
+		const char *field; /* NULL: no such header */
 		int rc;
 		const char *want;
 	} cases[] = {
-		{ "http://a.test/", 0, "http://a.test/" },
-		{ "<http://a.test/x?y>", 0, "http://a.test/x?y" },
-		{ "  <http://a.test/>  ", 0, "http://a.test/" },
-		{ "<>", 0, "" },
-		{ "<", 0, "<" },
-		{ "<http://a.test/", 0, "<http://a.test/" },
-		{ "http://a.test/>", 0, "http://a.test/>" },
-		{ NULL, -1, NULL },
+	    {"http://a.test/", 0, "http://a.test/"},
+	    {"<http://a.test/x?y>", 0, "http://a.test/x?y"},
+	    {"  <http://a.test/>  ", 0, "http://a.test/"},
+	    {"<>", 0, ""},
+	    {"<", 0, "<"},
+	    {"<http://a.test/", 0, "<http://a.test/"},
+	    {"http://a.test/>", 0, "http://a.test/>"},
+	    {NULL, -1, NULL},
 	};
 	struct warcread_record rec;
 	struct buf out = BUF_INIT;
@@ -140,21 +143,21 @@ static void test_lines(void **state)
 {
 	static const struct {
 		struct t_rec rec;
-		size_t lines;		/* 0 or 1 */
-		const char *in_line;	/* a substring of that line */
+		size_t lines;	     /* 0 or 1 */
+		const char *in_line; /* a substring of that line */
 	} cases[] = {
-		{ { "1.1", "response", "http://a.test/", t_http }, 1,
-		  "test,a)/ 20261121160000 {\"url\":\"http://a.test/\",\"mime\":\"text/html\",\"status\":\"200\"" },
-		{ { "1.0", "response", "<http://a.test/w>", t_http }, 1,
-		  "test,a)/w 20261121160000 {\"url\":\"http://a.test/w\"" },
-		{ { "1.0", "revisit", "<https://a.test/r>", t_http }, 1, "\"mime\":\"warc/revisit\"" },
-		{ { "1.1", "request", "http://a.test/", "GET / HTTP/1.1\r\n\r\n" }, 0, NULL },
-		{ { "1.1", "metadata", "<http://a.test/>", "via: x\r\n" }, 0, NULL },
-		{ { "1.1", "response", "dns:a.test", "20261121160000\r\n" }, 0, NULL },
-		{ { "1.1", "response", "<>", t_http }, 0, NULL },
-		{ { "1.1", "response", "ftp://a.test/", t_http }, 0, NULL },
-		{ { "1.1", "response", NULL, t_http }, 0, NULL },
-		{ { "1.1", "warcinfo", NULL, "software: x\r\n" }, 0, NULL },
+	    {{"1.1", "response", "http://a.test/", t_http}, 1,
+		"test,a)/ 20261121160000 {\"url\":\"http://a.test/\",\"mime\":\"text/html\",\"status\":\"200\""},
+	    {{"1.0", "response", "<http://a.test/w>", t_http}, 1,
+		"test,a)/w 20261121160000 {\"url\":\"http://a.test/w\""},
+	    {{"1.0", "revisit", "<https://a.test/r>", t_http}, 1, "\"mime\":\"warc/revisit\""},
+	    {{"1.1", "request", "http://a.test/", "GET / HTTP/1.1\r\n\r\n"}, 0, NULL},
+	    {{"1.1", "metadata", "<http://a.test/>", "via: x\r\n"}, 0, NULL},
+	    {{"1.1", "response", "dns:a.test", "20261121160000\r\n"}, 0, NULL},
+	    {{"1.1", "response", "<>", t_http}, 0, NULL},
+	    {{"1.1", "response", "ftp://a.test/", t_http}, 0, NULL},
+	    {{"1.1", "response", NULL, t_http}, 0, NULL},
+	    {{"1.1", "warcinfo", NULL, "software: x\r\n"}, 0, NULL},
 	};
 	char path[128];
 
@@ -186,7 +189,8 @@ static void test_lines(void **state)
 			/* The file is named, with what it held. */
 			assert_non_null(strstr(notes, "test: "));
 			assert_non_null(strstr(notes, path));
-			assert_non_null(strstr(notes, "no HTTP response or revisit record in 1 record\n"));
+			assert_non_null(
+			    strstr(notes, "no HTTP response or revisit record in 1 record\n"));
 		}
 		free(text);
 		free(notes);
@@ -198,13 +202,13 @@ static void test_lines(void **state)
 static void test_run(void **state)
 {
 	static const struct t_rec dns_only[] = {
-		{ "1.1", "warcinfo", NULL, "software: x\r\n" },
-		{ "1.1", "response", "dns:a.test", "20261121160000\r\n" },
+	    {"1.1", "warcinfo", NULL, "software: x\r\n"},
+	    {"1.1", "response", "dns:a.test", "20261121160000\r\n"},
 	};
 	static const struct t_rec wget[] = {
-		{ "1.0", "warcinfo", NULL, "software: Wget/1.21\r\n" },
-		{ "1.0", "request", "<http://a.test/>", "GET / HTTP/1.1\r\n\r\n" },
-		{ "1.0", "response", "<http://a.test/>", t_http },
+	    {"1.0", "warcinfo", NULL, "software: Wget/1.21\r\n"},
+	    {"1.0", "request", "<http://a.test/>", "GET / HTTP/1.1\r\n\r\n"},
+	    {"1.0", "response", "<http://a.test/>", t_http},
 	};
 	char path[128], *err = NULL, *text = NULL, *notes = NULL;
 	size_t tlen = 0, nlen = 0;
@@ -225,7 +229,8 @@ static void test_run(void **state)
 	assert_int_equal(warcindex_run(t_dir, out, nfp, &err), -1);
 	fclose(nfp);
 	assert_non_null(strstr(err, "nothing to index"));
-	assert_non_null(strstr(notes, "a.warc.gz: no HTTP response or revisit record in 2 records"));
+	assert_non_null(
+	    strstr(notes, "a.warc.gz: no HTTP response or revisit record in 2 records"));
 	free(err);
 	free(notes);
 	err = NULL;
@@ -250,9 +255,9 @@ static void test_run(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_target_uri),
-		cmocka_unit_test_setup_teardown(test_lines, t_setup, t_teardown),
-		cmocka_unit_test_setup_teardown(test_run, t_setup, t_teardown),
+	    cmocka_unit_test(test_target_uri),
+	    cmocka_unit_test_setup_teardown(test_lines, t_setup, t_teardown),
+	    cmocka_unit_test_setup_teardown(test_run, t_setup, t_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
