@@ -178,6 +178,18 @@ static void waczpages_inflate(struct waczpages *p, const char *data, size_t len,
 	inflateEnd(&z);
 }
 
+/* 15 + 32 (gzip or zlib, as the header says) when the body starts with a
+ * gzip or zlib header, else -15: the raw deflate that some servers send
+ * as "deflate". */
+static int waczpages_window(const char *body, size_t n)
+{
+	const unsigned char *b = (const unsigned char *)body;
+
+	if (n >= 2 && (b[0] == 0x1f || ((b[0] & 0x0f) == 8 && (b[0] << 8 | b[1]) % 31 == 0)))
+		return 15 + 32;
+	return -15;
+}
+
 /* The title of the pending page, from its stored body. */
 static void waczpages_parse_pending(struct waczpages *p)
 {
@@ -196,15 +208,7 @@ static void waczpages_parse_pending(struct waczpages *p)
 		    &p->decoded, body, n < WACZPAGES_DECODED_MAX ? n : WACZPAGES_DECODED_MAX);
 	else if (strcasecmp(cod, "gzip") == 0 || strcasecmp(cod, "x-gzip") == 0 ||
 	    strcasecmp(cod, "deflate") == 0)
-		/* 15 + 32: gzip or zlib, by the header; a raw deflate
-		 * stream (which some servers send as "deflate") when that
-		 * header is not there. */
-		waczpages_inflate(p, body, n,
-		    n >= 2 &&
-			    ((unsigned char)body[0] == 0x1f ||
-				((unsigned char)body[0] << 8 | (unsigned char)body[1]) % 31 == 0)
-			? 15 + 32
-			: -15);
+		waczpages_inflate(p, body, n, waczpages_window(body, n));
 	/* Other codings (br) are not decoded: the page has no title here. */
 	if (p->title_fn != NULL && p->decoded.len > 0)
 		p->title_fn(p->title_arg, p->decoded.data, p->decoded.len, &p->title);
