@@ -9,10 +9,22 @@
 #include "lib/xmalloc.h"
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char waczcmd_usage[] = "usage: tern wacz JOBDIR [-o FILE.wacz]\n";
+
+/* SIGINT or SIGTERM: the package is abandoned and its temporary files
+ * removed (not left, gigabytes of them, by the default action). */
+static volatile sig_atomic_t waczcmd_stop;
+
+static void waczcmd_signal(int sig)
+{
+	(void)sig;
+	waczcmd_stop = 1;
+}
 
 static void waczcmd_ignore_link(void *arg, const struct extract_link *l)
 {
@@ -38,12 +50,23 @@ static void waczcmd_title(void *arg, const char *html, size_t len, struct buf *t
 static int waczcmd_package(const char *jobdir, const char *out)
 {
 	struct extract *x = NULL;
-	struct wacz_opts o = {jobdir, out, "tern/" PACKAGE_VERSION, stderr, waczcmd_title, &x};
+	struct wacz_opts o = {
+	    jobdir, out, "tern/" PACKAGE_VERSION, stderr, waczcmd_title, &x, &waczcmd_stop};
+	struct sigaction sa, old_int, old_term;
 	struct wacz_result r;
 	char *err = NULL;
 	int rc;
 
+	/* No SA_RESTART: a read blocked on a slow file ends at once. */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = waczcmd_signal;
+	sigemptyset(&sa.sa_mask);
+	waczcmd_stop = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
 	rc = wacz_write(&o, &r, &err);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
 	extract_free(x);
 	if (rc < 0) {
 		fprintf(stderr, "tern: wacz: %s\n", err);

@@ -11,7 +11,7 @@
 # with their titles; and an index (compressed with its .idx for these
 # crawls, plain for a crawl stopped early) whose every line points at a
 # gzip member of a stored WARC holding that URI's record
-# (tests/wacz_validate.mjs). Bad input gets an error.
+# (tests/wacz_validate.mjs). Bad input gets an error; SIGINT leaves nothing.
 . "$top_srcdir/tests/lib.sh"
 need_cmd dnsmasq nats-server
 for c in unzip node sha256sum; do
@@ -179,3 +179,26 @@ printf 'not a WARC\n' | gzip >empty/warcs/bad.warc.gz
 [ $? -eq 1 ] && grep -q "bad.warc.gz" bad.out || fail "damaged WARC: $(cat bad.out)"
 ls empty/*.wacz empty/*.tmp* >/dev/null 2>&1 && fail "a failed run left files: $(ls empty)"
 pass "bad input refused with a message, nothing left behind"
+
+# SIGINT while it reads a WARC that never ends (a FIFO with a silent
+# writer): exit 1, said, and nothing left.
+mkdir -p slow/warcs
+cp "$(ls small/warcs/*.warc.gz | head -1)" slow/warcs/
+mkfifo slow/warcs/zz.warc.gz
+sleep 120 >slow/warcs/zz.warc.gz &
+track_pid $!
+"$TERN" wacz slow >intr.out 2>&1 &
+wp=$!
+track_pid $wp
+i=0
+until ls -l /proc/$wp/fd 2>/dev/null | grep -q 'zz.warc.gz'; do
+	[ $i -lt 300 ] || fail "tern wacz never opened the FIFO: $(cat intr.out)"
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -INT $wp
+wait $wp
+rc=$?
+[ $rc -eq 1 ] && grep -q "interrupted: no package written" intr.out || fail "SIGINT: exit $rc: $(cat intr.out)"
+[ "$(ls slow)" = warcs ] || fail "an interrupted run left files: $(ls slow)"
+pass "SIGINT abandons the package and leaves nothing"

@@ -52,12 +52,14 @@ struct wacz_hasher {
 	FILE *fp;
 	EVP_MD_CTX *md;
 	uint64_t n;
+	const volatile sig_atomic_t *stop;
 };
 
 static void wacz_hasher_init(struct wacz_hasher *h, FILE *fp)
 {
 	h->fp = fp;
 	h->n = 0;
+	h->stop = NULL;
 	h->md = EVP_MD_CTX_new();
 	if (h->md == NULL || EVP_DigestInit_ex(h->md, EVP_sha256(), NULL) != 1)
 		abort();
@@ -80,7 +82,14 @@ static void wacz_hasher_final(struct wacz_hasher *h, char out[WACZ_HASH_STR])
 static ssize_t wacz_hasher_read(void *cookie, char *buf, size_t size)
 {
 	struct wacz_hasher *h = cookie;
-	size_t n = fread(buf, 1, size, h->fp);
+	size_t n;
+
+	/* A stop asked for ends the read as an error, within 64 KiB. */
+	if (h->stop != NULL && *h->stop) {
+		errno = EINTR;
+		return -1;
+	}
+	n = fread(buf, 1, size, h->fp);
 
 	if (n == 0 && ferror(h->fp))
 		return -1;
@@ -258,6 +267,7 @@ static int wacz_read_warcs(struct wacz *w, struct warcindex *x, char **err)
 			return -1;
 		}
 		wacz_hasher_init(&h, raw);
+		h.stop = w->o->stop;
 		fp = fopencookie(&h, "rb", io);
 		if (fp == NULL)
 			abort();
@@ -544,6 +554,14 @@ static int wacz_zip_add(zip_t *za, const char *zpath, zip_source_t *src, int sto
 	return 0;
 }
 
+static int wacz_zip_cancel_cb(zip_t *za, void *arg)
+{
+	const volatile sig_atomic_t *stop = arg;
+
+	(void)za;
+	return stop != NULL && *stop;
+}
+
 static int wacz_zip(struct wacz *w, const char *out, const char *dp, const char *digest, char **err)
 {
 	int zerr = 0;
@@ -556,6 +574,10 @@ static int wacz_zip(struct wacz *w, const char *out, const char *dp, const char 
 		zip_error_fini(&ze);
 		return -1;
 	}
+	/* libzip asks between blocks while it writes: a stop removes its
+	 * temporary file, which may be gigabytes. */
+	zip_register_cancel_callback_with_state(
+	    za, wacz_zip_cancel_cb, NULL, (void *)(uintptr_t)w->o->stop);
 	for (size_t i = 0; i < w->n; i++) {
 		const struct wacz_file *f = &w->files[i];
 		/* The length read and hashed, whatever the file does later. */
@@ -657,6 +679,10 @@ int wacz_write(const struct wacz_opts *o, struct wacz_result *r, char **err)
 	out = NULL;
 	rc = 0;
 out:
+	if (rc < 0 && o->stop != NULL && *o->stop) {
+		free(*err);
+		*err = xstrdup("interrupted: no package written");
+	}
 	free(out);
 	free(dp);
 	free(digest);

@@ -8,6 +8,7 @@
  * once more by libzip as it is stored (doc/warc.md, "WACZ"). */
 #ifndef TERN_WACZ_H
 #define TERN_WACZ_H
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +23,9 @@ struct wacz_opts {
 	 * captures whose metadata record kept none; may be NULL. */
 	waczpages_title_fn title;
 	void *title_arg;
+	/* Set (by a signal handler) to abandon the package: what was
+	 * written so far is removed and wacz_write fails; may be NULL. */
+	const volatile sig_atomic_t *stop;
 };
 
 struct wacz_result {
