@@ -32,6 +32,7 @@
 #include "frontier/frontier.h"
 #include "frontier/hosts.h"
 #include "crawl/job.h"
+#include "crawl/jobtotals.h"
 #include "crawl/report.h"
 #include "lib/robots.h"
 #include "crawl/schedule.h"
@@ -98,8 +99,12 @@ struct crawl {
 	unsigned warc_serial_floor;	/* a restored checkpoint's next WARC serial */
 	int exit_status;
 	int signals;
-	uint64_t start_ms;
-	struct crawl_stats stats;
+	uint64_t start_ms;		/* this run's start */
+	uint64_t elapsed_before_ms;	/* time crawled by the job's earlier runs */
+	uint64_t finished_ms;		/* when the job finished, 0 until then */
+	uint64_t pages_at_start;	/* the job's pages when this run started */
+	struct crawl_stats stats;	/* the job's, over every run */
+	struct jobtotals saved;		/* as last put in the frontier's batch */
 	uv_prepare_t prepare;
 	uv_idle_t idle;
 	uv_timer_t wake;
@@ -202,6 +207,31 @@ static int crawl_flush_outputs(void *arg, char **errp)
 	return 0;
 }
 
+/* Time crawled by the job: its earlier runs and this one. */
+static uint64_t crawl_elapsed_ms(const struct crawl *cr)
+{
+	return cr->elapsed_before_ms + (clock_wall_ms() - cr->start_ms);
+}
+
+/* Puts the job's totals in the frontier's batch when they changed (the
+ * time to the second), so that they reach the store in the same write as
+ * the URIs they count. */
+static void crawl_save_totals(struct crawl *cr)
+{
+	struct jobtotals t;
+
+	memset(&t, 0, sizeof t);
+	t.stats = cr->stats;
+	t.elapsed_ms = crawl_elapsed_ms(cr);
+	t.finished_ms = cr->finished_ms;
+	if (t.elapsed_ms / 1000 == cr->saved.elapsed_ms / 1000 &&
+	    memcmp(&t.stats, &cr->saved.stats, sizeof t.stats) == 0 &&
+	    t.finished_ms == cr->saved.finished_ms)
+		return;
+	jobtotals_save(cr->frontier, &t);
+	cr->saved = t;
+}
+
 /* Writes everything recorded so far: the outputs, the dedup index, then the
  * frontier's batch (whose hook flushes the outputs again, a no-op by then). */
 static int crawl_flush(struct crawl *cr)
@@ -222,6 +252,7 @@ static int crawl_flush(struct crawl *cr)
 	}
 	t0 = uv_hrtime();
 	d = frontier_discovered(cr->frontier);
+	crawl_save_totals(cr);
 	frc = frontier_flush(cr->frontier, &err);
 	cr->stats.links_scheduled += frontier_discovered(cr->frontier) - d;
 	/* LevelDB stalls a write while compaction catches up: the time spent
@@ -290,9 +321,15 @@ static void crawl_fill(struct crawl *cr)
 {
 	int budget = CRAWL_FILL_BATCH;
 	uint64_t now = clock_wall_ms(), wake = UINT64_MAX;
+	int64_t max_pages = config_int(cr->cfg, CK_CRAWL_MAX_PAGES);
 
 	while (cr->state == CRAWL_RUNNING && visit_in_flight(cr->visits) < cr->max_conns && budget > 0) {
 		struct curi *c = NULL;
+		/* No more visits than pages left under crawl.max-pages: the
+		 * limit is met exactly unless a kill cuts a run short. */
+		if (max_pages > 0 && cr->stats.pages + (uint64_t)visit_in_flight(cr->visits) >=
+		    (uint64_t)max_pages)
+			break;
 		if (frontier_next(cr->frontier, now, &c, &wake) != 1)
 			break;
 		budget--;
@@ -320,7 +357,7 @@ static void crawl_fill(struct crawl *cr)
 json_t *crawl_stats_json(struct crawl *cr)
 {
 	struct frontier_counts fc;
-	double secs = (double)(clock_wall_ms() - cr->start_ms) / 1000.0;
+	double secs = (double)crawl_elapsed_ms(cr) / 1000.0;
 	json_t *j;
 
 	frontier_counts(cr->frontier, &fc);
@@ -383,7 +420,7 @@ static void crawl_progress(struct crawl *cr, int final)
 {
 	uint64_t now = clock_wall_ms();
 	struct frontier_counts fc;
-	double secs = (double)(now - cr->start_ms) / 1000.0;
+	double secs = (double)crawl_elapsed_ms(cr) / 1000.0;
 	char t[32];
 
 	frontier_counts(cr->frontier, &fc);
@@ -430,6 +467,9 @@ static void crawl_node_left(void *arg)
 /* The end: everything written, handles closed, the loop let go. */
 static void crawl_end(struct crawl *cr)
 {
+	/* Finished, not stopped: a resume has nothing to do. */
+	if (cr->stop_reason == NULL)
+		cr->finished_ms = clock_wall_ms();
 	crawl_flush(cr);
 	if (cr->stop_reason != NULL && config_bool(cr->cfg, CK_CHECKPOINT_ON_SHUTDOWN)) {
 		char name[CHECKPOINT_NAME_MAX], *err = NULL;
@@ -494,7 +534,7 @@ static const char *crawl_limit_reached(struct crawl *cr)
 		return "max-pages reached";
 	if (max_bytes > 0 && cr->stats.bytes >= (uint64_t)max_bytes)
 		return "max-bytes reached";
-	if (max_time > 0 && clock_wall_ms() - cr->start_ms >= (uint64_t)max_time * 1000)
+	if (max_time > 0 && crawl_elapsed_ms(cr) >= (uint64_t)max_time * 1000)
 		return "max-time-seconds reached";
 	return NULL;
 }
@@ -609,7 +649,7 @@ static void crawl_node_status(void *ctx, struct cluster_local *out)
 {
 	struct crawl *cr = ctx;
 	struct frontier_counts fc;
-	double secs = (double)(clock_wall_ms() - cr->start_ms) / 1000.0;
+	double secs = (double)crawl_elapsed_ms(cr) / 1000.0;
 
 	frontier_counts(cr->frontier, &fc);
 	out->frontier_finished = frontier_is_finished(cr->frontier);
@@ -879,7 +919,7 @@ static void crawl_free(struct crawl *cr)
 
 static void crawl_print_summary(const struct crawl *cr)
 {
-	double secs = (double)(clock_wall_ms() - cr->start_ms) / 1000.0;
+	double secs = (double)crawl_elapsed_ms(cr) / 1000.0;
 
 	printf("tern: crawl %s%s%s in %.1f s: %llu pages (%.1f pages/s), %llu failures; "
 	    "2xx %llu, 3xx %llu, 4xx %llu, 5xx %llu\n",
@@ -893,6 +933,10 @@ static void crawl_print_summary(const struct crawl *cr)
 	if (cr->all_failed)
 		printf("tern: every seed failed for good: no page answered 2xx or 304 (exit status 1); "
 		    "the first failure of each host is said above and in %s/logs/tern.log\n", cr->jobdir);
+	if (cr->elapsed_before_ms > 0)
+		printf("tern: the job's totals over every run; this run: %llu pages in %.1f s\n",
+		    (unsigned long long)(cr->stats.pages - cr->pages_at_start),
+		    (double)(clock_wall_ms() - cr->start_ms) / 1000.0);
 	/* URIs left where only the operator can release them (doc/formats.md, "When a crawl ends"). */
 	if (cr->frontier != NULL) {
 		struct frontier_counts fc;
@@ -906,6 +950,52 @@ static void crawl_print_summary(const struct crawl *cr)
 	}
 	printf("tern: crawl.log %s/logs/crawl.log\ntern: WARCs    %s/warcs/\ntern: reports  %s/reports/\n",
 	    cr->jobdir, cr->jobdir, cr->jobdir);
+}
+
+/* The job's totals from its store. A resume of a job that finished, or
+ * that has reached one of its limits, says so and changes nothing: the
+ * frontier is closed (cr->frontier NULL) and 0 returned. */
+static int crawl_open_totals(struct crawl *cr, const struct crawl_opts *o)
+{
+	struct jobtotals t;
+	const char *limit;
+	char *err = NULL, when[32];
+	int rc = jobtotals_load(cr->frontier, &t, &err);
+
+	if (rc < 0) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		return 1;
+	}
+	if (rc == 1) {
+		/* The store's record is written with the URIs it counts, so
+		 * it wins over a restored checkpoint's crawl.json. */
+		cr->stats = t.stats;
+		cr->elapsed_before_ms = t.elapsed_ms;
+		cr->finished_ms = t.finished_ms;
+		cr->saved = t;
+	}
+	cr->pages_at_start = cr->stats.pages;
+	if (!o->resume)
+		return 0;
+	if (cr->finished_ms != 0 && frontier_is_finished(cr->frontier)) {
+		time_t sec = (time_t)(cr->finished_ms / 1000);
+		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", gmtime(&sec));
+		printf("tern: %s: this crawl finished at %s with %llu pages and %llu failures; "
+		    "nothing to resume (reports in %s/reports/)\n", cr->jobdir, when,
+		    (unsigned long long)cr->stats.pages, (unsigned long long)cr->stats.failures,
+		    cr->jobdir);
+	} else if ((limit = crawl_limit_reached(cr)) != NULL) {
+		printf("tern: %s: this crawl is at a limit of the job (%s: %llu pages, %llu bytes, "
+		    "%.0f s); nothing to resume: raise the limit in %s/tern.conf to crawl further\n", cr->jobdir, limit,
+		    (unsigned long long)cr->stats.pages, (unsigned long long)cr->stats.bytes,
+		    (double)cr->elapsed_before_ms / 1000.0, cr->jobdir);
+	} else {
+		return 0;
+	}
+	frontier_close(cr->frontier);
+	cr->frontier = NULL;
+	return 0;
 }
 
 /* Everything a crawl needs before its loop runs, in the order that lets a
@@ -1011,6 +1101,11 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		return 1;
 	}
 	frontier_set_prewrite(cr->frontier, crawl_flush_outputs, cr);
+	rc = crawl_open_totals(cr, o);
+	if (rc != 0 || cr->frontier == NULL) {
+		crawl_free(cr);
+		return rc;
+	}
 	memset(&sco, 0, sizeof sco);
 	sco.cfg = cfg;
 	sco.frontier = cr->frontier;
@@ -1262,7 +1357,7 @@ void crawl_status(const struct crawl *cr, struct crawl_status *st)
 	    cr->stop_reason : cr->pause_reason;
 	st->at_finish = cr->at_finish || cr->state == CRAWL_EMPTY;
 	st->in_flight = visit_in_flight(cr->visits);
-	st->seconds = (double)(clock_wall_ms() - cr->start_ms) / 1000.0;
+	st->seconds = (double)crawl_elapsed_ms(cr) / 1000.0;
 	st->store_write_ns = cr->store_write_ns;
 	st->store_write_max_ns = cr->store_write_max_ns;
 	st->checkpoints = cr->checkpoints;

@@ -223,6 +223,13 @@ const char *frontier_error(const struct frontier *f);
  * synchronous write: the store's files on disk then hold every change up to
  * this call, in a process crash and a power loss alike. */
 int frontier_checkpoint_mark(struct frontier *f, const char *name, char **err);
+/* A record of the job kept in the store beside the frontier's counters
+ * (key 'm' NAME, src/lib/keys.h): the crawl's totals, so that they move in
+ * the same writes as the URIs they count. get appends the value to out: 1,
+ * 0 when there is none, -1 on a store error (frontier_error). put adds it
+ * to the pending batch, written by the next frontier_flush. */
+int frontier_meta_get(struct frontier *f, const char *name, struct buf *out);
+void frontier_meta_put(struct frontier *f, const char *name, const void *v, size_t n);
 /* The store's directory, as given to frontier_open. */
 const char *frontier_dir(const struct frontier *f);
 

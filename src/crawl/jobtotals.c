@@ -1,0 +1,90 @@
+/* The job's totals as one record of unsigned counters in the frontier's
+ * store. The order below is the record's layout: new fields go at the end,
+ * so that a record written by an older tern reads with zeros for them. */
+#include "crawl/jobtotals.h"
+#include "frontier/frontier.h"
+#include "lib/buf.h"
+#include "frontier/keys.h"
+#include "lib/xmalloc.h"
+
+#include <string.h>
+
+#define JOBTOTALS_KEY "job"
+#define JOBTOTALS_N 17
+
+static void jobtotals_to(const struct jobtotals *t, uint64_t *v)
+{
+	const struct crawl_stats *s = &t->stats;
+
+	v[0] = s->pages;
+	v[1] = s->bytes;
+	v[2] = s->failures;
+	v[3] = s->dns_lookups;
+	v[4] = s->robots_fetches;
+	v[5] = s->retries;
+	v[6] = s->revisits;
+	v[7] = s->not_modified;
+	v[8] = s->links_scheduled;
+	for (int i = 0; i < 6; i++)
+		v[9 + i] = s->status_class[i];
+	v[15] = t->elapsed_ms;
+	v[16] = t->finished_ms;
+}
+
+static void jobtotals_from(const uint64_t *v, struct jobtotals *t)
+{
+	struct crawl_stats *s = &t->stats;
+
+	memset(t, 0, sizeof *t);
+	s->pages = v[0];
+	s->bytes = v[1];
+	s->failures = v[2];
+	s->dns_lookups = v[3];
+	s->robots_fetches = v[4];
+	s->retries = v[5];
+	s->revisits = v[6];
+	s->not_modified = v[7];
+	s->links_scheduled = v[8];
+	for (int i = 0; i < 6; i++)
+		s->status_class[i] = v[9 + i];
+	t->elapsed_ms = v[15];
+	t->finished_ms = v[16];
+}
+
+int jobtotals_load(struct frontier *f, struct jobtotals *t, char **err)
+{
+	struct buf v = BUF_INIT;
+	uint64_t x[JOBTOTALS_N];
+	int rc;
+
+	memset(t, 0, sizeof *t);
+	rc = frontier_meta_get(f, JOBTOTALS_KEY, &v);
+	if (rc < 0) {
+		*err = xstrdup(frontier_error(f));
+		buf_free(&v);
+		return -1;
+	}
+	if (rc == 0) {
+		buf_free(&v);
+		return 0;
+	}
+	if (keys_u64s_decode(v.data, v.len, x, JOBTOTALS_N) < 0) {
+		*err = xstrdup("the job's totals in the store are corrupt");
+		buf_free(&v);
+		return -1;
+	}
+	buf_free(&v);
+	jobtotals_from(x, t);
+	return 1;
+}
+
+void jobtotals_save(struct frontier *f, const struct jobtotals *t)
+{
+	struct buf v = BUF_INIT;
+	uint64_t x[JOBTOTALS_N];
+
+	jobtotals_to(t, x);
+	keys_u64s_encode(&v, x, JOBTOTALS_N);
+	frontier_meta_put(f, JOBTOTALS_KEY, v.data, v.len);
+	buf_free(&v);
+}

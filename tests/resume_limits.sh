@@ -1,0 +1,122 @@
+#!/bin/sh
+# crawl.max-pages is a limit of the job, not of one process, and the job's
+# counts survive every kind of interruption (tern(1), RESUMING): a crawl of
+# 20 hosts x 50 pages with crawl.max-pages=300 is interrupted three times
+# (SIGINT, kill -9, SIGINT), each after some 60 more requests, and resumed
+# until it ends. Then:
+#   - it fetched 300 pages, and at most crawl.max-connections more;
+#   - the end summary, reports/stats.json, `tern report JOBDIR frontier`
+#     (succeeded URIs) and the last progress.log line give the same count;
+#   - a resume of the ended job says there is nothing to resume, exits 0 and
+#     leaves reports/stats.json byte for byte as it was.
+# A second job, crawl.max-time-seconds=4 and interrupted once after 2 s,
+# ends within a few seconds of 4 s of crawl time in all.
+. "$top_srcdir/tests/lib.sh"
+need_cmd dnsmasq node
+
+CONNS=8
+MAX=300
+tw_start --hosts 20 --pages 50 --links 6 --kb 2 --latency-ms 20-60
+dns_start
+cd "$TW_DIR" || fail "no work directory"
+job=$TW_DIR/job
+log=$TW_DIR/requests.tsv
+: >"$log"
+
+# jget FILE KEY...: a value of a JSON file, by its path of keys.
+jget() {
+	node -e 'let v = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+		for (const k of process.argv.slice(2)) v = v[k];
+		console.log(v);' "$@"
+}
+
+requests() {
+	wc -l <"$log"
+}
+
+# interrupt SIGNAL EXPECTED_RC CMD...: runs tern until the test web has
+# answered 60 more requests, then sends SIGNAL and waits for its exit.
+interrupt() {
+	_sig=$1
+	_want=$2
+	shift 2
+	_from=$(requests)
+	"$TERN" "$@" >>tern.out 2>&1 &
+	_pid=$!
+	_i=0
+	while [ "$(requests)" -lt $((_from + 60)) ]; do
+		kill -0 $_pid 2>/dev/null || fail "tern $1 ended before it was interrupted: $(tail -5 tern.out)"
+		[ $_i -lt 600 ] || fail "tern $1 made no progress"
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	kill -"$_sig" $_pid
+	wait $_pid
+	_rc=$?
+	[ $_rc -eq "$_want" ] || fail "tern $1 exited $_rc after SIG$_sig, wanted $_want: $(tail -5 tern.out)"
+}
+
+interrupt INT 0 crawl -j "$job" -s "$TW_DIR/seeds.txt" \
+	--set dns.servers="$DNS_SERVER" \
+	--set fetch.allow-private-addresses=true \
+	--set politeness.min-delay-ms=200 \
+	--set politeness.delay-factor=0 \
+	--set politeness.respect-crawl-delay-up-to-seconds=0 \
+	--set crawl.max-hops=500 \
+	--set crawl.max-pages=$MAX \
+	--set crawl.max-connections=$CONNS
+interrupt KILL 137 resume "$job"
+interrupt INT 0 resume "$job"
+"$TERN" resume "$job" >last.out 2>&1 || fail "the last resume exited $?: $(tail -5 last.out)"
+cat last.out >>tern.out
+grep -q "Sanitizer" tern.out && fail "sanitizer report: $(cat tern.out)"
+grep -q "max-pages reached" last.out || fail "the last run did not stop at max-pages: $(cat last.out)"
+
+summary=$(sed -n 's/^tern: crawl .* in [0-9.]* s: \([0-9]*\) pages.*/\1/p' last.out)
+stats=$(jget "$job/reports/stats.json" pages)
+"$TERN" report "$job" frontier --json >frontier.json || fail "tern report frontier failed"
+succeeded=$(jget frontier.json uris succeeded)
+progress=$(tail -1 "$job/logs/progress.log" | awk '{ print $4 }')
+echo "pages: summary $summary, stats.json $stats, frontier $succeeded, progress.log $progress"
+[ -n "$summary" ] || fail "no count in the summary: $(cat last.out)"
+[ "$summary" -ge $MAX ] && [ "$summary" -le $((MAX + CONNS)) ] ||
+	fail "$summary pages for crawl.max-pages=$MAX and $CONNS connections"
+[ "$stats" = "$summary" ] && [ "$succeeded" = "$summary" ] && [ "$progress" = "$summary" ] ||
+	fail "the counts disagree"
+fetched=$(awk -F'\t' '$4 != "/robots.txt"' "$log" | wc -l)
+[ "$fetched" -ge "$summary" ] || fail "the test web served $fetched pages, tern counts $summary"
+
+cp "$job/reports/stats.json" stats.before
+"$TERN" resume "$job" >again.out 2>&1 || fail "resuming the ended job exited $?: $(cat again.out)"
+grep -q "nothing to resume" again.out || fail "the resume did not say the job is over: $(cat again.out)"
+cmp -s stats.before "$job/reports/stats.json" || fail "the resume rewrote reports/stats.json"
+pass "$summary pages over 4 runs (SIGINT, kill -9, SIGINT), counts agree, the ended job left alone"
+
+# crawl.max-time-seconds over two runs: 2 s, SIGINT, then the rest.
+tjob=$TW_DIR/tjob
+"$TERN" crawl -j "$tjob" -s "$TW_DIR/seeds.txt" \
+	--set dns.servers="$DNS_SERVER" \
+	--set fetch.allow-private-addresses=true \
+	--set politeness.min-delay-ms=500 \
+	--set politeness.delay-factor=0 \
+	--set crawl.max-hops=500 \
+	--set crawl.max-time-seconds=4 \
+	--set crawl.max-connections=$CONNS >t1.out 2>&1 &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid || fail "the timed crawl exited $? after SIGINT: $(tail -5 t1.out)"
+first=$(jget "$tjob/reports/stats.json" seconds)
+"$TERN" resume "$tjob" >t2.out 2>&1 || fail "the timed resume exited $?: $(tail -5 t2.out)"
+grep -q "max-time-seconds reached" t2.out || fail "the resume did not stop at max-time-seconds: $(cat t2.out)"
+run=$(sed -n 's/^tern: the job.s totals over every run; this run: [0-9]* pages in \([0-9.]*\) s$/\1/p' t2.out)
+secs=$(jget "$tjob/reports/stats.json" seconds)
+echo "timed job: first run $first s, resumed run $run s, job $secs s"
+[ -n "$run" ] || fail "the resumed run did not give its own time: $(cat t2.out)"
+# The job's time is both runs' (the second ends within a cron tick and the
+# in-flight grace of the limit), and the second ran only for what was left.
+awk -v f="$first" -v r="$run" -v s="$secs" 'BEGIN { d = s - f - r; exit !(s >= 4 && s < 7 && d > -1 && d < 1 && r < 4) }' ||
+	fail "the job crawled $secs s ($first + $run) for a limit of 4"
+"$TERN" resume "$tjob" >t3.out 2>&1 || fail "resuming the timed-out job exited $?"
+grep -q "nothing to resume" t3.out || fail "the timed-out job resumed: $(cat t3.out)"
+pass "crawl.max-time-seconds=4 held across a SIGINT and a resume ($secs s in all)"
