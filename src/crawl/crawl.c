@@ -884,6 +884,12 @@ static void crawl_free(struct crawl *cr)
 	 * holds nothing yet: partitions are claimed once the loop runs). */
 	if (cr->node != NULL)
 		clusternode_leave(cr->node, crawl_node_left, cr);
+	/* Made before the job (crawl_open_services) and freed by crawl_end
+	 * once the crawl ran: here only when it never did. */
+	if (cr->fetcher != NULL)
+		fetcher_free(cr->fetcher);
+	if (cr->dns != NULL)
+		dns_free(cr->dns);
 	if (cr->loop_ready) {
 		uv_run(&cr->loop, UV_RUN_DEFAULT);
 		if (uv_loop_close(&cr->loop) != 0)
@@ -952,6 +958,30 @@ static void crawl_print_summary(const struct crawl *cr)
 	    cr->jobdir, cr->jobdir, cr->jobdir);
 }
 
+/* The loop, the resolver and the fetch engine: made from the settings
+ * alone, before the job, so that bad DNS or TLS settings refuse the crawl
+ * before anything is written. */
+static int crawl_open_services(struct crawl *cr)
+{
+	char *err = NULL;
+
+	uv_loop_init(&cr->loop);
+	cr->loop_ready = 1;
+	cr->dns = dns_new(&cr->loop, cr->cfg, &err);
+	if (cr->dns == NULL) {
+		fprintf(stderr, "tern: DNS: %s\n", err);
+		free(err);
+		return -1;
+	}
+	cr->fetcher = fetcher_new(&cr->loop, cr->cfg, cr->dns, &err);
+	if (cr->fetcher == NULL) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		return -1;
+	}
+	return 0;
+}
+
 /* The job's totals from its store. A resume of a job that finished, or
  * that has reached one of its limits, says so and changes nothing: the
  * frontier is closed (cr->frontier NULL) and 0 returned. */
@@ -1016,7 +1046,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 
 	*out = NULL;
 	if (scope_validate(config_str(cfg, CK_CRAWL_SCOPE), &err) < 0) {
-		fprintf(stderr, "tern: crawl.scope: %s\n", err);
+		fprintf(stderr, "tern: %s\n", err);
 		free(err);
 		return 2;
 	}
@@ -1045,6 +1075,17 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	cr->last_checkpoint_ms = cr->start_ms;
 	signal(SIGPIPE, SIG_IGN);
 
+	/* Everything the operator gave is checked before the job directory
+	 * is made, so that a refusal leaves nothing behind. */
+	if (!o->resume && (rc = seeds_check(o->seeds, o->nseeds, o->seedfile,
+	    clusternode_configured(cfg))) != 0) {
+		crawl_free(cr);
+		return rc;
+	}
+	if (crawl_open_services(cr) < 0) {
+		crawl_free(cr);
+		return 2;
+	}
 	if (o->resume) {
 		if (job_check_resumable(cr->jobdir, &err) < 0) {
 			fprintf(stderr, "tern: %s\n", err);
@@ -1117,8 +1158,6 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		/* Joined before the seeds: they are handed to their
 		 * partitions' owners like any discovered URI. */
 		struct clusternode_env ne;
-		uv_loop_init(&cr->loop);
-		cr->loop_ready = 1;
 		memset(&ne, 0, sizeof ne);
 		ne.cfg = cfg;
 		ne.frontier = cr->frontier;
@@ -1179,24 +1218,6 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		return 1;
 	}
 
-	if (!cr->loop_ready)
-		uv_loop_init(&cr->loop);
-	cr->loop_ready = 1;
-	cr->dns = dns_new(&cr->loop, cfg, &err);
-	if (cr->dns == NULL) {
-		fprintf(stderr, "tern: DNS: %s\n", err);
-		free(err);
-		crawl_free(cr);
-		return 2;
-	}
-	cr->fetcher = fetcher_new(&cr->loop, cfg, cr->dns, &err);
-	if (cr->fetcher == NULL) {
-		fprintf(stderr, "tern: %s\n", err);
-		free(err);
-		dns_free(cr->dns);
-		crawl_free(cr);
-		return 2;
-	}
 	fetcher_limit_idle(cr->fetcher, fdlimit_idle(nofile, conns));
 	schedule_set_dns(cr->sched, cr->dns);
 	{

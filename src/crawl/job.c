@@ -45,8 +45,40 @@ static int job_mkdirs(const char *dir, char **err)
 	return rc;
 }
 
+/* Names a job directory holds before its crawl's state exists: a
+ * directory with only these is a job whose first start failed. */
+static const char *const job_own_names[] = {
+	"tern.conf", "tern.conf.tmp", "seeds.txt", "state", "logs", "warcs", "reports",
+	"checkpoints",
+};
+
+/* The first entry of dir that is not tern's own, or NULL (also when dir
+ * does not exist). The name is in the returned allocation. */
+static char *job_foreign_entry(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *found = NULL;
+
+	if (d == NULL)
+		return NULL;
+	while (found == NULL && (e = readdir(d)) != NULL) {
+		size_t i;
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		for (i = 0; i < sizeof job_own_names / sizeof job_own_names[0]; i++)
+			if (strcmp(e->d_name, job_own_names[i]) == 0)
+				break;
+		if (i == sizeof job_own_names / sizeof job_own_names[0])
+			found = xstrdup(e->d_name);
+	}
+	closedir(d);
+	return found;
+}
+
 int job_create(const char *dir, const struct config *cfg, char **err)
 {
+	char *foreign;
 	char *path;
 	struct stat st;
 	struct buf text = BUF_INIT;
@@ -59,6 +91,14 @@ int job_create(const char *dir, const struct config *cfg, char **err)
 		return -1;
 	}
 	free(path);
+	/* A crawl writes its logs, WARCs and reports here: not among
+	 * someone's other files. */
+	if ((foreign = job_foreign_entry(dir)) != NULL) {
+		*err = xasprintf("%s is not empty (it holds '%s') and is not a tern job directory: "
+		    "choose a new or empty directory for the job", dir, foreign);
+		free(foreign);
+		return -1;
+	}
 	if (job_mkdirs(dir, err) < 0)
 		return -1;
 	for (size_t i = 0; i < sizeof job_subdirs / sizeof job_subdirs[0]; i++) {

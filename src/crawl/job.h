@@ -9,7 +9,8 @@ struct config;
 
 /* Creates JOBDIR and its subdirectories and writes JOBDIR/tern.conf (the
  * effective configuration). An existing job directory with state is refused
- * with a message pointing at `tern resume`. */
+ * with a message pointing at `tern resume`, and so is a directory holding
+ * files that are not a job's. */
 int job_create(const char *dir, const struct config *cfg, char **err);
 /* A job directory that `tern resume` can continue. */
 int job_check_resumable(const char *dir, char **err);
