@@ -5,14 +5,15 @@
 # (SIGINT, kill -9, SIGINT), each after some 60 more requests, and resumed
 # until it ends. Then:
 #   - it fetched 300 pages, and at most crawl.max-connections more;
-#   - the end summary, reports/stats.json, `tern report JOBDIR frontier`
-#     (succeeded URIs) and the last progress.log line give the same count;
+#   - the status line (the last run is on a terminal), the end summary,
+#     reports/stats.json, `tern report JOBDIR frontier` (succeeded URIs) and
+#     the last progress.log line give the same count;
 #   - a resume of the ended job says there is nothing to resume, exits 0 and
 #     leaves reports/stats.json byte for byte as it was.
 # A second job, crawl.max-time-seconds=4 and interrupted once after 2 s,
 # ends within a few seconds of 4 s of crawl time in all.
 . "$top_srcdir/tests/lib.sh"
-need_cmd dnsmasq node
+need_cmd dnsmasq node script
 
 CONNS=8
 MAX=300
@@ -67,7 +68,10 @@ interrupt INT 0 crawl -j "$job" -s "$TW_DIR/seeds.txt" \
 	--set crawl.max-connections=$CONNS
 interrupt KILL 137 resume "$job"
 interrupt INT 0 resume "$job"
-"$TERN" resume "$job" >last.out 2>&1 || fail "the last resume exited $?: $(tail -5 last.out)"
+# The last run on a terminal (script(1)), for its status line.
+script -qefc "stty cols 100; exec \"$TERN\" resume \"$job\"" last.tty >/dev/null 2>&1 </dev/null ||
+	fail "the last resume exited $?: $(tail -c 500 last.tty)"
+tr '\r' '\n' <last.tty | sed 's/\x1b\[K//g' | grep -v -e '^$' -e '^Script ' >last.out
 cat last.out >>tern.out
 grep -q "Sanitizer" tern.out && fail "sanitizer report: $(cat tern.out)"
 grep -q "max-pages reached" last.out || fail "the last run did not stop at max-pages: $(cat last.out)"
@@ -77,11 +81,13 @@ stats=$(jget "$job/reports/stats.json" pages)
 "$TERN" report "$job" frontier --json >frontier.json || fail "tern report frontier failed"
 succeeded=$(jget frontier.json uris succeeded)
 progress=$(tail -1 "$job/logs/progress.log" | awk '{ print $4 }')
-echo "pages: summary $summary, stats.json $stats, frontier $succeeded, progress.log $progress"
+status=$(grep -v '^tern: ' last.out | grep ' pages, ' | tail -1 | awk '{ print $1 }')
+echo "pages: summary $summary, stats.json $stats, frontier $succeeded, progress.log $progress, status line $status"
 [ -n "$summary" ] || fail "no count in the summary: $(cat last.out)"
 [ "$summary" -ge $MAX ] && [ "$summary" -le $((MAX + CONNS)) ] ||
 	fail "$summary pages for crawl.max-pages=$MAX and $CONNS connections"
-[ "$stats" = "$summary" ] && [ "$succeeded" = "$summary" ] && [ "$progress" = "$summary" ] ||
+[ "$stats" = "$summary" ] && [ "$succeeded" = "$summary" ] && [ "$progress" = "$summary" ] &&
+	[ "$status" = "$summary" ] ||
 	fail "the counts disagree"
 fetched=$(awk -F'\t' '$4 != "/robots.txt"' "$log" | wc -l)
 [ "$fetched" -ge "$summary" ] || fail "the test web served $fetched pages, tern counts $summary"

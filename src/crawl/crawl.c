@@ -39,6 +39,7 @@
 #include "crawl/seedhosts.h"
 #include "crawl/seeds.h"
 #include "crawl/scope.h"
+#include "crawl/statusline.h"
 #include "lib/url.h"
 #include "crawl/visit.h"
 #include "archive/warc.h"
@@ -48,6 +49,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +64,8 @@
 #define CRAWL_HOSTS_CAPACITY 65536
 /* progress.log period. */
 #define CRAWL_PROGRESS_MS 20000
+/* Without a terminal, the status is a plain line this often (tern(1)). */
+#define CRAWL_STATUS_PLAIN_MS 10000
 
 struct crawl {
 	uv_loop_t loop;
@@ -112,6 +116,8 @@ struct crawl {
 	uv_timer_t grace;
 	uv_signal_t sigint, sigterm;
 	int tty;
+	struct statusline_rate *rate;	/* the status line's recent rate */
+	uint64_t last_status_ms;	/* the last plain status line */
 	uint64_t last_progress_ms;
 	uint64_t last_warc_error_ms;	/* rate limit of the disk-full message */
 	uint64_t store_write_ns;	/* time in the frontier's LevelDB writes */
@@ -416,6 +422,51 @@ static void crawl_write_reports(struct crawl *cr)
 	json_decref(j);
 }
 
+/* The live status (tern(1), STATUS LINE): on a terminal, one line no wider
+ * than it, redrawn in place every second; otherwise a plain line every
+ * CRAWL_STATUS_PLAIN_MS. */
+static void crawl_status_line(struct crawl *cr, const struct frontier_counts *fc, int final)
+{
+	struct statusline_figures sf;
+	struct winsize ws;
+	uint64_t now = clock_wall_ms();
+	double bytes_s;
+	char line[512];
+	size_t width = 0;
+
+	statusline_rate_sample(cr->rate, now, cr->stats.pages, cr->stats.bytes);
+	if (!cr->tty && !final && now - cr->last_status_ms < CRAWL_STATUS_PLAIN_MS)
+		return;
+	cr->last_status_ms = now;
+	memset(&sf, 0, sizeof sf);
+	sf.pages = cr->stats.pages;
+	sf.queued = fc->queued;
+	sf.failures = cr->stats.failures;
+	sf.in_flight = visit_in_flight(cr->visits);
+	statusline_rate_get(cr->rate, &sf.rate, &bytes_s);
+	sf.mb_rate = bytes_s / 1e6;
+	sf.elapsed_s = (double)crawl_elapsed_ms(cr) / 1000.0;
+	sf.eta_s = final ? -1 : statusline_eta(cr->stats.pages,
+	    (uint64_t)config_int(cr->cfg, CK_CRAWL_MAX_PAGES), sf.rate, sf.elapsed_s,
+	    (double)config_int(cr->cfg, CK_CRAWL_MAX_TIME_SECONDS));
+	if (!cr->tty) {
+		/* A last plain line would only repeat the summary. */
+		if (!final) {
+			statusline_format(&sf, 0, line, sizeof line);
+			fprintf(stderr, "tern: %s\n", line);
+		}
+		return;
+	}
+	/* One column short of the edge: some terminals wrap on the last. */
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
+		width = (size_t)ws.ws_col - 1;
+	else
+		width = 79;
+	statusline_format(&sf, width, line, sizeof line);
+	fprintf(stderr, "\r%s\033[K%s", line, final ? "\n" : "");
+	fflush(stderr);
+}
+
 static void crawl_progress(struct crawl *cr, int final)
 {
 	uint64_t now = clock_wall_ms();
@@ -424,17 +475,7 @@ static void crawl_progress(struct crawl *cr, int final)
 	char t[32];
 
 	frontier_counts(cr->frontier, &fc);
-	if (cr->tty) {
-		fprintf(stderr, "\r\033[K%llu pages, %.1f pages/s, %.2f MB/s, %d in flight, queues %llu ready %llu snoozed %llu inactive %llu retired, %ld MB RSS",
-		    (unsigned long long)cr->stats.pages,
-		    secs > 0 ? (double)cr->stats.pages / secs : 0.0,
-		    secs > 0 ? (double)cr->stats.bytes / secs / 1e6 : 0.0, visit_in_flight(cr->visits),
-		    (unsigned long long)fc.ready, (unsigned long long)fc.snoozed,
-		    (unsigned long long)fc.inactive, (unsigned long long)fc.retired,
-		    crawl_rss_kb() / 1024);
-		if (final)
-			fputc('\n', stderr);
-	}
+	crawl_status_line(cr, &fc, final);
 	if (final || now - cr->last_progress_ms >= CRAWL_PROGRESS_MS) {
 		crawllog_iso_time(now, t);
 		fprintf(cr->progress, "%s %llu %llu %llu %.1f %.1f %llu %d %llu %llu %llu %llu %ld %llu\n", t,
@@ -918,6 +959,7 @@ static void crawl_free(struct crawl *cr)
 		fclose(cr->ternlog);
 	if (cr->progress)
 		fclose(cr->progress);
+	statusline_rate_free(cr->rate);
 	free(cr->tmpdir);
 	free(cr->jobdir);
 	free(cr);
@@ -1006,6 +1048,8 @@ static int crawl_open_totals(struct crawl *cr, const struct crawl_opts *o)
 		cr->saved = t;
 	}
 	cr->pages_at_start = cr->stats.pages;
+	/* The rate's first second counts from the start. */
+	statusline_rate_sample(cr->rate, cr->start_ms, cr->stats.pages, cr->stats.bytes);
 	if (!o->resume)
 		return 0;
 	if (cr->finished_ms != 0 && frontier_is_finished(cr->frontier)) {
@@ -1107,6 +1151,8 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	cr->hosts = hosts_new(CRAWL_HOSTS_CAPACITY);
 	cr->tmpdir = xasprintf("%s/state/tmp", cr->jobdir);
 	cr->tty = isatty(STDERR_FILENO);
+	cr->rate = statusline_rate_new();
+	cr->last_status_ms = cr->start_ms;
 
 	memset(&so, 0, sizeof so);
 	so.scope = config_str(cfg, CK_CRAWL_SCOPE);
