@@ -233,6 +233,12 @@ fail:
 	return rc;
 }
 
+static const char consolecmd_help[] =
+"The operator web console of the job: prints its URL, with the job's token.\n"
+"\n"
+"  --listen ADDR:PORT   where it listens (default 127.0.0.1:0, a free port)\n"
+"  -h, --help           this help\n";
+
 int consolecmd_run(int argc, char **argv)
 {
 	const char *jobdir = NULL, *addr = "127.0.0.1:0";
@@ -245,6 +251,7 @@ int consolecmd_run(int argc, char **argv)
 			addr = argv[i] + 9;
 		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			fputs(CONSOLECMD_USAGE, stdout);
+			fputs(consolecmd_help, stdout);
 			return 0;
 		} else if (argv[i][0] == '-' || jobdir != NULL) {
 			fputs(CONSOLECMD_USAGE, stderr);

@@ -105,6 +105,14 @@ done:
 	return rc;
 }
 
+static const char reportcmd_help[] =
+"usage: tern report JOBDIR [frontier|queues|hosts|stats|revisits|cluster] [--json] [--state STATE]\n"
+"A report of the job: live from its running crawl, else from its store.\n"
+"\n"
+"  --json               JSON instead of text\n"
+"  --state STATE        queues: only those in STATE (ready, retired, ...)\n"
+"  -h, --help           this help\n";
+
 int reportcmd_run(int argc, char **argv)
 {
 	const char *jobdir = NULL, *what = "frontier", *state = NULL;
@@ -118,7 +126,7 @@ int reportcmd_run(int argc, char **argv)
 		} else if (strcmp(argv[i], "--state") == 0 && i + 1 < argc) {
 			state = argv[++i];
 		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			printf("usage: tern report JOBDIR [frontier|queues|hosts|stats|revisits|cluster] [--json] [--state STATE]\n");
+			fputs(reportcmd_help, stdout);
 			return 0;
 		} else if (argv[i][0] == '-' || nargs == 2) {
 			nargs = 3;
