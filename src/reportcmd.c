@@ -8,6 +8,7 @@
 #include "ops/ctl.h"
 #include "frontier/frontier.h"
 #include "crawl/job.h"
+#include "crawl/jobtotals.h"
 #include "crawl/report.h"
 #include "lib/xmalloc.h"
 
@@ -15,6 +16,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Heritrix's word for the frontier of a job no crawl runs: FINISH once it
+ * finished or is at a limit of the job (a resume would not start it),
+ * else HOLD (stopped or killed: a resume continues it). */
+static const char *reportcmd_word(struct frontier *f, const struct config *cfg)
+{
+	struct jobtotals t;
+	char *err = NULL;
+
+	if (jobtotals_load(f, &t, &err) < 0) {
+		free(err);
+		return "HOLD";
+	}
+	return t.finished_ms != 0 || jobtotals_limit(cfg, &t.stats, t.elapsed_ms) != NULL ?
+	    "FINISH" : "HOLD";
+}
 
 /* Offline: the job's store and files, with no crawl running. */
 static int reportcmd_offline(const char *jobdir, const char *what, const char *state, int json)
@@ -60,7 +77,7 @@ static int reportcmd_offline(const char *jobdir, const char *what, const char *s
 		goto done;
 	}
 	if (strcmp(what, "frontier") == 0) {
-		report_frontier(f, "HOLD", json, &out);
+		report_frontier(f, reportcmd_word(f, cfg), json, &out);
 	} else if (strcmp(what, "revisits") == 0) {
 		report_revisits(f, clock_wall_ms(), json, &out);
 	} else if (strcmp(what, "queues") == 0) {
@@ -79,7 +96,7 @@ static int reportcmd_offline(const char *jobdir, const char *what, const char *s
 			json_decref(j);
 			j = json_object();
 		}
-		report_frontier(f, "HOLD", 1, &fb);
+		report_frontier(f, reportcmd_word(f, cfg), 1, &fb);
 		fj = json_loadb(fb.data, fb.len, 0, NULL);
 		buf_free(&fb);
 		if (fj != NULL)

@@ -66,6 +66,8 @@ interrupt INT 0 crawl -j "$job" -s "$TW_DIR/seeds.txt" \
 	--set crawl.max-hops=500 \
 	--set crawl.max-pages=$MAX \
 	--set crawl.max-connections=$CONNS
+"$TERN" report "$job" frontier | head -1 | grep -q '^HOLD - ' ||
+	fail "an interrupted job's frontier report: $("$TERN" report "$job" frontier | head -1)"
 interrupt KILL 137 resume "$job"
 interrupt INT 0 resume "$job"
 # The last run on a terminal (script(1)), for its status line.
@@ -91,6 +93,18 @@ echo "pages: summary $summary, stats.json $stats, frontier $succeeded, progress.
 	fail "the counts disagree"
 fetched=$(awk -F'\t' '$4 != "/robots.txt"' "$log" | wc -l)
 [ "$fetched" -ge "$summary" ] || fail "the test web served $fetched pages, tern counts $summary"
+
+# The ended job's reports, offline: its frontier is FINISHed, not held; the
+# queues report has its column header and human times.
+"$TERN" report "$job" frontier | head -1 | grep -q '^FINISH - ' ||
+	fail "the ended job's frontier report: $("$TERN" report "$job" frontier | head -1)"
+"$TERN" report "$job" queues >queues.txt || fail "tern report queues failed"
+head -1 queues.txt | grep -q '^# state queue precedence size enqueues session-balance last-cost(average) last-dequeue wake-in spend/budget errors last-peeked last-queued$' ||
+	fail "the queues report's header: $(head -1 queues.txt)"
+awk 'NR > 1 && $8 !~ /^20[0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]Z$/ { print; bad++ }
+	NR > 1 && $9 !~ /^(-|[0-9]+(ms|s|m[0-9][0-9]s|h[0-9][0-9]m|d[0-9][0-9]h))$/ { print; bad++ }
+	END { exit bad > 0 }' queues.txt >badq.txt || fail "queue lines without human times: $(head -3 badq.txt)"
+[ "$(grep -vc '^#' queues.txt)" -eq 20 ] || fail "not 20 queues: $(cat queues.txt)"
 
 cp "$job/reports/stats.json" stats.before
 "$TERN" resume "$job" >again.out 2>&1 || fail "resuming the ended job exited $?: $(cat again.out)"

@@ -562,22 +562,10 @@ static void crawl_end(struct crawl *cr)
 		clusternode_leave(cr->node, crawl_node_left, cr);
 }
 
-/* The limit the crawl has reached (max-pages, max-bytes, max-time-seconds),
- * or NULL. Read from the configuration each time: the operator may raise a
- * limit mid-crawl. */
+/* The limit of the job the crawl has reached, or NULL (jobtotals_limit). */
 static const char *crawl_limit_reached(struct crawl *cr)
 {
-	int64_t max_pages = config_int(cr->cfg, CK_CRAWL_MAX_PAGES);
-	int64_t max_bytes = config_int(cr->cfg, CK_CRAWL_MAX_BYTES);
-	int64_t max_time = config_int(cr->cfg, CK_CRAWL_MAX_TIME_SECONDS);
-
-	if (max_pages > 0 && cr->stats.pages >= (uint64_t)max_pages)
-		return "max-pages reached";
-	if (max_bytes > 0 && cr->stats.bytes >= (uint64_t)max_bytes)
-		return "max-bytes reached";
-	if (max_time > 0 && crawl_elapsed_ms(cr) >= (uint64_t)max_time * 1000)
-		return "max-time-seconds reached";
-	return NULL;
+	return jobtotals_limit(cr->cfg, &cr->stats, crawl_elapsed_ms(cr));
 }
 
 /* The crawl is at its finish: no eligible URI is left (limit NULL) or a

@@ -4,6 +4,7 @@
 #include "crawl/jobtotals.h"
 #include "frontier/frontier.h"
 #include "lib/buf.h"
+#include "lib/config.h"
 #include "frontier/keys.h"
 #include "lib/xmalloc.h"
 
@@ -87,4 +88,20 @@ void jobtotals_save(struct frontier *f, const struct jobtotals *t)
 	keys_u64s_encode(&v, x, JOBTOTALS_N);
 	frontier_meta_put(f, JOBTOTALS_KEY, v.data, v.len);
 	buf_free(&v);
+}
+
+const char *jobtotals_limit(const struct config *cfg, const struct crawl_stats *s,
+    uint64_t elapsed_ms)
+{
+	int64_t max_pages = config_int(cfg, CK_CRAWL_MAX_PAGES);
+	int64_t max_bytes = config_int(cfg, CK_CRAWL_MAX_BYTES);
+	int64_t max_time = config_int(cfg, CK_CRAWL_MAX_TIME_SECONDS);
+
+	if (max_pages > 0 && s->pages >= (uint64_t)max_pages)
+		return "max-pages reached";
+	if (max_bytes > 0 && s->bytes >= (uint64_t)max_bytes)
+		return "max-bytes reached";
+	if (max_time > 0 && elapsed_ms >= (uint64_t)max_time * 1000)
+		return "max-time-seconds reached";
+	return NULL;
 }

@@ -25,5 +25,11 @@ struct jobtotals {
 int jobtotals_load(struct frontier *f, struct jobtotals *t, char **err);
 /* Puts *t into the frontier's pending batch. */
 void jobtotals_save(struct frontier *f, const struct jobtotals *t);
+struct config;
+/* The limit of the job that counts s and elapsed_ms have reached
+ * ("max-pages reached", "max-bytes reached", "max-time-seconds reached"),
+ * or NULL. Read from cfg each time: the operator may raise a limit. */
+const char *jobtotals_limit(const struct config *cfg, const struct crawl_stats *s,
+    uint64_t elapsed_ms);
 
 #endif

@@ -163,6 +163,10 @@ int frontier_reconsider_retired(struct frontier *f);
 void frontier_settings_changed(struct frontier *f);
 /* Heritrix's one-line status and the frontier summary. */
 void frontier_report_summary(struct frontier *f, struct buf *out);
+/* The column header of the text queues report: Heritrix's fields, times
+ * in UTC, the wake as the wait left (12s, 3m05s, 2h07m). */
+#define FRONTIER_QUEUES_LEGEND "# state queue precedence size enqueues session-balance " \
+	"last-cost(average) last-dequeue wake-in spend/budget errors last-peeked last-queued\n"
 /* One line (or JSON object) per queue, doc/formats.md, "Reports". */
 void frontier_report_queues(struct frontier *f, struct buf *out, int json);
 /* The same, written to fp in 64 KiB pieces: the end-of-crawl report of
