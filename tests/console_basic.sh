@@ -6,7 +6,8 @@
 # crawl in it; a wrong Host, a cross-origin POST and a POST carrying the
 # token in its query are refused and change nothing; no answer allows CORS;
 # hostile requests get 4xx while the crawl goes on; the same pages answer on
-# control.sock; settings take form bodies there. Once the crawl has ended,
+# control.sock; settings take form bodies there; --listen elsewhere moves
+# the console and says so. Once the crawl has ended,
 # `tern console` serves the job offline, actions refused.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/policy_lib.sh"
@@ -142,6 +143,17 @@ grep -q '"frontier.queue-total-budget": "now"' set.json || fail "form settings: 
 grep -q '^queue-total-budget = 100000' "$job/tern.conf" || fail "tern.conf not rewritten"
 c=$(code --unix-socket "$sock" -d 'frontier.queue-total-budget=%zz' http://localhost/settings)
 [ "$c" = 400 ] || fail "a malformed form: $c"
+
+# --listen on the same host with any port: the listener open. At another
+# address: the console moves there, says so, and the old one stops.
+[ "$("$TERN" console "$job" --listen 127.0.0.1:0)" = "$url" ] || fail "--listen 127.0.0.1:0 gave another URL"
+nurl=$("$TERN" console "$job" --listen 127.0.0.2:0 2>moved.err) || fail "tern console --listen 127.0.0.2:0: $(cat moved.err)"
+case $nurl in "http://127.0.0.2:"*"/console/?token=$token") ;; *) fail "moved URL: $nurl" ;; esac
+grep -q "moved from $hostport to 127.0.0.2:" moved.err || fail "the move not said: $(cat moved.err)"
+[ "$(code "$nurl")" = 200 ] || fail "the console at its new address: $(code "$nurl")"
+[ "$(code "$url")" = 000 ] || fail "the old address still answers: $(code "$url")"
+[ "$("$TERN" console "$job")" = "$nurl" ] || fail "tern console without --listen did not give the new URL"
+grep -q "console moved from $hostport to 127.0.0.2:" "$job/logs/tern.log" || fail "the move is not in tern.log"
 
 # Offline: the crawl stopped, tern console serves the job itself. Its
 # crawl.log gets 30,000 more lines (about 5 MB, 600 more hosts), so the hosts
