@@ -65,12 +65,15 @@ static int reportcmd_offline(const char *jobdir, const char *what, const char *s
 		}
 		goto done;
 	}
+	if (job_check_unlocked(jobdir, &err) < 0) {
+		rc = 1;
+		goto done;
+	}
 	path = xasprintf("%s/state/frontier", jobdir);
 	f = frontier_open(path, cfg, 0, clock_wall_ms(), &err);
 	free(path);
 	if (f == NULL) {
-		char *e = xasprintf("cannot open the job's store (is its crawl running without a "
-		    "control socket?): %s", err);
+		char *e = xasprintf("cannot open the job's store: %s", err);
 		free(err);
 		err = e;
 		rc = 1;

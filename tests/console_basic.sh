@@ -195,6 +195,14 @@ curl -s -H "Authorization: Bearer $token" "$obase/console/log?host=nomatch.test"
 grep -q 'follow Older for more' log.html || fail "log page past its bound: $(grep -o 'lines*, newest[^<]*' log.html)"
 grep -q 'before=[0-9]' log.html || fail "no link to older lines"
 [ -e "$sock" ] && fail "the offline console made control.sock"
+# The offline console holds the job: a resume names it rather than
+# LevelDB's lock error, and changes nothing.
+"$TERN" resume "$job" >busy.out 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "resume beside the offline console: exit $rc: $(cat busy.out)"
+grep -q "is in use by another process (pid $off: tern console $job --listen 127.0.0.1:0): stop it first (the offline console ends on Ctrl-C)" busy.out ||
+	fail "resume beside the offline console: $(cat busy.out)"
+grep -qi "lock" busy.out && fail "LevelDB's lock error shown: $(cat busy.out)"
 kill -TERM $off
 wait $off || fail "offline console exit status $?"
 grep -q Sanitizer offline.err && fail "sanitizer: $(cat offline.err)"

@@ -1125,6 +1125,14 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 			crawl_free(cr);
 			return 2;
 		}
+		/* Before a checkpoint is restored over a store another
+		 * process has open, and instead of LevelDB's lock error. */
+		if (job_check_unlocked(cr->jobdir, &err) < 0) {
+			fprintf(stderr, "tern: %s\n", err);
+			free(err);
+			crawl_free(cr);
+			return 1;
+		}
 	} else if (job_create(cr->jobdir, cfg, &err) < 0) {
 		fprintf(stderr, "tern: %s\n", err);
 		free(err);

@@ -170,6 +170,46 @@ int job_check_resumable(const char *dir, char **err)
 	return rc;
 }
 
+int job_check_unlocked(const char *dir, char **err)
+{
+	char *path = xasprintf("%s/state/frontier/LOCK", dir), cmd[256] = "", *p;
+	struct flock fl;
+	FILE *fp;
+	size_t n = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	free(path);
+	if (fd < 0)
+		return 0;
+	/* LevelDB holds its store with a POSIX record lock on LOCK: ask who. */
+	memset(&fl, 0, sizeof fl);
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	if (fcntl(fd, F_GETLK, &fl) < 0 || fl.l_type == F_UNLCK) {
+		close(fd);
+		return 0;
+	}
+	close(fd);
+	path = xasprintf("/proc/%ld/cmdline", (long)fl.l_pid);
+	if ((fp = fopen(path, "r")) != NULL) {
+		n = fread(cmd, 1, sizeof cmd - 1, fp);
+		fclose(fp);
+	}
+	free(path);
+	cmd[n] = '\0';
+	/* Arguments are NUL-separated; the program's directory says little. */
+	for (size_t i = 0; n > 0 && i < n - 1; i++)
+		if (cmd[i] == '\0')
+			cmd[i] = ' ';
+	p = cmd + strcspn(cmd, " ");
+	while (p > cmd && p[-1] != '/')
+		p--;
+	*err = xasprintf("%s is in use by another process (pid %ld%s%s): stop it first%s", dir,
+	    (long)fl.l_pid, *p ? ": " : "", p,
+	    strncmp(p, "tern console", 12) == 0 ? " (the offline console ends on Ctrl-C)" : "");
+	return -1;
+}
+
 int job_write_file(const char *path, const char *data, size_t len)
 {
 	char *tmp = xasprintf("%s.tmp", path);
