@@ -133,20 +133,44 @@ struct crawl {
 	void *on_control_arg;
 };
 
-void crawl_log_event(struct crawl *cr, const char *fmt, ...)
+static void crawl_log_eventv(struct crawl *cr, const char *fmt, va_list ap)
 {
 	char t[32];
-	va_list ap;
 
 	crawllog_iso_time(clock_wall_ms(), t);
 	if (cr->ternlog != NULL) {
 		fprintf(cr->ternlog, "%s ", t);
-		va_start(ap, fmt);
 		vfprintf(cr->ternlog, fmt, ap);
-		va_end(ap);
 		fputc('\n', cr->ternlog);
 		fflush(cr->ternlog);
 	}
+}
+
+void crawl_log_event(struct crawl *cr, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	crawl_log_eventv(cr, fmt, ap);
+	va_end(ap);
+}
+
+void crawl_say(struct crawl *cr, const char *fmt, ...)
+{
+	va_list ap;
+
+	/* The status line has no newline: clear it, or the message would
+	 * run on from it. It is drawn again at the next tick. */
+	if (cr->tty)
+		fputs("\r\033[K", stderr);
+	fputs("tern: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	va_start(ap, fmt);
+	crawl_log_eventv(cr, fmt, ap);
+	va_end(ap);
 }
 
 static const char *const crawl_state_names[CRAWL__NSTATES] = {
@@ -194,8 +218,7 @@ static int crawl_flush_outputs(void *arg, char **errp)
 		/* Said once every 10 s while the hold lasts, not every pass. */
 		uint64_t now = clock_wall_ms();
 		if (now - cr->last_warc_error_ms >= 10000) {
-			crawl_log_event(cr, "WARC write failed, crawl held until it succeeds: %s", err);
-			fprintf(stderr, "tern: WARC write failed, crawl held until it succeeds: %s\n", err);
+			crawl_say(cr, "WARC write failed, crawl held until it succeeds: %s", err);
 			cr->last_warc_error_ms = now;
 		}
 		if (errp != NULL)
@@ -268,8 +291,7 @@ static int crawl_flush(struct crawl *cr)
 	if (t0 > cr->store_write_max_ns)
 		cr->store_write_max_ns = t0;
 	if (frc < 0) {
-		crawl_log_event(cr, "frontier write failed: %s", err);
-		fprintf(stderr, "tern: frontier write failed: %s\n", err);
+		crawl_say(cr, "frontier write failed: %s", err);
 		free(err);
 		rc = -1;
 	}

@@ -84,6 +84,9 @@ struct crawl_status {
 };
 void crawl_status(const struct crawl *cr, struct crawl_status *st);
 
+/* Says something to the person running the crawl: on standard error
+ * (clearing the status line first on a terminal) and in logs/tern.log. */
+void crawl_say(struct crawl *cr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends a runtime event to logs/tern.log. */
 void crawl_log_event(struct crawl *cr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Takes a checkpoint now (any callback may: the frontier is consistent
