@@ -33,6 +33,36 @@ static const char *reportcmd_word(struct frontier *f, const struct config *cfg)
 	    "FINISH" : "HOLD";
 }
 
+/* The job's counts as its store has them, over those of the last
+ * stats.json: after a kill, stats.json is the previous run's. */
+static void reportcmd_totals(struct frontier *f, json_t *j)
+{
+	static const char *const classes[6] = { "negative", "1xx", "2xx", "3xx", "4xx", "5xx" };
+	struct jobtotals t;
+	char *err = NULL;
+	json_t *st;
+
+	if (jobtotals_load(f, &t, &err) != 1) {
+		free(err);
+		return;
+	}
+	json_object_set_new(j, "pages", json_integer((json_int_t)t.stats.pages));
+	json_object_set_new(j, "bytes", json_integer((json_int_t)t.stats.bytes));
+	json_object_set_new(j, "failures", json_integer((json_int_t)t.stats.failures));
+	json_object_set_new(j, "dns_lookups", json_integer((json_int_t)t.stats.dns_lookups));
+	json_object_set_new(j, "robots_fetches", json_integer((json_int_t)t.stats.robots_fetches));
+	json_object_set_new(j, "retries", json_integer((json_int_t)t.stats.retries));
+	json_object_set_new(j, "revisits", json_integer((json_int_t)t.stats.revisits));
+	json_object_set_new(j, "not_modified", json_integer((json_int_t)t.stats.not_modified));
+	json_object_set_new(j, "seconds", json_real((double)t.elapsed_ms / 1000.0));
+	json_object_set_new(j, "pages_per_second", json_real(t.elapsed_ms > 0 ?
+	    (double)t.stats.pages * 1000.0 / (double)t.elapsed_ms : 0.0));
+	st = json_object();
+	for (int i = 0; i < 6; i++)
+		json_object_set_new(st, classes[i], json_integer((json_int_t)t.stats.status_class[i]));
+	json_object_set_new(j, "statuses", st);
+}
+
 /* Offline: the job's store and files, with no crawl running. */
 static int reportcmd_offline(const char *jobdir, const char *what, const char *state, int json)
 {
@@ -99,6 +129,7 @@ static int reportcmd_offline(const char *jobdir, const char *what, const char *s
 			json_decref(j);
 			j = json_object();
 		}
+		reportcmd_totals(f, j);
 		report_frontier(f, reportcmd_word(f, cfg), 1, &fb);
 		fj = json_loadb(fb.data, fb.len, 0, NULL);
 		buf_free(&fb);

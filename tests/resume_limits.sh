@@ -69,6 +69,14 @@ interrupt INT 0 crawl -j "$job" -s "$TW_DIR/seeds.txt" \
 "$TERN" report "$job" frontier | head -1 | grep -q '^HOLD - ' ||
 	fail "an interrupted job's frontier report: $("$TERN" report "$job" frontier | head -1)"
 interrupt KILL 137 resume "$job"
+# After the kill, stats.json is the first run's; the offline stats report
+# has the job's counts from its store, as the frontier report does.
+"$TERN" report "$job" stats >killed-stats.json || fail "tern report stats after the kill failed"
+"$TERN" report "$job" frontier --json >killed-frontier.json || fail "tern report frontier after the kill failed"
+[ "$(jget killed-stats.json pages)" = "$(jget killed-frontier.json uris succeeded)" ] ||
+	fail "after the kill: stats $(jget killed-stats.json pages) pages, frontier $(jget killed-frontier.json uris succeeded)"
+[ "$(jget killed-stats.json pages)" -gt "$(jget "$job/reports/stats.json" pages)" ] ||
+	fail "the offline stats report did not count the killed run"
 interrupt INT 0 resume "$job"
 # The last run on a terminal (script(1)), for its status line.
 script -qefc "stty cols 100; exec \"$TERN\" resume \"$job\"" last.tty >/dev/null 2>&1 </dev/null ||
