@@ -203,7 +203,9 @@ static void crawlctl_metrics(struct crawlctl *cc, struct ctlserver_reply *r)
 	for (int s = 0; s < CRAWL__NSTATES; s++)
 		buf_appendf(b, "tern_state{state=\"%s\"} %d\n", crawl_state_name((enum crawl_state)s),
 		    cs.state == (enum crawl_state)s);
-	buf_appends(b, "# TYPE tern_uptime_seconds gauge\n");
+	buf_appends(b, "# HELP tern_uptime_seconds Time the job has crawled, over every run "
+	    "(the counters above are the job's too).\n"
+	    "# TYPE tern_uptime_seconds gauge\n");
 	buf_appendf(b, "tern_uptime_seconds %.3f\n", cs.seconds);
 	buf_appends(b, "# TYPE tern_control_connections gauge\n");
 	buf_appendf(b, "tern_control_connections %u\n",
