@@ -205,6 +205,31 @@ long crawl_rss_kb(void)
 	return rss * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
+/* Time crawled by the job: its earlier runs and this one. */
+static uint64_t crawl_elapsed_ms(const struct crawl *cr)
+{
+	return cr->elapsed_before_ms + (clock_wall_ms() - cr->start_ms);
+}
+
+/* Puts the job's totals in the frontier's batch when they changed (the
+ * time to the second), so that they reach the store in the same write as
+ * the URIs they count. */
+static void crawl_save_totals(struct crawl *cr)
+{
+	struct jobtotals t;
+
+	memset(&t, 0, sizeof t);
+	t.stats = cr->stats;
+	t.elapsed_ms = crawl_elapsed_ms(cr);
+	t.finished_ms = cr->finished_ms;
+	if (t.elapsed_ms / 1000 == cr->saved.elapsed_ms / 1000 &&
+	    memcmp(&t.stats, &cr->saved.stats, sizeof t.stats) == 0 &&
+	    t.finished_ms == cr->saved.finished_ms)
+		return;
+	jobtotals_save(cr->frontier, &t);
+	cr->saved = t;
+}
+
 /* Writes the WARC records and crawl.log lines recorded so far. The frontier calls it before each write of its batch (its prewrite
  * hook), so that whatever writes the batch, records and log lines reach the
  * disk before the frontier marks their URIs done. A WARC write failure (a
@@ -233,32 +258,11 @@ static int crawl_flush_outputs(void *arg, char **errp)
 			*errp = xstrdup("crawl.log write failed");
 		return -1;
 	}
+	/* Whatever writes the frontier's batch (a report walking the store,
+	 * a seek past new URIs) carries the totals of the URIs in it. */
+	if (cr->frontier != NULL)
+		crawl_save_totals(cr);
 	return 0;
-}
-
-/* Time crawled by the job: its earlier runs and this one. */
-static uint64_t crawl_elapsed_ms(const struct crawl *cr)
-{
-	return cr->elapsed_before_ms + (clock_wall_ms() - cr->start_ms);
-}
-
-/* Puts the job's totals in the frontier's batch when they changed (the
- * time to the second), so that they reach the store in the same write as
- * the URIs they count. */
-static void crawl_save_totals(struct crawl *cr)
-{
-	struct jobtotals t;
-
-	memset(&t, 0, sizeof t);
-	t.stats = cr->stats;
-	t.elapsed_ms = crawl_elapsed_ms(cr);
-	t.finished_ms = cr->finished_ms;
-	if (t.elapsed_ms / 1000 == cr->saved.elapsed_ms / 1000 &&
-	    memcmp(&t.stats, &cr->saved.stats, sizeof t.stats) == 0 &&
-	    t.finished_ms == cr->saved.finished_ms)
-		return;
-	jobtotals_save(cr->frontier, &t);
-	cr->saved = t;
 }
 
 /* Writes everything recorded so far: the outputs, the dedup index, then the
@@ -1077,6 +1081,8 @@ static int crawl_open_totals(struct crawl *cr, const struct crawl_opts *o)
 	} else {
 		return 0;
 	}
+	/* Closed as it was opened: not even the time of this look is added. */
+	frontier_set_prewrite(cr->frontier, NULL, NULL);
 	frontier_close(cr->frontier);
 	cr->frontier = NULL;
 	return 0;
