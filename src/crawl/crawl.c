@@ -489,7 +489,7 @@ static void crawl_status_line(struct crawl *cr, const struct frontier_counts *fc
 	else
 		width = 79;
 	statusline_format(&sf, width, line, sizeof line);
-	fprintf(stderr, "\r%s\033[K%s", line, final ? "\n" : "");
+	fprintf(stderr, "\r\033[K%s%s", line, final ? "\n" : "");
 	fflush(stderr);
 }
 
