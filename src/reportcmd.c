@@ -7,6 +7,7 @@
 #include "lib/config.h"
 #include "ops/ctl.h"
 #include "frontier/frontier.h"
+#include "crawl/failures.h"
 #include "crawl/job.h"
 #include "crawl/jobtotals.h"
 #include "crawl/report.h"
@@ -61,6 +62,7 @@ static void reportcmd_totals(struct frontier *f, json_t *j)
 	for (int i = 0; i < 6; i++)
 		json_object_set_new(st, classes[i], json_integer((json_int_t)t.stats.status_class[i]));
 	json_object_set_new(j, "statuses", st);
+	json_object_set_new(j, "failures_by_cause", failures_json(&t.stats));
 }
 
 /* Offline: the job's store and files, with no crawl running. */

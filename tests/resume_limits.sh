@@ -99,6 +99,11 @@ echo "pages: summary $summary, stats.json $stats, frontier $succeeded, progress.
 [ "$stats" = "$summary" ] && [ "$succeeded" = "$summary" ] && [ "$progress" = "$summary" ] &&
 	[ "$status" = "$summary" ] ||
 	fail "the counts disagree"
+# Failures by cause are the job's too: HTTP errors over every run are the
+# 4xx and 5xx answers over every run.
+http=$(jget "$job/reports/stats.json" failures_by_cause http)
+errs=$(($(jget "$job/reports/stats.json" statuses 4xx) + $(jget "$job/reports/stats.json" statuses 5xx)))
+[ "$http" = "$errs" ] || fail "failures_by_cause.http $http, 4xx+5xx $errs"
 fetched=$(awk -F'\t' '$4 != "/robots.txt"' "$log" | wc -l)
 [ "$fetched" -ge "$summary" ] || fail "the test web served $fetched pages, tern counts $summary"
 
@@ -118,7 +123,7 @@ cp "$job/reports/stats.json" stats.before
 "$TERN" resume "$job" >again.out 2>&1 || fail "resuming the ended job exited $?: $(cat again.out)"
 grep -q "nothing to resume" again.out || fail "the resume did not say the job is over: $(cat again.out)"
 cmp -s stats.before "$job/reports/stats.json" || fail "the resume rewrote reports/stats.json"
-pass "$summary pages over 4 runs (SIGINT, kill -9, SIGINT), counts agree, the ended job left alone"
+pass "$summary pages over 4 runs (SIGINT, kill -9, SIGINT), counts agree ($http HTTP errors by cause), the ended job left alone"
 
 # crawl.max-time-seconds over two runs: 2 s, SIGINT, then the rest.
 tjob=$TW_DIR/tjob

@@ -670,10 +670,10 @@ static void crawl_failure_say(void *ctx, const char *msg, int terminal)
 {
 	struct crawl *cr = ctx;
 
-	crawl_log_event(cr, "%s", msg);
-	if (!terminal)
-		return;
-	fprintf(stderr, "%stern: %s\n", cr->tty ? "\r\033[K" : "", msg);
+	if (terminal)
+		crawl_say(cr, "%s", msg);
+	else
+		crawl_log_event(cr, "%s", msg);
 }
 
 static void crawl_visit_ended(void *ctx)

@@ -1,6 +1,7 @@
 /* The job's totals as one record of unsigned counters in the frontier's
  * store. The order below is the record's layout: new fields go at the end,
- * so that a record written by an older tern reads with zeros for them. */
+ * so that a record written by an older tern reads with zeros for them. The
+ * failures by cause end it, by their group's place in lib/status.h. */
 #include "crawl/jobtotals.h"
 #include "frontier/frontier.h"
 #include "lib/buf.h"
@@ -11,7 +12,9 @@
 #include <string.h>
 
 #define JOBTOTALS_KEY "job"
-#define JOBTOTALS_N 17
+/* The counters, the time, the finish, then the failures by cause. */
+#define JOBTOTALS_CAUSES 17
+#define JOBTOTALS_N (JOBTOTALS_CAUSES + STATUS_GROUP_COUNT)
 
 static void jobtotals_to(const struct jobtotals *t, uint64_t *v)
 {
@@ -30,6 +33,8 @@ static void jobtotals_to(const struct jobtotals *t, uint64_t *v)
 		v[9 + i] = s->status_class[i];
 	v[15] = t->elapsed_ms;
 	v[16] = t->finished_ms;
+	for (int i = 0; i < STATUS_GROUP_COUNT; i++)
+		v[JOBTOTALS_CAUSES + i] = s->failures_by_cause[i];
 }
 
 static void jobtotals_from(const uint64_t *v, struct jobtotals *t)
@@ -50,6 +55,8 @@ static void jobtotals_from(const uint64_t *v, struct jobtotals *t)
 		s->status_class[i] = v[9 + i];
 	t->elapsed_ms = v[15];
 	t->finished_ms = v[16];
+	for (int i = 0; i < STATUS_GROUP_COUNT; i++)
+		s->failures_by_cause[i] = v[JOBTOTALS_CAUSES + i];
 }
 
 int jobtotals_load(struct frontier *f, struct jobtotals *t, char **err)
