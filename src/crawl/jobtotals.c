@@ -97,8 +97,8 @@ void jobtotals_save(struct frontier *f, const struct jobtotals *t)
 	buf_free(&v);
 }
 
-const char *jobtotals_limit(const struct config *cfg, const struct crawl_stats *s,
-    uint64_t elapsed_ms)
+const char *jobtotals_limit(
+    const struct config *cfg, const struct crawl_stats *s, uint64_t elapsed_ms)
 {
 	int64_t max_pages = config_int(cfg, CK_CRAWL_MAX_PAGES);
 	int64_t max_bytes = config_int(cfg, CK_CRAWL_MAX_BYTES);

@@ -15,8 +15,8 @@ struct frontier;
 
 struct jobtotals {
 	struct crawl_stats stats;
-	uint64_t elapsed_ms;	/* time crawled, over every run */
-	uint64_t finished_ms;	/* wall-clock time it finished (no URI left), 0 if not */
+	uint64_t elapsed_ms;  /* time crawled, over every run */
+	uint64_t finished_ms; /* wall-clock time it finished (no URI left), 0 if not */
 };
 
 /* 1 and *t from the store, 0 (and *t zero) when the store has no record
@@ -29,7 +29,7 @@ struct config;
 /* The limit of the job that counts s and elapsed_ms have reached
  * ("max-pages reached", "max-bytes reached", "max-time-seconds reached"),
  * or NULL. Read from cfg each time: the operator may raise a limit. */
-const char *jobtotals_limit(const struct config *cfg, const struct crawl_stats *s,
-    uint64_t elapsed_ms);
+const char *jobtotals_limit(
+    const struct config *cfg, const struct crawl_stats *s, uint64_t elapsed_ms);
 
 #endif

@@ -15,7 +15,13 @@ enum { SL_PAGES, SL_RATE, SL_QUEUED, SL_FAILED, SL_FLIGHT, SL_MB, SL_ELAPSED, SL
 
 /* The order in which fields give way when the line does not fit. */
 static const int statusline_drop[SL_N - 1] = {
-	SL_MB, SL_FLIGHT, SL_ELAPSED, SL_ETA, SL_FAILED, SL_QUEUED, SL_RATE,
+    SL_MB,
+    SL_FLIGHT,
+    SL_ELAPSED,
+    SL_ETA,
+    SL_FAILED,
+    SL_QUEUED,
+    SL_RATE,
 };
 
 void statusline_duration(double secs, char *out, size_t cap)
@@ -30,8 +36,8 @@ void statusline_duration(double secs, char *out, size_t cap)
 		snprintf(out, cap, "%llud%02lluh", s / 86400, s / 3600 % 24);
 }
 
-double statusline_eta(uint64_t pages, uint64_t max_pages, double rate, double elapsed_s,
-    double max_time_s)
+double statusline_eta(
+    uint64_t pages, uint64_t max_pages, double rate, double elapsed_s, double max_time_s)
 {
 	double eta = -1;
 
@@ -80,7 +86,8 @@ size_t statusline_format(const struct statusline_figures *f, size_t width, char 
 	for (i = 0; i < SL_N; i++) {
 		if (!on[i])
 			continue;
-		len += (size_t)snprintf(out + len, cap - len, "%s%s", len > 0 ? ", " : "", field[i]);
+		len +=
+		    (size_t)snprintf(out + len, cap - len, "%s%s", len > 0 ? ", " : "", field[i]);
 		if (len >= cap) {
 			len = cap - 1;
 			break;
@@ -108,8 +115,8 @@ void statusline_rate_free(struct statusline_rate *r)
 	free(r);
 }
 
-void statusline_rate_sample(struct statusline_rate *r, uint64_t now_ms, uint64_t pages,
-    uint64_t bytes)
+void statusline_rate_sample(
+    struct statusline_rate *r, uint64_t now_ms, uint64_t pages, uint64_t bytes)
 {
 	r->ms[r->next] = now_ms;
 	r->pages[r->next] = pages;
