@@ -59,11 +59,12 @@ static void consolecmd_warn_clear(const char *jobdir, const char *bound)
 	free(path);
 }
 
-/* Asks the running crawl to listen: 0 printed, CTL_NOT_RUNNING, or the
- * exit status of a failure. */
+/* Asks the running crawl to listen at addr (NULL: where its console is
+ * already, else on loopback): 0 printed, CTL_NOT_RUNNING, or the exit
+ * status of a failure. */
 static int consolecmd_live(const char *jobdir, const char *addr)
 {
-	json_t *req = json_pack("{s:s}", "listen", addr), *ans;
+	json_t *req = addr != NULL ? json_pack("{s:s}", "listen", addr) : json_object(), *ans;
 	char *body = json_dumps(req, JSON_COMPACT), *err = NULL;
 	struct buf out = BUF_INIT;
 	int status = 0, rc;
@@ -84,10 +85,14 @@ static int consolecmd_live(const char *jobdir, const char *addr)
 	ans = json_loadb(out.data, out.len, 0, NULL);
 	if (status == 200 && json_string_value(json_object_get(ans, "url")) != NULL) {
 		const char *bound = json_string_value(json_object_get(ans, "address"));
+		const char *moved = json_string_value(json_object_get(ans, "moved_from"));
 
+		if (moved != NULL)
+			fprintf(stderr, "tern: console: moved from %s to %s (pages open at the old "
+			    "address stop answering)\n", moved, bound != NULL ? bound : "");
 		/* The crawl said so in its tern.log and on its terminal. */
 		if (json_is_false(json_object_get(ans, "loopback")))
-			fprintf(stderr, "tern: " CONSOLE_CLEAR_WARNING "\n", bound ? bound : addr);
+			fprintf(stderr, "tern: " CONSOLE_CLEAR_WARNING "\n", bound != NULL ? bound : "");
 		printf("%s\n", json_string_value(json_object_get(ans, "url")));
 		rc = 0;
 	} else {
@@ -233,9 +238,15 @@ fail:
 	return rc;
 }
 
+static const char consolecmd_help[] =
+"The operator web console of the job: prints its URL, with the job's token.\n"
+"\n"
+"  --listen ADDR:PORT   where it listens (default 127.0.0.1:0, a free port)\n"
+"  -h, --help           this help\n";
+
 int consolecmd_run(int argc, char **argv)
 {
-	const char *jobdir = NULL, *addr = "127.0.0.1:0";
+	const char *jobdir = NULL, *addr = NULL;
 	int rc;
 
 	for (int i = 1; i < argc; i++) {
@@ -245,6 +256,7 @@ int consolecmd_run(int argc, char **argv)
 			addr = argv[i] + 9;
 		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			fputs(CONSOLECMD_USAGE, stdout);
+			fputs(consolecmd_help, stdout);
 			return 0;
 		} else if (argv[i][0] == '-' || jobdir != NULL) {
 			fputs(CONSOLECMD_USAGE, stderr);
@@ -259,6 +271,6 @@ int consolecmd_run(int argc, char **argv)
 	}
 	rc = consolecmd_live(jobdir, addr);
 	if (rc == CTL_NOT_RUNNING)
-		rc = consolecmd_offline(jobdir, addr);
+		rc = consolecmd_offline(jobdir, addr != NULL ? addr : "127.0.0.1:0");
 	return rc;
 }

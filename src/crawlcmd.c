@@ -37,7 +37,7 @@ int crawlcmd_run(struct config *cfg, const struct crawl_opts *o)
 	int rc;
 
 	rc = crawl_open(cfg, o, &cr);
-	if (rc != 0)
+	if (rc != 0 || cr == NULL)
 		return rc;
 	ctl = crawlctl_start(cr, &err);
 	if (ctl != NULL) {

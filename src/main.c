@@ -48,8 +48,8 @@ static const char main_usage[] =
 "                         the operator web console: prints its URL (with its token)\n"
 "  --version | --help\n"
 "\n"
-"Configuration keys are listed in tern.conf(5); --set section.key=value\n"
-"overrides any of them.\n";
+"`tern COMMAND --help` lists a command's options. Configuration keys are\n"
+"listed in tern.conf(5); --set section.key=value overrides any of them.\n";
 
 /* Loads -c FILE (if any) then applies every --set in order. Exit status 2 on
  * any error, with the file, line and key named by the config module. */
@@ -73,6 +73,15 @@ static int main_load_config(struct config *cfg, const char *file, char **sets, s
 }
 
 
+/* Each command's --help: its usage, then every option on one line, as
+ * tern(1) lists them under OPTIONS (tests/help.sh compares the two). */
+static const char main_fetch_help[] =
+"usage: tern fetch [--set KEY=VALUE]... URL\n"
+"One fetch through the real engine: status, headers, timings and sizes.\n"
+"\n"
+"  --set KEY=VALUE      set a configuration key (section.key=value); repeatable\n"
+"  -h, --help           this help\n";
+
 static int main_fetch(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -92,7 +101,7 @@ static int main_fetch(int argc, char **argv)
 			sets[nsets++] = optarg;
 			break;
 		case 'h':
-			printf("usage: tern fetch [--set KEY=VALUE]... URL\n");
+			fputs(main_fetch_help, stdout);
 			free(sets);
 			return 0;
 		default:
@@ -115,8 +124,34 @@ static int main_fetch(int argc, char **argv)
 }
 
 static const char main_crawl_usage[] =
-    "usage: tern crawl [-c FILE] [-j JOBDIR] [-s SEEDFILE] [--local] [--set KEY=VALUE]... "
-    "[--cluster URL --crawl-id NAME] [--workers N] [URL]...\n";
+    "usage: tern crawl [-c FILE] [-j JOBDIR] [-s SEEDFILE] [--local] [--set KEY=VALUE]...\n"
+    "                  [--cluster URL --crawl-id NAME] [--workers N] [URL]...\n";
+
+static const char main_crawl_help[] =
+"Crawl from the seed URLs into a new job directory.\n"
+"\n"
+"  -c FILE              read the configuration from FILE (tern.conf(5))\n"
+"  -j JOBDIR            the job directory, new or empty (default tern-job-DATE)\n"
+"  -s SEEDFILE          read seeds from SEEDFILE: one URL a line, # comments\n"
+"  --local              a site of your own: no politeness delays (tern(1))\n"
+"  --set KEY=VALUE      set a configuration key (section.key=value); repeatable\n"
+"  --cluster URL        join a cluster crawl over NATS (--set cluster.url=URL)\n"
+"  --crawl-id NAME      the cluster crawl's name (--set cluster.crawl-id=NAME)\n"
+"  --workers N          run N local processes sharing the crawl (needs -j)\n"
+"  -h, --help           this help\n";
+
+static const char main_resume_help[] =
+"usage: tern resume JOBDIR [--checkpoint NAME|latest]\n"
+"Continue a job from its live state, or from one of its checkpoints.\n"
+"\n"
+"  --checkpoint NAME    restore checkpoint NAME (or the latest) first\n"
+"  -h, --help           this help\n";
+
+static const char main_warc_index_help[] =
+"usage: tern warc-index JOBDIR\n"
+"Write a CDXJ index of the job's WARC files to standard output.\n"
+"\n"
+"  -h, --help           this help\n";
 
 static int main_crawl(int argc, char **argv)
 {
@@ -184,7 +219,7 @@ static int main_crawl(int argc, char **argv)
 			break;
 		}
 		case 'h':
-			printf("%s", main_crawl_usage);
+			printf("%s%s", main_crawl_usage, main_crawl_help);
 			free(sets);
 			free(url);
 			free(id);
@@ -280,7 +315,7 @@ static int main_resume(int argc, char **argv)
 			checkpoint = optarg;
 			break;
 		case 'h':
-			printf("usage: tern resume JOBDIR [--checkpoint NAME|latest]\n");
+			fputs(main_resume_help, stdout);
 			return 0;
 		default:
 			return 2;
@@ -358,6 +393,10 @@ static int main_warc_index(int argc, char **argv)
 {
 	char *err = NULL;
 
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		fputs(main_warc_index_help, stdout);
+		return 0;
+	}
 	if (argc != 2 || argv[1][0] == '-') {
 		fprintf(stderr, "usage: tern warc-index JOBDIR\n");
 		return 2;

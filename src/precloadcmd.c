@@ -82,6 +82,14 @@ int precloadcmd_run(int argc, char **argv)
 	FILE *fp = NULL;
 	int rc = 0;
 
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		printf("usage: tern precedence-load FILE JOBDIR\n"
+		    "Import lines \"URI PRECEDENCE\" for the preloaded URI precedence policy\n"
+		    "into a job that is not running.\n"
+		    "\n"
+		    "  -h, --help           this help\n");
+		return 0;
+	}
 	if (argc != 3 || argv[1][0] == '-') {
 		fprintf(stderr, "usage: tern precedence-load FILE JOBDIR\n");
 		return 2;

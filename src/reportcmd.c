@@ -7,7 +7,9 @@
 #include "lib/config.h"
 #include "ops/ctl.h"
 #include "frontier/frontier.h"
+#include "crawl/failures.h"
 #include "crawl/job.h"
+#include "crawl/jobtotals.h"
 #include "crawl/report.h"
 #include "lib/xmalloc.h"
 
@@ -15,6 +17,53 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Heritrix's word for the frontier of a job no crawl runs: FINISH once it
+ * finished or is at a limit of the job (a resume would not start it),
+ * else HOLD (stopped or killed: a resume continues it). */
+static const char *reportcmd_word(struct frontier *f, const struct config *cfg)
+{
+	struct jobtotals t;
+	char *err = NULL;
+
+	if (jobtotals_load(f, &t, &err) < 0) {
+		free(err);
+		return "HOLD";
+	}
+	return t.finished_ms != 0 || jobtotals_limit(cfg, &t.stats, t.elapsed_ms) != NULL ?
+	    "FINISH" : "HOLD";
+}
+
+/* The job's counts as its store has them, over those of the last
+ * stats.json: after a kill, stats.json is the previous run's. */
+static void reportcmd_totals(struct frontier *f, json_t *j)
+{
+	static const char *const classes[6] = { "negative", "1xx", "2xx", "3xx", "4xx", "5xx" };
+	struct jobtotals t;
+	char *err = NULL;
+	json_t *st;
+
+	if (jobtotals_load(f, &t, &err) != 1) {
+		free(err);
+		return;
+	}
+	json_object_set_new(j, "pages", json_integer((json_int_t)t.stats.pages));
+	json_object_set_new(j, "bytes", json_integer((json_int_t)t.stats.bytes));
+	json_object_set_new(j, "failures", json_integer((json_int_t)t.stats.failures));
+	json_object_set_new(j, "dns_lookups", json_integer((json_int_t)t.stats.dns_lookups));
+	json_object_set_new(j, "robots_fetches", json_integer((json_int_t)t.stats.robots_fetches));
+	json_object_set_new(j, "retries", json_integer((json_int_t)t.stats.retries));
+	json_object_set_new(j, "revisits", json_integer((json_int_t)t.stats.revisits));
+	json_object_set_new(j, "not_modified", json_integer((json_int_t)t.stats.not_modified));
+	json_object_set_new(j, "seconds", json_real((double)t.elapsed_ms / 1000.0));
+	json_object_set_new(j, "pages_per_second", json_real(t.elapsed_ms > 0 ?
+	    (double)t.stats.pages * 1000.0 / (double)t.elapsed_ms : 0.0));
+	st = json_object();
+	for (int i = 0; i < 6; i++)
+		json_object_set_new(st, classes[i], json_integer((json_int_t)t.stats.status_class[i]));
+	json_object_set_new(j, "statuses", st);
+	json_object_set_new(j, "failures_by_cause", failures_json(&t.stats));
+}
 
 /* Offline: the job's store and files, with no crawl running. */
 static int reportcmd_offline(const char *jobdir, const char *what, const char *state, int json)
@@ -48,19 +97,22 @@ static int reportcmd_offline(const char *jobdir, const char *what, const char *s
 		}
 		goto done;
 	}
+	if (job_check_unlocked(jobdir, &err) < 0) {
+		rc = 1;
+		goto done;
+	}
 	path = xasprintf("%s/state/frontier", jobdir);
 	f = frontier_open(path, cfg, 0, clock_wall_ms(), &err);
 	free(path);
 	if (f == NULL) {
-		char *e = xasprintf("cannot open the job's store (is its crawl running without a "
-		    "control socket?): %s", err);
+		char *e = xasprintf("cannot open the job's store: %s", err);
 		free(err);
 		err = e;
 		rc = 1;
 		goto done;
 	}
 	if (strcmp(what, "frontier") == 0) {
-		report_frontier(f, "HOLD", json, &out);
+		report_frontier(f, reportcmd_word(f, cfg), json, &out);
 	} else if (strcmp(what, "revisits") == 0) {
 		report_revisits(f, clock_wall_ms(), json, &out);
 	} else if (strcmp(what, "queues") == 0) {
@@ -79,7 +131,8 @@ static int reportcmd_offline(const char *jobdir, const char *what, const char *s
 			json_decref(j);
 			j = json_object();
 		}
-		report_frontier(f, "HOLD", 1, &fb);
+		reportcmd_totals(f, j);
+		report_frontier(f, reportcmd_word(f, cfg), 1, &fb);
 		fj = json_loadb(fb.data, fb.len, 0, NULL);
 		buf_free(&fb);
 		if (fj != NULL)
@@ -105,6 +158,14 @@ done:
 	return rc;
 }
 
+static const char reportcmd_help[] =
+"usage: tern report JOBDIR [frontier|queues|hosts|stats|revisits|cluster] [--json] [--state STATE]\n"
+"A report of the job: live from its running crawl, else from its store.\n"
+"\n"
+"  --json               JSON instead of text\n"
+"  --state STATE        queues: only those in STATE (ready, retired, ...)\n"
+"  -h, --help           this help\n";
+
 int reportcmd_run(int argc, char **argv)
 {
 	const char *jobdir = NULL, *what = "frontier", *state = NULL;
@@ -118,7 +179,7 @@ int reportcmd_run(int argc, char **argv)
 		} else if (strcmp(argv[i], "--state") == 0 && i + 1 < argc) {
 			state = argv[++i];
 		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			printf("usage: tern report JOBDIR [frontier|queues|hosts|stats|revisits|cluster] [--json] [--state STATE]\n");
+			fputs(reportcmd_help, stdout);
 			return 0;
 		} else if (argv[i][0] == '-' || nargs == 2) {
 			nargs = 3;

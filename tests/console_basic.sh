@@ -6,7 +6,8 @@
 # crawl in it; a wrong Host, a cross-origin POST and a POST carrying the
 # token in its query are refused and change nothing; no answer allows CORS;
 # hostile requests get 4xx while the crawl goes on; the same pages answer on
-# control.sock; settings take form bodies there. Once the crawl has ended,
+# control.sock; settings take form bodies there; --listen elsewhere moves
+# the console and says so. Once the crawl has ended,
 # `tern console` serves the job offline, actions refused.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/policy_lib.sh"
@@ -143,6 +144,17 @@ grep -q '^queue-total-budget = 100000' "$job/tern.conf" || fail "tern.conf not r
 c=$(code --unix-socket "$sock" -d 'frontier.queue-total-budget=%zz' http://localhost/settings)
 [ "$c" = 400 ] || fail "a malformed form: $c"
 
+# --listen on the same host with any port: the listener open. At another
+# address: the console moves there, says so, and the old one stops.
+[ "$("$TERN" console "$job" --listen 127.0.0.1:0)" = "$url" ] || fail "--listen 127.0.0.1:0 gave another URL"
+nurl=$("$TERN" console "$job" --listen 127.0.0.2:0 2>moved.err) || fail "tern console --listen 127.0.0.2:0: $(cat moved.err)"
+case $nurl in "http://127.0.0.2:"*"/console/?token=$token") ;; *) fail "moved URL: $nurl" ;; esac
+grep -q "moved from $hostport to 127.0.0.2:" moved.err || fail "the move not said: $(cat moved.err)"
+[ "$(code "$nurl")" = 200 ] || fail "the console at its new address: $(code "$nurl")"
+[ "$(code "$url")" = 000 ] || fail "the old address still answers: $(code "$url")"
+[ "$("$TERN" console "$job")" = "$nurl" ] || fail "tern console without --listen did not give the new URL"
+grep -q "console moved from $hostport to 127.0.0.2:" "$job/logs/tern.log" || fail "the move is not in tern.log"
+
 # Offline: the crawl stopped, tern console serves the job itself. Its
 # crawl.log gets 30,000 more lines (about 5 MB, 600 more hosts), so the hosts
 # page reads it in loop steps while its request waits, and the log page stops
@@ -183,6 +195,14 @@ curl -s -H "Authorization: Bearer $token" "$obase/console/log?host=nomatch.test"
 grep -q 'follow Older for more' log.html || fail "log page past its bound: $(grep -o 'lines*, newest[^<]*' log.html)"
 grep -q 'before=[0-9]' log.html || fail "no link to older lines"
 [ -e "$sock" ] && fail "the offline console made control.sock"
+# The offline console holds the job: a resume names it rather than
+# LevelDB's lock error, and changes nothing.
+"$TERN" resume "$job" >busy.out 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "resume beside the offline console: exit $rc: $(cat busy.out)"
+grep -q "is in use by another process (pid $off: tern console $job --listen 127.0.0.1:0): stop it first (the offline console ends on Ctrl-C)" busy.out ||
+	fail "resume beside the offline console: $(cat busy.out)"
+grep -qi "lock" busy.out && fail "LevelDB's lock error shown: $(cat busy.out)"
 kill -TERM $off
 wait $off || fail "offline console exit status $?"
 grep -q Sanitizer offline.err && fail "sanitizer: $(cat offline.err)"

@@ -25,7 +25,7 @@ most=$(tw_most_in_flight)
 key="test,web,h0,#$TW_PORT"
 grep -q " $key " queues.txt || fail "no queue $key: $(cat queues.txt)"
 grep -q " $key+1 " queues.txt || fail "no queue $key+1: $(cat queues.txt)"
-[ "$(wc -l <queues.txt)" -eq 2 ] || fail "not two queues: $(cat queues.txt)"
+[ "$(grep -vc '^#' queues.txt)" -eq 2 ] || fail "not two queues: $(cat queues.txt)"
 pass "parallel-queues = 2: queues $key and $key+1, two requests in flight at most"
 
 : >requests.tsv

@@ -35,12 +35,13 @@ grep -q '^FINISH - ' "$job/reports/frontier-summary.txt" || fail "summary word: 
 
 # Offline reports from the store.
 "$TERN" report "$job" queues --state retired >retired.txt || fail "tern report queues failed"
-[ "$(wc -l <retired.txt)" -eq $HOSTS ] || fail "offline retired queues: $(cat retired.txt)"
+[ "$(grep -vc '^#' retired.txt)" -eq $HOSTS ] || fail "offline retired queues: $(cat retired.txt)"
+head -1 retired.txt | grep -q '^# state queue precedence size ' || fail "no column header: $(head -1 retired.txt)"
 "$TERN" report "$job" queues --json --state RETIRED >retired.json || fail "tern report --json failed"
 node -e 'const a = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
 	if (!Array.isArray(a) || a.length !== Number(process.argv[2]) || a.some(q => q.state !== "RETIRED" || q.size < 1 || q.spend < q.budget))
 		process.exit(1);' retired.json $HOSTS || fail "offline JSON: $(cat retired.json)"
-"$TERN" report "$job" frontier | head -1 | grep -q "^HOLD - $HOSTS URI queues: .* $HOSTS retired" ||
+"$TERN" report "$job" frontier | head -1 | grep -q "^FINISH - $HOSTS URI queues: .* $HOSTS retired" ||
 	fail "offline frontier: $("$TERN" report "$job" frontier | head -1)"
 "$TERN" report "$job" queues --state nonsense >/dev/null 2>err.txt && fail "unknown state accepted"
 grep -q "unknown queue state" err.txt || fail "unknown state: $(cat err.txt)"

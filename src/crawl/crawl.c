@@ -32,12 +32,14 @@
 #include "frontier/frontier.h"
 #include "frontier/hosts.h"
 #include "crawl/job.h"
+#include "crawl/jobtotals.h"
 #include "crawl/report.h"
 #include "lib/robots.h"
 #include "crawl/schedule.h"
 #include "crawl/seedhosts.h"
 #include "crawl/seeds.h"
 #include "crawl/scope.h"
+#include "crawl/statusline.h"
 #include "lib/url.h"
 #include "crawl/visit.h"
 #include "archive/warc.h"
@@ -48,6 +50,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +65,8 @@
 #define CRAWL_HOSTS_CAPACITY 65536
 /* progress.log period. */
 #define CRAWL_PROGRESS_MS 20000
+/* Without a terminal, the status is a plain line this often (tern(1)). */
+#define CRAWL_STATUS_PLAIN_MS 10000
 
 struct crawl {
 	uv_loop_t loop;
@@ -100,8 +105,12 @@ struct crawl {
 	unsigned warc_serial_floor;	/* a restored checkpoint's next WARC serial */
 	int exit_status;
 	int signals;
-	uint64_t start_ms;
-	struct crawl_stats stats;
+	uint64_t start_ms;		/* this run's start */
+	uint64_t elapsed_before_ms;	/* time crawled by the job's earlier runs */
+	uint64_t finished_ms;		/* when the job finished, 0 until then */
+	uint64_t pages_at_start;	/* the job's pages when this run started */
+	struct crawl_stats stats;	/* the job's, over every run */
+	struct jobtotals saved;		/* as last put in the frontier's batch */
 	uv_prepare_t prepare;
 	uv_idle_t idle;
 	uv_timer_t wake;
@@ -109,6 +118,8 @@ struct crawl {
 	uv_timer_t grace;
 	uv_signal_t sigint, sigterm;
 	int tty;
+	struct statusline_rate *rate;	/* the status line's recent rate */
+	uint64_t last_status_ms;	/* the last plain status line */
 	uint64_t last_progress_ms;
 	uint64_t last_warc_error_ms;	/* rate limit of the disk-full message */
 	uint64_t store_write_ns;	/* time in the frontier's LevelDB writes */
@@ -124,20 +135,44 @@ struct crawl {
 	void *on_control_arg;
 };
 
-void crawl_log_event(struct crawl *cr, const char *fmt, ...)
+static void crawl_log_eventv(struct crawl *cr, const char *fmt, va_list ap)
 {
 	char t[32];
-	va_list ap;
 
 	crawllog_iso_time(clock_wall_ms(), t);
 	if (cr->ternlog != NULL) {
 		fprintf(cr->ternlog, "%s ", t);
-		va_start(ap, fmt);
 		vfprintf(cr->ternlog, fmt, ap);
-		va_end(ap);
 		fputc('\n', cr->ternlog);
 		fflush(cr->ternlog);
 	}
+}
+
+void crawl_log_event(struct crawl *cr, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	crawl_log_eventv(cr, fmt, ap);
+	va_end(ap);
+}
+
+void crawl_say(struct crawl *cr, const char *fmt, ...)
+{
+	va_list ap;
+
+	/* The status line has no newline: clear it, or the message would
+	 * run on from it. It is drawn again at the next tick. */
+	if (cr->tty)
+		fputs("\r\033[K", stderr);
+	fputs("tern: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	va_start(ap, fmt);
+	crawl_log_eventv(cr, fmt, ap);
+	va_end(ap);
 }
 
 static const char *const crawl_state_names[CRAWL__NSTATES] = {
@@ -172,6 +207,31 @@ long crawl_rss_kb(void)
 	return rss * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
+/* Time crawled by the job: its earlier runs and this one. */
+static uint64_t crawl_elapsed_ms(const struct crawl *cr)
+{
+	return cr->elapsed_before_ms + (clock_wall_ms() - cr->start_ms);
+}
+
+/* Puts the job's totals in the frontier's batch when they changed (the
+ * time to the second), so that they reach the store in the same write as
+ * the URIs they count. */
+static void crawl_save_totals(struct crawl *cr)
+{
+	struct jobtotals t;
+
+	memset(&t, 0, sizeof t);
+	t.stats = cr->stats;
+	t.elapsed_ms = crawl_elapsed_ms(cr);
+	t.finished_ms = cr->finished_ms;
+	if (t.elapsed_ms / 1000 == cr->saved.elapsed_ms / 1000 &&
+	    memcmp(&t.stats, &cr->saved.stats, sizeof t.stats) == 0 &&
+	    t.finished_ms == cr->saved.finished_ms)
+		return;
+	jobtotals_save(cr->frontier, &t);
+	cr->saved = t;
+}
+
 /* Writes the WARC records and crawl.log lines recorded so far. The frontier calls it before each write of its batch (its prewrite
  * hook), so that whatever writes the batch, records and log lines reach the
  * disk before the frontier marks their URIs done. A WARC write failure (a
@@ -186,8 +246,7 @@ static int crawl_flush_outputs(void *arg, char **errp)
 		/* Said once every 10 s while the hold lasts, not every pass. */
 		uint64_t now = clock_wall_ms();
 		if (now - cr->last_warc_error_ms >= 10000) {
-			crawl_log_event(cr, "WARC write failed, crawl held until it succeeds: %s", err);
-			fprintf(stderr, "tern: WARC write failed, crawl held until it succeeds: %s\n", err);
+			crawl_say(cr, "WARC write failed, crawl held until it succeeds: %s", err);
 			cr->last_warc_error_ms = now;
 		}
 		if (errp != NULL)
@@ -202,6 +261,10 @@ static int crawl_flush_outputs(void *arg, char **errp)
 			*errp = xstrdup("crawl.log write failed");
 		return -1;
 	}
+	/* Whatever writes the frontier's batch (a report walking the store,
+	 * a seek past new URIs) carries the totals of the URIs in it. */
+	if (cr->frontier != NULL)
+		crawl_save_totals(cr);
 	return 0;
 }
 
@@ -225,6 +288,7 @@ static int crawl_flush(struct crawl *cr)
 	}
 	t0 = uv_hrtime();
 	d = frontier_discovered(cr->frontier);
+	crawl_save_totals(cr);
 	frc = frontier_flush(cr->frontier, &err);
 	cr->stats.links_scheduled += frontier_discovered(cr->frontier) - d;
 	/* LevelDB stalls a write while compaction catches up: the time spent
@@ -234,8 +298,7 @@ static int crawl_flush(struct crawl *cr)
 	if (t0 > cr->store_write_max_ns)
 		cr->store_write_max_ns = t0;
 	if (frc < 0) {
-		crawl_log_event(cr, "frontier write failed: %s", err);
-		fprintf(stderr, "tern: frontier write failed: %s\n", err);
+		crawl_say(cr, "frontier write failed: %s", err);
 		free(err);
 		rc = -1;
 	}
@@ -293,10 +356,16 @@ static void crawl_fill(struct crawl *cr)
 {
 	int budget = CRAWL_FILL_BATCH;
 	uint64_t now = clock_wall_ms(), wake = UINT64_MAX;
+	int64_t max_pages = config_int(cr->cfg, CK_CRAWL_MAX_PAGES);
 
 	while (cr->state == CRAWL_RUNNING && visit_in_flight(cr->visits) < cr->max_conns && budget > 0 &&
 	    (cr->warcpool == NULL || !warcpool_busy(cr->warcpool))) {
 		struct curi *c = NULL;
+		/* No more visits than pages left under crawl.max-pages: the
+		 * limit is met exactly unless a kill cuts a run short. */
+		if (max_pages > 0 && cr->stats.pages + (uint64_t)visit_in_flight(cr->visits) >=
+		    (uint64_t)max_pages)
+			break;
 		if (frontier_next(cr->frontier, now, &c, &wake) != 1)
 			break;
 		budget--;
@@ -324,7 +393,7 @@ static void crawl_fill(struct crawl *cr)
 json_t *crawl_stats_json(struct crawl *cr)
 {
 	struct frontier_counts fc;
-	double secs = (double)(clock_wall_ms() - cr->start_ms) / 1000.0;
+	double secs = (double)crawl_elapsed_ms(cr) / 1000.0;
 	json_t *j;
 
 	frontier_counts(cr->frontier, &fc);
@@ -383,25 +452,60 @@ static void crawl_write_reports(struct crawl *cr)
 	json_decref(j);
 }
 
+/* The live status (tern(1), STATUS LINE): on a terminal, one line no wider
+ * than it, redrawn in place every second; otherwise a plain line every
+ * CRAWL_STATUS_PLAIN_MS. */
+static void crawl_status_line(struct crawl *cr, const struct frontier_counts *fc, int final)
+{
+	struct statusline_figures sf;
+	struct winsize ws;
+	uint64_t now = clock_wall_ms();
+	double bytes_s;
+	char line[512];
+	size_t width = 0;
+
+	statusline_rate_sample(cr->rate, now, cr->stats.pages, cr->stats.bytes);
+	if (!cr->tty && !final && now - cr->last_status_ms < CRAWL_STATUS_PLAIN_MS)
+		return;
+	cr->last_status_ms = now;
+	memset(&sf, 0, sizeof sf);
+	sf.pages = cr->stats.pages;
+	sf.queued = fc->queued;
+	sf.failures = cr->stats.failures;
+	sf.in_flight = visit_in_flight(cr->visits);
+	statusline_rate_get(cr->rate, &sf.rate, &bytes_s);
+	sf.mb_rate = bytes_s / 1e6;
+	sf.elapsed_s = (double)crawl_elapsed_ms(cr) / 1000.0;
+	sf.eta_s = final ? -1 : statusline_eta(cr->stats.pages,
+	    (uint64_t)config_int(cr->cfg, CK_CRAWL_MAX_PAGES), sf.rate, sf.elapsed_s,
+	    (double)config_int(cr->cfg, CK_CRAWL_MAX_TIME_SECONDS));
+	if (!cr->tty) {
+		/* A last plain line would only repeat the summary. */
+		if (!final) {
+			statusline_format(&sf, 0, line, sizeof line);
+			fprintf(stderr, "tern: %s\n", line);
+		}
+		return;
+	}
+	/* One column short of the edge: some terminals wrap on the last. */
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
+		width = (size_t)ws.ws_col - 1;
+	else
+		width = 79;
+	statusline_format(&sf, width, line, sizeof line);
+	fprintf(stderr, "\r\033[K%s%s", line, final ? "\n" : "");
+	fflush(stderr);
+}
+
 static void crawl_progress(struct crawl *cr, int final)
 {
 	uint64_t now = clock_wall_ms();
 	struct frontier_counts fc;
-	double secs = (double)(now - cr->start_ms) / 1000.0;
+	double secs = (double)crawl_elapsed_ms(cr) / 1000.0;
 	char t[32];
 
 	frontier_counts(cr->frontier, &fc);
-	if (cr->tty) {
-		fprintf(stderr, "\r\033[K%llu pages, %.1f pages/s, %.2f MB/s, %d in flight, queues %llu ready %llu snoozed %llu inactive %llu retired, %ld MB RSS",
-		    (unsigned long long)cr->stats.pages,
-		    secs > 0 ? (double)cr->stats.pages / secs : 0.0,
-		    secs > 0 ? (double)cr->stats.bytes / secs / 1e6 : 0.0, visit_in_flight(cr->visits),
-		    (unsigned long long)fc.ready, (unsigned long long)fc.snoozed,
-		    (unsigned long long)fc.inactive, (unsigned long long)fc.retired,
-		    crawl_rss_kb() / 1024);
-		if (final)
-			fputc('\n', stderr);
-	}
+	crawl_status_line(cr, &fc, final);
 	if (final || now - cr->last_progress_ms >= CRAWL_PROGRESS_MS) {
 		crawllog_iso_time(now, t);
 		fprintf(cr->progress, "%s %llu %llu %llu %.1f %.1f %llu %d %llu %llu %llu %llu %ld %llu\n", t,
@@ -434,6 +538,9 @@ static void crawl_node_left(void *arg)
 /* The end: everything written, handles closed, the loop let go. */
 static void crawl_end(struct crawl *cr)
 {
+	/* Finished, not stopped: a resume has nothing to do. */
+	if (cr->stop_reason == NULL)
+		cr->finished_ms = clock_wall_ms();
 	crawl_flush(cr);
 	if (cr->stop_reason != NULL && config_bool(cr->cfg, CK_CHECKPOINT_ON_SHUTDOWN)) {
 		char name[CHECKPOINT_NAME_MAX], *err = NULL;
@@ -485,22 +592,10 @@ static void crawl_end(struct crawl *cr)
 		clusternode_leave(cr->node, crawl_node_left, cr);
 }
 
-/* The limit the crawl has reached (max-pages, max-bytes, max-time-seconds),
- * or NULL. Read from the configuration each time: the operator may raise a
- * limit mid-crawl. */
+/* The limit of the job the crawl has reached, or NULL (jobtotals_limit). */
 static const char *crawl_limit_reached(struct crawl *cr)
 {
-	int64_t max_pages = config_int(cr->cfg, CK_CRAWL_MAX_PAGES);
-	int64_t max_bytes = config_int(cr->cfg, CK_CRAWL_MAX_BYTES);
-	int64_t max_time = config_int(cr->cfg, CK_CRAWL_MAX_TIME_SECONDS);
-
-	if (max_pages > 0 && cr->stats.pages >= (uint64_t)max_pages)
-		return "max-pages reached";
-	if (max_bytes > 0 && cr->stats.bytes >= (uint64_t)max_bytes)
-		return "max-bytes reached";
-	if (max_time > 0 && clock_wall_ms() - cr->start_ms >= (uint64_t)max_time * 1000)
-		return "max-time-seconds reached";
-	return NULL;
+	return jobtotals_limit(cr->cfg, &cr->stats, crawl_elapsed_ms(cr));
 }
 
 /* The crawl is at its finish: no eligible URI is left (limit NULL) or a
@@ -583,10 +678,10 @@ static void crawl_failure_say(void *ctx, const char *msg, int terminal)
 {
 	struct crawl *cr = ctx;
 
-	crawl_log_event(cr, "%s", msg);
-	if (!terminal)
-		return;
-	fprintf(stderr, "%stern: %s\n", cr->tty ? "\r\033[K" : "", msg);
+	if (terminal)
+		crawl_say(cr, "%s", msg);
+	else
+		crawl_log_event(cr, "%s", msg);
 }
 
 static void crawl_visit_ended(void *ctx)
@@ -617,7 +712,7 @@ static void crawl_node_status(void *ctx, struct cluster_local *out)
 {
 	struct crawl *cr = ctx;
 	struct frontier_counts fc;
-	double secs = (double)(clock_wall_ms() - cr->start_ms) / 1000.0;
+	double secs = (double)crawl_elapsed_ms(cr) / 1000.0;
 
 	frontier_counts(cr->frontier, &fc);
 	out->frontier_finished = frontier_is_finished(cr->frontier);
@@ -852,6 +947,12 @@ static void crawl_free(struct crawl *cr)
 	 * holds nothing yet: partitions are claimed once the loop runs). */
 	if (cr->node != NULL)
 		clusternode_leave(cr->node, crawl_node_left, cr);
+	/* Made before the job (crawl_open_services) and freed by crawl_end
+	 * once the crawl ran: here only when it never did. */
+	if (cr->fetcher != NULL)
+		fetcher_free(cr->fetcher);
+	if (cr->dns != NULL)
+		dns_free(cr->dns);
 	if (cr->loop_ready) {
 		uv_run(&cr->loop, UV_RUN_DEFAULT);
 		if (uv_loop_close(&cr->loop) != 0)
@@ -883,6 +984,7 @@ static void crawl_free(struct crawl *cr)
 		fclose(cr->ternlog);
 	if (cr->progress)
 		fclose(cr->progress);
+	statusline_rate_free(cr->rate);
 	free(cr->tmpdir);
 	free(cr->jobdir);
 	free(cr);
@@ -890,7 +992,7 @@ static void crawl_free(struct crawl *cr)
 
 static void crawl_print_summary(const struct crawl *cr)
 {
-	double secs = (double)(clock_wall_ms() - cr->start_ms) / 1000.0;
+	double secs = (double)crawl_elapsed_ms(cr) / 1000.0;
 
 	printf("tern: crawl %s%s%s in %.1f s: %llu pages (%.1f pages/s), %llu failures; "
 	    "2xx %llu, 3xx %llu, 4xx %llu, 5xx %llu\n",
@@ -904,6 +1006,10 @@ static void crawl_print_summary(const struct crawl *cr)
 	if (cr->all_failed)
 		printf("tern: every seed failed for good: no page answered 2xx or 304 (exit status 1); "
 		    "the first failure of each host is said above and in %s/logs/tern.log\n", cr->jobdir);
+	if (cr->elapsed_before_ms > 0)
+		printf("tern: the job's totals over every run; this run: %llu pages in %.1f s\n",
+		    (unsigned long long)(cr->stats.pages - cr->pages_at_start),
+		    (double)(clock_wall_ms() - cr->start_ms) / 1000.0);
 	/* URIs left where only the operator can release them (doc/formats.md, "When a crawl ends"). */
 	if (cr->frontier != NULL) {
 		struct frontier_counts fc;
@@ -917,6 +1023,80 @@ static void crawl_print_summary(const struct crawl *cr)
 	}
 	printf("tern: crawl.log %s/logs/crawl.log\ntern: WARCs    %s/warcs/\ntern: reports  %s/reports/\n",
 	    cr->jobdir, cr->jobdir, cr->jobdir);
+}
+
+/* The loop, the resolver and the fetch engine: made from the settings
+ * alone, before the job, so that bad DNS or TLS settings refuse the crawl
+ * before anything is written. */
+static int crawl_open_services(struct crawl *cr)
+{
+	char *err = NULL;
+
+	uv_loop_init(&cr->loop);
+	cr->loop_ready = 1;
+	cr->dns = dns_new(&cr->loop, cr->cfg, &err);
+	if (cr->dns == NULL) {
+		fprintf(stderr, "tern: DNS: %s\n", err);
+		free(err);
+		return -1;
+	}
+	cr->fetcher = fetcher_new(&cr->loop, cr->cfg, cr->dns, &err);
+	if (cr->fetcher == NULL) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		return -1;
+	}
+	return 0;
+}
+
+/* The job's totals from its store. A resume of a job that finished, or
+ * that has reached one of its limits, says so and changes nothing: the
+ * frontier is closed (cr->frontier NULL) and 0 returned. */
+static int crawl_open_totals(struct crawl *cr, const struct crawl_opts *o)
+{
+	struct jobtotals t;
+	const char *limit;
+	char *err = NULL, when[32];
+	int rc = jobtotals_load(cr->frontier, &t, &err);
+
+	if (rc < 0) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		return 1;
+	}
+	if (rc == 1) {
+		/* The store's record is written with the URIs it counts, so
+		 * it wins over a restored checkpoint's crawl.json. */
+		cr->stats = t.stats;
+		cr->elapsed_before_ms = t.elapsed_ms;
+		cr->finished_ms = t.finished_ms;
+		cr->saved = t;
+	}
+	cr->pages_at_start = cr->stats.pages;
+	/* The rate's first second counts from the start. */
+	statusline_rate_sample(cr->rate, cr->start_ms, cr->stats.pages, cr->stats.bytes);
+	if (!o->resume)
+		return 0;
+	if (cr->finished_ms != 0 && frontier_is_finished(cr->frontier)) {
+		time_t sec = (time_t)(cr->finished_ms / 1000);
+		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", gmtime(&sec));
+		printf("tern: %s: this crawl finished at %s with %llu pages and %llu failures; "
+		    "nothing to resume (reports in %s/reports/)\n", cr->jobdir, when,
+		    (unsigned long long)cr->stats.pages, (unsigned long long)cr->stats.failures,
+		    cr->jobdir);
+	} else if ((limit = crawl_limit_reached(cr)) != NULL) {
+		printf("tern: %s: this crawl is at a limit of the job (%s: %llu pages, %llu bytes, "
+		    "%.0f s); nothing to resume: raise the limit in %s/tern.conf to crawl further\n", cr->jobdir, limit,
+		    (unsigned long long)cr->stats.pages, (unsigned long long)cr->stats.bytes,
+		    (double)cr->elapsed_before_ms / 1000.0, cr->jobdir);
+	} else {
+		return 0;
+	}
+	/* Closed as it was opened: not even the time of this look is added. */
+	frontier_set_prewrite(cr->frontier, NULL, NULL);
+	frontier_close(cr->frontier);
+	cr->frontier = NULL;
+	return 0;
 }
 
 /* Everything a crawl needs before its loop runs, in the order that lets a
@@ -937,7 +1117,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 
 	*out = NULL;
 	if (scope_validate(config_str(cfg, CK_CRAWL_SCOPE), &err) < 0) {
-		fprintf(stderr, "tern: crawl.scope: %s\n", err);
+		fprintf(stderr, "tern: %s\n", err);
 		free(err);
 		return 2;
 	}
@@ -966,12 +1146,31 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	cr->last_checkpoint_ms = cr->start_ms;
 	signal(SIGPIPE, SIG_IGN);
 
+	/* Everything the operator gave is checked before the job directory
+	 * is made, so that a refusal leaves nothing behind. */
+	if (!o->resume && (rc = seeds_check(o->seeds, o->nseeds, o->seedfile,
+	    clusternode_configured(cfg))) != 0) {
+		crawl_free(cr);
+		return rc;
+	}
+	if (crawl_open_services(cr) < 0) {
+		crawl_free(cr);
+		return 2;
+	}
 	if (o->resume) {
 		if (job_check_resumable(cr->jobdir, &err) < 0) {
 			fprintf(stderr, "tern: %s\n", err);
 			free(err);
 			crawl_free(cr);
 			return 2;
+		}
+		/* Before a checkpoint is restored over a store another
+		 * process has open, and instead of LevelDB's lock error. */
+		if (job_check_unlocked(cr->jobdir, &err) < 0) {
+			fprintf(stderr, "tern: %s\n", err);
+			free(err);
+			crawl_free(cr);
+			return 1;
 		}
 	} else if (job_create(cr->jobdir, cfg, &err) < 0) {
 		fprintf(stderr, "tern: %s\n", err);
@@ -987,6 +1186,8 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	cr->hosts = hosts_new(CRAWL_HOSTS_CAPACITY);
 	cr->tmpdir = xasprintf("%s/state/tmp", cr->jobdir);
 	cr->tty = isatty(STDERR_FILENO);
+	cr->rate = statusline_rate_new();
+	cr->last_status_ms = cr->start_ms;
 
 	memset(&so, 0, sizeof so);
 	so.scope = config_str(cfg, CK_CRAWL_SCOPE);
@@ -1022,6 +1223,11 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		return 1;
 	}
 	frontier_set_prewrite(cr->frontier, crawl_flush_outputs, cr);
+	rc = crawl_open_totals(cr, o);
+	if (rc != 0 || cr->frontier == NULL) {
+		crawl_free(cr);
+		return rc;
+	}
 	memset(&sco, 0, sizeof sco);
 	sco.cfg = cfg;
 	sco.frontier = cr->frontier;
@@ -1033,8 +1239,6 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		/* Joined before the seeds: they are handed to their
 		 * partitions' owners like any discovered URI. */
 		struct clusternode_env ne;
-		uv_loop_init(&cr->loop);
-		cr->loop_ready = 1;
 		memset(&ne, 0, sizeof ne);
 		ne.cfg = cfg;
 		ne.frontier = cr->frontier;
@@ -1095,24 +1299,6 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		return 1;
 	}
 
-	if (!cr->loop_ready)
-		uv_loop_init(&cr->loop);
-	cr->loop_ready = 1;
-	cr->dns = dns_new(&cr->loop, cfg, &err);
-	if (cr->dns == NULL) {
-		fprintf(stderr, "tern: DNS: %s\n", err);
-		free(err);
-		crawl_free(cr);
-		return 2;
-	}
-	cr->fetcher = fetcher_new(&cr->loop, cfg, cr->dns, &err);
-	if (cr->fetcher == NULL) {
-		fprintf(stderr, "tern: %s\n", err);
-		free(err);
-		dns_free(cr->dns);
-		crawl_free(cr);
-		return 2;
-	}
 	fetcher_limit_idle(cr->fetcher, fdlimit_idle(nofile, conns));
 	schedule_set_dns(cr->sched, cr->dns);
 	{
@@ -1276,7 +1462,7 @@ void crawl_status(const struct crawl *cr, struct crawl_status *st)
 	    cr->stop_reason : cr->pause_reason;
 	st->at_finish = cr->at_finish || cr->state == CRAWL_EMPTY;
 	st->in_flight = visit_in_flight(cr->visits);
-	st->seconds = (double)(clock_wall_ms() - cr->start_ms) / 1000.0;
+	st->seconds = (double)crawl_elapsed_ms(cr) / 1000.0;
 	st->store_write_ns = cr->store_write_ns;
 	st->store_write_max_ns = cr->store_write_max_ns;
 	st->checkpoints = cr->checkpoints;

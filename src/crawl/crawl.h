@@ -46,8 +46,9 @@ enum crawl_state {
 struct crawl;
 
 /* Creates or resumes the job, loads the seeds, opens the outputs and the
- * loop's services: 0 and *out, or the process exit status (tern(1), EXIT STATUS)
- * after saying why on stderr. */
+ * loop's services: 0 and *out, or the process exit status (tern(1), EXIT
+ * STATUS) after saying why on stderr. 0 with *out NULL: a resumed job has
+ * finished or reached a limit; it said so and there is nothing to run. */
 int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **out);
 /* Runs the loop to the crawl's end, prints the summary and frees the crawl;
  * returns the process exit status. */
@@ -83,6 +84,9 @@ struct crawl_status {
 };
 void crawl_status(const struct crawl *cr, struct crawl_status *st);
 
+/* Says something to the person running the crawl: on standard error
+ * (clearing the status line first on a terminal) and in logs/tern.log. */
+void crawl_say(struct crawl *cr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends a runtime event to logs/tern.log. */
 void crawl_log_event(struct crawl *cr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Takes a checkpoint now (any callback may: the frontier is consistent

@@ -45,8 +45,40 @@ static int job_mkdirs(const char *dir, char **err)
 	return rc;
 }
 
+/* Names a job directory holds before its crawl's state exists: a
+ * directory with only these is a job whose first start failed. */
+static const char *const job_own_names[] = {
+	"tern.conf", "tern.conf.tmp", "seeds.txt", "state", "logs", "warcs", "reports",
+	"checkpoints",
+};
+
+/* The first entry of dir that is not tern's own, or NULL (also when dir
+ * does not exist). The name is in the returned allocation. */
+static char *job_foreign_entry(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *found = NULL;
+
+	if (d == NULL)
+		return NULL;
+	while (found == NULL && (e = readdir(d)) != NULL) {
+		size_t i;
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		for (i = 0; i < sizeof job_own_names / sizeof job_own_names[0]; i++)
+			if (strcmp(e->d_name, job_own_names[i]) == 0)
+				break;
+		if (i == sizeof job_own_names / sizeof job_own_names[0])
+			found = xstrdup(e->d_name);
+	}
+	closedir(d);
+	return found;
+}
+
 int job_create(const char *dir, const struct config *cfg, char **err)
 {
+	char *foreign;
 	char *path;
 	struct stat st;
 	struct buf text = BUF_INIT;
@@ -59,6 +91,14 @@ int job_create(const char *dir, const struct config *cfg, char **err)
 		return -1;
 	}
 	free(path);
+	/* A crawl writes its logs, WARCs and reports here: not among
+	 * someone's other files. */
+	if ((foreign = job_foreign_entry(dir)) != NULL) {
+		*err = xasprintf("%s is not empty (it holds '%s') and is not a tern job directory: "
+		    "choose a new or empty directory for the job", dir, foreign);
+		free(foreign);
+		return -1;
+	}
 	if (job_mkdirs(dir, err) < 0)
 		return -1;
 	for (size_t i = 0; i < sizeof job_subdirs / sizeof job_subdirs[0]; i++) {
@@ -128,6 +168,46 @@ int job_check_resumable(const char *dir, char **err)
 		}
 	}
 	return rc;
+}
+
+int job_check_unlocked(const char *dir, char **err)
+{
+	char *path = xasprintf("%s/state/frontier/LOCK", dir), cmd[256] = "", *p;
+	struct flock fl;
+	FILE *fp;
+	size_t n = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	free(path);
+	if (fd < 0)
+		return 0;
+	/* LevelDB holds its store with a POSIX record lock on LOCK: ask who. */
+	memset(&fl, 0, sizeof fl);
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	if (fcntl(fd, F_GETLK, &fl) < 0 || fl.l_type == F_UNLCK) {
+		close(fd);
+		return 0;
+	}
+	close(fd);
+	path = xasprintf("/proc/%ld/cmdline", (long)fl.l_pid);
+	if ((fp = fopen(path, "r")) != NULL) {
+		n = fread(cmd, 1, sizeof cmd - 1, fp);
+		fclose(fp);
+	}
+	free(path);
+	cmd[n] = '\0';
+	/* Arguments are NUL-separated; the program's directory says little. */
+	for (size_t i = 0; n > 0 && i < n - 1; i++)
+		if (cmd[i] == '\0')
+			cmd[i] = ' ';
+	p = cmd + strcspn(cmd, " ");
+	while (p > cmd && p[-1] != '/')
+		p--;
+	*err = xasprintf("%s is in use by another process (pid %ld%s%s): stop it first%s", dir,
+	    (long)fl.l_pid, *p ? ": " : "", p,
+	    strncmp(p, "tern console", 12) == 0 ? " (the offline console ends on Ctrl-C)" : "");
+	return -1;
 }
 
 int job_write_file(const char *path, const char *data, size_t len)

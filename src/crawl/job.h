@@ -9,8 +9,13 @@ struct config;
 
 /* Creates JOBDIR and its subdirectories and writes JOBDIR/tern.conf (the
  * effective configuration). An existing job directory with state is refused
- * with a message pointing at `tern resume`. */
+ * with a message pointing at `tern resume`, and so is a directory holding
+ * files that are not a job's. */
 int job_create(const char *dir, const struct config *cfg, char **err);
+/* 0 if no other process holds the job's store; else -1 and *err naming
+ * the process that does (its pid and command line: an offline `tern
+ * console`, a `tern report`, another crawl). */
+int job_check_unlocked(const char *dir, char **err);
 /* A job directory that `tern resume` can continue. */
 int job_check_resumable(const char *dir, char **err);
 /* Reads a configuration file (a job's tern.conf, or crawl -c FILE) over

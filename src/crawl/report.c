@@ -84,6 +84,8 @@ int report_queues(struct frontier *f, const char *state, int json, struct buf *o
 	frontier_report_queues(f, &all, json);
 	if (json)
 		buf_appends(out, "[");
+	else
+		buf_appends(out, FRONTIER_QUEUES_LEGEND);
 	for (p = all.data; p != NULL && p < all.data + all.len; p = end + 1) {
 		end = memchr(p, '\n', (size_t)(all.data + all.len - p));
 		if (end == NULL)
@@ -169,6 +171,7 @@ void report_write_job(const char *jobdir, struct frontier *f, const char *word, 
 	path = xasprintf("%s/reports/queues.txt", jobdir);
 	tmp = xasprintf("%s.tmp", path);
 	if ((fp = fopen(tmp, "w")) != NULL) {
+		fputs(FRONTIER_QUEUES_LEGEND, fp);
 		frontier_report_queues_fp(f, fp, 0);
 		if (fclose(fp) == 0)
 			rename(tmp, path);

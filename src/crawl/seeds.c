@@ -20,24 +20,26 @@
 /* Seeds scheduled between two frontier writes while a seed list loads. */
 #define SEEDS_FLUSH 4096
 
-/* Reads seeds[0..nseeds) then seedfile's, checks each, adds it to the
- * scope and schedules it: even if seen with force (a new crawl), only if
- * not seen yet without. record (may be NULL) gets each, resolved. */
+/* Reads seeds[0..nseeds) then seedfile's and checks each; unless env is
+ * NULL (a check only), adds it to the scope and schedules it: even if seen
+ * with force (a new crawl), only if not seen yet without. record (may be
+ * NULL) gets each, resolved. A line's seed is its first word; a bad one is
+ * quoted with its whole line. */
 static int seeds_read(const struct seeds_env *env, char *const *seeds, size_t nseeds,
-    const char *seedfile, int force, FILE *record)
+    const char *seedfile, int force, FILE *record, int none_ok)
 {
 	struct buf href = BUF_INIT;
 	FILE *fp = NULL;
-	char *line = NULL;
+	char *line = NULL, *whole = NULL;
 	size_t cap = 0, n = 0;
 	int lineno = 0, rc = 0;
 	char *ferr = NULL;
 
 	for (size_t i = 0; i < nseeds + 1; i++) {
-		const char *seed, *origin;
+		const char *seed, *origin, *quote;
 		char where[600];
 		if (i < nseeds) {
-			seed = seeds[i];
+			seed = quote = seeds[i];
 			origin = "command line";
 		} else {
 			if (seedfile == NULL)
@@ -57,22 +59,29 @@ static int seeds_read(const struct seeds_env *env, char *const *seeds, size_t ns
 				seed++;
 			if (*seed == '\0')
 				continue;
+			free(whole);
+			whole = xstrdup(seed);
+			for (size_t w = strlen(whole); w > 0 && isspace((unsigned char)whole[w - 1]); w--)
+				whole[w - 1] = '\0';
+			quote = whole;
 			line[strcspn(line, " \t")] = '\0';
 			snprintf(where, sizeof where, "%s:%d", seedfile, lineno);
 			origin = where;
 		}
 		if (url_resolve(NULL, seed, strlen(seed), &href) < 0) {
-			fprintf(stderr, "tern: %s: '%s' is not an http or https URL\n", origin, seed);
+			fprintf(stderr, "tern: %s: '%s' is not an http or https URL\n", origin, quote);
 			rc = 2;
 			break;
 		}
+		n++;
+		if (env == NULL)
+			continue;
 		scope_add_seed(env->scope, href.data);
 		if (env->hosts != NULL)
 			seedhosts_add_url(env->hosts, href.data);
 		if (record != NULL)
 			fprintf(record, "%s\n", href.data);
 		schedule_uri(env->sched, href.data, NULL, "", CURI_SEED, force);
-		n++;
 		/* A seed list of 100,000 hosts would otherwise sit whole in the
 		 * write batch and create as many queue objects before the first
 		 * flush; the frontier evicts cold queues only after a write. */
@@ -86,8 +95,9 @@ static int seeds_read(const struct seeds_env *env, char *const *seeds, size_t ns
 	if (fp != NULL)
 		fclose(fp);
 	free(line);
+	free(whole);
 	buf_free(&href);
-	if (rc == 0 && n == 0 && !env->none_ok) {
+	if (rc == 0 && n == 0 && !none_ok) {
 		fprintf(stderr, "tern: no seeds\n");
 		rc = 2;
 	}
@@ -105,13 +115,18 @@ int seeds_load(const struct seeds_env *env, const char *jobdir, int resume,
 		/* Seeds again, as discoveries rather than forced: a crawl killed
 		 * before its first flush still has them, and otherwise they
 		 * are already seen and cost nothing. */
-		rc = seeds_read(env, NULL, 0, path, 0, NULL);
+		rc = seeds_read(env, NULL, 0, path, 0, NULL, env->none_ok);
 	} else {
 		rec = fopen(path, "w");
-		rc = seeds_read(env, seeds, nseeds, seedfile, 1, rec);
+		rc = seeds_read(env, seeds, nseeds, seedfile, 1, rec, env->none_ok);
 		if (rec != NULL)
 			fclose(rec);
 	}
 	free(path);
 	return rc;
+}
+
+int seeds_check(char *const *seeds, size_t nseeds, const char *seedfile, int none_ok)
+{
+	return seeds_read(NULL, seeds, nseeds, seedfile, 0, NULL, none_ok);
 }

@@ -29,4 +29,8 @@ struct seeds_env {
 int seeds_load(const struct seeds_env *env, const char *jobdir, int resume,
     char *const *seeds, size_t nseeds, const char *seedfile);
 
+/* The same checks, before anything is made: 0, or the exit status after
+ * saying why (a bad seed with its file and line, quoted whole). */
+int seeds_check(char *const *seeds, size_t nseeds, const char *seedfile, int none_ok);
+
 #endif

@@ -276,6 +276,33 @@ frontier_checkpoint_mark(struct frontier *f, const char *name, char **err)
 	return store_mark(f, name, err);
 }
 
+int
+frontier_meta_get(struct frontier *f, const char *name, struct buf *out)
+{
+	char *v;
+	size_t vlen;
+
+	buf_reset(&f->k);
+	keys_meta_named(&f->k, name);
+	if (store_get(f, &f->k, &v, &vlen, "reading a job record") < 0)
+		return -1;
+	if (v == NULL)
+		return 0;
+	buf_append(out, v, vlen);
+	leveldb_free(v);
+	return 1;
+}
+
+void
+frontier_meta_put(struct frontier *f, const char *name, const void *v, size_t n)
+{
+	buf_reset(&f->k);
+	keys_meta_named(&f->k, name);
+	buf_reset(&f->v);
+	buf_append(&f->v, v, n);
+	store_put(f, &f->k, &f->v);
+}
+
 void
 frontier_counts(const struct frontier *f, struct frontier_counts *out)
 {

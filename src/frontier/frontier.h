@@ -163,6 +163,10 @@ int frontier_reconsider_retired(struct frontier *f);
 void frontier_settings_changed(struct frontier *f);
 /* Heritrix's one-line status and the frontier summary. */
 void frontier_report_summary(struct frontier *f, struct buf *out);
+/* The column header of the text queues report: Heritrix's fields, times
+ * in UTC, the wake as the wait left (12s, 3m05s, 2h07m). */
+#define FRONTIER_QUEUES_LEGEND "# state queue precedence size enqueues session-balance " \
+	"last-cost(average) last-dequeue wake-in spend/budget errors last-peeked last-queued\n"
 /* One line (or JSON object) per queue, doc/formats.md, "Reports". */
 void frontier_report_queues(struct frontier *f, struct buf *out, int json);
 /* The same, written to fp in 64 KiB pieces: the end-of-crawl report of
@@ -223,6 +227,13 @@ const char *frontier_error(const struct frontier *f);
  * synchronous write: the store's files on disk then hold every change up to
  * this call, in a process crash and a power loss alike. */
 int frontier_checkpoint_mark(struct frontier *f, const char *name, char **err);
+/* A record of the job kept in the store beside the frontier's counters
+ * (key 'm' NAME, src/lib/keys.h): the crawl's totals, so that they move in
+ * the same writes as the URIs they count. get appends the value to out: 1,
+ * 0 when there is none, -1 on a store error (frontier_error). put adds it
+ * to the pending batch, written by the next frontier_flush. */
+int frontier_meta_get(struct frontier *f, const char *name, struct buf *out);
+void frontier_meta_put(struct frontier *f, const char *name, const void *v, size_t n);
 /* The store's directory, as given to frontier_open. */
 const char *frontier_dir(const struct frontier *f);
 

@@ -146,6 +146,13 @@ keys_meta(struct buf *b)
 }
 
 void
+keys_meta_named(struct buf *b, const char *name)
+{
+	buf_appendc(b, KEYS_META);
+	buf_appends(b, name);
+}
+
+void
 keys_preload(struct buf *b, const char *canon)
 {
 	buf_appendc(b, KEYS_PRELOAD);
@@ -588,6 +595,37 @@ keys_counters_decode(const char *v, size_t n, struct keys_counters *c)
 		r.bad = 1;
 	if (r.bad || r.p != r.end) {
 		memset(c, 0, sizeof(*c));
+		return -1;
+	}
+	return 0;
+}
+
+void
+keys_u64s_encode(struct buf *b, const uint64_t *v, size_t n)
+{
+	buf_appendc(b, KEYS_VERSION);
+	keys_put_uv(b, n);
+	for (size_t i = 0; i < n; i++)
+		keys_put_uv(b, v[i]);
+}
+
+int
+keys_u64s_decode(const char *v, size_t n, uint64_t *out, size_t max)
+{
+	struct keys_reader r;
+	uint64_t count, x;
+
+	memset(out, 0, max * sizeof *out);
+	if (keys_reader_start(&r, v, n) < 0)
+		return -1;
+	count = keys_get_uv(&r);
+	for (uint64_t i = 0; !r.bad && i < count; i++) {
+		x = keys_get_uv(&r);
+		if (i < max)
+			out[i] = x;
+	}
+	if (r.bad || r.p != r.end) {
+		memset(out, 0, max * sizeof *out);
 		return -1;
 	}
 	return 0;

@@ -10,6 +10,9 @@
  *   'r' SEQ64                      retired list; value QKEY
  *   's' CANON                      already-seen set; empty value
  *   'm' "counters"                 frontier counters; value: keys_counters_encode
+ *   'm' NAME                       other records of the job (keys_meta_named):
+ *                                  "checkpoint" (the last checkpoint's name),
+ *                                  "job" (the crawl's totals: keys_u64s_encode)
  *   'p' CANON                      preloaded URI precedence; value: decimal text
  *   'v' DUE64 ORD64                a URI waiting for its revisit (continuous
  *                                  crawl), by due time (ms); value: keys_curi_encode
@@ -84,6 +87,8 @@ int keys_inactive_parse(const char *k, size_t n, int *precedence, uint64_t *seq)
 void keys_retired(struct buf *b, uint64_t seq);
 void keys_seen(struct buf *b, const char *canon);
 void keys_meta(struct buf *b);
+/* 'm' NAME: a record of the job kept next to the frontier's counters. */
+void keys_meta_named(struct buf *b, const char *name);
 void keys_preload(struct buf *b, const char *canon);
 void keys_revisit(struct buf *b, uint64_t due_ms, uint64_t ordinal);
 int keys_revisit_parse(const char *k, size_t n, uint64_t *due_ms, uint64_t *ordinal);
@@ -103,6 +108,12 @@ int keys_qmeta_decode(const char *v, size_t n, struct keys_qmeta *m);
 void keys_qmeta_clear(struct keys_qmeta *m);
 void keys_counters_encode(struct buf *b, const struct keys_counters *c);
 int keys_counters_decode(const char *v, size_t n, struct keys_counters *c);
+/* A list of unsigned counters. A reader asking for max values gets zeros
+ * for those an older, shorter record lacks and ignores those a newer one
+ * adds, so that a record can grow without a new version. 0, or -1 on a
+ * malformed value (out then all zeros). */
+void keys_u64s_encode(struct buf *b, const uint64_t *v, size_t n);
+int keys_u64s_decode(const char *v, size_t n, uint64_t *out, size_t max);
 struct robots;
 /* A server's robots verdict and when it was fetched (wall-clock ms), so
  * that a resumed or restored crawl reuses it until robots.validity-seconds

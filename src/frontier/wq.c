@@ -4,8 +4,10 @@
 #include "frontier/frontier.h"
 #include "frontier/seen.h"
 #include "lib/xmalloc.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct wq_table {
 	struct wq **b;
@@ -62,11 +64,43 @@ wq_info(const char *key, const struct keys_qmeta *m, const struct policy_setting
 	out->last_queued = m->last_queued;
 }
 
+/* A time of the text report: UTC to the second, or "-" for none. */
+static void
+wq_report_time(char *out, size_t cap, uint64_t ms)
+{
+	time_t sec = (time_t)(ms / 1000);
+	struct tm tm;
+
+	if (ms == 0 || gmtime_r(&sec, &tm) == NULL || strftime(out, cap, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(out, cap, "-");
+}
+
+/* A wait of the text report: 850ms, 12s, 3m05s, 2h07m, 4d03h; "-" for none. */
+static void
+wq_report_wait(char *out, size_t cap, int64_t ms)
+{
+	long long s = ms / 1000;
+
+	if (ms <= 0)
+		snprintf(out, cap, "-");
+	else if (ms < 1000)
+		snprintf(out, cap, "%lldms", (long long)ms);
+	else if (s < 60)
+		snprintf(out, cap, "%llds", s);
+	else if (s < 3600)
+		snprintf(out, cap, "%lldm%02llds", s / 60, s % 60);
+	else if (s < 86400)
+		snprintf(out, cap, "%lldh%02lldm", s / 3600, s / 60 % 60);
+	else
+		snprintf(out, cap, "%lldd%02lldh", s / 86400, s / 3600 % 24);
+}
+
 void
 wq_report_line(const char *key, const struct keys_qmeta *m, const struct policy_settings *s,
     int floor, uint64_t now, struct buf *out, int json)
 {
 	struct frontier_queue_info q;
+	char when[32], wake[32];
 
 	wq_info(key, m, s, floor, now, &q);
 	if (json) {
@@ -88,10 +122,12 @@ wq_report_line(const char *key, const struct keys_qmeta *m, const struct policy_
 		buf_appends(out, "}\n");
 		return;
 	}
-	buf_appendf(out, "%s %s %d %llu %llu %lld %lld(%.2f) %llu %lld %lld/%lld %llu %s %s\n",
+	wq_report_time(when, sizeof when, q.last_dequeue_ms);
+	wq_report_wait(wake, sizeof wake, q.wake_in_ms);
+	buf_appendf(out, "%s %s %d %llu %llu %lld %lld(%.2f) %s %s %lld/%lld %llu %s %s\n",
 	    q.state, key, q.precedence, (unsigned long long)q.size,
 	    (unsigned long long)q.enqueues, (long long)q.session_balance, (long long)q.last_cost,
-	    q.average_cost, (unsigned long long)q.last_dequeue_ms, (long long)q.wake_in_ms,
+	    q.average_cost, when, wake,
 	    (long long)q.spend, (long long)q.budget, (unsigned long long)q.errors,
 	    q.last_peeked ? q.last_peeked : "-", q.last_queued ? q.last_queued : "-");
 }

@@ -41,7 +41,9 @@ enum status_code {
 };
 
 /* X(NAME, word, label, settings): label names the group in the summary;
- * settings ("" when none applies) are what a person changes about it. */
+ * settings ("" when none applies) are what a person changes about it. A
+ * new group goes last: a job's totals keep the counts by their place
+ * (src/crawl/jobtotals.c), across runs of different versions. */
 #define STATUS_GROUPS(X) \
 	X(OTHER, "other", "other failures", "") \
 	X(ROBOTS, "robots", "refused by robots.txt", "robots.policy, robots.on-server-error") \

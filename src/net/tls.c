@@ -50,9 +50,15 @@ tls_ctx_new(int verify, const char *ca_file, char **err)
 		    SSL_CTX_load_verify_locations(ctx, ca_file, NULL) :
 		    SSL_CTX_set_default_verify_paths(ctx);
 		if (ok != 1) {
+			/* A missing file is a system error, which has no
+			 * reason string of OpenSSL's own. */
+			unsigned long e = ERR_get_error();
+			const char *why = ERR_reason_error_string(e);
+			if (why == NULL && ERR_SYSTEM_ERROR(e))
+				why = strerror(ERR_GET_REASON(e));
 			*err = xasprintf("cannot load CA certificates from %s: %s",
 			    ca_file && *ca_file ? ca_file : "the system store",
-			    ERR_reason_error_string(ERR_get_error()));
+			    why != NULL ? why : "no certificate found");
 			ERR_clear_error();
 			SSL_CTX_free(ctx);
 			return NULL;

@@ -178,8 +178,8 @@ static void console_overview(struct console *c, const struct consoleview_rq *q,
 	else
 		buf_appends(&s[9], "-");
 	consoleview_duration(&s[10], v->seconds);
-	buf_appends(&s[11], c->live ? "since the crawl (or its resume) started" :
-	    "of the last run");
+	/* The job's time, over every run (src/crawl/jobtotals.c). */
+	buf_appends(&s[11], "crawled by the job, every run");
 	console_state_row(&states, q, "in-process", "In process", v->fc.in_process);
 	console_state_row(&states, q, "ready", "Ready", v->fc.ready);
 	console_state_row(&states, q, "snoozed", "Snoozed", v->fc.snoozed);

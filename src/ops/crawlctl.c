@@ -203,7 +203,9 @@ static void crawlctl_metrics(struct crawlctl *cc, struct ctlserver_reply *r)
 	for (int s = 0; s < CRAWL__NSTATES; s++)
 		buf_appendf(b, "tern_state{state=\"%s\"} %d\n", crawl_state_name((enum crawl_state)s),
 		    cs.state == (enum crawl_state)s);
-	buf_appends(b, "# TYPE tern_uptime_seconds gauge\n");
+	buf_appends(b, "# HELP tern_uptime_seconds Time the job has crawled, over every run "
+	    "(the counters above are the job's too).\n"
+	    "# TYPE tern_uptime_seconds gauge\n");
 	buf_appendf(b, "tern_uptime_seconds %.3f\n", cs.seconds);
 	buf_appends(b, "# TYPE tern_control_connections gauge\n");
 	buf_appendf(b, "tern_control_connections %u\n",
@@ -522,23 +524,56 @@ static void crawlctl_sample_cb(uv_timer_t *t)
 
 static void crawlctl_tcp_cb(void *ctx, const struct ctlreq *req, struct ctlserver_reply *r);
 
-/* Opens the console's TCP listener at addr (once: later asks get the one
- * open); cc->url says where. */
-static int crawlctl_listen(struct crawlctl *cc, const char *addr, char **err)
+/* 1 if the listener bound at `bound` already answers what addr asks for:
+ * the same address, or the same host with port 0 (any port). */
+static int crawlctl_listen_same(const char *bound, const char *addr)
 {
-	char bound[64];
+	const char *bc = strrchr(bound, ':'), *ac = strrchr(addr, ':');
 
-	if (cc->tcp != NULL)
-		return 0;
+	if (strcmp(bound, addr) == 0)
+		return 1;
+	return bc != NULL && ac != NULL && bc - bound == ac - addr &&
+	    strncmp(bound, addr, (size_t)(bc - bound)) == 0 && strcmp(ac, ":0") == 0;
+}
+
+/* Opens the console's TCP listener at addr (NULL: the one open, else
+ * 127.0.0.1:0). A listener already open elsewhere is replaced once the new
+ * one is bound, and *moved (may be NULL; cap 64) gets its old address;
+ * cc->url says where the console is. */
+static int crawlctl_listen(struct crawlctl *cc, const char *addr, char *moved, char **err)
+{
+	struct ctlserver *tcp;
+	char bound[64], old[64] = "";
+
+	if (moved != NULL)
+		moved[0] = '\0';
+	if (cc->tcp != NULL) {
+		ctlserver_address(cc->tcp, old, sizeof old);
+		if (addr == NULL || crawlctl_listen_same(old, addr))
+			return 0;
+	}
+	if (addr == NULL)
+		addr = "127.0.0.1:0";
 	if (cc->token[0] == '\0' && consoletoken_get(crawl_jobdir(cc->cr), cc->token, err) < 0)
 		return -1;
-	cc->tcp = ctlserver_start_tcp(crawl_loop(cc->cr), addr, crawlctl_tcp_cb, cc, err);
-	if (cc->tcp == NULL)
+	tcp = ctlserver_start_tcp(crawl_loop(cc->cr), addr, crawlctl_tcp_cb, cc, err);
+	if (tcp == NULL)
 		return -1;
+	/* Pages open at the old address stop answering: the operator asked
+	 * for the console elsewhere. */
+	if (cc->tcp != NULL)
+		ctlserver_close(cc->tcp);
+	cc->tcp = tcp;
 	ctlserver_address(cc->tcp, bound, sizeof bound);
 	cc->tcp_l.port = ctlserver_port(cc->tcp);
 	snprintf(cc->url, sizeof cc->url, "http://%s/console/?token=%s", bound, cc->token);
-	crawl_log_event(cc->cr, "console listening on %s", bound);
+	if (old[0] != '\0') {
+		crawl_log_event(cc->cr, "console moved from %s to %s", old, bound);
+		if (moved != NULL)
+			snprintf(moved, 64, "%s", old);
+	} else {
+		crawl_log_event(cc->cr, "console listening on %s", bound);
+	}
 	if (!ctlserver_loopback(cc->tcp)) {
 		crawl_log_event(cc->cr, CONSOLE_CLEAR_WARNING, bound);
 		fprintf(stderr, "tern: " CONSOLE_CLEAR_WARNING "\n", bound);
@@ -546,25 +581,31 @@ static int crawlctl_listen(struct crawlctl *cc, const char *addr, char **err)
 	return 0;
 }
 
-/* POST /listen {"listen": "ADDR:PORT"} (control.sock only). */
+/* POST /listen {"listen": "ADDR:PORT"} or {} (the listener open, or a
+ * new one on loopback), control.sock only. The answer names the console's
+ * URL and address, and "moved_from" when it left another address. */
 static void crawlctl_listen_route(struct crawlctl *cc, const struct ctlreq *req,
     struct ctlserver_reply *r)
 {
-	json_t *j = json_loadb(req->body.data, req->body.len, 0, NULL);
-	const char *addr = json_string_value(json_object_get(j, "listen"));
-	char *err = NULL, bound[64];
+	json_t *j = json_loadb(req->body.data, req->body.len, 0, NULL), *ans;
+	json_t *given = json_object_get(j, "listen");
+	const char *addr = json_string_value(given);
+	char *err = NULL, bound[64], moved[64];
 
 	if (strcmp(req->method, "POST") != 0) {
 		ctlserver_reply_error(r, 405, "use POST");
-	} else if (addr == NULL) {
-		ctlserver_reply_error(r, 400, "expected {\"listen\": \"127.0.0.1:PORT\"}");
-	} else if (crawlctl_listen(cc, addr, &err) < 0) {
+	} else if (!json_is_object(j) || (given != NULL && addr == NULL)) {
+		ctlserver_reply_error(r, 400, "expected {\"listen\": \"127.0.0.1:PORT\"} or {}");
+	} else if (crawlctl_listen(cc, addr, moved, &err) < 0) {
 		ctlserver_reply_error(r, 400, err);
 		free(err);
 	} else {
 		ctlserver_address(cc->tcp, bound, sizeof bound);
-		crawlctl_json(r, json_pack("{s:s, s:s, s:b}", "url", cc->url, "address", bound,
-		    "loopback", ctlserver_loopback(cc->tcp)));
+		ans = json_pack("{s:s, s:s, s:b}", "url", cc->url, "address", bound,
+		    "loopback", ctlserver_loopback(cc->tcp));
+		if (moved[0] != '\0')
+			json_object_set_new(ans, "moved_from", json_string(moved));
+		crawlctl_json(r, ans);
 	}
 	json_decref(j);
 }
@@ -659,7 +700,7 @@ struct crawlctl *crawlctl_start(struct crawl *cr, char **err)
 	listen = config_str(crawl_config(cr), CK_CONSOLE_LISTEN);
 	if (*listen != '\0') {
 		char *e = NULL;
-		if (crawlctl_listen(cc, listen, &e) < 0) {
+		if (crawlctl_listen(cc, listen, NULL, &e) < 0) {
 			*err = xasprintf("console.listen: %s", e);
 			free(e);
 			crawlctl_close(cc);

@@ -21,13 +21,20 @@
 
 static const char ctl_usage[] =
 "usage: tern ctl JOBDIR COMMAND\n"
+"Control the crawl running in JOBDIR through its control socket.\n"
+"\n"
 "  status                      the crawl's state and counts (JSON)\n"
 "  pause | unpause | stop      hold, resume, or end the crawl\n"
 "  checkpoint                  write a checkpoint\n"
 "  reconsider-retired          move retired queues back to inactive\n"
 "  set KEY=VALUE...            change settings mid-crawl (tern.conf(5) keys)\n"
 "  report [frontier|queues|hosts|stats|revisits] [--json] [--state STATE]\n"
-"  metrics                     Prometheus text\n";
+"                              a report of the running crawl\n"
+"  metrics                     Prometheus text\n"
+"\n"
+"  --json                      with report: JSON instead of text\n"
+"  --state STATE               with report queues: only queues in STATE\n"
+"  -h, --help                  this help\n";
 
 static int ctl_connect(const char *jobdir, char **err)
 {
@@ -186,9 +193,15 @@ int ctl_run(int argc, char **argv)
 	char *payload = NULL, *err = NULL;
 	int status = 0, rc;
 
-	if (argc < 3 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		fputs(ctl_usage, argc < 3 ? stderr : stdout);
-		return argc < 3 ? 2 : 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			fputs(ctl_usage, stdout);
+			return 0;
+		}
+	}
+	if (argc < 3) {
+		fputs(ctl_usage, stderr);
+		return 2;
 	}
 	jobdir = argv[1];
 	cmd = argv[2];

@@ -368,6 +368,37 @@ test_keys_counters_roundtrip(void **state)
 	buf_free(&v);
 }
 
+/* The job's totals: a round trip, a shorter (older) record read with zeros
+ * for what it lacks, a longer (newer) one with its extra values ignored,
+ * and a cut record refused. */
+static void
+test_keys_u64s(void **state)
+{
+	const uint64_t in[4] = { 0, 300, 1ull << 40, UINT64_MAX };
+	uint64_t out[4], wide[6], narrow[2];
+	struct buf v = BUF_INIT, k = BUF_INIT;
+	size_t n;
+
+	(void)state;
+	keys_u64s_encode(&v, in, 4);
+	assert_int_equal(keys_u64s_decode(v.data, v.len, out, 4), 0);
+	assert_memory_equal(in, out, sizeof in);
+	assert_int_equal(keys_u64s_decode(v.data, v.len, wide, 6), 0);
+	assert_memory_equal(in, wide, sizeof in);
+	assert_true(wide[4] == 0 && wide[5] == 0);
+	assert_int_equal(keys_u64s_decode(v.data, v.len, narrow, 2), 0);
+	assert_true(narrow[0] == 0 && narrow[1] == 300);
+	for (n = 0; n < v.len; n++) {
+		assert_int_equal(keys_u64s_decode(v.data, n, out, 4), -1);
+		assert_true(out[1] == 0);
+	}
+	keys_meta_named(&k, "job");
+	assert_int_equal(k.len, 4);
+	assert_memory_equal(k.data, "mjob", 4);
+	buf_free(&v);
+	buf_free(&k);
+}
+
 static void
 test_keys_hist(void **state)
 {
@@ -435,6 +466,7 @@ main(void)
 		cmocka_unit_test(test_keys_robots),
 		cmocka_unit_test(test_keys_qmeta_roundtrip),
 		cmocka_unit_test(test_keys_counters_roundtrip),
+		cmocka_unit_test(test_keys_u64s),
 		cmocka_unit_test(test_keys_hist),
 	};
 

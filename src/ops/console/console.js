@@ -7,7 +7,43 @@
  * are POSTs to the control socket's own routes (/pause, /settings, ...). */
 'use strict';
 
-(function () {
+/* The charts' value axis, pure: a round top for the largest value, and
+ * labels with as many decimals as the step between them needs, so that no
+ * two read the same (tests/console_axis.sh loads this file under node). */
+const ternAxis = (function () {
+	function niceMax(v) {
+		if (!(v > 0)) return 1;
+		const e = Math.pow(10, Math.floor(Math.log10(v)));
+		for (const m of [1, 2, 2.5, 5, 10]) if (v <= m * e) return m * e;
+		return 10 * e;
+	}
+
+	/* Decimals that write step exactly: 0.25 needs 2, 0.00005 needs 5. */
+	function decimals(step) {
+		let d = 0;
+		while (d < 12 && Math.abs(step * Math.pow(10, d) - Math.round(step * Math.pow(10, d))) >
+		    1e-6 * Math.max(1, step * Math.pow(10, d)))
+			d++;
+		return d;
+	}
+
+	/* Large values by k, M and G; an axis whose top (4 steps) is under
+	 * 0.01 by m (1e-3) or µ (1e-6), so that its labels stay short. */
+	function label(v, step) {
+		if (v >= 1e9) return (v / 1e9).toFixed(decimals(step / 1e9)) + 'G';
+		if (v >= 1e6) return (v / 1e6).toFixed(decimals(step / 1e6)) + 'M';
+		if (v >= 1e4) return (v / 1e3).toFixed(decimals(step / 1e3)) + 'k';
+		if (v === 0) return '0';
+		if (4 * step < 1e-5) return (v * 1e6).toFixed(decimals(step * 1e6)) + '\u00b5';
+		if (4 * step < 1e-2) return (v * 1e3).toFixed(decimals(step * 1e3)) + 'm';
+		return v.toFixed(decimals(step));
+	}
+
+	return { niceMax, label };
+})();
+if (typeof module === 'object' && module.exports) module.exports = ternAxis;
+
+if (typeof document !== 'undefined') (function () {
 	const token = document.querySelector('meta[name="tern-token"]')?.content || '';
 	const page = document.body.dataset.page || '';
 	const live = document.body.dataset.live === '1';
@@ -161,14 +197,14 @@
 		const t0 = points[0][0], t1 = points[points.length - 1][0];
 		let max = 0;
 		for (const p of points) if (p[1] !== null && p[1] > max) max = p[1];
-		max = niceMax(max);
+		max = ternAxis.niceMax(max);
 		for (let i = 0; i <= 4; i++) {
 			const y = top + ph - ph * i / 4;
 			g.beginPath();
 			g.moveTo(left, y + 0.5);
 			g.lineTo(left + pw, y + 0.5);
 			g.stroke();
-			g.fillText(short(max * i / 4, max / 4) + unit, 4, y + 4);
+			g.fillText(ternAxis.label(max * i / 4, max / 4) + unit, 4, y + 4);
 		}
 		const span = Math.max(1, t1 - t0);
 		for (let i = 0; i <= 3; i++) {
@@ -192,23 +228,6 @@
 			pen = true;
 		}
 		g.stroke();
-	}
-
-	function niceMax(v) {
-		if (v <= 0) return 1;
-		const e = Math.pow(10, Math.floor(Math.log10(v)));
-		for (const m of [1, 2, 2.5, 5, 10]) if (v <= m * e) return m * e;
-		return 10 * e;
-	}
-
-	/* An axis label: as many decimals as the step between labels needs. */
-	function short(v, step) {
-		if (v >= 1e9) return (v / 1e9).toFixed(1) + 'G';
-		if (v >= 1e6) return (v / 1e6).toFixed(1) + 'M';
-		if (v >= 1e4) return (v / 1e3).toFixed(0) + 'k';
-		if (v === 0) return '0';
-		const d = step >= 1 ? (Number.isInteger(step) ? 0 : 1) : Math.min(4, Math.ceil(-Math.log10(step)) + 1);
-		return v.toFixed(d);
 	}
 
 	/* Samples are cumulative [t_ms, pages, bytes, in_flight, queued]; rates
