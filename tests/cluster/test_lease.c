@@ -249,14 +249,15 @@ static void test_lease_scenarios(void **state)
 
 /* Safety over a long random run: whatever the answers and their delays,
  * the node never fetches a partition past lease_ms after the send time of
- * the last write the server could have taken as a confirmation. */
+ * the last write the server could have taken as a confirmation; and
+ * liveness: it does fetch each partition most of the time. */
 static void test_lease_never_fetches_expired(void **state)
 {
 	struct lease_params lp = { 4, 10000, 0, 0, 0 };
 	struct lease_table *t = lease_new(&lp);
 	struct lease_view_entry v[4];
 	struct lease_action a[16];
-	uint64_t now, landed[4] = { 0 };
+	uint64_t now, landed[4] = { 0 }, fetching[4] = { 0 }, steps = 0;
 	uint32_t rnd = 12345;
 	unsigned p, live = 1;
 	struct { int out; uint64_t sent; int claim; } pend[4];
@@ -314,11 +315,24 @@ static void test_lease_never_fetches_expired(void **state)
 				if (a[i].kind == LEASE_DO_START)
 					lease_replayed(t, a[i].partition);
 		}
-		for (p = 0; p < 4; p++)
-			if (lease_may_fetch(t, p, now) && now >= landed[p] + 10000)
+		steps++;
+		for (p = 0; p < 4; p++) {
+			if (!lease_may_fetch(t, p, now))
+				continue;
+			fetching[p]++;
+			if (now >= landed[p] + 10000)
 				fail_msg("fetching partition %u at %llu, key expired at %llu", p,
 				    (unsigned long long)now, (unsigned long long)(landed[p] + 10000));
+		}
 	}
+	/* Liveness: a table that refused to fetch would pass the check above.
+	 * With a third of the answers lost and delays up to 9 s against a 5 s
+	 * window the node suspends now and then, but each partition is still
+	 * fetched most of the time (80 % to 94 % with this seed). */
+	for (p = 0; p < 4; p++)
+		if (fetching[p] * 4 < steps * 3)
+			fail_msg("partition %u fetchable %llu of %llu steps, want 3/4 at least", p,
+			    (unsigned long long)fetching[p], (unsigned long long)steps);
 	lease_free(t);
 }
 
