@@ -70,7 +70,7 @@ pass "8 hosts, 3 runs: each robots.txt fetched once ($first before the first sto
 # no URI has used yet is not judged expired (else h0 would fetch its
 # robots.txt forever).
 tw_stop
-tw_start --hosts 4 --pages 30 --links 4 --kb 1 --cross 0.3 --latency-ms 5-20
+tw_start --hosts 4 --pages 8 --links 4 --kb 1 --cross 0.3 --latency-ms 5-20
 log=$TW_DIR/requests.tsv
 job2=$TW_DIR/job2
 run 2 crawl -j "$job2" -s "$TW_DIR/seeds.txt" --set dns.servers="$DNS_SERVER" \
