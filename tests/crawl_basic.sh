@@ -74,6 +74,8 @@ awk 'NR == FNR { split($0, m, "\t"); want[m[1]] = m[3]; next }
 	"$man" "$cl" >wrongstatus.txt || fail "statuses differ from the manifest: $(head -3 wrongstatus.txt)"
 [ -s "$job/reports/stats.json" ] || fail "no stats.json"
 [ -s "$job/reports/frontier-summary.txt" ] || fail "no frontier summary"
+[ -s "$job/reports/queues.txt" ] || fail "no queues report"
+[ -s "$job/reports/hosts.txt" ] || fail "no hosts report"
 [ -s "$job/tern.conf" ] || fail "no effective tern.conf"
 grep -q "^min-delay-ms = $MIN_DELAY\$" "$job/tern.conf" || fail "tern.conf lacks the --set value"
 ls "$job"/warcs/*.warc.gz >/dev/null 2>&1 || fail "no WARC files"

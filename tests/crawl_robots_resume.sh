@@ -2,9 +2,11 @@
 # robots.txt verdicts live in the frontier store: a crawl stopped and resumed
 # (from its live state, then from the checkpoint its last stop took) asks
 # each host for robots.txt once in all, not once per run, while
-# robots.validity-seconds has not run out. Judged from the test web's
-# request log. A last run with robots.validity-seconds = 1 shows the kept
-# verdicts do expire.
+# robots.validity-seconds has not run out, and the kept verdicts are
+# obeyed: h0 and h5 disallow /p/private/, and after each resume their
+# private pages are logged -9998 (precluded by robots.txt) and never
+# requested. Judged from the test web's request log and crawl.log. A last
+# run with robots.validity-seconds = 1 shows the kept verdicts do expire.
 . "$top_srcdir/tests/lib.sh"
 need_cmd dnsmasq timeout
 
@@ -36,6 +38,7 @@ run 2 crawl -j "$job" -s seeds.txt --set dns.servers="$DNS_SERVER" \
 first=$(robots_requests)
 [ "$first" -ge 4 ] || fail "only $first robots.txt fetched before the first stop"
 pages1=$(wc -l <"$log")
+lines1=$(wc -l <"$job/logs/crawl.log")
 run 2 resume "$job"
 [ "$(wc -l <"$log")" -gt "$pages1" ] || fail "the resumed crawl fetched nothing"
 ls -d "$job"/checkpoints/cp* >/dev/null 2>&1 || fail "no checkpoint taken at the stop"
@@ -46,6 +49,18 @@ awk -F'\t' '$4 == "/robots.txt" { n[$3]++ } END { for (h in n) if (n[h] > 1) { p
 hosts=$(awk -F'\t' '$4 == "/robots.txt" { print $3 }' "$log" | sort -u | wc -l)
 [ "$hosts" -eq 8 ] || fail "robots.txt of $hosts hosts fetched, wanted 8"
 grep -q '^[^ ]* *200 ' "$job/logs/crawl.log" || fail "nothing crawled"
+awk -F'\t' -v p="$TW_PORT" '{ print "http://" $3 ":" p $4 }' "$log" | sort -u >requested.txt
+awk -F'\t' '$2 == "disallowed" { print $1 }' manifest.tsv | sort >disallowed.txt
+[ -s disallowed.txt ] || fail "the web has no disallowed page"
+[ -z "$(comm -12 disallowed.txt requested.txt)" ] ||
+	fail "disallowed pages requested: $(comm -12 disallowed.txt requested.txt | head -3)"
+precluded=$(tail -n +$((lines1 + 1)) "$job/logs/crawl.log" | awk '$2 == -9998 && $4 ~ /\/p\/private\// { print $4 }' | sort -u)
+[ -n "$precluded" ] || fail "no private page precluded by a kept verdict after the first stop"
+[ -z "$(echo "$precluded" | comm -23 - disallowed.txt)" ] ||
+	fail "precluded but allowed: $(echo "$precluded" | comm -23 - disallowed.txt | head -3)"
+awk '$4 ~ /\/p\/private\// && $2 == 200 { print $4 }' "$job/logs/crawl.log" | sort -u | comm -12 - disallowed.txt >fetched_disallowed.txt
+[ -s fetched_disallowed.txt ] && fail "disallowed pages logged 200: $(head -3 fetched_disallowed.txt)"
+pass "kept verdicts obeyed: $(echo "$precluded" | wc -l) private pages of h0/h5 precluded after a resume, none of the $(wc -l <disallowed.txt) disallowed requested"
 pass "8 hosts, 3 runs: each robots.txt fetched once ($first before the first stop)"
 
 # Kept verdicts expire as fetched ones do: a job stopped, its
@@ -55,7 +70,7 @@ pass "8 hosts, 3 runs: each robots.txt fetched once ($first before the first sto
 # no URI has used yet is not judged expired (else h0 would fetch its
 # robots.txt forever).
 tw_stop
-tw_start --hosts 4 --pages 30 --links 4 --kb 1 --cross 0.3 --latency-ms 5-20
+tw_start --hosts 4 --pages 8 --links 4 --kb 1 --cross 0.3 --latency-ms 5-20
 log=$TW_DIR/requests.tsv
 job2=$TW_DIR/job2
 run 2 crawl -j "$job2" -s "$TW_DIR/seeds.txt" --set dns.servers="$DNS_SERVER" \

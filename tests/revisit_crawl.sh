@@ -1,8 +1,10 @@
 #!/bin/sh
 # A continuous crawl (crawl.mode = continuous) of the test web's changing
 # pages for REVISIT_SECONDS, judged from the server's request log, crawl.log
-# and the WARCs: pages that change every 2 s are visited more often than
-# pages that never change; revisits send the previous capture's validators
+# and the WARCs: pages that change every 2 s are visited at least 3x as
+# often as pages that never change (4.4x on a quiet machine: the interval
+# of the changing ones shrinks to revisit.min-interval-seconds while the
+# others' doubles up to 16 s); revisits send the previous capture's validators
 # and unchanged pages answer 304, logged with duplicate:digest (as every
 # capture written as a revisit, doc/formats.md "crawl.log") and archived as server-not-modified revisits that warcio accepts (with
 # the identical-payload revisits of pages without validators); per host,
@@ -50,7 +52,7 @@ awk -F'\t' '$4 ~ /^\/v\/[0-9]+\/[a-z]+\/[0-9]+\.html$/ { split($4, p, "/"); n[p[
 changing=$(awk '$1 == 2 { printf "%.1f", $2 / $3 }' visits.txt)
 never=$(awk '$1 == 0 { printf "%.1f", $2 / $3 }' visits.txt)
 [ -n "$changing" ] && [ -n "$never" ] || fail "no visits by period: $(cat visits.txt)"
-awk -v c="$changing" -v n="$never" 'BEGIN { exit !(c >= 1.5 * n && n >= 2) }' ||
+awk -v c="$changing" -v n="$never" 'BEGIN { exit !(c >= 3 * n && n >= 2) }' ||
 	fail "pages changing every 2 s got $changing visits each, unchanging ones $never: $(cat visits.txt)"
 pass "visits per page: $changing for pages changing every 2 s, $never for unchanging ones"
 
