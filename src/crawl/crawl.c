@@ -1049,12 +1049,14 @@ static int crawl_open_services(struct crawl *cr)
 	return 0;
 }
 
-/* The job's totals from its store. A resume of a job that finished, or
- * that has reached one of its limits, says so and changes nothing: the
+/* The job's totals from its store. A resume of a job that finished with
+ * nothing held back, or that has reached one of its limits, says so and
+ * changes nothing: the
  * frontier is closed (cr->frontier NULL) and 0 returned. */
 static int crawl_open_totals(struct crawl *cr, const struct crawl_opts *o)
 {
 	struct jobtotals t;
+	struct frontier_counts fc;
 	const char *limit;
 	char *err = NULL, when[32];
 	int rc = jobtotals_load(cr->frontier, &t, &err);
@@ -1077,7 +1079,12 @@ static int crawl_open_totals(struct crawl *cr, const struct crawl_opts *o)
 	statusline_rate_sample(cr->rate, cr->start_ms, cr->stats.pages, cr->stats.bytes);
 	if (!o->resume)
 		return 0;
-	if (cr->finished_ms != 0 && frontier_is_finished(cr->frontier)) {
+	frontier_counts(cr->frontier, &fc);
+	/* URIs held in retired or ineligible queues are the operator's to
+	 * release (an edited budget or floor in tern.conf, reconsider-retired
+	 * while paused at finish): such a job resumes. */
+	if (cr->finished_ms != 0 && frontier_is_finished(cr->frontier) &&
+	    fc.retired_uris == 0 && fc.ineligible_uris == 0) {
 		time_t sec = (time_t)(cr->finished_ms / 1000);
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", gmtime(&sec));
 		printf("tern: %s: this crawl finished at %s with %llu pages and %llu failures; "
