@@ -1047,14 +1047,14 @@ test_checklist_reports(void **state)
 	buf_reset(&b);
 	frontier_report_queues(t->f, &b, 0);
 	/* state key precedence size enqueues balance lastcost(avg) lastdequeue
-	 * wake spend/budget errors lastpeeked lastqueued */
-	line = strstr(b.data, "SNOOZED b, 3 1 2 2999 1(1.00) 1000000 5000 1/1 0 http://b/1 "
+	 * (UTC) wake (a wait) spend/budget errors lastpeeked lastqueued */
+	line = strstr(b.data, "SNOOZED b, 3 1 2 2999 1(1.00) 1970-01-01T00:16:40Z 5s 1/1 0 http://b/1 "
 	    "http://b/2\n");
 	if (line == NULL)
 		fail_msg("items 75, 76: %s", b.data);
-	assert_non_null(strstr(b.data, "RETIRED a, 3 1 2 3000 1(6.00) 1000000 0 6/1 1 "
+	assert_non_null(strstr(b.data, "RETIRED a, 3 1 2 3000 1(6.00) 1970-01-01T00:16:40Z - 6/1 1 "
 	    "http://a/1 http://a/2\n"));
-	assert_non_null(strstr(b.data, "INELIGIBLE floor1, 200 1 1 3000 0(0.00) 0 0 0/1 0 - "
+	assert_non_null(strstr(b.data, "INELIGIBLE floor1, 200 1 1 3000 0(0.00) - - 0/1 0 - "
 	    "http://floor1/1\n"));
 	assert_non_null(strstr(b.data, "EXHAUSTED c, 3 0 1 "));
 	buf_free(&b);
