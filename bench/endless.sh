@@ -26,9 +26,11 @@
 # to the exit, so up to 0.1 s of the shutdown is missed), other_cpu_s: every
 # other thread (LevelDB's compaction thread, libuv's pool) the same way.
 # queued and queues come from the job's reports/stats.json at the end.
-# --perf records the whole process with call graphs (perf record -g) into
+# --perf records the whole process with call graphs (perf record -g, or
+# ENDLESS_PERF_ARGS, e.g. "--call-graph dwarf -F 250") into
 # OUT.tsv's directory as perf-VARIANT-PAGES.data.
 #
+# ENDLESS_SET adds settings (e.g. "--set storage.write-buffer-mb=32").
 # TERN names the program (default build/bench/src/tern: an -O2 build
 # without sanitizers, as bench/run makes). The marginal CPU per page is
 # bench/endless-report.sh's business. Needs nginx, dnsmasq and
@@ -193,12 +195,12 @@ for pages in "$@"; do
 	kill -USR1 "$NGX_PID" # reopen the log
 	sleep 0.2
 	pre=""
-	[ $perf -eq 1 ] && pre="perf record -g -o $(dirname "$out")/perf-$variant-$pages.data --"
+	[ $perf -eq 1 ] && pre="perf record ${ENDLESS_PERF_ARGS:--g} -o $(dirname "$out")/perf-$variant-$pages.data --"
 	# shellcheck disable=SC2086
 	$pre /usr/bin/time -v -o "$W/time.txt" "$TERN" crawl -j "$JOB" -s "$W/seeds.txt" \
 		--set dns.servers="127.0.0.1:$DNS_PORT" $TERN_MATCHED \
 		--set crawl.scope=domain --set crawl.max-connections=256 --set warc.enabled=$warc \
-		--set crawl.max-pages="$pages" >"$W/out.txt" 2>&1 &
+		--set crawl.max-pages="$pages" ${ENDLESS_SET:-} >"$W/out.txt" 2>&1 &
 	bg=$!
 	# The crawler's pid: time's child (or perf's grandchild).
 	tp=""

@@ -1,7 +1,7 @@
 /* LevelDB's own insert cost on this machine: the floor the frontier's store
  * is compared with (doc/performance.md, "Frontier cost at scale").
  *
- *   bench/leveldbbench [-r] [-v BYTES] [-k BYTES] [-b BATCH] [-w MB] [-f MB] N DIR
+ *   bench/leveldbbench [-r] [-s] [-v BYTES] [-k BYTES] [-b BATCH] [-w MB] [-f MB] N DIR
  *
  * Writes N keys in batches of BATCH (default 1000, no sync), as the
  * frontier writes one batch per loop iteration, into a new database under
@@ -12,7 +12,10 @@
  * queue's appends); values -v bytes (default 0) of incompressible bytes.
  * Prints, per tenth of N, the process's CPU time (user+sys, every thread:
  * LevelDB compacts in its own) per key inserted in that tenth, so that the
- * growth of the cost with the store's size shows. */
+ * growth of the cost with the store's size shows. -s (with -r) separates
+ * keys from values as WiscKey does: each entry is then a random key with an
+ * empty value plus the value under an increasing 9-byte key ('l' and a
+ * big-endian ordinal), two writes in the same batch. */
 #include <leveldb/c.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,7 +50,7 @@ int
 main(int argc, char **argv)
 {
 	size_t vlen = 0, klen = 17, batch = 1000, wmb = 4, fmb = 2, n, i, j;
-	int random = 0, opt;
+	int random = 0, split = 0, opt;
 	char *err = NULL, key[64], *val, path[4096];
 	uint64_t seed = 1;
 	double t0, last;
@@ -58,9 +61,10 @@ main(int argc, char **argv)
 	leveldb_filterpolicy_t *fp;
 	leveldb_t *db;
 
-	while ((opt = getopt(argc, argv, "rv:k:b:w:f:")) != -1) {
+	while ((opt = getopt(argc, argv, "rsv:k:b:w:f:")) != -1) {
 		switch (opt) {
 		case 'r': random = 1; break;
+		case 's': split = 1; break;
 		case 'v': vlen = strtoul(optarg, NULL, 10); break;
 		case 'k': klen = strtoul(optarg, NULL, 10); break;
 		case 'b': batch = strtoul(optarg, NULL, 10); break;
@@ -92,8 +96,9 @@ main(int argc, char **argv)
 	wo = leveldb_writeoptions_create();
 	wb = leveldb_writebatch_create();
 	val = malloc(vlen + 8);
-	printf("# %zu keys of %zu bytes (%s), values of %zu bytes, batches of %zu, write buffer %zu MB, tables %zu MB\n",
-	    n, klen, random ? "random" : "increasing", vlen, batch, wmb, fmb);
+	printf("# %zu keys of %zu bytes (%s), values of %zu bytes%s, batches of %zu, write buffer %zu MB, tables %zu MB\n",
+	    n, klen, random ? "random" : "increasing", vlen, split ? " under increasing keys apart" : "",
+	    batch, wmb, fmb);
 	printf("# keys_so_far\tus_per_key_in_this_tenth\n");
 	t0 = last = leveldbbench_cpu();
 	for (i = 0; i < n;) {
@@ -110,7 +115,17 @@ main(int argc, char **argv)
 				uint64_t r = leveldbbench_next(&seed);
 				memcpy(val + p, &r, 8);
 			}
-			leveldb_writebatch_put(wb, key, klen, val, vlen);
+			if (split) {
+				char lk[9];
+
+				leveldb_writebatch_put(wb, key, klen, "", 0);
+				lk[0] = 'l';
+				for (p = 0; p < 8; p++)
+					lk[1 + p] = (char)((uint64_t)i >> (56 - 8 * p));
+				leveldb_writebatch_put(wb, lk, sizeof(lk), val, vlen);
+			} else {
+				leveldb_writebatch_put(wb, key, klen, val, vlen);
+			}
 		}
 		leveldb_write(db, wo, wb, &err);
 		if (err != NULL) {
@@ -140,6 +155,6 @@ main(int argc, char **argv)
 	free(val);
 	return 0;
 usage:
-	fprintf(stderr, "usage: bench/leveldbbench [-r] [-v BYTES] [-k BYTES] [-b BATCH] [-w MB] [-f MB] N DIR\n");
+	fprintf(stderr, "usage: bench/leveldbbench [-r] [-s] [-v BYTES] [-k BYTES] [-b BATCH] [-w MB] [-f MB] N DIR\n");
 	return 2;
 }
