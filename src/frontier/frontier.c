@@ -63,7 +63,7 @@ frontier_options_defaults(struct frontier_options *o)
 	o->precedence_floor = 255;
 	o->snooze_deactivate_ms = 300000;
 	o->cache_mb = 8;
-	o->write_buffer_mb = 4;
+	o->write_buffer_mb = 16;
 	o->cold_queues = 4096;
 	o->seen_memory = (size_t)8 << 20;
 	o->best_first = 0;

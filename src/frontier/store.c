@@ -164,7 +164,7 @@ store_open(struct frontier *f, const char *dir, int create, char **err)
 	f->cache = leveldb_cache_create_lru((o->cache_mb > 0 ? o->cache_mb : 8) << 20);
 	leveldb_options_set_cache(f->lopt, f->cache);
 	leveldb_options_set_write_buffer_size(f->lopt,
-	    (o->write_buffer_mb > 0 ? o->write_buffer_mb : 4) << 20);
+	    (o->write_buffer_mb > 0 ? o->write_buffer_mb : 16) << 20);
 	/* Per-table Bloom filters make reads of absent seen keys cheap. */
 	f->filter = leveldb_filterpolicy_create_bloom(10);
 	leveldb_options_set_filter_policy(f->lopt, f->filter);
