@@ -5,6 +5,7 @@
 # time.
 #
 #   bench/endless.sh [--hosts] [--warc] [--perf] OUT.tsv PAGES...
+#   bench/endless.sh --restart OUT.tsv PAGES...
 #
 # The web (one nginx worker, one port, SSI): any path is a ~10 KB page that
 # links to 20 new pages under its own path (PATH/0 .. PATH/19), to one other
@@ -30,6 +31,13 @@
 # ENDLESS_PERF_ARGS, e.g. "--call-graph dwarf -F 250") into
 # OUT.tsv's directory as perf-VARIANT-PAGES.data.
 #
+# --restart measures a restart at scale instead: a crawl with WARC on is
+# killed (SIGKILL) once nginx has answered PAGES requests, then
+# `tern resume` is started, and the row is
+#   restart pages_at_kill queued_at_kill warc_bytes_open seconds_to_first_fetch
+# (queued from `tern report JOB frontier` between the kill and the
+# resume; the first fetch is the first line crawl.log gets after the
+# resume started).
 # ENDLESS_SET adds settings (e.g. "--set storage.write-buffer-mb=32").
 # TERN names the program (default build/bench/src/tern: an -O2 build
 # without sanitizers, as bench/run makes). The marginal CPU per page is
@@ -37,9 +45,10 @@
 # /usr/bin/time (scripts/deps --bench).
 cd "$(dirname "$0")/.."
 top=$(pwd)
-hosts=0 warc=false perf=0
+hosts=0 warc=false perf=0 restart=0
 while [ $# -gt 0 ]; do
 	case $1 in
+	--restart) restart=1 warc=true ;;
 	--hosts) hosts=1 ;;
 	--warc) warc=true ;;
 	--perf) perf=1 ;;
@@ -144,6 +153,8 @@ while :; do
 	port_try=$((port_try + 1))
 	[ $port_try -le 20 ] || fail "nginx: no free port after 20 tries"
 	PORT=$(_lib_random_port)
+	# Another server on that port would answer the checks below.
+	ss -ltnH 2>/dev/null | awk -v p="$PORT" '{ q = $4; sub(/.*:/, "", q); if (q == p) f = 1 } END { exit !f }' && continue
 	{
 		echo "daemon off;"
 		echo "worker_processes 1;"
@@ -177,18 +188,67 @@ while :; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	if kill -0 $NGX_PID 2>/dev/null; then
+	sleep 0.2
+	if kill -0 $NGX_PID 2>/dev/null &&
+		curl -s -H "Host: 3.web.test" "http://127.0.0.1:$PORT/3/7" | grep -q 'href="http://7-3.3.web.test:'; then
 		track_pid $NGX_PID
 		break
 	fi
-	wait $NGX_PID 2>/dev/null
+	stop_pid $NGX_PID
 done
-curl -s -H "Host: 3.web.test" "http://127.0.0.1:$PORT/3/7" | grep -q 'href="http://7-3.3.web.test:' ||
-	fail "the endless web does not answer as it should: $(curl -s "http://127.0.0.1:$PORT/3/7" | head -c 600)"
 echo "http://web.test:$PORT/" >"$W/seeds.txt"
 . "$top/bench/nginx.sh"
 
 JOB=$W/job
+if [ $restart -eq 1 ]; then
+	for pages in "$@"; do
+		rm -rf "$JOB"
+		: >"$W/nginx/access.tsv"
+		kill -USR1 "$NGX_PID"
+		sleep 0.2
+		# shellcheck disable=SC2086
+		"$TERN" crawl -j "$JOB" -s "$W/seeds.txt" --set dns.servers="127.0.0.1:$DNS_PORT" \
+			$TERN_MATCHED --set crawl.scope=domain --set crawl.max-connections=256 \
+			--set warc.enabled=true ${ENDLESS_SET:-} \
+			>"$W/out.txt" 2>&1 &
+		tp=$!
+		while kill -0 $tp 2>/dev/null && [ "$(wc -l <"$W/nginx/access.tsv")" -lt "$pages" ]; do
+			sleep 0.2
+		done
+		kill -KILL $tp 2>/dev/null
+		wait $tp 2>/dev/null
+		sleep 1.2 # nginx's log buffer
+		got=$(wc -l <"$W/nginx/access.tsv")
+		queued=$("$TERN" report "$JOB" frontier --json 2>/dev/null | sed -n 's/.*"queued": \([0-9]*\).*/\1/p' | head -1)
+		open=$(cat "$JOB"/warcs/*.open 2>/dev/null | wc -c)
+		: >"$W/nginx/access.tsv"
+		kill -USR1 "$NGX_PID"
+		sleep 0.2
+		t0=$(date +%s.%N)
+		"$TERN" resume "$JOB" >"$W/resume.txt" 2>&1 &
+		rp=$!
+		# nginx flushes its log every second: ask tern's own crawl.log
+		# for the first fetch after the resume instead.
+		lines0=$(wc -l <"$JOB/logs/crawl.log")
+		t1=""
+		while kill -0 $rp 2>/dev/null; do
+			if [ "$(wc -l <"$JOB/logs/crawl.log")" -gt "$lines0" ]; then
+				t1=$(date +%s.%N)
+				break
+			fi
+			sleep 0.01
+		done
+		stop_pid $rp
+		secs=$(awk -v a="$t0" -v b="${t1:-$t0}" 'BEGIN { printf "%.2f", b - a }')
+		[ -n "$t1" ] || secs=-1
+		printf 'restart\t%s\t%s\t%s\t%s\n' "$got" "${queued:-0}" "$open" "$secs" >>"$out"
+		printf '  restart: killed at %s requests, %s queued, open WARC %s bytes: first fetch %s s after resume\n' \
+			"$got" "$queued" "$open" "$secs"
+		grep "WARC recovery" "$JOB/logs/tern.log" | tail -2 | sed 's/^/    /'
+		rm -rf "$JOB"
+	done
+	exit 0
+fi
 for pages in "$@"; do
 	rm -rf "$JOB"
 	: >"$W/nginx/access.tsv"
