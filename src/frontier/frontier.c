@@ -247,11 +247,22 @@ frontier_note_connect(struct frontier *f, const struct curi *c, int failed)
 int
 frontier_flush(struct frontier *f, char **err)
 {
+	char *e = NULL;
+
 	if (f->error == NULL && f->nheld > 0)
 		enqueue_resolve_held(f);
 	if (residency_write(f, err) < 0)
 		return -1;
 	due_flushed(f);
+	if (seen_load_more(f->seen, &e) < 0) {
+		if (f->error == NULL)
+			f->error = xstrdup(e);
+		if (err != NULL)
+			*err = e;
+		else
+			free(e);
+		return -1;
+	}
 	return 0;
 }
 
