@@ -290,7 +290,10 @@ for pages in "$@"; do
 	loop=$(awk -v p="$tp" -v hz="$hz" '$1 == p { printf "%.2f", $2 / hz }' "$W/threads.txt")
 	other=$(awk -v p="$tp" -v hz="$hz" '$1 != p { s += $2 } END { printf "%.2f", s / hz }' "$W/threads.txt")
 	queued=$(sed -n 's/.*"queued": \([0-9]*\).*/\1/p' "$JOB/reports/stats.json" 2>/dev/null | head -1)
-	queues=$(sed -n 's/.*"queues": \([0-9]*\).*/\1/p' "$JOB/reports/stats.json" 2>/dev/null | head -1)
+	# "queues": N, or (since the frontier's counts became one object)
+	# "queues": { "total": N, ... }.
+	queues=$(sed -n 's/.*"queues": \([0-9][0-9]*\).*/\1/p; s/.*"total": \([0-9][0-9]*\).*/\1/p' \
+		"$JOB/reports/stats.json" 2>/dev/null | head -1)
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$variant" "$warc" "$got" "$wall" "$cpu" "$rss" \
 		"${queued:-0}" "${queues:-0}" "${loop:-0}" "${other:-0}" "$rc" >>"$out"
 	printf '  %s warc=%s %7s pages  %6.1f s  %6.0f pages/s  cpu %6.2f s (loop %s, other threads %s)  rss %6s KB  queued %s  queues %s  exit %s\n' \
