@@ -82,3 +82,34 @@ if (exists("store")) {
 	     store using 1:($6/1024) axes x1y2 title "RSS with all queued MB" lw 2 pt 5, \
 	     store using 1:($10/1024) axes x1y2 title "peak RSS MB" lw 2 pt 4
 }
+
+# The endless web (bench/endless.sh, rows by bench/endless.awk): marginal
+# CPU per page, whole process and loop thread, and pages/s and RSS, as the
+# frontier grows. endless: the .tsv; endlessbase (optional): the same
+# curve of an earlier build, drawn dashed for comparison.
+if (exists("endless")) {
+	set output outdir."/endless-cpu".sfx.".png"
+	set title "tern on the endless nginx web: marginal CPU per page vs queued URIs"
+	set xlabel "queued URIs at the end of the point"
+	set ylabel "marginal CPU ms per page (from the previous point)"
+	unset y2label
+	unset y2tics
+	set ytics mirror
+	sel(v, w) = (strcol(1) eq v && strcol(2) eq w)
+	plot endless using (sel("endless", "false") ? $4 : NaN):9 title "whole process, WARC off" lw 2 pt 7, \
+	     endless using (sel("endless", "false") ? $4 : NaN):10 title "loop thread, WARC off" lw 2 pt 9, \
+	     endless using (sel("endless", "true") ? $4 : NaN):9 title "whole process, WARC on" lw 2 pt 5, \
+	     endless using (sel("endless-hosts", "false") ? $4 : NaN):9 title "host-heavy, WARC off" lw 2 pt 11, \
+	     (exists("endlessbase") ? endlessbase : endless) using (exists("endlessbase") && sel("endless", "false") ? $4 : NaN):9 \
+		title "whole process, WARC off, before" lw 2 dt 2 pt 6
+	set output outdir."/endless-rate".sfx.".png"
+	set title "tern on the endless nginx web: pages/s and peak RSS vs queued URIs"
+	set ylabel "pages/s (wall clock; the machine was shared)"
+	set y2label "peak RSS (MB)"
+	set ytics nomirror
+	set y2tics
+	plot endless using (sel("endless", "false") ? $4 : NaN):7 title "pages/s, WARC off" lw 2 pt 7, \
+	     endless using (sel("endless", "true") ? $4 : NaN):7 title "pages/s, WARC on" lw 2 pt 5, \
+	     endless using (sel("endless", "false") ? $4 : NaN):8 axes x1y2 title "peak RSS MB, WARC off" lw 2 pt 9, \
+	     endless using (sel("endless-hosts", "false") ? $4 : NaN):8 axes x1y2 title "peak RSS MB, host-heavy" lw 2 pt 11
+}

@@ -3,6 +3,7 @@
  * renamed to NAME.warc.gz (doc/warc.md, "Files left .open"). */
 #ifndef TERN_WARCRECOVER_H
 #define TERN_WARCRECOVER_H
+#include <stdint.h>
 #include "lib/buf.h"
 
 /* Recovers every regular file named *.warc.gz.open directly in dir. A file
@@ -14,5 +15,8 @@
  * is left untouched (err names the first such file) and the others are
  * still handled. */
 int warcrecover_dir(const char *dir, struct buf *report, char **err);
+/* The tail window of the scan (warcrecover.c; 8 MiB, or 0 for that):
+ * smaller in tests, so that small files take the tail path. */
+void warcrecover_set_tail(uint64_t bytes);
 
 #endif

@@ -6,10 +6,17 @@
 #define BLOOM_BITS_PER_KEY 10
 #define BLOOM_PROBES 7
 #define BLOOM_MAX_LAYERS 40
+/* A key's probes all fall in one 512-bit block (one cache line): a test or
+ * an add costs one cache miss per layer instead of up to seven. With the
+ * layers far larger than the caches (12 MiB at 10M URIs) those misses were
+ * most of the filter's cost. The blocking raises the false positives a
+ * little (Putze, Sanders, Singler: about 1.1 % instead of 0.8 % at 10 bits
+ * a key). */
+#define BLOOM_BLOCK_WORDS 8
 
 struct bloom_layer {
 	uint64_t *bits;
-	uint64_t mask;     /* number of bits - 1 (a power of two) */
+	uint64_t blocks_mask; /* number of blocks - 1 (a power of two) */
 	uint64_t cap, n;
 };
 
@@ -25,12 +32,12 @@ bloom_layer_add(struct bloom *b)
 {
 	struct bloom_layer *l = &b->layer[b->nlayers];
 	uint64_t cap = b->nlayers == 0 ? b->first : b->layer[b->nlayers - 1].cap * 2;
-	uint64_t bits = 64;
+	uint64_t bits = 64 * BLOOM_BLOCK_WORDS;
 
 	while (bits < cap * BLOOM_BITS_PER_KEY)
 		bits <<= 1;
 	l->bits = xcalloc(bits / 64, sizeof(uint64_t));
-	l->mask = bits - 1;
+	l->blocks_mask = bits / (64 * BLOOM_BLOCK_WORDS) - 1;
 	l->cap = cap;
 	l->n = 0;
 	b->bytes += bits / 8;
@@ -59,18 +66,25 @@ bloom_free(struct bloom *b)
 	free(b);
 }
 
+/* The block of h in l: its high half picks the block; the probes inside
+ * it are 9-bit pieces of the low half remixed (7 x 9 = 63 bits). */
+static uint64_t *
+bloom_block(const struct bloom_layer *l, uint64_t h, uint64_t *g)
+{
+	*g = (h & 0xffffffffull) * 0x9e3779b97f4a7c15ull;
+	return l->bits + ((h >> 32) & l->blocks_mask) * BLOOM_BLOCK_WORDS;
+}
+
 static int
 bloom_layer_test(const struct bloom_layer *l, uint64_t h)
 {
-	uint64_t h2 = (h >> 32 | h << 32) | 1;
+	uint64_t g;
+	const uint64_t *w = bloom_block(l, h, &g);
 	int i;
 
-	for (i = 0; i < BLOOM_PROBES; i++) {
-		uint64_t bit = (h + (uint64_t)i * h2) & l->mask;
-
-		if ((l->bits[bit / 64] & (1ull << (bit % 64))) == 0)
+	for (i = 0; i < BLOOM_PROBES; i++, g >>= 9)
+		if ((w[(g & 511) / 64] & (1ull << (g % 64))) == 0)
 			return 0;
-	}
 	return 1;
 }
 
@@ -78,18 +92,16 @@ void
 bloom_add(struct bloom *b, uint64_t h)
 {
 	struct bloom_layer *l = &b->layer[b->nlayers - 1];
-	uint64_t h2 = (h >> 32 | h << 32) | 1;
+	uint64_t g, *w;
 	int i;
 
 	if (l->n >= l->cap && b->nlayers < BLOOM_MAX_LAYERS) {
 		bloom_layer_add(b);
 		l = &b->layer[b->nlayers - 1];
 	}
-	for (i = 0; i < BLOOM_PROBES; i++) {
-		uint64_t bit = (h + (uint64_t)i * h2) & l->mask;
-
-		l->bits[bit / 64] |= 1ull << (bit % 64);
-	}
+	w = bloom_block(l, h, &g);
+	for (i = 0; i < BLOOM_PROBES; i++, g >>= 9)
+		w[(g & 511) / 64] |= 1ull << (g % 64);
 	l->n++;
 }
 
@@ -98,7 +110,8 @@ bloom_test(const struct bloom *b, uint64_t h)
 {
 	unsigned i;
 
-	for (i = 0; i < b->nlayers; i++)
+	/* Newest first: a URI met again was most often added lately. */
+	for (i = b->nlayers; i-- > 0;)
 		if (bloom_layer_test(&b->layer[i], h))
 			return 1;
 	return 0;

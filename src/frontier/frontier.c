@@ -63,7 +63,7 @@ frontier_options_defaults(struct frontier_options *o)
 	o->precedence_floor = 255;
 	o->snooze_deactivate_ms = 300000;
 	o->cache_mb = 8;
-	o->write_buffer_mb = 4;
+	o->write_buffer_mb = 16;
 	o->cold_queues = 4096;
 	o->seen_memory = (size_t)8 << 20;
 	o->best_first = 0;
@@ -247,11 +247,22 @@ frontier_note_connect(struct frontier *f, const struct curi *c, int failed)
 int
 frontier_flush(struct frontier *f, char **err)
 {
+	char *e = NULL;
+
 	if (f->error == NULL && f->nheld > 0)
 		enqueue_resolve_held(f);
 	if (residency_write(f, err) < 0)
 		return -1;
 	due_flushed(f);
+	if (seen_load_more(f->seen, &e) < 0) {
+		if (f->error == NULL)
+			f->error = xstrdup(e);
+		if (err != NULL)
+			*err = e;
+		else
+			free(e);
+		return -1;
+	}
 	return 0;
 }
 

@@ -46,6 +46,7 @@ struct frontier {
 	leveldb_readoptions_t *ro;
 	leveldb_writeoptions_t *wo;
 	leveldb_writebatch_t *wb;
+	leveldb_writebatch_t *sorted;  /* wb in key order, at each write (store.c) */
 	size_t wb_ops;
 	leveldb_iterator_t *it;        /* reused until the next write */
 	frontier_prewrite_fn *prewrite; /* frontier_set_prewrite */

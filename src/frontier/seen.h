@@ -54,8 +54,16 @@ struct seen_stats {
 struct seen *seen_new(leveldb_t *db, size_t memory_budget);
 void seen_free(struct seen *s);
 /* Fills the Bloom filter, and the memory set as far as its budget allows,
- * from the store's seen keys (reopening a crawl). */
+ * from the store's seen keys (reopening a crawl): the first 256Ki keys at
+ * once, the rest by seen_load_more. Until all are read no test answers
+ * SEEN_NEW from memory: a URI neither layer holds is SEEN_MAYBE, for the
+ * store to judge (seen_resolve, seen_add). */
 int seen_load(struct seen *s, char **err);
+/* The next 32Ki keys of a load under way, if any (once per flush). */
+int seen_load_more(struct seen *s, char **err);
+/* Keys read at open and per flush (0: the defaults above); smaller in
+ * tests, so that a small store takes the lazy path. */
+void seen_load_batches(size_t at_open, size_t per_flush);
 enum { SEEN_OLD = 0, SEEN_NEW = 1, SEEN_MAYBE = 2 };
 /* Memory only, never the store: SEEN_NEW (recorded: a put is added to wb),
  * SEEN_OLD, or SEEN_MAYBE (nothing recorded: hold it for seen_resolve). */

@@ -83,6 +83,84 @@ store_counters_put(struct frontier *f)
 	store_put(f, &f->k, &f->v);
 }
 
+/* One operation of the batch, pointing into it, in the order it was added. */
+struct store_op {
+	const char *k, *v;
+	size_t kl, vl;
+	size_t i;
+	int del;
+};
+
+struct store_ops {
+	struct store_op *op;
+	size_t n, cap;
+};
+
+static void
+store_ops_add(struct store_ops *o, const char *k, size_t kl, const char *v, size_t vl, int del)
+{
+	if (o->n == o->cap) {
+		o->cap = o->cap ? o->cap * 2 : 1024;
+		o->op = xrealloc(o->op, o->cap * sizeof(*o->op));
+	}
+	o->op[o->n].k = k;
+	o->op[o->n].kl = kl;
+	o->op[o->n].v = v;
+	o->op[o->n].vl = vl;
+	o->op[o->n].del = del;
+	o->op[o->n].i = o->n;
+	o->n++;
+}
+
+static void
+store_ops_put(void *arg, const char *k, size_t kl, const char *v, size_t vl)
+{
+	store_ops_add(arg, k, kl, v, vl, 0);
+}
+
+static void
+store_ops_del(void *arg, const char *k, size_t kl)
+{
+	store_ops_add(arg, k, kl, NULL, 0, 1);
+}
+
+/* Key order, and the order of addition for one key (the last one wins). */
+static int
+store_op_cmp(const void *a, const void *b)
+{
+	const struct store_op *x = a, *y = b;
+	int c = memcmp(x->k, y->k, x->kl < y->kl ? x->kl : y->kl);
+
+	if (c != 0)
+		return c;
+	if (x->kl != y->kl)
+		return x->kl < y->kl ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The batch in key order. LevelDB inserts a batch into its memtable (a
+ * skip list) one entry at a time in the batch's order; the new URIs and
+ * seen keys of a loop iteration are spread over the whole key range, so
+ * each insert's search missed the caches at nearly every level. In key
+ * order each search follows the previous one's path, which is cached.
+ * Ops on one key keep their order, so the batch means the same. */
+static void
+store_sort_batch(struct frontier *f)
+{
+	struct store_ops o = { NULL, 0, 0 };
+	size_t i;
+
+	leveldb_writebatch_iterate(f->wb, &o, store_ops_put, store_ops_del);
+	qsort(o.op, o.n, sizeof(*o.op), store_op_cmp);
+	for (i = 0; i < o.n; i++) {
+		if (o.op[i].del)
+			leveldb_writebatch_delete(f->sorted, o.op[i].k, o.op[i].kl);
+		else
+			leveldb_writebatch_put(f->sorted, o.op[i].k, o.op[i].kl, o.op[i].v, o.op[i].vl);
+	}
+	free(o.op);
+}
+
 int
 store_write(struct frontier *f, char **err)
 {
@@ -106,7 +184,9 @@ store_write(struct frontier *f, char **err)
 		store_put(f, &f->k, &f->v);
 	}
 	store_counters_put(f);
-	leveldb_write(f->db, f->wo, f->wb, &lerr);
+	store_sort_batch(f);
+	leveldb_write(f->db, f->wo, f->sorted, &lerr);
+	leveldb_writebatch_clear(f->sorted);
 	if (lerr != NULL) {
 		store_fail(f, "writing the frontier store", lerr);
 		if (err != NULL)
@@ -164,7 +244,7 @@ store_open(struct frontier *f, const char *dir, int create, char **err)
 	f->cache = leveldb_cache_create_lru((o->cache_mb > 0 ? o->cache_mb : 8) << 20);
 	leveldb_options_set_cache(f->lopt, f->cache);
 	leveldb_options_set_write_buffer_size(f->lopt,
-	    (o->write_buffer_mb > 0 ? o->write_buffer_mb : 4) << 20);
+	    (o->write_buffer_mb > 0 ? o->write_buffer_mb : 16) << 20);
 	/* Per-table Bloom filters make reads of absent seen keys cheap. */
 	f->filter = leveldb_filterpolicy_create_bloom(10);
 	leveldb_options_set_filter_policy(f->lopt, f->filter);
@@ -178,6 +258,7 @@ store_open(struct frontier *f, const char *dir, int create, char **err)
 	f->wo = leveldb_writeoptions_create();
 	leveldb_writeoptions_set_sync(f->wo, 0);
 	f->wb = leveldb_writebatch_create();
+	f->sorted = leveldb_writebatch_create();
 	if (create)
 		mkdir(dir, 0755);
 	f->db = leveldb_open(f->lopt, dir, &lerr);
@@ -196,6 +277,7 @@ store_close(struct frontier *f)
 	if (f->db != NULL)
 		leveldb_close(f->db);
 	leveldb_writebatch_destroy(f->wb);
+	leveldb_writebatch_destroy(f->sorted);
 	leveldb_readoptions_destroy(f->ro);
 	leveldb_writeoptions_destroy(f->wo);
 	leveldb_options_destroy(f->lopt);

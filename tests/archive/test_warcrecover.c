@@ -246,6 +246,9 @@ static void t_src_free(struct t_src *s)
 	free(s->m);
 }
 
+/* Recoveries whose scan started in the file's tail (their report says so). */
+static size_t t_tail_scans;
+
 /* Writes the first cut bytes of the source as a ".open" file, recovers, and
  * checks that exactly the members ending at or before cut survive. */
 static void t_cut_check(const struct t_src *s, size_t cut)
@@ -272,6 +275,8 @@ static void t_cut_check(const struct t_src *s, size_t cut)
 		fail_msg("cut at %zu: %s", cut, err);
 	assert_non_null(report.data);
 	assert_non_null(strstr(report.data, s->name));
+	if (strstr(report.data, " read, the tail;") != NULL)
+		t_tail_scans++;
 	assert_int_equal(lstat(open_path, &st), -1);
 	if (keep == 0) {
 		assert_non_null(strstr(report.data, "removed"));
@@ -338,6 +343,25 @@ static void test_every_cut(void **state)
 	t_cut_check(&s, s.size);
 	assert_true(cuts > 150);
 	t_src_free(&s);
+}
+
+/* The same cuts with the scan starting in the file's tail: windows of 16
+ * and 64 KiB put the start after the large member, inside it (no member
+ * starts in the window: the whole file is read) and on small members. */
+static void test_every_cut_tail(void **state)
+{
+	static const uint64_t tails[] = { 16u << 10, 64u << 10 };
+
+	for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+		t_tail_scans = 0;
+		warcrecover_set_tail(tails[i]);
+		test_every_cut(state);
+		/* Cuts past the large member, at least, were read from the tail. */
+		if (t_tail_scans < 20)
+			fail_msg("window %llu: %zu scans from the tail", (unsigned long long)tails[i],
+				 t_tail_scans);
+	}
+	warcrecover_set_tail(0);
 }
 
 /* A power cut can leave the file's tail as zeros (size grown, data not
@@ -525,6 +549,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_cut),
+		cmocka_unit_test(test_every_cut_tail),
 		cmocka_unit_test(test_zero_tail),
 		cmocka_unit_test(test_directory),
 		cmocka_unit_test(test_refusals),

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "lib/config.h"
 #include "frontier/frontier.h"
+#include "frontier/seen.h"
 
 struct test_frontier {
 	char dir[64];
@@ -883,6 +884,75 @@ test_frontier_seen_memory(void **state)
 	buf_free(&b);
 }
 
+/* A reopened store whose seen keys are read a few per flush: until all
+ * are, a URI memory does not hold is held for the store, never taken as
+ * new (none is queued twice); once they are, the memory set is complete
+ * again and answers alone. */
+static void
+test_frontier_seen_lazy_load(void **state)
+{
+	struct test_frontier *t = *state;
+	enum { N = 3000 };
+	struct frontier_counts n;
+	struct buf b = BUF_INIT;
+	struct curi *c;
+	char uri[64], *err = NULL;
+	int i, flushes = 0, held_old = 0, held_new = 0;
+
+	seen_load_batches(100, 250);
+	test_frontier_open(t, 1);
+	for (i = 0; i < N; i++) {
+		snprintf(uri, sizeof(uri), "http://h/%d", i);
+		c = curi_new(uri, NULL, "", CURI_SEED);
+		assert_int_equal(frontier_schedule(t->f, c, uri, "h,", "h,", 0), 1);
+		curi_free(c);
+	}
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	frontier_close(t->f);
+	t->f = NULL;
+	test_frontier_open(t, 0);
+	/* Every old URI once, and a new one every tenth, a flush every 100
+	 * schedules: the load advances 250 keys a flush meanwhile. */
+	for (i = 0; i < N; i++) {
+		int r;
+
+		snprintf(uri, sizeof(uri), "http://h/%d", i);
+		c = curi_new(uri, NULL, "", CURI_SEED);
+		r = frontier_schedule(t->f, c, uri, "h,", "h,", 0);
+		curi_free(c);
+		assert_true(r == 0 || r == FRONTIER_HELD_URI);
+		held_old += r == FRONTIER_HELD_URI;
+		if (i % 10 == 0) {
+			snprintf(uri, sizeof(uri), "http://h/new/%d", i);
+			c = curi_new(uri, NULL, "", CURI_SEED);
+			r = frontier_schedule(t->f, c, uri, "h,", "h,", 0);
+			curi_free(c);
+			assert_true(r == 1 || r == FRONTIER_HELD_URI);
+			held_new += r == FRONTIER_HELD_URI;
+		}
+		if (i % 100 == 99) {
+			assert_int_equal(frontier_flush(t->f, &err), 0);
+			flushes++;
+		}
+	}
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.discovered, N + N / 10);
+	/* While loading, old and new alike went to the store. */
+	assert_true(held_old > 100 && held_new > 10);
+	/* 100 + 31 x 250 keys read: the load is over, the set complete. */
+	assert_true(flushes >= 12);
+	c = curi_new("http://h/last", NULL, "", CURI_SEED);
+	assert_int_equal(frontier_schedule(t->f, c, "http://h/last", "h,", "h,", 0), 1);
+	curi_free(c);
+	assert_true(frontier_seen(t->f, "http://h/7", 10));
+	frontier_report_summary(t->f, &b);
+	if (strstr(b.data, "(complete; 0 dropped") == NULL)
+		fail_msg("summary: %s", b.data);
+	buf_free(&b);
+	seen_load_batches(0, 0);
+}
+
 /* The read-ahead of a queue's next URIs (frontier/ahead.h) hands out what
  * the store would: a URI enqueued ahead of the ones read ahead (a higher
  * directive) comes first, a retried or deferred URI comes again, one
@@ -1308,6 +1378,7 @@ main(void)
 		T(test_frontier_recovery),
 		T(test_frontier_held),
 		T(test_frontier_seen_memory),
+		T(test_frontier_seen_lazy_load),
 		T(test_frontier_ahead),
 		T(test_frontier_queue_keys),
 		T(test_frontier_head_bound),

@@ -1,0 +1,305 @@
+#!/bin/sh
+# The frontier at scale: tern alone on an endless web served by Debian's
+# nginx, where every page brings about 20 new URIs, stopped by
+# crawl.max-pages at each of the given page counts, from an empty job each
+# time.
+#
+#   bench/endless.sh [--hosts] [--warc] [--perf] OUT.tsv PAGES...
+#   bench/endless.sh --restart OUT.tsv PAGES...
+#
+# The web (one nginx worker, one port, SSI): any path is a ~10 KB page that
+# links to 20 new pages under its own path (PATH/0 .. PATH/19), to one other
+# host named after its own host and path (page /3/7 of H links to
+# http://7-3.H/, the root of H to http://r.H/), to /style.css and /img.png;
+# robots.txt disallows every PATH/19. --hosts adds 10 links a page, each to
+# a new host (http://nK-7-3.H/, K = 0..9). Names come from a dnsmasq with a
+# wildcard address (address=/web.test/127.0.0.1); the seed is
+# http://web.test:PORT/ and the crawl's scope is the seed's registered
+# domain (crawl.scope=domain).
+#
+# tern runs with the matched settings of bench/run (TERN_MATCHED: no
+# politeness delay, robots.txt obeyed), C=256, WARC off unless --warc. Per
+# point one row is appended to OUT.tsv:
+#   variant warc pages wall_s cpu_s rss_kb queued queues loop_cpu_s other_cpu_s exit
+# pages: nginx's access log lines other than robots.txt; cpu_s: user+sys of
+# the whole process (/usr/bin/time -v); loop_cpu_s: the main thread's
+# user+sys (the libuv loop; /proc/PID/task/PID/stat sampled every 0.1 s up
+# to the exit, so up to 0.1 s of the shutdown is missed), other_cpu_s: every
+# other thread (LevelDB's compaction thread, libuv's pool) the same way.
+# queued and queues come from the job's reports/stats.json at the end.
+# --perf records the whole process with call graphs (perf record -g, or
+# ENDLESS_PERF_ARGS, e.g. "--call-graph dwarf -F 250") into
+# OUT.tsv's directory as perf-VARIANT-PAGES.data.
+#
+# --restart measures a restart at scale instead: a crawl with WARC on is
+# killed (SIGKILL) once nginx has answered PAGES requests, then
+# `tern resume` is started, and the row is
+#   restart pages_at_kill queued_at_kill warc_bytes_open seconds_to_first_fetch
+# (queued from `tern report JOB frontier` between the kill and the
+# resume; the first fetch is the first line crawl.log gets after the
+# resume started).
+# ENDLESS_SET adds settings (e.g. "--set storage.write-buffer-mb=32").
+# TERN names the program (default build/bench/src/tern: an -O2 build
+# without sanitizers, as bench/run makes). The marginal CPU per page is
+# bench/endless-report.sh's business. Needs nginx, dnsmasq and
+# /usr/bin/time (scripts/deps --bench).
+cd "$(dirname "$0")/.."
+top=$(pwd)
+hosts=0 warc=false perf=0 restart=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--restart) restart=1 warc=true ;;
+	--hosts) hosts=1 ;;
+	--warc) warc=true ;;
+	--perf) perf=1 ;;
+	-*) echo "usage: bench/endless.sh [--hosts] [--warc] [--perf] OUT.tsv PAGES..." >&2; exit 2 ;;
+	*) break ;;
+	esac
+	shift
+done
+[ $# -ge 2 ] || { echo "usage: bench/endless.sh [--hosts] [--warc] [--perf] OUT.tsv PAGES..." >&2; exit 2; }
+out=$1
+shift
+case $out in /*) ;; *) out=$top/$out ;; esac
+TERN=${TERN:-$top/build/bench/src/tern}
+[ -x "$TERN" ] || { echo "bench/endless.sh: $TERN missing (make -C build/bench src/tern)" >&2; exit 1; }
+for c in nginx dnsmasq; do
+	command -v $c >/dev/null 2>&1 || { echo "bench/endless.sh: $c missing (scripts/deps --bench)" >&2; exit 1; }
+done
+[ -x /usr/bin/time ] || { echo "bench/endless.sh: /usr/bin/time missing (apt-get install time)" >&2; exit 1; }
+[ $perf -eq 0 ] || command -v perf >/dev/null 2>&1 || { echo "bench/endless.sh: perf missing (scripts/deps --bench)" >&2; exit 1; }
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+
+top_srcdir=$top
+. "$top/tests/lib.sh"
+tw_dir
+W=$TW_DIR
+variant=endless
+[ $hosts -eq 1 ] && variant=endless-hosts
+
+# dnsmasq: every name under web.test is 127.0.0.1.
+try=0
+while :; do
+	try=$((try + 1))
+	[ $try -le 20 ] || fail "dnsmasq: no free port after 20 tries"
+	DNS_PORT=$(_lib_random_port)
+	rm -f "$W/dnsmasq.log"
+	dnsmasq --keep-in-foreground --no-resolv --no-hosts -C /dev/null \
+		--address=/web.test/127.0.0.1 --local=/#/ --bind-interfaces \
+		--listen-address=127.0.0.1 --port="$DNS_PORT" --cache-size=10000 --dns-forward-max=1000 \
+		--user="$(id -un)" --log-facility="$W/dnsmasq.log" >"$W/dnsmasq.out" 2>&1 &
+	DNS_PID=$!
+	i=0
+	while [ $i -lt 50 ] && kill -0 $DNS_PID 2>/dev/null && ! grep -q "started" "$W/dnsmasq.log" 2>/dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if kill -0 $DNS_PID 2>/dev/null && grep -q "started" "$W/dnsmasq.log" 2>/dev/null; then
+		track_pid $DNS_PID
+		break
+	fi
+	stop_pid $DNS_PID
+done
+
+# The web: one template page, the style sheet, the image, robots.txt.
+mkdir -p "$W/web" "$W/nginx"
+pad=$(awk 'BEGIN { for (i = 0; i < 150; i++) printf "lorem ipsum dolor sit amet %d, consectetur adipiscing elit. ", i }')
+{
+	echo '<!DOCTYPE html><html><head><title>page <!--# echo var="request_uri" --></title>'
+	echo '<link rel="stylesheet" href="/style.css"></head><body>'
+	echo '<h1><!--# echo var="host" --><!--# echo var="request_uri" --></h1><img src="/img.png" alt="">'
+	k=0
+	while [ $k -lt 20 ]; do
+		echo "<p><a href=\"<!--# echo var=\"base\" -->/$k\">page $k</a></p>"
+		k=$((k + 1))
+	done
+	echo '<p><a href="http://<!--# echo var="label" -->.<!--# echo var="host" -->:<!--# echo var="server_port" -->/">next host</a></p>'
+	if [ $hosts -eq 1 ]; then
+		k=0
+		while [ $k -lt 10 ]; do
+			echo "<p><a href=\"http://n$k-<!--# echo var=\"label\" -->.<!--# echo var=\"host\" -->:<!--# echo var=\"server_port\" -->/\">host $k</a></p>"
+			k=$((k + 1))
+		done
+	fi
+	echo "<p>$pad</p></body></html>"
+} >"$W/web/page.html"
+printf 'body { font-family: sans-serif; }\n' >"$W/web/style.css"
+printf '\211PNG\r\n\032\n' >"$W/web/img.png"
+printf 'User-agent: *\nDisallow: /19\nDisallow: /*/19\n' >"$W/web/robots.txt"
+
+# The other host's first label: the path's segments, last first, joined
+# by '-' (so /3/7 and the /7 of host 3.H name different hosts).
+map_label() {
+	echo "	map \$request_uri \$label {"
+	echo "		/ r;"
+	d=1
+	while [ $d -le 12 ]; do
+		re="" rep=""
+		i=1
+		while [ $i -le $d ]; do
+			re="$re/([0-9]+)"
+			rep="\$$i${rep:+-}$rep"
+			i=$((i + 1))
+		done
+		echo "		~^$re\$ $rep;"
+		d=$((d + 1))
+	done
+	echo "		default deep;"
+	echo "	}"
+}
+
+port_try=0
+while :; do
+	port_try=$((port_try + 1))
+	[ $port_try -le 20 ] || fail "nginx: no free port after 20 tries"
+	PORT=$(_lib_random_port)
+	# Another server on that port would answer the checks below.
+	ss -ltnH 2>/dev/null | awk -v p="$PORT" '{ q = $4; sub(/.*:/, "", q); if (q == p) f = 1 } END { exit !f }' && continue
+	{
+		echo "daemon off;"
+		echo "worker_processes 1;"
+		echo "user $(id -un) $(id -gn);"
+		echo "pid $W/nginx/nginx.pid;"
+		echo "error_log $W/nginx/error.log warn;"
+		echo "events { worker_connections 8192; }"
+		echo "http {"
+		echo "	types { text/html html; text/css css; image/png png; text/plain txt; }"
+		echo "	default_type application/octet-stream;"
+		echo "	sendfile on; tcp_nopush on; tcp_nodelay on; keepalive_timeout 65s; keepalive_requests 100000;"
+		echo "	log_format tsv '\$msec\t\$msec\t\$host\t\$request_uri\t\$status\t\$body_bytes_sent\t\$connection';"
+		echo "	access_log $W/nginx/access.tsv tsv buffer=256k flush=1s;"
+		echo "	map \$request_uri \$base { / \"\"; default \$request_uri; }"
+		map_label
+		echo "	server {"
+		echo "		listen 127.0.0.1:$PORT default_server;"
+		echo "		root $W/web;"
+		echo "		location = /robots.txt { }"
+		echo "		location = /style.css { }"
+		echo "		location = /img.png { }"
+		echo "		location / { ssi on; default_type text/html; rewrite ^ /page.html break; }"
+		echo "	}"
+		echo "}"
+	} >"$W/nginx/nginx.conf"
+	: >"$W/nginx/access.tsv"
+	nginx -p "$W/nginx" -c "$W/nginx/nginx.conf" -e "$W/nginx/error.log" >"$W/nginx/out.txt" 2>&1 &
+	NGX_PID=$!
+	i=0
+	while [ $i -lt 50 ] && kill -0 $NGX_PID 2>/dev/null && ! curl -s -o /dev/null "http://127.0.0.1:$PORT/robots.txt"; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.2
+	if kill -0 $NGX_PID 2>/dev/null &&
+		curl -s -H "Host: 3.web.test" "http://127.0.0.1:$PORT/3/7" | grep -q 'href="http://7-3.3.web.test:'; then
+		track_pid $NGX_PID
+		break
+	fi
+	stop_pid $NGX_PID
+done
+echo "http://web.test:$PORT/" >"$W/seeds.txt"
+. "$top/bench/nginx.sh"
+
+JOB=$W/job
+if [ $restart -eq 1 ]; then
+	for pages in "$@"; do
+		rm -rf "$JOB"
+		: >"$W/nginx/access.tsv"
+		kill -USR1 "$NGX_PID"
+		sleep 0.2
+		# shellcheck disable=SC2086
+		"$TERN" crawl -j "$JOB" -s "$W/seeds.txt" --set dns.servers="127.0.0.1:$DNS_PORT" \
+			$TERN_MATCHED --set crawl.scope=domain --set crawl.max-connections=256 \
+			--set warc.enabled=true ${ENDLESS_SET:-} \
+			>"$W/out.txt" 2>&1 &
+		tp=$!
+		while kill -0 $tp 2>/dev/null && [ "$(wc -l <"$W/nginx/access.tsv")" -lt "$pages" ]; do
+			sleep 0.2
+		done
+		kill -KILL $tp 2>/dev/null
+		wait $tp 2>/dev/null
+		sleep 1.2 # nginx's log buffer
+		got=$(wc -l <"$W/nginx/access.tsv")
+		queued=$("$TERN" report "$JOB" frontier --json 2>/dev/null | sed -n 's/.*"queued": \([0-9]*\).*/\1/p' | head -1)
+		open=$(cat "$JOB"/warcs/*.open 2>/dev/null | wc -c)
+		: >"$W/nginx/access.tsv"
+		kill -USR1 "$NGX_PID"
+		sleep 0.2
+		t0=$(date +%s.%N)
+		"$TERN" resume "$JOB" >"$W/resume.txt" 2>&1 &
+		rp=$!
+		# nginx flushes its log every second: ask tern's own crawl.log
+		# for the first fetch after the resume instead.
+		lines0=$(wc -l <"$JOB/logs/crawl.log")
+		t1=""
+		while kill -0 $rp 2>/dev/null; do
+			if [ "$(wc -l <"$JOB/logs/crawl.log")" -gt "$lines0" ]; then
+				t1=$(date +%s.%N)
+				break
+			fi
+			sleep 0.01
+		done
+		stop_pid $rp
+		secs=$(awk -v a="$t0" -v b="${t1:-$t0}" 'BEGIN { printf "%.2f", b - a }')
+		[ -n "$t1" ] || secs=-1
+		printf 'restart\t%s\t%s\t%s\t%s\n' "$got" "${queued:-0}" "$open" "$secs" >>"$out"
+		printf '  restart: killed at %s requests, %s queued, open WARC %s bytes: first fetch %s s after resume\n' \
+			"$got" "$queued" "$open" "$secs"
+		grep "WARC recovery" "$JOB/logs/tern.log" | tail -2 | sed 's/^/    /'
+		rm -rf "$JOB"
+	done
+	exit 0
+fi
+for pages in "$@"; do
+	rm -rf "$JOB"
+	: >"$W/nginx/access.tsv"
+	kill -USR1 "$NGX_PID" # reopen the log
+	sleep 0.2
+	pre=""
+	[ $perf -eq 1 ] && pre="perf record ${ENDLESS_PERF_ARGS:--g} -o $(dirname "$out")/perf-$variant-$pages.data --"
+	# shellcheck disable=SC2086
+	$pre /usr/bin/time -v -o "$W/time.txt" "$TERN" crawl -j "$JOB" -s "$W/seeds.txt" \
+		--set dns.servers="127.0.0.1:$DNS_PORT" $TERN_MATCHED \
+		--set crawl.scope=domain --set crawl.max-connections=256 --set warc.enabled=$warc \
+		--set crawl.max-pages="$pages" ${ENDLESS_SET:-} >"$W/out.txt" 2>&1 &
+	bg=$!
+	# The crawler's pid: time's child (or perf's grandchild).
+	tp=""
+	i=0
+	while [ -z "$tp" ] && [ $i -lt 100 ]; do
+		tp=$(pgrep -n -f "^$TERN crawl -j $JOB" 2>/dev/null)
+		[ -n "$tp" ] || sleep 0.05
+		i=$((i + 1))
+	done
+	: >"$W/threads.txt"
+	while kill -0 "$tp" 2>/dev/null; do
+		# Per thread: tid user+sys ticks; the last complete sample wins.
+		for t in /proc/"$tp"/task/*; do
+			awk -v t="${t##*/}" '{ sub(/^.*\) /, ""); print t, $12 + $13 }' "$t/stat" 2>/dev/null
+		done >"$W/threads.new"
+		[ -s "$W/threads.new" ] && mv "$W/threads.new" "$W/threads.txt"
+		sleep 0.1
+	done
+	wait $bg
+	rc=$?
+	sleep 1.2 # nginx's log buffer
+	got=$(awk -F'\t' '$4 != "/robots.txt"' "$W/nginx/access.tsv" | wc -l)
+	wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$W/time.txt")
+	cpu=$(awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { printf "%.2f", u + s }' "$W/time.txt")
+	rss=$(awk -F': ' '/Maximum resident/ { print $2 }' "$W/time.txt")
+	hz=$(getconf CLK_TCK)
+	loop=$(awk -v p="$tp" -v hz="$hz" '$1 == p { printf "%.2f", $2 / hz }' "$W/threads.txt")
+	other=$(awk -v p="$tp" -v hz="$hz" '$1 != p { s += $2 } END { printf "%.2f", s / hz }' "$W/threads.txt")
+	queued=$(sed -n 's/.*"queued": \([0-9]*\).*/\1/p' "$JOB/reports/stats.json" 2>/dev/null | head -1)
+	# "queues": N, or (since the frontier's counts became one object)
+	# "queues": { "total": N, ... }.
+	queues=$(sed -n 's/.*"queues": \([0-9][0-9]*\).*/\1/p; s/.*"total": \([0-9][0-9]*\).*/\1/p' \
+		"$JOB/reports/stats.json" 2>/dev/null | head -1)
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$variant" "$warc" "$got" "$wall" "$cpu" "$rss" \
+		"${queued:-0}" "${queues:-0}" "${loop:-0}" "${other:-0}" "$rc" >>"$out"
+	printf '  %s warc=%s %7s pages  %6.1f s  %6.0f pages/s  cpu %6.2f s (loop %s, other threads %s)  rss %6s KB  queued %s  queues %s  exit %s\n' \
+		"$variant" "$warc" "$got" "$wall" "$(awk -v p="$got" -v w="$wall" 'BEGIN { print (w > 0 ? p / w : 0) }')" \
+		"$cpu" "$loop" "$other" "$rss" "$queued" "$queues" "$rc"
+	[ "$rc" -eq 0 ] || tail -5 "$W/out.txt"
+	[ -n "$KEEP_JOB" ] && cp -r "$JOB" "$KEEP_JOB-$pages"
+	rm -rf "$JOB"
+done
