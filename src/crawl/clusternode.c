@@ -263,6 +263,25 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 			free(msg);
 		}
 	}
+	/* Nor does its seen set answer for the cluster: a node killed may
+	 * have stored URIs as seen whose records never reached the stream;
+	 * found again on a page fetched again, they must be scheduled. The
+	 * replays mark what is done. */
+	{
+		long forgotten = frontier_forget_seen(env->frontier, &err);
+		if (forgotten < 0) {
+			fprintf(stderr, "tern: %s\n", err);
+			free(err);
+			*out = n;
+			return 1;
+		}
+		if (forgotten > 0) {
+			char *msg = xasprintf("cluster: the store's seen set (%ld URIs) forgotten; the "
+			    "stream's done records mark them again", forgotten);
+			n->env.log(n->env.ctx, msg);
+			free(msg);
+		}
+	}
 	*out = n;
 	return 0;
 }
