@@ -640,6 +640,8 @@ static void cluster_heartbeat(struct cluster *c, const struct cluster_local *l)
 	json_object_set_new(o, "host", json_string(host));
 	json_object_set_new(o, "jobdir", json_string(c->o.jobdir));
 	json_object_set_new(o, "pid", json_integer((json_int_t)getpid()));
+	/* The lease values' second word: which process of this node id. */
+	json_object_set_new(o, "nonce", json_string(strrchr(c->lease_value, ' ') + 1));
 	json_object_set_new(o, "state", json_string(l->state != NULL ? l->state : "?"));
 	json_object_set_new(o, "idle", json_boolean(c->my_idle));
 	/* What keeps it busy, for the operator (and the end's tests). */
@@ -674,9 +676,19 @@ static void cluster_heartbeat(struct cluster *c, const struct cluster_local *l)
 	mailbox_to_thread(c->mb, &t->it);
 }
 
+static void cluster_free_nonces(char **nonce, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(nonce[i]);
+	free(nonce);
+}
+
 static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 {
 	struct clusterend_node *nodes;
+	char **nonce;
 	int *owner, self = -1;
 	size_t i, n = s->nnodes + 1;
 	uint64_t seq = 0;
@@ -693,29 +705,39 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 	}
 	nodes = xcalloc(n, sizeof *nodes);
 	owner = xcalloc(c->np, sizeof *owner);
+	nonce = xcalloc(n, sizeof *nonce);
 	for (i = 0; i < s->nnodes; i++) {
 		json_t *j = json_loads(s->nodes[i].json, 0, NULL);
 		if (strcmp(s->nodes[i].id, c->o.node) == 0) {
 			self = (int)i;
 			nodes[i].idle = c->my_idle;
 			nodes[i].seq = c->my_seq;
+			nonce[i] = xstrdup(strrchr(c->lease_value, ' ') + 1);
 		} else if (j != NULL) {
+			const char *nv = json_string_value(json_object_get(j, "nonce"));
 			nodes[i].idle = json_is_true(json_object_get(j, "idle"));
 			nodes[i].seq = (uint64_t)json_integer_value(json_object_get(j, "seq"));
+			nonce[i] = nv != NULL ? xstrdup(nv) : NULL;
 		}
 		json_decref(j);
 	}
+	/* A key is held by a live node only if its process wrote it: a node
+	 * restarted under the same id (a resume after kill -9) has not yet
+	 * claimed back the keys its earlier run left, whose work is its own
+	 * no more, and its idleness says nothing of them. */
+	for (p = 0; self >= 0 && p < c->np; p++) {
+		owner[p] = -1;
+		for (i = 0; s->owner_id[p] != NULL && i < s->nnodes; i++)
+			if (strcmp(s->owner_id[p], s->nodes[i].id) == 0 && nonce[i] != NULL &&
+			    s->owner_nonce[p] != NULL && strcmp(s->owner_nonce[p], nonce[i]) == 0)
+				owner[p] = (int)i;
+	}
 	if (self < 0) {
 		/* Our heartbeat is not in this view yet. */
+		cluster_free_nonces(nonce, n);
 		free(nodes);
 		free(owner);
 		return;
-	}
-	for (p = 0; p < c->np; p++) {
-		owner[p] = -1;
-		for (i = 0; s->owner_id[p] != NULL && i < s->nnodes; i++)
-			if (strcmp(s->owner_id[p], s->nodes[i].id) == 0)
-				owner[p] = (int)i;
 	}
 	if (clusterend_over(nodes, s->nnodes, owner, c->np, &seq) && seq == s->last_seq && seq > 0) {
 		c->finished = 1;
@@ -724,6 +746,7 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 		    s->nnodes, seq);
 		c->h.finished(c->h.ctx);
 	}
+	cluster_free_nonces(nonce, n);
 	free(nodes);
 	free(owner);
 }

@@ -110,6 +110,10 @@ void natsio_snapshot_free(struct natsio_snapshot *s)
 		for (i = 0; i < s->partitions; i++)
 			free(s->owner_id[i]);
 	free(s->owner_id);
+	if (s->owner_nonce != NULL)
+		for (i = 0; i < s->partitions; i++)
+			free(s->owner_nonce[i]);
+	free(s->owner_nonce);
 	free(s->owners);
 	free(s->gone);
 	for (i = 0; i < s->nnodes; i++) {
@@ -650,6 +654,8 @@ static void natsio_snap_owner(void *ctx, kvEntry *e)
 	c->s->owners[p].rev = kvEntry_Revision(e);
 	free(c->s->owner_id[p]);
 	c->s->owner_id[p] = NULL;
+	free(c->s->owner_nonce[p]);
+	c->s->owner_nonce[p] = NULL;
 	if (v == NULL || *v == '\0') {
 		c->s->owners[p].owner = LEASE_FREED;
 		return;
@@ -660,6 +666,7 @@ static void natsio_snap_owner(void *ctx, kvEntry *e)
 	    LEASE_MINE : LEASE_OTHERS;
 	end = strrchr(v, ' ');
 	c->s->owner_id[p] = end != NULL ? xstrndup(v, (size_t)(end - v)) : xstrdup(v);
+	c->s->owner_nonce[p] = end != NULL ? xstrdup(end + 1) : NULL;
 }
 
 static void natsio_snap_node(void *ctx, kvEntry *e)
@@ -695,6 +702,7 @@ static struct natsio_snapshot *natsio_snapshot_take(struct natsio *n, int consum
 	s->partitions = n->o.partitions;
 	s->owners = xcalloc(n->o.partitions, sizeof *s->owners);
 	s->owner_id = xcalloc(n->o.partitions, sizeof *s->owner_id);
+	s->owner_nonce = xcalloc(n->o.partitions, sizeof *s->owner_nonce);
 	st = natsio_read_bucket(n->owners, natsio_snap_owner, &c);
 	if (st == NATS_OK) {
 		snprintf(what, sizeof what, "cluster state: nodes");

@@ -153,6 +153,7 @@ struct natsio_snapshot {
 	char err[120];
 	struct lease_view_entry *owners;	/* one per partition, relative to us */
 	char **owner_id;			/* one per partition: holder's node id, or NULL */
+	char **owner_nonce;			/* and its process's nonce, or NULL */
 	struct natsio_node *nodes;
 	size_t nnodes;
 	uint64_t last_seq;			/* the stream's */
