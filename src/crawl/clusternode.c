@@ -314,6 +314,21 @@ int clusternode_admit(struct clusternode *n, struct curi *c)
 	return 0;
 }
 
+int clusternode_may_send(struct clusternode *n, const char *uri)
+{
+	char *msg;
+
+	if (cluster_may_fetch(n->c, uri))
+		return 1;
+	/* Rare (a visit that outlived its window: a stopped process), and at
+	 * most a connection's worth at a time. */
+	msg = xasprintf("cluster: a request for %s not sent: its partition's lease window closed "
+	    "since its visit began", uri);
+	n->env.log(n->env.ctx, msg);
+	free(msg);
+	return 0;
+}
+
 void clusternode_disposed(void *ctx, const char *uri)
 {
 	struct clusternode *n = ctx;
