@@ -116,6 +116,8 @@ void natsio_snapshot_free(struct natsio_snapshot *s)
 	free(s->owner_nonce);
 	free(s->owners);
 	free(s->gone);
+	free(s->ack_pending);
+	free(s->ack_floor);
 	for (i = 0; i < s->nnodes; i++) {
 		free(s->nodes[i].id);
 		free(s->nodes[i].json);
@@ -741,6 +743,12 @@ static struct natsio_snapshot *natsio_snapshot_take(struct natsio *n, int consum
 		st = natsSubscription_GetConsumerInfo(&ci, n->sub[p], NULL, NULL);
 		if (st == NATS_OK) {
 			s->consumer_pending += ci->NumPending + (uint64_t)ci->NumAckPending;
+			if (s->ack_pending == NULL) {
+				s->ack_pending = xcalloc(n->o.partitions, sizeof *s->ack_pending);
+				s->ack_floor = xcalloc(n->o.partitions, sizeof *s->ack_floor);
+			}
+			s->ack_pending[p] = (uint64_t)ci->NumAckPending;
+			s->ack_floor[p] = ci->AckFloor.Stream;
 			jsConsumerInfo_Destroy(ci);
 		} else if (st == NATS_NOT_FOUND) {
 			/* Not a failure of the view: the loop rebuilds the

@@ -163,6 +163,10 @@ struct natsio_snapshot {
 	 * the server (deleted by someone, or lost by it): nothing more is
 	 * delivered through it. Counted in consumer_pending too. */
 	unsigned char *gone;
+	/* When asked: one per partition, our consumer's messages delivered
+	 * and not acknowledged, and its acknowledgment floor (the stream
+	 * sequence below which every message is acknowledged). */
+	uint64_t *ack_pending, *ack_floor;
 	uint64_t msgs, bytes;			/* the stream's */
 };
 
