@@ -56,6 +56,8 @@ struct cluster_replay {
 	struct buf pending;	/* url records to schedule, in stream order */
 	size_t pos;
 	uint64_t scheduled;	/* given and not done: queued again */
+	uint64_t started_ms;	/* when its log began to be read */
+	uint64_t records;	/* messages of its log read */
 };
 
 struct cluster_in {
@@ -81,6 +83,19 @@ struct cluster {
 	 * messages unacknowledged: since when, and at which acknowledgment
 	 * floor (cluster_rebuild_stuck). */
 	uint64_t *stuck_since, *stuck_floor;
+	/* Compaction (cluster_compact_*): bytes of records added to each
+	 * partition's log since its last compaction (as this node saw them),
+	 * and the one compaction in progress. */
+	uint64_t *grow;
+	struct {
+		int active;
+		unsigned p;
+		struct fpset *given, *done;
+		struct buf urls, dones;
+		uint64_t records_in;
+	} cp;
+	uint64_t compactions;
+	struct buf compact_out;	/* the url records kept, being built */
 	/* 0 no, 1 consuming, 2 closing (until NATSIO_EV_UNSUBSCRIBED), 3
 	 * subscribing (until NATSIO_EV_SUBSCRIBED) */
 	unsigned char *subscribed;
@@ -189,6 +204,7 @@ int cluster_offer(struct cluster *c, const struct handoff_url *r)
 	    !c->stopping[p];
 	if (outbox_add_url(c->out, (unsigned)p, r, local, cluster_now()) < 0)
 		return -1;
+	c->grow[p] += strlen(r->uri) + (r->via != NULL ? strlen(r->via) : 0) + 8;
 	if (local) {
 		c->links_local++;
 		c->h.schedule(c->h.ctx, r, (r->flags & HANDOFF_FORCE) != 0);
@@ -207,7 +223,11 @@ int cluster_seed(struct cluster *c, const char *href, int force)
 
 void cluster_done(struct cluster *c, const char *uri)
 {
-	outbox_done(c->out, cluster_partition_of(c, uri), uri);
+	int p = cluster_partition_of(c, uri);
+
+	outbox_done(c->out, p, uri);
+	if (p >= 0)
+		c->grow[p] += strlen(uri) + 1;
 }
 
 void cluster_flushed(struct cluster *c)
@@ -292,6 +312,7 @@ static void cluster_replay_start(struct cluster *c, unsigned p)
 	r->active = 1;
 	r->done = fpset_exact();
 	r->given = fpset_exact();
+	r->started_ms = cluster_now();
 	c->replays++;
 	cluster_send_part(c, NATSIO_REPLAY, p, 0);
 }
@@ -500,10 +521,137 @@ static void cluster_replay_chunk(struct cluster *c, struct natsio_replay *e)
 		}
 		d[e->len[i]] = save;
 	}
+	r->records += e->n;
 	if (e->last_seq > r->last_seq)
 		r->last_seq = e->last_seq;
 	if (e->done)
 		r->complete = 1;
+}
+
+/* Compaction (doc/cluster.md, "A bounded stream"): a held partition whose
+ * log grew by cluster.compact-kib since its last compaction is read again
+ * up to its consumer's acknowledgment floor and reduced to what a replay
+ * needs, each URI once: the url records given and not done, and the done
+ * records. natsio stores that on the partition's snapshot subjects, then
+ * purges the partition's log up to the floor. A replay reads snapshots
+ * like any other record, so a node taking the partition over reads the
+ * last snapshot plus the tail. One compaction at a time. */
+
+static void cluster_compact_reset(struct cluster *c)
+{
+	fpset_free(c->cp.given);
+	fpset_free(c->cp.done);
+	buf_free(&c->cp.urls);
+	buf_free(&c->cp.dones);
+	memset(&c->cp, 0, sizeof c->cp);
+}
+
+static void cluster_compact_maybe(struct cluster *c)
+{
+	unsigned p, best = 0;
+	uint64_t most = 0;
+
+	if (c->o.compact_bytes == 0 || c->cp.active || c->leaving || c->finished)
+		return;
+	for (p = 0; p < c->np; p++)
+		if (c->grow[p] > most && lease_state_of(c->lease, p) == LEASE_HELD &&
+		    c->subscribed[p] == 1 && !c->rp[p].active && !c->stopping[p]) {
+			most = c->grow[p];
+			best = p;
+		}
+	if (most < c->o.compact_bytes)
+		return;
+	c->grow[best] = 0;
+	c->cp.active = 1;
+	c->cp.p = best;
+	c->cp.given = fpset_exact();
+	c->cp.done = fpset_exact();
+	cluster_send_part(c, NATSIO_COMPACT_READ, best, 0);
+}
+
+static void cluster_compact_done_cb(void *ctx, const char *uri)
+{
+	struct cluster *c = ctx;
+
+	if (!fpset_test_add(c->cp.done, cluster_canon_fp(c, uri)))
+		handoff_append_done(&c->cp.dones, uri);
+}
+
+static void cluster_compact_url_cb(void *ctx, const struct handoff_url *u)
+{
+	struct cluster *c = ctx;
+
+	if (!fpset_test_add(c->cp.given, cluster_canon_fp(c, u->uri)))
+		handoff_append_url(&c->cp.urls, u);
+}
+
+static void cluster_compact_keep_cb(void *ctx, const struct handoff_url *u)
+{
+	struct cluster *c = ctx;
+	struct buf *out = c->cp.active ? &c->compact_out : NULL;
+
+	if (out != NULL && !fpset_has(c->cp.done, cluster_canon_fp(c, u->uri)))
+		handoff_append_url(out, u);
+}
+
+static void cluster_compact_chunk(struct cluster *c, struct natsio_replay *e)
+{
+	struct natsio_compact *w;
+	size_t i;
+
+	if (!c->cp.active || e->partition != c->cp.p)
+		return;
+	if (e->failed) {
+		cluster_log(c, "cluster: partition %u: compaction: %s; tried again later", e->partition,
+		    e->err);
+		cluster_compact_reset(c);
+		return;
+	}
+	for (i = 0; i < e->n; i++) {
+		char *d = e->data + e->off[i];
+		char save = d[e->len[i]];
+		d[e->len[i]] = '\0';
+		if (e->kind[i] == NATSIO_DONE)
+			handoff_parse_done(d, e->len[i], cluster_compact_done_cb, c, NULL);
+		else
+			handoff_parse_urls(d, e->len[i], cluster_compact_url_cb, c, NULL);
+		d[e->len[i]] = save;
+		c->cp.records_in++;
+	}
+	if (!e->done)
+		return;
+	/* Given and done: only the done record is needed. */
+	buf_reset(&c->compact_out);
+	if (c->cp.urls.len > 0)
+		handoff_parse_urls(c->cp.urls.data, c->cp.urls.len, cluster_compact_keep_cb, c, NULL);
+	w = xcalloc(1, sizeof *w);
+	w->it.kind = NATSIO_COMPACT_WRITE;
+	w->partition = c->cp.p;
+	w->upto = e->upto;
+	w->urls_len = c->compact_out.len;
+	w->urls = xmalloc(w->urls_len + 1);
+	memcpy(w->urls, c->compact_out.data != NULL ? c->compact_out.data : "", w->urls_len);
+	w->dones_len = c->cp.dones.len;
+	w->dones = xmalloc(w->dones_len + 1);
+	memcpy(w->dones, c->cp.dones.data != NULL ? c->cp.dones.data : "", w->dones_len);
+	buf_free(&c->compact_out);
+	mailbox_to_thread(c->mb, &w->it);
+}
+
+static void cluster_compacted(struct cluster *c, struct natsio_part *e)
+{
+	if (!c->cp.active || e->partition != c->cp.p)
+		return;
+	if (!e->ok)
+		cluster_log(c, "cluster: partition %u: %s; tried again later", e->partition, e->err);
+	else if (e->start_seq > 0) {
+		c->compactions++;
+		cluster_log(c, "cluster: partition %u: log compacted through sequence %" PRIu64
+		    ": %" PRIu64 " messages read, %zu URIs given, %zu done, kept once each",
+		    e->partition, e->start_seq, c->cp.records_in, fpset_count(c->cp.given),
+		    fpset_count(c->cp.done));
+	}
+	cluster_compact_reset(c);
 }
 
 static void cluster_replay_schedule_cb(void *ctx, const struct handoff_url *u)
@@ -555,8 +703,10 @@ static size_t cluster_replay_feed(struct cluster *c, size_t budget)
 		if (r->pos >= r->pending.len) {
 			if (r->last_seq > 0)
 				cluster_log(c, "cluster: partition %u: log replayed through sequence %" PRIu64
-				    ": %zu URIs handed to it, %zu done, %" PRIu64 " queued again", p,
-				    r->last_seq, fpset_count(r->given), fpset_count(r->done), r->scheduled);
+				    ": %zu URIs handed to it, %zu done, %" PRIu64 " queued again (%" PRIu64
+				    " messages in %" PRIu64 " ms)", p, r->last_seq, fpset_count(r->given),
+				    fpset_count(r->done), r->scheduled, r->records,
+				    cluster_now() - r->started_ms);
 			cluster_replay_reset(r);
 			if (lease_state_of(c->lease, p) == LEASE_REPLAYING && !c->leaving)
 				lease_replayed(c->lease, p);
@@ -616,7 +766,7 @@ static int cluster_replaying(const struct cluster *c)
 	for (p = 0; p < c->np; p++)
 		if (c->rp[p].active || c->stopping[p])
 			return 1;
-	return 0;
+	return c->cp.active;
 }
 
 static void cluster_local_idle(struct cluster *c, const struct cluster_local *l,
@@ -963,12 +1113,19 @@ static void cluster_on_event(struct cluster *c, struct mbox_item *it)
 	case NATSIO_EV_MSG: {
 		struct cluster_in *in = xmalloc(sizeof *in);
 		in->m = (struct natsio_msg *)it;
+		c->grow[in->m->partition] += in->m->len;
 		cluster_in_append(&c->in_head, &c->in_tail, in);
 		c->in_count++;
 		return;		/* owned by the inbound list now */
 	}
 	case NATSIO_EV_REPLAY:
-		cluster_replay_chunk(c, (struct natsio_replay *)it);
+		if (((struct natsio_replay *)it)->compact)
+			cluster_compact_chunk(c, (struct natsio_replay *)it);
+		else
+			cluster_replay_chunk(c, (struct natsio_replay *)it);
+		break;
+	case NATSIO_EV_COMPACTED:
+		cluster_compacted(c, (struct natsio_part *)it);
 		break;
 	case NATSIO_EV_SUBSCRIBED: {
 		struct natsio_part *m = (struct natsio_part *)it;
@@ -1063,6 +1220,7 @@ static void cluster_tick_cb(uv_timer_t *t)
 		if (c->rp[p].retry_at != 0 && c->rp[p].retry_at <= now &&
 		    lease_state_of(c->lease, p) == LEASE_REPLAYING)
 			cluster_replay_start(c, p);
+	cluster_compact_maybe(c);
 	/* Busy at the last view and idle now (its last page written, its
 	 * last records stored): the end may be near, read the cluster now
 	 * rather than at the next view's time. Not after a failed view: one
@@ -1192,6 +1350,7 @@ struct cluster *cluster_open(uv_loop_t *loop, const struct cluster_opts *o,
 	c->stopping = xcalloc(c->np, 1);
 	c->hold_until = xcalloc(c->np, sizeof *c->hold_until);
 	c->stuck_since = xcalloc(c->np, sizeof *c->stuck_since);
+	c->grow = xcalloc(c->np, sizeof *c->grow);
 	c->stuck_floor = xcalloc(c->np, sizeof *c->stuck_floor);
 	c->subscribed = xcalloc(c->np, 1);
 	c->rp = xcalloc(c->np, sizeof *c->rp);
@@ -1256,6 +1415,8 @@ static void cluster_free_now(struct cluster *c)
 	free(c->stopping);
 	free(c->hold_until);
 	free(c->stuck_since);
+	free(c->grow);
+	cluster_compact_reset(c);
 	free(c->stuck_floor);
 	free(c->subscribed);
 	free(c->rp);

@@ -213,6 +213,7 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 	o.partitions = (unsigned)config_int(cfg, CK_CLUSTER_PARTITIONS);
 	o.lease_ms = (uint64_t)config_int(cfg, CK_CLUSTER_LEASE_SECONDS) * 1000;
 	o.replicas = (int)config_int(cfg, CK_CLUSTER_REPLICAS);
+	o.compact_bytes = (uint64_t)config_int(cfg, CK_CLUSTER_COMPACT_KIB) * 1024;
 	o.by = by == 1 ? PARTITION_BY_QUEUE : PARTITION_BY_DOMAIN;
 	o.assign = assign;
 	o.canon_flags = canon_flags(cfg);
