@@ -11,14 +11,27 @@
 . "$top_srcdir/tests/cluster_lib.sh"
 need_cmd dnsmasq nats-server node
 
-tw_start --hosts 200 --pages 20 --links 5 --kb 2 --latency-ms 0-20
+tw_start --hosts 200 --pages 40 --links 5 --kb 2 --latency-ms 0-20
 dns_start
 nats_start
 cd "$TW_DIR" || fail "no work directory"
 CLUSTER_ID=compact
-cluster_node n0 -s "$TW_DIR/seeds.txt" --set cluster.compact-kib=4
+# The node with the seeds last, so that a slow start of the others (a
+# loaded machine) does not leave the crawl to it alone.
 cluster_node n1 --set cluster.compact-kib=4
 cluster_node n2 --set cluster.compact-kib=4
+held() {
+	"$TERN" report "$1" cluster --json 2>/dev/null |
+		node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () => {
+			try { console.log(JSON.parse(s).this_node.partitions_held); } catch (e) { console.log(0); } })'
+}
+i=0
+until [ "$(held n1)" -gt 0 ] && [ "$(held n2)" -gt 0 ]; do
+	[ $i -lt 300 ] || fail "n1 and n2 held no partitions after 30 s: $(tail -3 n1.out n2.out)"
+	sleep 0.1
+	i=$((i + 1))
+done
+cluster_node n0 -s "$TW_DIR/seeds.txt" --set cluster.compact-kib=4
 
 # Kill n1 once it has compacted a partition and fetched 300 pages.
 i=0
