@@ -53,7 +53,7 @@ bench_done_cb(void *arg, struct fetch *f)
 static void
 bench_start(struct bench *b)
 {
-	static const struct fetch_cbs cbs = { NULL, NULL, bench_done_cb };
+	static const struct fetch_cbs cbs = { NULL, NULL, bench_done_cb, NULL };
 	struct fetch_req req;
 	struct fetch *f;
 	char url[256], host[64];

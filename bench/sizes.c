@@ -62,7 +62,7 @@ static double
 sizes_measure(uv_loop_t *loop, struct fetcher *fr, const char *scheme, int port,
     const char *path, int n, int wait_done)
 {
-	static const struct fetch_cbs cbs = { NULL, NULL, sizes_done_cb };
+	static const struct fetch_cbs cbs = { NULL, NULL, sizes_done_cb, NULL };
 	struct sockaddr_in sa;
 	size_t before;
 	struct fetch *f;

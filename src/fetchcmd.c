@@ -122,7 +122,7 @@ fetchcmd_print(struct fetchcmd *fc, struct fetch *f)
 int
 fetchcmd_run(struct config *cfg, const char *url)
 {
-	static const struct fetch_cbs cbs = { NULL, fetchcmd_body_cb, fetchcmd_done_cb };
+	static const struct fetch_cbs cbs = { NULL, fetchcmd_body_cb, fetchcmd_done_cb, NULL };
 	struct fetchcmd fc;
 	struct http_url u;
 	struct url_parts parts;

@@ -2,7 +2,8 @@
  * loop. It starts nats-server when it must, then N `tern crawl` (or `tern
  * resume`) children, passes SIGINT/SIGTERM on to them, and once they have
  * all exited stops the server. It makes no crawl decision: the children
- * share the crawl through NATS as any cluster nodes do. */
+ * share the crawl through NATS as any cluster nodes do. Its children die
+ * with it (PR_SET_PDEATHSIG), so a supervisor killed with -9 leaves none. */
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -10,8 +11,12 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/pidfd.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <uv.h>
 
@@ -21,8 +26,15 @@
 
 #define WORKERS_READY_MS 10000
 
+/* A child is forked here rather than by uv_spawn, which has no hook between
+ * fork and exec: that is where the child asks the kernel to signal it when
+ * the supervisor dies (PR_SET_PDEATHSIG), so that kill -9 of the supervisor
+ * leaves no worker and no nats-server behind. Its exit is watched through a
+ * pidfd on the loop. */
 struct workers_child {
-	uv_process_t proc;
+	uv_poll_t poll;
+	int pidfd;
+	pid_t pid;
 	struct workers *w;
 	int index;		/* -1: the server */
 	int running;
@@ -140,6 +152,13 @@ static void workers_summary(struct workers *w)
 	    w->o->jobdir, w->n - 1);
 }
 
+static void workers_kill(struct workers_child *c, int sig)
+{
+	/* Not yet reaped while running, so the pid is still this child's. */
+	if (c->running)
+		kill(c->pid, sig);
+}
+
 static void workers_all_done(struct workers *w)
 {
 	if (w->running == 0 && w->started_ms != 0 && !w->summarized) {
@@ -147,7 +166,7 @@ static void workers_all_done(struct workers *w)
 		workers_summary(w);
 	}
 	if (w->server.running) {
-		uv_process_kill(&w->server.proc, SIGTERM);
+		workers_kill(&w->server, SIGTERM);
 		return;
 	}
 	uv_signal_stop(&w->sigint);
@@ -156,14 +175,29 @@ static void workers_all_done(struct workers *w)
 	uv_close((uv_handle_t *)&w->sigterm, workers_close_cb);
 }
 
-static void workers_exit_cb(uv_process_t *p, int64_t status, int signum)
+static void workers_child_closed(uv_handle_t *h)
+{
+	struct workers_child *c = h->data;
+
+	close(c->pidfd);
+	c->pidfd = -1;
+}
+
+static void workers_exit_cb(uv_poll_t *p, int status, int events)
 {
 	struct workers_child *c = p->data;
 	struct workers *w = c->w;
+	siginfo_t si;
 
+	(void)status;
+	(void)events;
+	memset(&si, 0, sizeof si);
+	if (waitid((idtype_t)P_PIDFD, (id_t)c->pidfd, &si, WEXITED | WNOHANG) < 0 || si.si_pid == 0)
+		return;
 	c->running = 0;
-	c->status = signum != 0 ? 128 + signum : (int)status;
-	uv_close((uv_handle_t *)p, workers_close_cb);
+	c->status = si.si_code == CLD_EXITED ? si.si_status : 128 + si.si_status;
+	uv_poll_stop(p);
+	uv_close((uv_handle_t *)p, workers_child_closed);
 	if (c->index < 0) {
 		if (w->running > 0)
 			fprintf(stderr, "tern: nats-server exited (%d) while workers run; see %s/nats/nats.log\n",
@@ -189,40 +223,81 @@ static void workers_signal_cb(uv_signal_t *s, int signum)
 	 * crawl; the second ends them at once, as for one crawl. */
 	w->signals++;
 	for (i = 0; i < w->n; i++)
-		if (w->child[i].running)
-			uv_process_kill(&w->child[i].proc, w->signals > 1 ? SIGKILL : SIGTERM);
+		workers_kill(&w->child[i], w->signals > 1 ? SIGKILL : SIGTERM);
 }
 
+/* Starts FILE with ARGS, its output appended to OUT. The child gets DEATHSIG
+ * when the supervisor dies, however it dies: a worker SIGKILL (killed with
+ * -9, as a crashed node, which a resume recovers from; a SIGTERM would have
+ * it wait for a server that goes at the same moment), the server SIGTERM
+ * (it closes its store). Returns 0 or a negative errno. */
 static int workers_spawn(struct workers *w, struct workers_child *c, const char *file,
-    char **args, const char *out)
+    char **args, const char *out, int deathsig)
 {
-	uv_process_options_t po;
-	uv_stdio_container_t io[3];
-	int fd = open(out, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644), rc;
+	int fd = open(out, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC), ep[2], err = 0, rc;
+	pid_t parent = getpid(), pid;
+	sigset_t all;
+	ssize_t n;
 
-	if (fd < 0) {
-		fprintf(stderr, "tern: %s: %s\n", out, strerror(errno));
-		return -1;
+	if (fd < 0 || null < 0) {
+		rc = -errno;
+		fprintf(stderr, "tern: %s: %s\n", fd < 0 ? out : "/dev/null", strerror(errno));
+		goto out;
 	}
-	memset(&po, 0, sizeof po);
-	io[0].flags = UV_IGNORE;
-	io[1].flags = UV_INHERIT_FD;
-	io[1].data.fd = fd;
-	io[2].flags = UV_INHERIT_FD;
-	io[2].data.fd = fd;
-	po.file = file;
-	po.args = args;
-	po.stdio = io;
-	po.stdio_count = 3;
-	po.exit_cb = workers_exit_cb;
-	c->w = w;
-	c->proc.data = c;
-	rc = uv_spawn(&w->loop, &c->proc, &po);
-	close(fd);
-	if (rc != 0)
-		return rc;
-	c->running = 1;
-	return 0;
+	/* The child reports a failed exec through this pipe; a successful one
+	 * closes it. */
+	if (pipe2(ep, O_CLOEXEC) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid == 0) {
+		sigemptyset(&all);
+		sigprocmask(SIG_SETMASK, &all, NULL);
+		/* The supervisor may have died before the request took effect:
+		 * then this child's parent is already someone else. */
+		if (prctl(PR_SET_PDEATHSIG, deathsig) < 0 || getppid() != parent)
+			_exit(127);
+		if (dup2(null, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+			_exit(127);
+		execvp(file, args);
+		err = errno;
+		n = write(ep[1], &err, sizeof err);
+		(void)n;
+		_exit(127);
+	}
+	rc = pid < 0 ? -errno : 0;
+	close(ep[1]);
+	if (pid > 0) {
+		while ((n = read(ep[0], &err, sizeof err)) < 0 && errno == EINTR)
+			;
+		if (n == (ssize_t)sizeof err) {
+			waitpid(pid, NULL, 0);
+			rc = -err;
+		} else if ((c->pidfd = pidfd_open(pid, 0)) < 0) {
+			rc = -errno;
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+		}
+	}
+	close(ep[0]);
+	if (rc == 0) {
+		c->pid = pid;
+		c->w = w;
+		c->poll.data = c;
+		uv_poll_init(&w->loop, &c->poll, c->pidfd);
+		uv_poll_start(&c->poll, UV_READABLE, workers_exit_cb);
+		c->running = 1;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	if (null >= 0)
+		close(null);
+	return rc;
 }
 
 /* The server's ports file (nats-server --ports_file_dir) names its URL. */
@@ -302,11 +377,11 @@ static int workers_start_server(struct workers *w)
 	args[k++] = dir;
 	args[k] = NULL;
 	w->server.index = -1;
-	rc = workers_spawn(w, &w->server, "nats-server", args, log);
+	rc = workers_spawn(w, &w->server, "nats-server", args, log, SIGTERM);
 	if (rc != 0)
 		fprintf(stderr, "tern: --workers starts nats-server when cluster.url is empty, and %s "
 		    "(install the Debian package nats-server, or set cluster.url)\n",
-		    rc == UV_ENOENT ? "it is not on the PATH" : uv_strerror(rc));
+		    rc == -ENOENT ? "it is not on the PATH" : strerror(-rc));
 	free(dir);
 	free(store);
 	free(log);
@@ -369,7 +444,7 @@ static void workers_start_children(struct workers *w)
 		}
 		args[k] = NULL;
 		w->child[i].index = (int)i;
-		if (workers_spawn(w, &w->child[i], w->self, args, out) == 0) {
+		if (workers_spawn(w, &w->child[i], w->self, args, out, SIGKILL) == 0) {
 			w->running++;
 		} else {
 			fprintf(stderr, "tern: cannot start worker %u\n", i);

@@ -6,13 +6,16 @@
 
 # cluster_node NAME [tern crawl ARGS...]: starts node NAME (job directory
 # $TW_DIR/NAME, output in NAME.out) in crawl id $CLUSTER_ID on $NATS_URL.
-# Sets NODE_PID and NODE_PID_NAME.
+# Sets NODE_PID and NODE_PID_NAME. Partitions are compacted every
+# $CLUSTER_COMPACT_KIB (16 by default: the test webs are small, and every
+# test crosses compactions that way).
 cluster_node() {
 	_name=$1
 	shift
 	"$TERN" crawl -j "$TW_DIR/$_name" --cluster "$NATS_URL" --crawl-id "${CLUSTER_ID:-t}" \
 		--set cluster.partition-by=queue --set cluster.partitions="${CLUSTER_PARTITIONS:-16}" \
 		--set cluster.lease-seconds="${CLUSTER_LEASE:-4}" \
+		--set cluster.compact-kib="${CLUSTER_COMPACT_KIB:-16}" \
 		--set dns.servers="$DNS_SERVER" --set fetch.allow-private-addresses=true \
 		--set politeness.min-delay-ms="${CLUSTER_MIN_DELAY:-100}" --set politeness.delay-factor=0 \
 		--set politeness.respect-crawl-delay-up-to-seconds=0 \

@@ -5,10 +5,10 @@
 # own consumers on its way out, which must not take the new owner's with
 # them (they did, under one consumer name per partition, and the survivor
 # never ended). The survivor ends with every reachable page requested,
-# never having found a consumer of its own gone. (One request in flight per
-# host is not checked here: a process stopped longer than a lease can, once
-# continued, send a request whose connection was opening before the stop,
-# before its loop sees that its fetch window closed.)
+# never having found a consumer of its own gone, and never two requests in
+# flight to one host (each request is checked against its lease right
+# before it is written, so the continued node sends none for the partitions
+# it lost; tests/cluster_lease_gate.sh checks that by User-Agent).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/cluster_lib.sh"
 need_cmd dnsmasq nats-server
@@ -67,6 +67,8 @@ cluster_wait n0 120
 tw_stop
 cluster_requested
 pass "every reachable page requested"
+cluster_no_overlap
+pass "never two requests in flight to one host"
 grep -q "the crawl is over" n0/logs/tern.log || fail "n0 did not see the end"
 grep -q "consumers are gone" n0/logs/tern.log && fail "n1 deleted n0's consumers: $(grep 'consumers are gone' n0/logs/tern.log)"
 pass "n1's partitions moved to n0, their consumers stayed, and the crawl ended"

@@ -121,3 +121,18 @@ R=$("$DRIVER" --set "dns.servers=$DNS_SERVER" "$H0/p/1.html") || fail "driver: $
 echo "$R" | grep -q 'status=-7 .*127\.0\.0\.1, in 127\.0\.0\.0/8 (loopback)' ||
 	fail "private address not refused with its block: $R"
 pass "bad URLs exit 2, operator hosts allowed, other private addresses -7"
+
+# A request withdrawn at the last moment (struct fetch_cbs.may_send, the
+# cluster's lease check) never reaches the server, on a kept-alive
+# connection or a new one: the first is sent, the next two end -3 unsent.
+R=$("$DRIVER" --withhold-after 1 --set "dns.servers=$DNS_SERVER" --set fetch.allow-private-addresses=true \
+	"$H0/p/11.html" "$H0/p/12.html" "$H0/p/13.html") || fail "driver: $R"
+[ "$(echo "$R" | grep -o 'status=[0-9-]*' | tr '\n' ' ')" = "status=200 status=-3 status=-3 " ] ||
+	fail "withheld requests: $R"
+[ "$(echo "$R" | grep -o 'reused=[01]' | tr '\n' ' ')" = "reused=0 reused=1 reused=0 " ] ||
+	fail "withheld requests' connections: $R"
+echo "$R" | grep -q 'error=not sent' || fail "no 'not sent' error: $R"
+sleep 1.2	# the test web flushes its request log every second
+grep -q 'h0.web.test	/p/11.html	' "$TW_DIR/requests.tsv" || fail "the first request is not in the server's log"
+grep -q 'h0.web.test	/p/1[23].html	' "$TW_DIR/requests.tsv" && fail "a withheld request reached the server"
+pass "requests withdrawn before writing never reach the server"

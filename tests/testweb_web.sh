@@ -115,10 +115,10 @@ s.on("end", () => {
 });' "$TW_PORT" || fail "pipelined requests"
 pass "pipelining"
 
-# The request log has one line per request with the README's 8 fields.
+# The request log has one line per request with the README's 9 fields.
 lines=$(wc -l <"$D/requests.tsv")
 [ "$lines" -ge 20 ] || fail "request log has $lines lines"
-awk -F '\t' 'NF != 8 || $1 !~ /^[0-9]+\.[0-9][0-9][0-9]$/ || $2 < $1 || $5 !~ /^[0-9]+$/ ||
+awk -F '\t' 'NF != 9 || $9 == "" || $1 !~ /^[0-9]+\.[0-9][0-9][0-9]$/ || $2 < $1 || $5 !~ /^[0-9]+$/ ||
 	$6 !~ /^[0-9]+$/ || $7 !~ /^[0-9]+$/ || $8 !~ /^(-|inm|ims|inm\+ims)$/ { print; bad = 1 } END { exit bad }' "$D/requests.tsv" ||
 	fail "malformed request log line"
 grep -q "	h999.web.test	/p/7.html	200	$size	" "$D/requests.tsv" || fail "log lacks the h999 page with its size"

@@ -46,6 +46,9 @@ struct cluster_opts {
 	 * claim: the politeness delay its hosts' last requests from there
 	 * may still ask for. */
 	uint64_t handover_ms;
+	/* A held partition whose log grew this much since its last
+	 * compaction is compacted (0: never). */
+	uint64_t compact_bytes;
 };
 
 /* What the crawl tells the heartbeat and the end rule. */

@@ -20,6 +20,8 @@
 #define NATSIO_MAX_ACK_PENDING 256
 /* Asynchronous publications in flight before publishing waits. */
 #define NATSIO_MAX_PUB_PENDING 4096
+/* A snapshot's messages: well under the server's 1 MiB payload limit. */
+#define NATSIO_COMPACT_CHUNK (256 * 1024)
 
 struct natsio_subctx {
 	struct natsio *n;
@@ -31,6 +33,8 @@ struct natsio_replay_job {
 	unsigned partition;
 	natsSubscription *sub;
 	uint64_t last_seq;
+	int compact;
+	uint64_t upto;		/* compact: the last sequence to read */
 };
 
 struct natsio {
@@ -44,6 +48,7 @@ struct natsio {
 	struct natsio_subctx *subctx;
 	natsSubscription *seeds_sub, *ctl_sub;
 	struct natsio_replay_job *replays;
+	int compacting;		/* set while a compaction's read fails, for its event */
 	uv_thread_t thread;
 	char stream[160];
 	char prefix[160];		/* "tern.CRAWL." */
@@ -110,8 +115,14 @@ void natsio_snapshot_free(struct natsio_snapshot *s)
 		for (i = 0; i < s->partitions; i++)
 			free(s->owner_id[i]);
 	free(s->owner_id);
+	if (s->owner_nonce != NULL)
+		for (i = 0; i < s->partitions; i++)
+			free(s->owner_nonce[i]);
+	free(s->owner_nonce);
 	free(s->owners);
 	free(s->gone);
+	free(s->ack_pending);
+	free(s->ack_floor);
 	for (i = 0; i < s->nnodes; i++) {
 		free(s->nodes[i].id);
 		free(s->nodes[i].json);
@@ -139,7 +150,11 @@ void natsio_item_free(struct mbox_item *it)
 		natsio_snapshot_free((struct natsio_snapshot *)it);
 	else if (it->kind == NATSIO_EV_REPLAY)
 		natsio_replay_free((struct natsio_replay *)it);
-	else
+	else if (it->kind == NATSIO_COMPACT_WRITE) {
+		free(((struct natsio_compact *)it)->urls);
+		free(((struct natsio_compact *)it)->dones);
+		free(it);
+	} else
 		free(it);
 }
 
@@ -478,22 +493,21 @@ static void natsio_replay_post_failure(struct natsio *n, unsigned p, const char 
 
 	r->it.kind = NATSIO_EV_REPLAY;
 	r->partition = p;
+	r->compact = n->compacting;
 	r->failed = 1;
 	r->done = 1;
 	natsio_err(r->err, sizeof r->err, what, s);
 	mailbox_to_loop(n->mb, &r->it);
 }
 
-static void natsio_exec_replay(struct natsio *n, struct natsio_part *c)
+static void natsio_start_replay(struct natsio *n, unsigned p, int compact, uint64_t upto)
 {
 	char filter[200];
 	jsSubOptions so;
 	jsConsumerInfo *ci = NULL;
 	natsSubscription *sub = NULL;
 	natsStatus s;
-	unsigned p = c->partition;
 
-	free(c);
 	snprintf(filter, sizeof filter, "%s*.%u", n->prefix, p);
 	jsSubOptions_Init(&so);
 	so.Stream = n->stream;
@@ -508,7 +522,9 @@ static void natsio_exec_replay(struct natsio *n, struct natsio_part *c)
 			natsSubscription_Unsubscribe(sub);
 			natsSubscription_Destroy(sub);
 		}
+		n->compacting = compact;
 		natsio_replay_post_failure(n, p, "replay", s);
+		n->compacting = 0;
 		return;
 	}
 	if (ci->NumPending == 0) {
@@ -519,6 +535,8 @@ static void natsio_exec_replay(struct natsio *n, struct natsio_part *c)
 		natsSubscription_Destroy(sub);
 		r->it.kind = NATSIO_EV_REPLAY;
 		r->partition = p;
+		r->compact = compact;
+		r->upto = upto;
 		r->done = 1;
 		mailbox_to_loop(n->mb, &r->it);
 		return;
@@ -528,6 +546,8 @@ static void natsio_exec_replay(struct natsio *n, struct natsio_part *c)
 		struct natsio_replay_job *j = xcalloc(1, sizeof *j), **tail = &n->replays;
 		j->partition = p;
 		j->sub = sub;
+		j->compact = compact;
+		j->upto = upto;
 		while (*tail != NULL)
 			tail = &(*tail)->next;
 		*tail = j;
@@ -556,13 +576,17 @@ static void natsio_replay_step(struct natsio *n)
 		natsMsgList_Destroy(&l);
 		natsSubscription_Unsubscribe(j->sub);
 		natsSubscription_Destroy(j->sub);
+		n->compacting = j->compact;
 		natsio_replay_post_failure(n, j->partition, "replay fetch", s != NATS_OK ? s : NATS_TIMEOUT);
+		n->compacting = 0;
 		free(j);
 		return;
 	}
 	r = xcalloc(1, sizeof *r);
 	r->it.kind = NATSIO_EV_REPLAY;
 	r->partition = j->partition;
+	r->compact = j->compact;
+	r->upto = j->upto;
 	r->kind = xcalloc((size_t)l.Count, 1);
 	r->off = xcalloc((size_t)l.Count, sizeof *r->off);
 	r->len = xcalloc((size_t)l.Count, sizeof *r->len);
@@ -575,18 +599,26 @@ static void natsio_replay_step(struct natsio *n)
 		jsMsgMetaData *meta = NULL;
 		size_t len = (size_t)natsMsg_GetDataLength(m);
 
-		r->kind[r->n] = strncmp(subj, "done.", 5) == 0 ? NATSIO_DONE : NATSIO_URL;
+		uint64_t seq = 0;
+
+		if (natsMsg_GetMetaData(&meta, m) == NATS_OK) {
+			seq = meta->Sequence.Stream;
+			if (meta->NumPending == 0 || (j->compact && seq >= j->upto))
+				r->done = 1;
+			jsMsgMetaData_Destroy(meta);
+		}
+		/* A compaction reads no further than its floor. */
+		if (j->compact && seq > j->upto)
+			continue;
+		if (seq > 0)
+			j->last_seq = seq;
+		r->kind[r->n] = strncmp(subj, "done.", 5) == 0 || strncmp(subj, "snapd.", 6) == 0 ?
+		    NATSIO_DONE : NATSIO_URL;
 		r->off[r->n] = at;
 		r->len[r->n] = len;
 		memcpy(r->data + at, natsMsg_GetData(m), len);
 		at += len;
 		r->n++;
-		if (natsMsg_GetMetaData(&meta, m) == NATS_OK) {
-			j->last_seq = meta->Sequence.Stream;
-			if (meta->NumPending == 0)
-				r->done = 1;
-			jsMsgMetaData_Destroy(meta);
-		}
 	}
 	r->data[at] = '\0';
 	r->last_seq = j->last_seq;
@@ -604,6 +636,117 @@ static void natsio_replay_step(struct natsio *n)
 		*tail = j;
 	}
 	mailbox_to_loop(n->mb, &r->it);
+}
+
+static void natsio_exec_replay(struct natsio *n, struct natsio_part *c)
+{
+	unsigned p = c->partition;
+
+	free(c);
+	natsio_start_replay(n, p, 0, 0);
+}
+
+/* Compaction, first half: the partition's log is read, as a replay, for
+ * the loop to reduce, up to the last sequence below which its live
+ * consumer has every url record acknowledged (purging one it still has to
+ * deliver would lose it): the stream's last sequence, read before the
+ * consumer, when the consumer then has nothing pending; the last one it
+ * delivered when it has nothing unacknowledged; else its acknowledgment
+ * floor. Own and done records are published, not consumed: any stored
+ * one may go. */
+static void natsio_exec_compact_read(struct natsio *n, struct natsio_part *c)
+{
+	jsConsumerInfo *ci = NULL;
+	jsStreamInfo *si = NULL;
+	unsigned p = c->partition;
+	natsStatus s = NATS_ERR;
+	uint64_t upto = 0, last = 0;
+
+	if (n->sub[p] != NULL && (s = js_GetStreamInfo(&si, n->js, n->stream, NULL, NULL)) == NATS_OK) {
+		last = si->State.LastSeq;
+		jsStreamInfo_Destroy(si);
+		s = natsSubscription_GetConsumerInfo(&ci, n->sub[p], NULL, NULL);
+	}
+	if (s == NATS_OK) {
+		if (ci->NumAckPending == 0 && ci->NumPending == 0)
+			upto = last;
+		else if (ci->NumAckPending == 0)
+			upto = ci->Delivered.Stream;
+		else
+			upto = ci->AckFloor.Stream;
+		jsConsumerInfo_Destroy(ci);
+	}
+	if (s != NATS_OK || upto == 0) {
+		c->it.kind = NATSIO_EV_COMPACTED;
+		c->ok = s == NATS_OK;
+		c->start_seq = 0;
+		if (s != NATS_OK)
+			natsio_err(c->err, sizeof c->err, "compaction", s);
+		mailbox_to_loop(n->mb, &c->it);
+		return;
+	}
+	free(c);
+	natsio_start_replay(n, p, 1, upto);
+}
+
+/* Publishes data (records, one a line) on subject in messages of at most
+ * NATSIO_COMPACT_CHUNK bytes cut at line ends, each waited for. */
+static natsStatus natsio_publish_lines(struct natsio *n, const char *subject, const char *data,
+    size_t len)
+{
+	jsPubOptions po;
+	natsStatus s = NATS_OK;
+	size_t at = 0;
+
+	jsPubOptions_Init(&po);
+	po.MaxWait = 10000;
+	while (s == NATS_OK && at < len) {
+		size_t n1 = len - at;
+		if (n1 > NATSIO_COMPACT_CHUNK) {
+			const char *nl = data + at + NATSIO_COMPACT_CHUNK;
+			while (nl > data + at && nl[-1] != '\n')
+				nl--;
+			n1 = nl > data + at ? (size_t)(nl - (data + at)) : NATSIO_COMPACT_CHUNK;
+		}
+		s = js_Publish(NULL, n->js, subject, data + at, (int)n1, &po, NULL);
+		at += n1;
+	}
+	return s;
+}
+
+/* Compaction, second half: the reduced log is stored on the partition's
+ * snapshot subjects, and only then is everything of the partition up to
+ * the floor purged (its earlier snapshot included): a reader that comes
+ * between the two finds the records twice, never none. */
+static void natsio_exec_compact_write(struct natsio *n, struct natsio_compact *w)
+{
+	struct natsio_part *e = xcalloc(1, sizeof *e);
+	char subject[200], filter[200];
+	jsOptions jo;
+	natsStatus s;
+
+	snprintf(subject, sizeof subject, "%ssnapu.%u", n->prefix, w->partition);
+	s = natsio_publish_lines(n, subject, w->urls, w->urls_len);
+	snprintf(subject, sizeof subject, "%ssnapd.%u", n->prefix, w->partition);
+	if (s == NATS_OK)
+		s = natsio_publish_lines(n, subject, w->dones, w->dones_len);
+	if (s == NATS_OK) {
+		snprintf(filter, sizeof filter, "%s*.%u", n->prefix, w->partition);
+		jsOptions_Init(&jo);
+		jo.Stream.Purge.Subject = filter;
+		jo.Stream.Purge.Sequence = w->upto + 1;
+		s = js_PurgeStream(n->js, n->stream, &jo, NULL);
+	}
+	e->it.kind = NATSIO_EV_COMPACTED;
+	e->partition = w->partition;
+	e->ok = s == NATS_OK;
+	e->start_seq = w->upto;
+	if (s != NATS_OK)
+		natsio_err(e->err, sizeof e->err, "compaction", s);
+	free(w->urls);
+	free(w->dones);
+	free(w);
+	mailbox_to_loop(n->mb, &e->it);
 }
 
 /* Reads a whole bucket: key -> entry, through a watcher of its current
@@ -650,6 +793,8 @@ static void natsio_snap_owner(void *ctx, kvEntry *e)
 	c->s->owners[p].rev = kvEntry_Revision(e);
 	free(c->s->owner_id[p]);
 	c->s->owner_id[p] = NULL;
+	free(c->s->owner_nonce[p]);
+	c->s->owner_nonce[p] = NULL;
 	if (v == NULL || *v == '\0') {
 		c->s->owners[p].owner = LEASE_FREED;
 		return;
@@ -660,6 +805,7 @@ static void natsio_snap_owner(void *ctx, kvEntry *e)
 	    LEASE_MINE : LEASE_OTHERS;
 	end = strrchr(v, ' ');
 	c->s->owner_id[p] = end != NULL ? xstrndup(v, (size_t)(end - v)) : xstrdup(v);
+	c->s->owner_nonce[p] = end != NULL ? xstrdup(end + 1) : NULL;
 }
 
 static void natsio_snap_node(void *ctx, kvEntry *e)
@@ -695,6 +841,7 @@ static struct natsio_snapshot *natsio_snapshot_take(struct natsio *n, int consum
 	s->partitions = n->o.partitions;
 	s->owners = xcalloc(n->o.partitions, sizeof *s->owners);
 	s->owner_id = xcalloc(n->o.partitions, sizeof *s->owner_id);
+	s->owner_nonce = xcalloc(n->o.partitions, sizeof *s->owner_nonce);
 	st = natsio_read_bucket(n->owners, natsio_snap_owner, &c);
 	if (st == NATS_OK) {
 		snprintf(what, sizeof what, "cluster state: nodes");
@@ -733,6 +880,12 @@ static struct natsio_snapshot *natsio_snapshot_take(struct natsio *n, int consum
 		st = natsSubscription_GetConsumerInfo(&ci, n->sub[p], NULL, NULL);
 		if (st == NATS_OK) {
 			s->consumer_pending += ci->NumPending + (uint64_t)ci->NumAckPending;
+			if (s->ack_pending == NULL) {
+				s->ack_pending = xcalloc(n->o.partitions, sizeof *s->ack_pending);
+				s->ack_floor = xcalloc(n->o.partitions, sizeof *s->ack_floor);
+			}
+			s->ack_pending[p] = (uint64_t)ci->NumAckPending;
+			s->ack_floor[p] = ci->AckFloor.Stream;
 			jsConsumerInfo_Destroy(ci);
 		} else if (st == NATS_NOT_FOUND) {
 			/* Not a failure of the view: the loop rebuilds the
@@ -810,6 +963,12 @@ static void natsio_exec(struct natsio *n, struct mbox_item *it)
 		break;
 	case NATSIO_END:
 		natsio_exec_end(n, (struct natsio_part *)it);
+		break;
+	case NATSIO_COMPACT_READ:
+		natsio_exec_compact_read(n, (struct natsio_part *)it);
+		break;
+	case NATSIO_COMPACT_WRITE:
+		natsio_exec_compact_write(n, (struct natsio_compact *)it);
 		break;
 	default:
 		free(it);

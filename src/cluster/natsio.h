@@ -35,6 +35,8 @@ enum natsio_cmd_kind {
 	NATSIO_SNAPSHOT,				/* struct natsio_snapreq */
 	NATSIO_CONTROL,					/* struct natsio_text: to every node */
 	NATSIO_END,					/* struct natsio_part (start_seq = the end) */
+	NATSIO_COMPACT_READ,				/* struct natsio_part */
+	NATSIO_COMPACT_WRITE,				/* struct natsio_compact */
 	NATSIO_SHUTDOWN,				/* struct mbox_item */
 };
 
@@ -52,12 +54,16 @@ enum natsio_event_kind {
 	NATSIO_EV_SEED,		/* struct natsio_text: seed records (any node's) */
 	NATSIO_EV_LINK,		/* struct natsio_text: "down" or "up" (the connection) */
 	NATSIO_EV_CLOSED,	/* struct mbox_item: the thread has finished */
+	NATSIO_EV_COMPACTED,	/* struct natsio_part (ok; start_seq = the sequence compacted
+				 * through, 0 when there was nothing to compact) */
 };
 
 /* The stream's subjects: per partition, url records for its owner to
  * consume, url records its owner scheduled itself (for replays only) and
  * done records; seeds. */
 enum natsio_subject { NATSIO_URL, NATSIO_OWN, NATSIO_DONE, NATSIO_SEEDS };
+/* And a partition's snapshot: its compacted url records (snapu.N) and done
+ * records (snapd.N), read by replays as the other subjects are. */
 
 struct natsio_kv {
 	struct mbox_item it;
@@ -112,10 +118,14 @@ struct natsio_part {
 
 /* A chunk of a partition's log, in stream order: n records of kind[i]
  * (NATSIO_URL or NATSIO_DONE) at off[i], len[i] in data. done: the log is
- * read through last_seq (the last sequence read, 0 if none). */
+ * read through last_seq (the last sequence read, 0 if none). compact: read
+ * for NATSIO_COMPACT_READ, through upto (its consumer's acknowledgment
+ * floor then) only. */
 struct natsio_replay {
 	struct mbox_item it;
 	unsigned partition;
+	int compact;
+	uint64_t upto;
 	int done;
 	int failed;
 	uint64_t last_seq;
@@ -124,6 +134,18 @@ struct natsio_replay {
 	size_t *off, *len;
 	char *data;
 	char err[120];
+};
+
+/* A partition's log up to upto, compacted (doc/cluster.md): its url
+ * records given and not done, and its done records, each once. Written to
+ * its snapshot subjects, then everything of the partition up to upto is
+ * purged from the stream. */
+struct natsio_compact {
+	struct mbox_item it;
+	unsigned partition;
+	uint64_t upto;
+	char *urls, *dones;
+	size_t urls_len, dones_len;
 };
 
 struct natsio_text {
@@ -153,6 +175,7 @@ struct natsio_snapshot {
 	char err[120];
 	struct lease_view_entry *owners;	/* one per partition, relative to us */
 	char **owner_id;			/* one per partition: holder's node id, or NULL */
+	char **owner_nonce;			/* and its process's nonce, or NULL */
 	struct natsio_node *nodes;
 	size_t nnodes;
 	uint64_t last_seq;			/* the stream's */
@@ -162,6 +185,10 @@ struct natsio_snapshot {
 	 * the server (deleted by someone, or lost by it): nothing more is
 	 * delivered through it. Counted in consumer_pending too. */
 	unsigned char *gone;
+	/* When asked: one per partition, our consumer's messages delivered
+	 * and not acknowledged, and its acknowledgment floor (the stream
+	 * sequence below which every message is acknowledged). */
+	uint64_t *ack_pending, *ack_floor;
 	uint64_t msgs, bytes;			/* the stream's */
 };
 

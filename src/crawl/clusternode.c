@@ -213,6 +213,7 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 	o.partitions = (unsigned)config_int(cfg, CK_CLUSTER_PARTITIONS);
 	o.lease_ms = (uint64_t)config_int(cfg, CK_CLUSTER_LEASE_SECONDS) * 1000;
 	o.replicas = (int)config_int(cfg, CK_CLUSTER_REPLICAS);
+	o.compact_bytes = (uint64_t)config_int(cfg, CK_CLUSTER_COMPACT_KIB) * 1024;
 	o.by = by == 1 ? PARTITION_BY_QUEUE : PARTITION_BY_DOMAIN;
 	o.assign = assign;
 	o.canon_flags = canon_flags(cfg);
@@ -263,6 +264,25 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 			free(msg);
 		}
 	}
+	/* Nor does its seen set answer for the cluster: a node killed may
+	 * have stored URIs as seen whose records never reached the stream;
+	 * found again on a page fetched again, they must be scheduled. The
+	 * replays mark what is done. */
+	{
+		long forgotten = frontier_forget_seen(env->frontier, &err);
+		if (forgotten < 0) {
+			fprintf(stderr, "tern: %s\n", err);
+			free(err);
+			*out = n;
+			return 1;
+		}
+		if (forgotten > 0) {
+			char *msg = xasprintf("cluster: the store's seen set (%ld URIs) forgotten; the "
+			    "stream's done records mark them again", forgotten);
+			n->env.log(n->env.ctx, msg);
+			free(msg);
+		}
+	}
 	*out = n;
 	return 0;
 }
@@ -292,6 +312,21 @@ int clusternode_admit(struct clusternode *n, struct curi *c)
 	if (cluster_may_fetch(n->c, c->uri))
 		return 1;
 	frontier_finish(n->env.frontier, c, FRONTIER_DEFER, clock_wall_ms(), CLUSTERNODE_DEFER_MS);
+	return 0;
+}
+
+int clusternode_may_send(struct clusternode *n, const char *uri)
+{
+	char *msg;
+
+	if (cluster_may_fetch(n->c, uri))
+		return 1;
+	/* Rare (a visit that outlived its window: a stopped process), and at
+	 * most a connection's worth at a time. */
+	msg = xasprintf("cluster: a request for %s not sent: its partition's lease window closed "
+	    "since its visit began", uri);
+	n->env.log(n->env.ctx, msg);
+	free(msg);
 	return 0;
 }
 

@@ -52,6 +52,9 @@ int clusternode_handoff(void *ctx, const char *href, const char *via, const char
 /* The frontier gave c out: 1 to fetch it, or 0 after giving it back
  * (deferred a second) because its partition may not be fetched here now. */
 int clusternode_admit(struct clusternode *n, struct curi *c);
+/* May a request for uri be written now (its partition's lease window
+ * open)? */
+int clusternode_may_send(struct clusternode *n, const char *uri);
 /* struct visit_env.disposed. */
 void clusternode_disposed(void *ctx, const char *uri);
 /* The crawl's records, logs and frontier batch are written. */

@@ -747,6 +747,13 @@ static void crawl_visit_disposed(void *ctx, const char *uri)
 	clusternode_disposed(cr->node, uri);
 }
 
+static int crawl_visit_may_send(void *ctx, const char *uri)
+{
+	struct crawl *cr = ctx;
+
+	return clusternode_may_send(cr->node, uri);
+}
+
 static void crawl_cron_cb(uv_timer_t *t)
 {
 	struct crawl *cr = t->data;
@@ -1337,8 +1344,10 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	env.ctx = cr;
 	env.event = crawl_visit_event;
 	env.ended = crawl_visit_ended;
-	if (cr->node != NULL)
+	if (cr->node != NULL) {
 		env.disposed = crawl_visit_disposed;
+		env.may_send = crawl_visit_may_send;
+	}
 	cr->visits = visit_pool_new(&env);
 	if (cr->node != NULL)
 		clusternode_set_visits(cr->node, cr->visits);

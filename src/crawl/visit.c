@@ -1140,7 +1140,26 @@ static void visit_done_cb(void *arg, struct fetch *f)
 		visit_page_done(v, f);
 }
 
-static const struct fetch_cbs visit_fetch_cbs = { visit_head_cb, visit_body_cb, visit_done_cb };
+/* Cluster mode: a request is written only while its partition may be
+ * fetched here. A visit admitted in time whose request is written later (a
+ * connection, a robots.txt first, a process stopped) and finds the window
+ * closed goes back to the frontier unsent, as when its partition is
+ * suspended. */
+static int visit_may_send(void *arg, struct fetch *f)
+{
+	struct visit *v = arg;
+
+	(void)f;
+	if (v->pool->env.may_send == NULL || v->c == NULL ||
+	    v->pool->env.may_send(v->pool->env.ctx, v->c->uri))
+		return 1;
+	v->abandoned = 1;
+	v->give_back = 1;
+	return 0;
+}
+
+static const struct fetch_cbs visit_fetch_cbs = { visit_head_cb, visit_body_cb, visit_done_cb,
+	visit_may_send };
 
 static void visit_start_fetch(struct visit *v, const char *url)
 {

@@ -54,6 +54,10 @@ struct visit_env {
 	/* Optional (cluster mode): uri reached its final disposition (success,
 	 * final failure, disregard), called as the frontier is told. */
 	void (*disposed)(void *ctx, const char *uri);
+	/* Optional (cluster mode): may a request for uri's visit be written
+	 * now? Asked right before each request leaves; 0 gives the URI back
+	 * to the frontier (deferred), unsent and with no crawl.log line. */
+	int (*may_send)(void *ctx, const char *uri);
 };
 
 struct visit_pool;

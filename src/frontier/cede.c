@@ -130,3 +130,47 @@ long cede_drop_where(struct frontier *f, int (*match)(void *ctx, const char *uri
 		return -1;
 	return dropped;
 }
+
+long cede_forget_seen(struct frontier *f, char **err)
+{
+	leveldb_iterator_t *it;
+	const char start = KEYS_SEEN;
+	char *lerr = NULL;
+	long n = 0;
+
+	if (f->nheld > 0)
+		enqueue_resolve_held(f);
+	if (residency_write(f, err) < 0)
+		return -1;
+	it = leveldb_create_iterator(f->db, f->ro);
+	for (leveldb_iter_seek(it, &start, 1); leveldb_iter_valid(it); leveldb_iter_next(it)) {
+		size_t klen;
+		const char *k = leveldb_iter_key(it, &klen);
+		struct buf key;
+		if (klen < 1 || k[0] != KEYS_SEEN)
+			break;
+		key.data = (char *)k;
+		key.len = klen;
+		store_del(f, &key);
+		n++;
+		/* Bounded batches: a store may have seen millions. */
+		if (f->wb_ops >= 65536 && residency_write(f, err) < 0)
+			break;
+	}
+	leveldb_iter_get_error(it, &lerr);
+	leveldb_iter_destroy(it);
+	if (lerr != NULL) {
+		free(*err);
+		*err = xasprintf("forgetting the seen set: %s", lerr);
+		leveldb_free(lerr);
+		return -1;
+	}
+	if (f->error != NULL || residency_write(f, err) < 0) {
+		if (*err == NULL)
+			*err = xstrdup(f->error);
+		return -1;
+	}
+	seen_free(f->seen);
+	f->seen = seen_new(f->db, f->o.seen_memory);
+	return n;
+}

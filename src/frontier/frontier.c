@@ -273,6 +273,12 @@ frontier_mark_seen(struct frontier *f, const char *canon)
 }
 
 long
+frontier_forget_seen(struct frontier *f, char **err)
+{
+	return cede_forget_seen(f, err);
+}
+
+long
 frontier_drop_where(struct frontier *f, int (*match)(void *ctx, const char *uri), void *ctx,
     char **err)
 {

@@ -215,6 +215,12 @@ void *frontier_db(struct frontier *f);
  * in flight. Writes the pending batch before and after; the number of URIs
  * dropped, or -1 and *err. */
 int frontier_mark_seen(struct frontier *f, const char *canon);
+/* Cluster mode, at a node's start: every URI of the seen set forgotten (a
+ * store left by a node killed may hold URIs seen whose records never reached
+ * the stream, and their links, found again, must not be dropped); the
+ * stream's replay marks again what is done. The number forgotten, or -1 and
+ * *err. */
+long frontier_forget_seen(struct frontier *f, char **err);
 long frontier_drop_where(struct frontier *f, int (*match)(void *ctx, const char *uri), void *ctx,
     char **err);
 /* The first store error met outside frontier_flush, or NULL. */

@@ -205,6 +205,13 @@ fetch_send(struct fetch *f)
 {
 	int r;
 
+	/* The last moment the caller can take the request back: nothing of
+	 * it has left, however long the connection took (or the process was
+	 * stopped) since the fetch began. */
+	if (f->cbs.may_send != NULL && !f->cbs.may_send(f->arg, f)) {
+		fetch_finish(f, -3, "not sent: withdrawn by the caller");
+		return;
+	}
 	f->http = http_new(f->set->max_header, &fetch_http_cbs, f);
 	fetch_set_state(f, FETCH_S_WAIT);
 	f->t_sent = uv_hrtime();

@@ -48,6 +48,11 @@ struct fetch_cbs {
 	    const char *dec, size_t declen);
 	/* Exactly once, never synchronously from fetch_start. */
 	void (*on_done)(void *arg, struct fetch *f);
+	/* Optional: asked right before the request is written, on a new
+	 * connection or a kept-alive one. 0 ends the fetch unsent (-3, "not
+	 * sent"), its connection closed: the caller's permission lapsed since
+	 * it started the fetch (a cluster lease, doc/cluster.md). */
+	int (*may_send)(void *arg, struct fetch *f);
 };
 
 /* Starts a fetch on fr; cbs is copied. Always 0: errors (a bad URL gives

@@ -2,12 +2,14 @@
  * shell test can see connection reuse (after 204/304 with Content-Length,
  * after a normal response) and TLS session resumption.
  *
- *   fetch_driver [--set KEY=VALUE]... [--parallel] [--close-idle] URL...
+ *   fetch_driver [--set KEY=VALUE]... [--parallel] [--close-idle] [--withhold-after K] URL...
  *
  * One line per fetch: "URL status=N reused=R resumed=T raw=B decoded=D
  * ann=A dnscache=C error=E". --parallel starts every fetch at once;
  * --close-idle closes kept-alive connections before each fetch (so the next
- * TLS connection is new and may resume the session). */
+ * TLS connection is new and may resume the session); --withhold-after K
+ * lets the first K requests be written and withdraws every later one at the
+ * last moment (struct fetch_cbs.may_send). */
 #include <build-config.h>
 
 #include <inttypes.h>
@@ -27,6 +29,8 @@ struct driver {
 	int n, next, done;
 	int parallel;
 	int close_idle;
+	int withhold_after;	/* -1: never */
+	int sends;
 };
 
 static void driver_start(struct driver *d);
@@ -48,10 +52,19 @@ driver_done_cb(void *arg, struct fetch *f)
 		driver_start(d);
 }
 
+static int
+driver_may_send(void *arg, struct fetch *f)
+{
+	struct driver *d = arg;
+
+	(void)f;
+	return d->withhold_after < 0 || d->sends++ < d->withhold_after;
+}
+
 static void
 driver_start(struct driver *d)
 {
-	static const struct fetch_cbs cbs = { NULL, NULL, driver_done_cb };
+	static const struct fetch_cbs cbs = { NULL, NULL, driver_done_cb, driver_may_send };
 	struct fetch_req req;
 	struct fetch *f;
 
@@ -82,6 +95,7 @@ main(int argc, char **argv)
 	int i;
 
 	memset(&d, 0, sizeof(d));
+	d.withhold_after = -1;
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
 			if (config_set(cfg, argv[++i], &err) != 0) {
@@ -92,6 +106,8 @@ main(int argc, char **argv)
 			d.parallel = 1;
 		} else if (strcmp(argv[i], "--close-idle") == 0) {
 			d.close_idle = 1;
+		} else if (strcmp(argv[i], "--withhold-after") == 0 && i + 1 < argc) {
+			d.withhold_after = atoi(argv[++i]);
 		} else {
 			break;
 		}
@@ -99,7 +115,8 @@ main(int argc, char **argv)
 	d.urls = argv + i;
 	d.n = argc - i;
 	if (d.n == 0) {
-		fprintf(stderr, "usage: fetch_driver [--set KEY=VALUE]... [--parallel] [--close-idle] URL...\n");
+		fprintf(stderr, "usage: fetch_driver [--set KEY=VALUE]... [--parallel] [--close-idle] "
+		    "[--withhold-after K] URL...\n");
 		return 2;
 	}
 	uv_loop_init(&loop);

@@ -59,6 +59,7 @@ struct conn {
 	size_t head_bytes;
 	int in_value;
 	struct buf url, field, value, host, accept_encoding, expect, if_none_match, if_modified_since;
+	struct buf agent;
 	int keep_alive;
 	char method[24];
 
@@ -116,6 +117,7 @@ static void conn_closed_cb(uv_handle_t *h)
 	buf_free(&c->expect);
 	buf_free(&c->if_none_match);
 	buf_free(&c->if_modified_since);
+	buf_free(&c->agent);
 	respond_free(&c->resp);
 	free(c);
 }
@@ -203,7 +205,7 @@ static void conn_log(struct conn *c, double end_ms)
 	if (!c->req_active)
 		return;
 	reqlog_write(c->ctx->log, c->start_ms, end_ms, c->host.data, target,
-	    c->resp.status, c->body_written, c->id, cond);
+	    c->resp.status, c->body_written, c->id, cond, c->agent.data);
 	c->req_active = 0;
 }
 
@@ -217,6 +219,7 @@ static void conn_reset_request(struct conn *c)
 	buf_reset(&c->expect);
 	buf_reset(&c->if_none_match);
 	buf_reset(&c->if_modified_since);
+	buf_reset(&c->agent);
 	c->head_bytes = 0;
 	c->in_value = 0;
 	c->req_complete = 0;
@@ -469,6 +472,9 @@ static int conn_on_header_value_complete(llhttp_t *p)
 	} else if (strcasecmp(f, "if-modified-since") == 0) {
 		buf_reset(&c->if_modified_since);
 		buf_appends(&c->if_modified_since, v);
+	} else if (strcasecmp(f, "user-agent") == 0) {
+		buf_reset(&c->agent);
+		buf_appends(&c->agent, v);
 	}
 	buf_reset(&c->field);
 	buf_reset(&c->value);

@@ -48,7 +48,8 @@ static void reqlog_field(FILE *f, const char *s)
 }
 
 void reqlog_write(struct reqlog *l, double start_ms, double end_ms, const char *host,
-    const char *path, int status, uint64_t body_bytes, uint64_t conn_id, const char *cond)
+    const char *path, int status, uint64_t body_bytes, uint64_t conn_id, const char *cond,
+    const char *agent)
 {
 	if (!l)
 		return;
@@ -56,7 +57,9 @@ void reqlog_write(struct reqlog *l, double start_ms, double end_ms, const char *
 	reqlog_field(l->f, host);
 	fputc('\t', l->f);
 	reqlog_field(l->f, path);
-	fprintf(l->f, "\t%d\t%" PRIu64 "\t%" PRIu64 "\t%s\n", status, body_bytes, conn_id, cond);
+	fprintf(l->f, "\t%d\t%" PRIu64 "\t%" PRIu64 "\t%s\t", status, body_bytes, conn_id, cond);
+	reqlog_field(l->f, agent);
+	fputc('\n', l->f);
 }
 
 void reqlog_close(struct reqlog *l)
