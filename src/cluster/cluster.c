@@ -1087,6 +1087,27 @@ static void cluster_take_early(struct cluster *c, int p)
 	}
 }
 
+/* The client has ended: the message handles still held here (acks not
+ * sent, hand-offs not written, early ones) go with it, unacknowledged,
+ * before natsio_join closes the library. A node whose leave deadline
+ * passed before every consumer closed holds some. */
+static void cluster_drop_held(struct cluster *c)
+{
+	struct cluster_in *in;
+
+	for (size_t i = 0; i < c->nacks; i++)
+		natsio_drop(c->acks[i]);
+	c->nacks = 0;
+	for (in = c->in_head; in != NULL; in = in->next) {
+		natsio_drop(in->m->handle);
+		in->m->handle = NULL;
+	}
+	for (in = c->early_head; in != NULL; in = in->next) {
+		natsio_drop(in->m->handle);
+		in->m->handle = NULL;
+	}
+}
+
 static void cluster_on_event(struct cluster *c, struct mbox_item *it)
 {
 	struct lease_action *a = c->act;
@@ -1172,6 +1193,7 @@ static void cluster_on_event(struct cluster *c, struct mbox_item *it)
 		break;
 	}
 	case NATSIO_EV_CLOSED:
+		cluster_drop_held(c);
 		natsio_join(c->nio);
 		c->nio = NULL;
 		c->closed = 1;

@@ -978,6 +978,23 @@ static void natsio_exec(struct natsio *n, struct mbox_item *it)
 /* Shutting down: subscriptions go (their consumers stay: the next owner
  * replaces them), publications still out get a few seconds to be stored,
  * then the connection closes. */
+/* Commands the thread will never carry out: the message handles of their
+ * acknowledgments are let go unacknowledged (the server delivers those
+ * messages again, to whichever node owns their partitions next). */
+static void natsio_drop_commands(struct natsio *n)
+{
+	struct mbox_item *it;
+
+	while ((it = mailbox_take_command(n->mb, 0)) != NULL) {
+		if (it->kind == NATSIO_ACK) {
+			struct natsio_ack *a = (struct natsio_ack *)it;
+			for (size_t i = 0; i < a->n; i++)
+				natsMsg_Destroy(a->handle[i]);
+		}
+		natsio_item_free(it);
+	}
+}
+
 static void natsio_shutdown(struct natsio *n)
 {
 	jsPubOptions po;
@@ -1033,18 +1050,7 @@ static void natsio_main(void *arg)
 	}
 	natsio_shutdown(n);
 	/* Commands posted after the shutdown are dropped with it. */
-	for (;;) {
-		struct mbox_item *it = mailbox_take_command(n->mb, 0);
-		if (it == NULL)
-			break;
-		if (it->kind == NATSIO_ACK) {
-			struct natsio_ack *a = (struct natsio_ack *)it;
-			size_t i;
-			for (i = 0; i < a->n; i++)
-				natsMsg_Destroy(a->handle[i]);
-		}
-		free(it);
-	}
+	natsio_drop_commands(n);
 	{
 		struct mbox_item *done = xcalloc(1, sizeof *done);
 		done->kind = NATSIO_EV_CLOSED;
@@ -1309,7 +1315,14 @@ struct natsio *natsio_start(const struct natsio_opts *o, struct mailbox *mb, cha
 void natsio_join(struct natsio *n)
 {
 	uv_thread_join(&n->thread);
+	/* What the loop posted between the thread's last look and its end. */
+	natsio_drop_commands(n);
 	natsio_free(n);
+}
+
+void natsio_drop(void *handle)
+{
+	natsMsg_Destroy(handle);
 }
 
 struct natsio_snapshot *natsio_read(const char *url, const char *crawl, unsigned partitions,

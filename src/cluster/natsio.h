@@ -209,6 +209,9 @@ struct natsio *natsio_start(const struct natsio_opts *o, struct mailbox *mb, cha
     int *usage);
 /* After NATSIO_EV_CLOSED: joins the thread and frees. */
 void natsio_join(struct natsio *n);
+/* After NATSIO_EV_CLOSED and before natsio_join: lets a message handle the
+ * loop still holds go unacknowledged (the server delivers it again). */
+void natsio_drop(void *handle);
 
 /* The cluster's state read once, synchronously, with no thread and no
  * loop (tern report on a node that is not running): the crawl's buckets and
