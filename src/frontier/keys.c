@@ -141,8 +141,7 @@ keys_seen(struct buf *b, const char *canon)
 void
 keys_meta(struct buf *b)
 {
-	buf_appendc(b, KEYS_META);
-	buf_appends(b, "counters");
+	keys_meta_named(b, "counters");
 }
 
 void
