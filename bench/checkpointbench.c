@@ -29,8 +29,8 @@ static double checkpointbench_secs(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void checkpointbench_fill(struct frontier *f, unsigned long from, unsigned long n,
-    unsigned long hosts)
+static void checkpointbench_fill(
+    struct frontier *f, unsigned long from, unsigned long n, unsigned long hosts)
 {
 	char uri[128], host[64], *err = NULL;
 	struct curi c;
@@ -85,7 +85,8 @@ int main(int argc, char **argv)
 	}
 	t0 = checkpointbench_secs();
 	checkpointbench_fill(f, 0, uris, hosts);
-	printf("filled %lu URIs over %lu queues in %.1f s\n", uris, hosts, checkpointbench_secs() - t0);
+	printf("filled %lu URIs over %lu queues in %.1f s\n", uris, hosts,
+	    checkpointbench_secs() - t0);
 	memset(&p, 0, sizeof p);
 	p.frontier = f;
 	for (int i = 0; i < 5; i++) {
@@ -96,9 +97,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		printf("%s: %.1f ms (flush+sync marker %.1f ms, freeze %.1f ms: %u tables linked, "
-		    "%.1f MiB copied, %u attempt%s)\n", name, t.total_us / 1000.0, t.mark_us / 1000.0,
-		    t.freeze_us / 1000.0, t.tables, t.copied_bytes / 1048576.0, t.attempts,
-		    t.attempts == 1 ? "" : "s");
+		       "%.1f MiB copied, %u attempt%s)\n",
+		    name, t.total_us / 1000.0, t.mark_us / 1000.0, t.freeze_us / 1000.0, t.tables,
+		    t.copied_bytes / 1048576.0, t.attempts, t.attempts == 1 ? "" : "s");
 		if (t.total_us / 1000.0 > worst)
 			worst = t.total_us / 1000.0;
 	}

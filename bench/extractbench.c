@@ -34,8 +34,26 @@ static double extractbench_now(void)
 }
 
 static const char *const extractbench_words[] = {
-	"the", "crawler", "archive", "of", "news", "and", "a", "page", "with", "links",
-	"to", "many", "other", "documents", "written", "in", "plain", "text", "for", "readers",
+    "the",
+    "crawler",
+    "archive",
+    "of",
+    "news",
+    "and",
+    "a",
+    "page",
+    "with",
+    "links",
+    "to",
+    "many",
+    "other",
+    "documents",
+    "written",
+    "in",
+    "plain",
+    "text",
+    "for",
+    "readers",
 };
 
 static void extractbench_text(struct buf *b, int words)
@@ -51,42 +69,51 @@ static void extractbench_page(struct buf *b, int n)
 {
 	int i;
 
-	buf_appendf(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-		    "<title>Article %d</title><meta name=\"viewport\" content=\"width=device-width\">"
-		    "<meta name=\"description\" content=\"", n);
+	buf_appendf(b,
+	    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	    "<title>Article %d</title><meta name=\"viewport\" content=\"width=device-width\">"
+	    "<meta name=\"description\" content=\"",
+	    n);
 	extractbench_text(b, 30);
 	buf_appends(b, "\">\n");
 	for (i = 0; i < 8; i++)
 		buf_appendf(b, "<link rel=\"%s\" href=\"/assets/%d/file%d.css?v=%u\">\n",
-			    i % 3 ? "stylesheet" : "preload", n, i, extractbench_rand());
+		    i % 3 ? "stylesheet" : "preload", n, i, extractbench_rand());
 	for (i = 0; i < 5; i++)
-		buf_appendf(b, "<script src=\"https://cdn.example.net/lib%d.min.js\" async></script>\n", i);
-	buf_appends(b, "<script>window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments)}"
-		    "var s='<div class=\"x\">'+document.title+'</div>';");
+		buf_appendf(
+		    b, "<script src=\"https://cdn.example.net/lib%d.min.js\" async></script>\n", i);
+	buf_appends(b,
+	    "<script>window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments)}"
+	    "var s='<div class=\"x\">'+document.title+'</div>';");
 	for (i = 0; i < 40; i++)
 		buf_appendf(b, "var v%d = {a: %d, b: \"str%d\", c: [1,2,3]};\n", i, i, i);
 	buf_appends(b, "</script>\n<style>body{margin:0;font-family:sans-serif}");
 	for (i = 0; i < 30; i++)
-		buf_appendf(b, ".c%d{color:#%06x;background:url(/img/bg%d.png) no-repeat}\n",
-			    i, extractbench_rand() & 0xffffff, i);
+		buf_appendf(b, ".c%d{color:#%06x;background:url(/img/bg%d.png) no-repeat}\n", i,
+		    extractbench_rand() & 0xffffff, i);
 	buf_appends(b, "</style></head>\n<body class=\"article\"><header><nav><ul>\n");
 	for (i = 0; i < 60; i++)
-		buf_appendf(b, "<li class=\"nav-item\"><a href=\"/section/%d/\" title=\"Section %d\">Section %d</a></li>\n",
-			    i, i, i);
-	buf_appends(b, "</ul></nav><svg class=\"icon\" viewBox=\"0 0 24 24\"><path d=\"M12 2L2 7l10 5 10-5-10-5z\"/></svg>"
-		    "</header>\n<main><article>\n<!-- article body -->\n");
+		buf_appendf(b,
+		    "<li class=\"nav-item\"><a href=\"/section/%d/\" title=\"Section %d\">Section %d</a></li>\n",
+		    i, i, i);
+	buf_appends(b,
+	    "</ul></nav><svg class=\"icon\" viewBox=\"0 0 24 24\"><path d=\"M12 2L2 7l10 5 10-5-10-5z\"/></svg>"
+	    "</header>\n<main><article>\n<!-- article body -->\n");
 	for (i = 0; i < 40; i++) {
 		buf_appends(b, "<p>");
 		extractbench_text(b, 40);
-		buf_appendf(b, "<a href=\"https://www.example.org/story/%u.html?utm_source=x&amp;utm_medium=y\" "
-			    "rel=\"noopener\">read more</a> ", extractbench_rand());
+		buf_appendf(b,
+		    "<a href=\"https://www.example.org/story/%u.html?utm_source=x&amp;utm_medium=y\" "
+		    "rel=\"noopener\">read more</a> ",
+		    extractbench_rand());
 		extractbench_text(b, 20);
 		buf_appends(b, "<em>emphasis</em> and <strong>strong</strong>.</p>\n");
 		if (i % 8 == 0)
-			buf_appendf(b, "<figure><img src=\"/media/%d/%d.jpg\" srcset=\"/media/%d/%d-480.jpg 480w, "
-				    "/media/%d/%d-960.jpg 960w\" alt=\"a picture of something\" loading=\"lazy\" "
-				    "width=\"960\" height=\"540\"><figcaption>Caption</figcaption></figure>\n",
-				    n, i, n, i, n, i);
+			buf_appendf(b,
+			    "<figure><img src=\"/media/%d/%d.jpg\" srcset=\"/media/%d/%d-480.jpg 480w, "
+			    "/media/%d/%d-960.jpg 960w\" alt=\"a picture of something\" loading=\"lazy\" "
+			    "width=\"960\" height=\"540\"><figcaption>Caption</figcaption></figure>\n",
+			    n, i, n, i, n, i);
 	}
 	buf_appends(b, "</article></main><footer>");
 	for (i = 0; i < 30; i++)
@@ -112,21 +139,23 @@ static void extractbench_resolve_link(void *arg, const struct extract_link *l)
 	/* The base changes at most once per page: resolve it when it does. */
 	if (l->base != r->base_src) {
 		r->base_src = l->base;
-		if (!l->base || url_resolve(EXTRACTBENCH_PAGE, l->base, strlen(l->base), &r->base) < 0) {
+		if (!l->base ||
+		    url_resolve(EXTRACTBENCH_PAGE, l->base, strlen(l->base), &r->base) < 0) {
 			buf_reset(&r->base);
 			buf_appends(&r->base, EXTRACTBENCH_PAGE);
 		}
 	}
-	if (url_resolve(r->base.len ? r->base.data : EXTRACTBENCH_PAGE, l->ref, l->len, &r->out) == 0)
+	if (url_resolve(r->base.len ? r->base.data : EXTRACTBENCH_PAGE, l->ref, l->len, &r->out) ==
+	    0)
 		r->ok++;
 }
 
 enum extractbench_mode { EB_TOKENIZER, EB_EXTRACT, EB_RESOLVE };
 
 static double extractbench_run(const struct buf *pages, const size_t *starts, size_t npages,
-			       enum extractbench_mode mode, size_t *links)
+    enum extractbench_mode mode, size_t *links)
 {
-	static const struct htmltok_cbs nocbs = { NULL, NULL };
+	static const struct htmltok_cbs nocbs = {NULL, NULL};
 	double t0 = extractbench_now();
 	size_t p, sink = 0;
 	struct extractbench_resolve r;
@@ -143,18 +172,21 @@ static double extractbench_run(const struct buf *pages, const size_t *starts, si
 			struct htmltok *t = htmltok_new(&nocbs, NULL);
 
 			for (off = 0; off < len; off += EXTRACTBENCH_CHUNK)
-				htmltok_feed(t, d + off, len - off < EXTRACTBENCH_CHUNK ? len - off : EXTRACTBENCH_CHUNK);
+				htmltok_feed(t, d + off,
+				    len - off < EXTRACTBENCH_CHUNK ? len - off
+								   : EXTRACTBENCH_CHUNK);
 			htmltok_finish(t);
 			htmltok_free(t);
 			continue;
 		}
-		struct extract *x = mode == EB_EXTRACT ?
-			extract_new(EXTRACT_HTML, NULL, extractbench_nop_link, &sink) :
-			extract_new(EXTRACT_HTML, NULL, extractbench_resolve_link, &r);
+		struct extract *x = mode == EB_EXTRACT
+		    ? extract_new(EXTRACT_HTML, NULL, extractbench_nop_link, &sink)
+		    : extract_new(EXTRACT_HTML, NULL, extractbench_resolve_link, &r);
 
-		r.base_src = (const char *)&r;	/* forces a base resolution per page */
+		r.base_src = (const char *)&r; /* forces a base resolution per page */
 		for (off = 0; off < len; off += EXTRACTBENCH_CHUNK)
-			extract_feed(x, d + off, len - off < EXTRACTBENCH_CHUNK ? len - off : EXTRACTBENCH_CHUNK);
+			extract_feed(x, d + off,
+			    len - off < EXTRACTBENCH_CHUNK ? len - off : EXTRACTBENCH_CHUNK);
 		extract_finish(x);
 		*links += extract_count(x);
 		extract_free(x);
@@ -192,7 +224,7 @@ int main(int argc, char **argv)
 	size_t mb = argc > 1 ? strtoul(argv[1], NULL, 10) : 64;
 	struct buf pages = BUF_INIT;
 	size_t *starts = NULL, npages = 0, cap = 0;
-	static const char *const names[] = { "tokenizer", "extract", "extract+resolve" };
+	static const char *const names[] = {"tokenizer", "extract", "extract+resolve"};
 	int mode, run;
 
 	while (pages.len < mb * 1024 * 1024) {
@@ -207,13 +239,14 @@ int main(int argc, char **argv)
 	}
 	starts[npages] = pages.len;
 	printf("corpus: %zu pages, %.1f MB (%.1f KB/page), chunks of %d bytes\n", npages,
-	       pages.len / 1048576.0, pages.len / 1024.0 / npages, EXTRACTBENCH_CHUNK);
+	    pages.len / 1048576.0, pages.len / 1024.0 / npages, EXTRACTBENCH_CHUNK);
 	for (mode = EB_TOKENIZER; mode <= EB_RESOLVE; mode++) {
 		double best = 1e9;
 		size_t links = 0;
 
 		for (run = 0; run < 3; run++) {
-			double t = extractbench_run(&pages, starts, npages, (enum extractbench_mode)mode, &links);
+			double t = extractbench_run(
+			    &pages, starts, npages, (enum extractbench_mode)mode, &links);
 
 			if (t < best)
 				best = t;
@@ -223,7 +256,8 @@ int main(int argc, char **argv)
 			printf("  %8.2f M links/s  (%zu links)", links / best / 1e6, links);
 		printf("\n");
 	}
-	printf("held per page being parsed: %.0f bytes\n", extractbench_held(&pages, starts, npages));
+	printf(
+	    "held per page being parsed: %.0f bytes\n", extractbench_held(&pages, starts, npages));
 	free(starts);
 	buf_free(&pages);
 	return 0;

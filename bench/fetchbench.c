@@ -32,8 +32,7 @@ struct bench {
 
 static void bench_start(struct bench *b);
 
-static void
-bench_done_cb(void *arg, struct fetch *f)
+static void bench_done_cb(void *arg, struct fetch *f)
 {
 	struct bench *b = arg;
 
@@ -50,10 +49,9 @@ bench_done_cb(void *arg, struct fetch *f)
 	bench_start(b);
 }
 
-static void
-bench_start(struct bench *b)
+static void bench_start(struct bench *b)
 {
-	static const struct fetch_cbs cbs = { NULL, NULL, bench_done_cb, NULL };
+	static const struct fetch_cbs cbs = {NULL, NULL, bench_done_cb, NULL};
 	struct fetch_req req;
 	struct fetch *f;
 	char url[256], host[64];
@@ -73,14 +71,12 @@ bench_start(struct bench *b)
 	fetch_start(b->fr, &req, &cbs, b, &f);
 }
 
-static double
-bench_secs(const struct timeval *tv)
+static double bench_secs(const struct timeval *tv)
 {
 	return tv->tv_sec + tv->tv_usec / 1e6;
 }
 
-int
-main(int argc, char **argv)
+int main(int argc, char **argv)
 {
 	struct config *cfg = config_new();
 	struct bench b;
@@ -115,7 +111,8 @@ main(int argc, char **argv)
 		}
 	}
 	if (i != argc - 1 || b.hosts < 1 || b.pages < 2 || conc < 1) {
-		fprintf(stderr, "usage: fetchbench [--tls CA_FILE] [--hosts H] [--pages P] "
+		fprintf(stderr,
+		    "usage: fetchbench [--tls CA_FILE] [--hosts H] [--pages P] "
 		    "[--requests N] [--concurrency C] [--new-conns] PORT\n");
 		return 2;
 	}
@@ -152,10 +149,10 @@ main(int argc, char **argv)
 	gettimeofday(&t1, NULL);
 	getrusage(RUSAGE_SELF, &r1);
 	wall = bench_secs(&t1) - bench_secs(&t0);
-	cpu = bench_secs(&r1.ru_utime) - bench_secs(&r0.ru_utime) +
-	    bench_secs(&r1.ru_stime) - bench_secs(&r0.ru_stime);
+	cpu = bench_secs(&r1.ru_utime) - bench_secs(&r0.ru_utime) + bench_secs(&r1.ru_stime) -
+	    bench_secs(&r0.ru_stime);
 	printf("%s%s: %ld requests (%ld ok, %ld on kept-alive connections, %ld TLS resumed) "
-	    "over %d hosts, concurrency %d: %.0f req/s, %.1f us CPU/request, %.1f MB/s\n",
+	       "over %d hosts, concurrency %d: %.0f req/s, %.1f us CPU/request, %.1f MB/s\n",
 	    b.scheme, b.new_conns ? " new connections" : " keep-alive", b.done, b.ok, b.reused,
 	    b.resumed, b.hosts, conc, b.done / wall, cpu * 1e6 / b.done, b.bytes / wall / 1e6);
 	fetcher_free(b.fr);

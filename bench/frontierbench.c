@@ -35,8 +35,7 @@
 #include <unistd.h>
 #include "frontier/frontier.h"
 
-static double
-frontierbench_secs(void)
+static double frontierbench_secs(void)
 {
 	struct timespec ts;
 
@@ -52,8 +51,7 @@ frontierbench_secs(void)
 static long frontierbench_anon_peak, frontierbench_file_peak;
 
 /* VmRSS and VmHWM in KiB from /proc/self/status; tracks the peaks above. */
-static void
-frontierbench_rss(long *rss, long *hwm)
+static void frontierbench_rss(long *rss, long *hwm)
 {
 	FILE *fp = fopen("/proc/self/status", "r");
 	char line[256];
@@ -80,8 +78,7 @@ frontierbench_rss(long *rss, long *hwm)
 	fclose(fp);
 }
 
-static void
-frontierbench_schedule(struct frontier *f, unsigned long i, unsigned long hosts)
+static void frontierbench_schedule(struct frontier *f, unsigned long i, unsigned long hosts)
 {
 	char uri[128], host[64];
 	struct curi c;
@@ -100,8 +97,7 @@ frontierbench_schedule(struct frontier *f, unsigned long i, unsigned long hosts)
 	}
 }
 
-static void
-frontierbench_flush(struct frontier *f)
+static void frontierbench_flush(struct frontier *f)
 {
 	char *err = NULL;
 
@@ -112,8 +108,7 @@ frontierbench_flush(struct frontier *f)
 }
 
 /* 0, or -1 if mode is unknown. */
-static int
-frontierbench_mode(struct frontier_options *o, const char *mode)
+static int frontierbench_mode(struct frontier_options *o, const char *mode)
 {
 	struct policy_settings *d = &o->defaults;
 
@@ -147,8 +142,7 @@ frontierbench_mode(struct frontier_options *o, const char *mode)
 	return 0;
 }
 
-int
-main(int argc, char **argv)
+int main(int argc, char **argv)
 {
 	const char *mode = "default";
 	long long balance = -1;
@@ -165,8 +159,9 @@ main(int argc, char **argv)
 	double t0, t1, t2;
 	long rss, hwm;
 
-	while (argc > 2 && (strcmp(argv[1], "-p") == 0 || strcmp(argv[1], "-b") == 0 ||
-	    strcmp(argv[1], "-d") == 0 || strcmp(argv[1], "-t") == 0)) {
+	while (argc > 2 &&
+	    (strcmp(argv[1], "-p") == 0 || strcmp(argv[1], "-b") == 0 ||
+		strcmp(argv[1], "-d") == 0 || strcmp(argv[1], "-t") == 0)) {
 		if (argv[1][1] == 'p')
 			mode = argv[2];
 		else if (argv[1][1] == 'b')
@@ -182,7 +177,8 @@ main(int argc, char **argv)
 	hosts = argc > 2 ? strtoul(argv[2], NULL, 10) : 10000;
 	base = argc > 3 ? argv[3] : "/tmp";
 	if (n == 0 || hosts == 0 || frontierbench_mode(&o, mode) < 0) {
-		fprintf(stderr, "usage: frontierbench [-p default|off|off-hold|highest|success] "
+		fprintf(stderr,
+		    "usage: frontierbench [-p default|off|off-hold|highest|success] "
 		    "[-b BALANCE] [-d DUPS] [-t TAKE] [URIS [HOSTS [DIR]]]\n");
 		return 2;
 	}
@@ -199,7 +195,7 @@ main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		frontierbench_schedule(f, i, hosts);
 		for (unsigned long d = 1; d <= dups; d++)
-			frontierbench_schedule(f, i / (d + 1), hosts);   /* already seen */
+			frontierbench_schedule(f, i / (d + 1), hosts); /* already seen */
 		if (i % 1000 == 999)
 			frontierbench_flush(f);
 		if (i % 50000 == 49999)
@@ -234,10 +230,11 @@ main(int argc, char **argv)
 	t2 = frontierbench_secs();
 	frontierbench_rss(&rss, &hwm);
 	frontier_counts(f, &cnt);
-	printf("next+finish: %lu pairs in %.2f s = %.0f/s; RSS %ld KiB, peak %ld KiB\n",
-	    done, t2 - t1, (double)done / (t2 - t1), rss, hwm);
+	printf("next+finish: %lu pairs in %.2f s = %.0f/s; RSS %ld KiB, peak %ld KiB\n", done,
+	    t2 - t1, (double)done / (t2 - t1), rss, hwm);
 	printf("memory: anonymous peak %ld KiB; file-backed peak %ld KiB (sampled every 50,000 "
-	    "operations)\n", frontierbench_anon_peak, frontierbench_file_peak);
+	       "operations)\n",
+	    frontierbench_anon_peak, frontierbench_file_peak);
 	printf("succeeded %llu queued %llu finished %d\n", (unsigned long long)cnt.succeeded,
 	    (unsigned long long)cnt.queued, frontier_is_finished(f));
 	frontier_close(f);

@@ -31,14 +31,12 @@
 
 static size_t leveldbbench_klen;
 
-static int
-leveldbbench_cmp(const void *a, const void *b)
+static int leveldbbench_cmp(const void *a, const void *b)
 {
 	return memcmp(a, b, leveldbbench_klen);
 }
 
-static double
-leveldbbench_cpu(void)
+static double leveldbbench_cpu(void)
 {
 	struct rusage ru;
 
@@ -48,8 +46,7 @@ leveldbbench_cpu(void)
 }
 
 /* splitmix64: the keys' and values' bytes. */
-static uint64_t
-leveldbbench_next(uint64_t *s)
+static uint64_t leveldbbench_next(uint64_t *s)
 {
 	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
 
@@ -58,8 +55,7 @@ leveldbbench_next(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-int
-main(int argc, char **argv)
+int main(int argc, char **argv)
 {
 	size_t vlen = 0, klen = 17, batch = 1000, wmb = 4, fmb = 2, n, i, j;
 	int random = 0, split = 0, sorted = 0, opt;
@@ -77,15 +73,32 @@ main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "rsov:k:b:w:f:")) != -1) {
 		switch (opt) {
-		case 'r': random = 1; break;
-		case 's': split = 1; break;
-		case 'o': sorted = 1; break;
-		case 'v': vlen = strtoul(optarg, NULL, 10); break;
-		case 'k': klen = strtoul(optarg, NULL, 10); break;
-		case 'b': batch = strtoul(optarg, NULL, 10); break;
-		case 'w': wmb = strtoul(optarg, NULL, 10); break;
-		case 'f': fmb = strtoul(optarg, NULL, 10); break;
-		default: goto usage;
+		case 'r':
+			random = 1;
+			break;
+		case 's':
+			split = 1;
+			break;
+		case 'o':
+			sorted = 1;
+			break;
+		case 'v':
+			vlen = strtoul(optarg, NULL, 10);
+			break;
+		case 'k':
+			klen = strtoul(optarg, NULL, 10);
+			break;
+		case 'b':
+			batch = strtoul(optarg, NULL, 10);
+			break;
+		case 'w':
+			wmb = strtoul(optarg, NULL, 10);
+			break;
+		case 'f':
+			fmb = strtoul(optarg, NULL, 10);
+			break;
+		default:
+			goto usage;
 		}
 	}
 	if (argc - optind != 2 || klen < 9 || klen > sizeof(key) || batch == 0)
@@ -112,9 +125,10 @@ main(int argc, char **argv)
 	wb = leveldb_writebatch_create();
 	val = malloc(vlen + 8);
 	keys = malloc(batch * klen);
-	printf("# %zu keys of %zu bytes (%s), values of %zu bytes%s, batches of %zu, write buffer %zu MB, tables %zu MB\n",
-	    n, klen, random ? "random" : "increasing", vlen, split ? " under increasing keys apart" : "",
-	    batch, wmb, fmb);
+	printf(
+	    "# %zu keys of %zu bytes (%s), values of %zu bytes%s, batches of %zu, write buffer %zu MB, tables %zu MB\n",
+	    n, klen, random ? "random" : "increasing", vlen,
+	    split ? " under increasing keys apart" : "", batch, wmb, fmb);
 	printf("# keys_so_far\tus_per_key_in_this_tenth\n");
 	t0 = last = leveldbbench_cpu();
 	for (i = 0; i < n;) {
@@ -122,7 +136,8 @@ main(int argc, char **argv)
 		struct timespec a0, a1;
 
 		for (j = 0; j < batch && i < n; j++, i++) {
-			uint64_t a = random ? leveldbbench_next(&seed) : i, b = leveldbbench_next(&seed);
+			uint64_t a = random ? leveldbbench_next(&seed) : i,
+				 b = leveldbbench_next(&seed);
 			size_t p;
 
 			key[0] = 's';
@@ -174,7 +189,7 @@ main(int argc, char **argv)
 	/* Compactions still owed run in the background thread until close. */
 	leveldb_close(db);
 	printf("# total %.2f s CPU, %.2f us a key (with the compactions finished at close); "
-	    "in leveldb_write on this thread %.2f us a key\n",
+	       "in leveldb_write on this thread %.2f us a key\n",
 	    leveldbbench_cpu() - t0, (leveldbbench_cpu() - t0) * 1e6 / (n > 0 ? n : 1),
 	    wt * 1e6 / (n > 0 ? n : 1));
 	leveldb_destroy_db(o, path, &err);
@@ -188,6 +203,7 @@ main(int argc, char **argv)
 	free(keys);
 	return 0;
 usage:
-	fprintf(stderr, "usage: bench/leveldbbench [-r] [-s] [-o] [-v BYTES] [-k BYTES] [-b BATCH] [-w MB] [-f MB] N DIR\n");
+	fprintf(stderr,
+	    "usage: bench/leveldbbench [-r] [-s] [-o] [-v BYTES] [-k BYTES] [-b BATCH] [-w MB] [-f MB] N DIR\n");
 	return 2;
 }

@@ -77,7 +77,7 @@ int main(int argc, char **argv)
 	jsStreamConfig sc;
 	jsSubOptions so;
 	natsSubscription *sub = NULL;
-	const char *subj[] = { "nb.*" };
+	const char *subj[] = {"nb.*"};
 	char *data, subject[32];
 	long count, size, subjects, i;
 	uint64_t t0, t1, t2;
@@ -127,16 +127,18 @@ int main(int argc, char **argv)
 	so.Config.AckPolicy = js_AckExplicit;
 	so.Config.DeliverPolicy = js_DeliverAll;
 	so.Config.MaxAckPending = 4096;
-	if ((s = js_Subscribe(&sub, js, "nb.*", natsbench_msg_cb, NULL, NULL, &so, NULL)) != NATS_OK)
+	if ((s = js_Subscribe(&sub, js, "nb.*", natsbench_msg_cb, NULL, NULL, &so, NULL)) !=
+	    NATS_OK)
 		natsbench_die("subscribe", s);
 	while (natsbench_got < count)
 		nats_Sleep(1);
 	t2 = uv_hrtime();
 	c2 = natsbench_cpu(argv[5]);
 	printf("%ld x %ld B over %ld subjects: publish %.0f msgs/s, server %.1f us/msg; "
-	    "consume+ack %.0f msgs/s, server %.1f us/msg\n", count, size, subjects,
-	    count / ((double)(t1 - t0) / 1e9), 1e6 * (c1 - c0) / (double)count,
-	    count / ((double)(t2 - t1) / 1e9), 1e6 * (c2 - c1) / (double)count);
+	       "consume+ack %.0f msgs/s, server %.1f us/msg\n",
+	    count, size, subjects, count / ((double)(t1 - t0) / 1e9),
+	    1e6 * (c1 - c0) / (double)count, count / ((double)(t2 - t1) / 1e9),
+	    1e6 * (c2 - c1) / (double)count);
 	natsSubscription_Unsubscribe(sub);
 	natsSubscription_Destroy(sub);
 	js_DeleteStream(js, "natsbench", NULL, NULL);

@@ -20,8 +20,7 @@
 #include "frontier/frontier.h"
 #include "lib/history.h"
 
-static double
-revisitbench_secs(void)
+static double revisitbench_secs(void)
 {
 	struct timespec ts;
 
@@ -30,8 +29,7 @@ revisitbench_secs(void)
 }
 
 /* RssAnon and RssFile in KiB from /proc/self/status. */
-static void
-revisitbench_rss(long *anon, long *file)
+static void revisitbench_rss(long *anon, long *file)
 {
 	FILE *fp = fopen("/proc/self/status", "r");
 	char line[256];
@@ -48,8 +46,7 @@ revisitbench_rss(long *anon, long *file)
 	fclose(fp);
 }
 
-static void
-revisitbench_flush(struct frontier *f)
+static void revisitbench_flush(struct frontier *f)
 {
 	char *err = NULL;
 
@@ -59,8 +56,7 @@ revisitbench_flush(struct frontier *f)
 	}
 }
 
-static void
-revisitbench_sample(const char *phase, struct frontier *f, double t0)
+static void revisitbench_sample(const char *phase, struct frontier *f, double t0)
 {
 	struct frontier_counts n;
 	long anon, file;
@@ -74,9 +70,8 @@ revisitbench_sample(const char *phase, struct frontier *f, double t0)
 
 /* Takes and finishes up to n URIs at now, each parked due within the hour
  * after base; samples at each tenth. Returns the number finished. */
-static unsigned long
-revisitbench_cycle(struct frontier *f, const char *phase, unsigned long n, uint64_t now,
-    uint64_t base, double t0)
+static unsigned long revisitbench_cycle(
+    struct frontier *f, const char *phase, unsigned long n, uint64_t now, uint64_t base, double t0)
 {
 	unsigned long done = 0, next_sample = n / 10;
 	struct curi *c;
@@ -100,8 +95,8 @@ revisitbench_cycle(struct frontier *f, const char *phase, unsigned long n, uint6
 		c->history->last_visit_ms = (int64_t)now;
 		c->history->visits++;
 		c->history->interval_s = 3600;
-		frontier_finish_revisit(f, c, FRONTIER_SUCCESS, now, 0,
-		    base + (done * 997 % 3600) * 1000);
+		frontier_finish_revisit(
+		    f, c, FRONTIER_SUCCESS, now, 0, base + (done * 997 % 3600) * 1000);
 		done++;
 		if (done % 256 == 0)
 			revisitbench_flush(f);
@@ -114,8 +109,7 @@ revisitbench_cycle(struct frontier *f, const char *phase, unsigned long n, uint6
 	return done;
 }
 
-int
-main(int argc, char **argv)
+int main(int argc, char **argv)
 {
 	unsigned long uris = argc > 1 ? strtoul(argv[1], NULL, 10) : 1000000;
 	unsigned long hosts = argc > 2 ? strtoul(argv[2], NULL, 10) : 10000;

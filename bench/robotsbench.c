@@ -20,10 +20,11 @@ static double robotsbench_now(void)
 
 static void robotsbench_typical(struct buf *b)
 {
-	buf_appends(b, "# robots.txt\nUser-agent: *\nDisallow: /cgi-bin/\nDisallow: /tmp/\n"
-		       "Disallow: /*?sessionid=\nDisallow: /*.pdf$\nAllow: /tmp/public/\n"
-		       "Crawl-delay: 2\n\nUser-agent: googlebot\nDisallow: /nogoogle/\n\n"
-		       "Sitemap: https://example.com/sitemap.xml\n");
+	buf_appends(b,
+	    "# robots.txt\nUser-agent: *\nDisallow: /cgi-bin/\nDisallow: /tmp/\n"
+	    "Disallow: /*?sessionid=\nDisallow: /*.pdf$\nAllow: /tmp/public/\n"
+	    "Crawl-delay: 2\n\nUser-agent: googlebot\nDisallow: /nogoogle/\n\n"
+	    "Sitemap: https://example.com/sitemap.xml\n");
 }
 
 static void robotsbench_large(struct buf *b)
@@ -32,8 +33,8 @@ static void robotsbench_large(struct buf *b)
 
 	buf_appends(b, "User-agent: *\n");
 	for (i = 0; i < 400; i++)
-		buf_appendf(b, "Disallow: /section%d/private/\nAllow: /section%d/private/ok*.html$\n", i,
-			    i);
+		buf_appendf(b,
+		    "Disallow: /section%d/private/\nAllow: /section%d/private/ok*.html$\n", i, i);
 	buf_appends(b, "User-agent: otherbot\nDisallow: /\n");
 }
 
@@ -47,9 +48,15 @@ static void robotsbench_hostile(struct buf *b)
 }
 
 static const char *const robotsbench_paths[] = {
-	"/", "/index.html", "/section12/private/ok-page.html", "/section399/private/secret",
-	"/tmp/public/a.png", "/cgi-bin/x?y=1", "/products/list?page=3&sessionid=abcdef",
-	"/docs/manual.pdf", "/a/very/long/path/that/goes/on/and/on/with/segments/index.html?q=1&r=2",
+    "/",
+    "/index.html",
+    "/section12/private/ok-page.html",
+    "/section399/private/secret",
+    "/tmp/public/a.png",
+    "/cgi-bin/x?y=1",
+    "/products/list?page=3&sessionid=abcdef",
+    "/docs/manual.pdf",
+    "/a/very/long/path/that/goes/on/and/on/with/segments/index.html?q=1&r=2",
 };
 
 static void robotsbench_run(const char *name, const struct buf *body, double secs)
@@ -67,7 +74,7 @@ static void robotsbench_run(const char *name, const struct buf *body, double sec
 		n++;
 	} while ((t = robotsbench_now() - t0) < secs);
 	printf("%-8s %7zu bytes: %10.0f parses/s (%6.1f MB/s)", name, body->len, n / t,
-	       n * (double)body->len / t / 1e6);
+	    n * (double)body->len / t / 1e6);
 
 	r = robots_parse(body->data, body->len, "tern");
 	n = 0;
@@ -76,11 +83,12 @@ static void robotsbench_run(const char *name, const struct buf *body, double sec
 		size_t i;
 
 		for (i = 0; i < npaths; i++)
-			allowed += robots_allowed(r, robotsbench_paths[i], strlen(robotsbench_paths[i]));
+			allowed +=
+			    robots_allowed(r, robotsbench_paths[i], strlen(robotsbench_paths[i]));
 		n += (long)npaths;
 	} while ((t = robotsbench_now() - t0) < secs);
 	printf(", %12.0f allowed()/s (%zu rules, %zu bytes held, %ld allowed)\n", n / t,
-	       robots_rule_count(r), robots_size(r), allowed);
+	    robots_rule_count(r), robots_size(r), allowed);
 	robots_free(r);
 }
 

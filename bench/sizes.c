@@ -28,15 +28,13 @@
 
 static int sizes_done;
 
-static void
-sizes_done_cb(void *arg, struct fetch *f)
+static void sizes_done_cb(void *arg, struct fetch *f)
 {
 	sizes_done++;
 	fetch_release(f);
 }
 
-static size_t
-sizes_heap(void)
+static size_t sizes_heap(void)
 {
 	struct mallinfo2 mi = mallinfo2();
 
@@ -44,8 +42,7 @@ sizes_heap(void)
 }
 
 /* Runs the loop for ms milliseconds. */
-static void
-sizes_settle(uv_loop_t *loop, uint64_t ms)
+static void sizes_settle(uv_loop_t *loop, uint64_t ms)
 {
 	uint64_t end = uv_now(loop) + ms;
 
@@ -58,11 +55,10 @@ sizes_settle(uv_loop_t *loop, uint64_t ms)
 
 /* Starts n fetches of path on n host names; returns heap growth per fetch
  * once the loop has settled (wait_done: after every fetch completed). */
-static double
-sizes_measure(uv_loop_t *loop, struct fetcher *fr, const char *scheme, int port,
+static double sizes_measure(uv_loop_t *loop, struct fetcher *fr, const char *scheme, int port,
     const char *path, int n, int wait_done)
 {
-	static const struct fetch_cbs cbs = { NULL, NULL, sizes_done_cb, NULL };
+	static const struct fetch_cbs cbs = {NULL, NULL, sizes_done_cb, NULL};
 	struct sockaddr_in sa;
 	size_t before;
 	struct fetch *f;
@@ -87,8 +83,7 @@ sizes_measure(uv_loop_t *loop, struct fetcher *fr, const char *scheme, int port,
 	return (double)(sizes_heap() - before) / n;
 }
 
-int
-main(int argc, char **argv)
+int main(int argc, char **argv)
 {
 	struct config *cfg = config_new();
 	struct fetcher *fr;
@@ -127,8 +122,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "sizes: %s\n", err);
 		return 1;
 	}
-	printf("sizeof struct fetch %zu, struct conn %zu (includes uv_tcp_t %zu)\n",
-	    fetch_sizeof(), conn_sizeof(), sizeof(uv_tcp_t));
+	printf("sizeof struct fetch %zu, struct conn %zu (includes uv_tcp_t %zu)\n", fetch_sizeof(),
+	    conn_sizeof(), sizeof(uv_tcp_t));
 	printf("plain in-flight fetch: %.0f bytes\n",
 	    sizes_measure(&loop, fr, "http", port, "/_mis/hang", SIZES_N, 0));
 	fetcher_free(fr);
@@ -147,7 +142,8 @@ main(int argc, char **argv)
 		uv_run(&loop, UV_RUN_NOWAIT);
 		fr = fetcher_new(&loop, cfg, NULL, &err);
 		per = sizes_measure(&loop, fr, "https", tls_port, "/robots.txt", SIZES_N, 1);
-		printf("TLS idle kept-alive connection with its site's session: %.0f bytes (%zu idle)\n",
+		printf(
+		    "TLS idle kept-alive connection with its site's session: %.0f bytes (%zu idle)\n",
 		    per, fetcher_idle_count(fr));
 		/* What stays once the connections are gone: the sessions. */
 		before = sizes_heap();

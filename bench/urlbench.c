@@ -11,21 +11,21 @@
 #include "lib/url.h"
 
 static const char *const urlbench_links[] = {
-	"index.html",
-	"../css/style.css?ver=5.8.1",
-	"/images/logo.png",
-	"//cdn.example.net/js/app.min.js",
-	"https://www.example.org/articles/2024/05/some-long-article-title.html",
-	"?page=2&sort=date",
-	"#top",
-	"/search?q=caf\xc3\xa9+au+lait&lang=fr",
-	"http://M\xc3\xbcnchen.example/stra\xc3\x9f" "e",
-	"  ./a/b/../c/d.html\n",
+    "index.html",
+    "../css/style.css?ver=5.8.1",
+    "/images/logo.png",
+    "//cdn.example.net/js/app.min.js",
+    "https://www.example.org/articles/2024/05/some-long-article-title.html",
+    "?page=2&sort=date",
+    "#top",
+    "/search?q=caf\xc3\xa9+au+lait&lang=fr",
+    "http://M\xc3\xbcnchen.example/stra\xc3\x9f"
+    "e",
+    "  ./a/b/../c/d.html\n",
 };
 #define URLBENCH_N (sizeof(urlbench_links) / sizeof(urlbench_links[0]))
 
-static double
-urlbench_now(void)
+static double urlbench_now(void)
 {
 	struct timespec ts;
 
@@ -33,8 +33,7 @@ urlbench_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int
-main(int argc, char **argv)
+int main(int argc, char **argv)
 {
 	const char *base = "https://www.example.com/news/world/article.html?id=42";
 	long rounds = argc > 1 ? atol(argv[1]) : 200000, r;

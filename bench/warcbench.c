@@ -38,9 +38,9 @@ static double warcbench_now(void)
  * about as real pages do (3-5x). */
 static void warcbench_body(char *p, size_t n, unsigned seed)
 {
-	static const char *words[] = { "<div class=\"item\">", "the", "crawler", "archive",
-				       "<a href=\"/page/", "\">", "</a>", "web", "record", "of",
-				       "and", "</div>\n", "<p>", "</p>", "2026", "news", "index" };
+	static const char *words[] = {"<div class=\"item\">", "the", "crawler", "archive",
+	    "<a href=\"/page/", "\">", "</a>", "web", "record", "of", "and", "</div>\n", "<p>",
+	    "</p>", "2026", "news", "index"};
 	size_t o = 0;
 
 	while (o < n) {
@@ -79,12 +79,13 @@ static void warcbench_clean(const char *dir)
 
 static void warcbench_writer(int level, int n, char **bodies, size_t body_len)
 {
-	static const char req[] = "GET /page HTTP/1.1\r\nHost: example.com\r\nUser-Agent: tern/0.1.0\r\n"
-				  "Accept: */*\r\n\r\n";
+	static const char req[] =
+	    "GET /page HTTP/1.1\r\nHost: example.com\r\nUser-Agent: tern/0.1.0\r\n"
+	    "Accept: */*\r\n\r\n";
 	static const char head[] = "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
 				   "Server: bench\r\nDate: Sat, 21 Nov 2026 16:00:00 GMT\r\n\r\n";
 	char dir[] = "/tmp/warcbench.XXXXXX", *err = NULL;
-	struct warc_opts o = { 0 };
+	struct warc_opts o = {0};
 	struct warc_writer *w;
 	double t0, t1;
 	uint64_t in_bytes = 0;
@@ -102,7 +103,7 @@ static void warcbench_writer(int level, int n, char **bodies, size_t body_len)
 	w = warc_open(&o, &err);
 	t0 = warcbench_now();
 	for (int i = 0; i < n; i++) {
-		struct warc_capture c = { 0 };
+		struct warc_capture c = {0};
 		struct warc_ids ids;
 		char uri[64];
 
@@ -138,8 +139,8 @@ static void warcbench_writer(int level, int n, char **bodies, size_t body_len)
 
 		if (p != NULL && fscanf(p, "%llu", &out) == 1)
 			printf("writer %s-%d: %8.0f captures/s %7.1f MB/s in, ratio %.2f\n",
-			       WARCBENCH_BACKEND, level, n / (t1 - t0), in_bytes / (t1 - t0) / 1e6,
-			       (double)in_bytes / (double)out);
+			    WARCBENCH_BACKEND, level, n / (t1 - t0), in_bytes / (t1 - t0) / 1e6,
+			    (double)in_bytes / (double)out);
 		if (p != NULL)
 			pclose(p);
 		free(cmd);
@@ -156,7 +157,7 @@ static void warcbench_compress(int n, char **bodies, size_t body_len)
 	uint64_t total;
 
 	for (int level = 1; level <= 6; level += 5) {
-		z_stream z = { 0 };
+		z_stream z = {0};
 
 		deflateInit2(&z, level, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY);
 		total = 0;
@@ -173,7 +174,7 @@ static void warcbench_compress(int n, char **bodies, size_t body_len)
 		t1 = warcbench_now();
 		deflateEnd(&z);
 		printf("gzip member zlib-%d:       %7.1f MB/s, ratio %.2f\n", level,
-		       (double)n * body_len / (t1 - t0) / 1e6, (double)n * body_len / (double)total);
+		    (double)n * body_len / (t1 - t0) / 1e6, (double)n * body_len / (double)total);
 	}
 #ifdef HAVE_LIBDEFLATE
 	for (int level = 1; level <= 6; level += 5) {
@@ -186,7 +187,7 @@ static void warcbench_compress(int n, char **bodies, size_t body_len)
 		t1 = warcbench_now();
 		libdeflate_free_compressor(c);
 		printf("gzip member libdeflate-%d: %7.1f MB/s, ratio %.2f\n", level,
-		       (double)n * body_len / (t1 - t0) / 1e6, (double)n * body_len / (double)total);
+		    (double)n * body_len / (t1 - t0) / 1e6, (double)n * body_len / (double)total);
 	}
 #else
 	printf("libdeflate: not built in (cc -DHAVE_LIBDEFLATE ... -ldeflate)\n");
@@ -202,7 +203,8 @@ static void warcbench_compress(int n, char **bodies, size_t body_len)
 		}
 		t1 = warcbench_now();
 		digest_free(d);
-		printf("sha1 digest:               %7.1f MB/s\n", (double)n * body_len / (t1 - t0) / 1e6);
+		printf("sha1 digest:               %7.1f MB/s\n",
+		    (double)n * body_len / (t1 - t0) / 1e6);
 	}
 	free(out);
 }

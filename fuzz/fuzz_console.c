@@ -32,8 +32,8 @@ static void fuzz_console_walk(const char *s)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const names[] = { "crawler1" };
-	struct consolereq_listener l = { 0, FUZZ_TOKEN, 8080, names, 1 };
+	static const char *const names[] = {"crawler1"};
+	struct consolereq_listener l = {0, FUZZ_TOKEN, 8080, names, 1};
 	struct ctlreq_parser *p;
 	const struct ctlreq *q;
 	struct consolereq r;
@@ -81,8 +81,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* fall through */
 	case CONSOLEREQ_PAGE:
 	case CONSOLEREQ_CONTROL:
-		if (l.tcp && !header_token && (strcmp(q->method, "GET") != 0 ||
-		    strstr(q->query.data, FUZZ_TOKEN) == NULL))
+		if (l.tcp && !header_token &&
+		    (strcmp(q->method, "GET") != 0 || strstr(q->query.data, FUZZ_TOKEN) == NULL))
 			abort();
 		if (l.tcp && in.host == NULL)
 			abort();

@@ -10,8 +10,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ctlreq_parser *a, *b;
 	enum ctlreq_result ra, rb;
@@ -38,7 +37,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const struct ctlreq *r = ctlreq_request(a);
 		struct buf v = BUF_INIT;
 
-		if (r->path.len + r->query.len > CTLREQ_MAX_TARGET || r->body.len > CTLREQ_MAX_BODY ||
+		if (r->path.len + r->query.len > CTLREQ_MAX_TARGET ||
+		    r->body.len > CTLREQ_MAX_BODY ||
 		    strcmp(r->path.data, ctlreq_request(b)->path.data) != 0 ||
 		    r->body.len != ctlreq_request(b)->body.len)
 			abort();

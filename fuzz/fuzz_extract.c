@@ -17,8 +17,8 @@ static void fuzz_extract_cb(void *arg, const struct extract_link *l)
 	buf_appendf(b, "|%u\n", l->flags);
 }
 
-static void fuzz_extract_run(const uint8_t *data, size_t size, const struct extract_opts *o,
-			     int chunked, struct buf *out)
+static void fuzz_extract_run(
+    const uint8_t *data, size_t size, const struct extract_opts *o, int chunked, struct buf *out)
 {
 	struct extract *x = extract_new(EXTRACT_HTML, o, fuzz_extract_cb, out);
 	size_t off = 0, k = 0;
@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct extract_opts o = { 0, 0 };
+	struct extract_opts o = {0, 0};
 	struct buf whole = BUF_INIT, parts = BUF_INIT;
 
 	if (size) {

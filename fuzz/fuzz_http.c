@@ -21,14 +21,12 @@ struct fuzz_state {
 	size_t body;
 };
 
-static int
-fuzz_out_cb(void *arg, const char *d, size_t n)
+static int fuzz_out_cb(void *arg, const char *d, size_t n)
 {
 	return 0;
 }
 
-static int
-fuzz_head_cb(void *arg)
+static int fuzz_head_cb(void *arg)
 {
 	struct fuzz_state *s = arg;
 	enum decode_coding c;
@@ -43,8 +41,7 @@ fuzz_head_cb(void *arg)
 	return 0;
 }
 
-static int
-fuzz_body_cb(void *arg, const char *d, size_t n)
+static int fuzz_body_cb(void *arg, const char *d, size_t n)
 {
 	struct fuzz_state *s = arg;
 
@@ -56,11 +53,10 @@ fuzz_body_cb(void *arg, const char *d, size_t n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct http_cbs cbs = { fuzz_head_cb, fuzz_body_cb };
-	struct fuzz_state s = { NULL, NULL, 0 };
+	static const struct http_cbs cbs = {fuzz_head_cb, fuzz_body_cb};
+	struct fuzz_state s = {NULL, NULL, 0};
 	size_t off = 1, step;
 	enum http_result r = HTTP_MORE;
 	char *url;
@@ -91,8 +87,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct url_parts p;
 		struct buf href = BUF_INIT;
 		const char *err;
-		if (url_resolve(NULL, url, strlen(url), &href) == 0 && url_split(href.data, &p) == 0 &&
-		    http_url_from(href.data, &p, &u, &err) == 0) {
+		if (url_resolve(NULL, url, strlen(url), &href) == 0 &&
+		    url_split(href.data, &p) == 0 && http_url_from(href.data, &p, &u, &err) == 0) {
 			struct buf b = BUF_INIT;
 			http_request_build(&b, &u, "fuzz", 1, url, url);
 			buf_free(&b);

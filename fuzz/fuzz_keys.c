@@ -13,15 +13,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void
-fuzz_keys_same(const struct buf *b, const char *v, size_t n)
+static void fuzz_keys_same(const struct buf *b, const char *v, size_t n)
 {
 	if (b->len != n || memcmp(b->data, v, n) != 0)
 		abort();
 }
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *v = (const char *)data + 1;
 	size_t n = size - 1;

@@ -12,7 +12,15 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *const fuzz_robots_paths[] = {
-	"/", "/a", "/a/b.gif", "/private/x?y=1", "/%7Ea", "/a%2Fb", "/caf%C3%A9", "", "/robots.txt",
+    "/",
+    "/a",
+    "/a/b.gif",
+    "/private/x?y=1",
+    "/%7Ea",
+    "/a%2Fb",
+    "/caf%C3%A9",
+    "",
+    "/robots.txt",
 };
 
 static void fuzz_robots_sitemap_cb(void *arg, const char *url, size_t n)
@@ -27,8 +35,8 @@ static void fuzz_robots_sitemap_cb(void *arg, const char *url, size_t n)
 			abort();
 }
 
-static void fuzz_robots_check(const struct robots *r, const struct robots *back, const char *p,
-			      size_t n)
+static void fuzz_robots_check(
+    const struct robots *r, const struct robots *back, const char *p, size_t n)
 {
 	if (robots_allowed(r, p, n) != robots_allowed(back, p, n))
 		abort();

@@ -15,8 +15,7 @@ struct fuzz_sitemap_tally {
 	uint64_t hash;
 };
 
-static int
-fuzz_sitemap_cb(void *arg, enum sitemap_kind kind, const struct sitemap_entry *e)
+static int fuzz_sitemap_cb(void *arg, enum sitemap_kind kind, const struct sitemap_entry *e)
 {
 	struct fuzz_sitemap_tally *t = arg;
 	const unsigned char *p;
@@ -34,8 +33,8 @@ fuzz_sitemap_cb(void *arg, enum sitemap_kind kind, const struct sitemap_entry *e
 	return 0;
 }
 
-static enum sitemap_result
-fuzz_sitemap_run(const uint8_t *data, size_t size, size_t chunk, struct fuzz_sitemap_tally *t)
+static enum sitemap_result fuzz_sitemap_run(
+    const uint8_t *data, size_t size, size_t chunk, struct fuzz_sitemap_tally *t)
 {
 	struct sitemap *s = sitemap_new(fuzz_sitemap_cb, t);
 	enum sitemap_result r = SITEMAP_OK;
@@ -57,10 +56,9 @@ fuzz_sitemap_run(const uint8_t *data, size_t size, size_t chunk, struct fuzz_sit
 	return r;
 }
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fuzz_sitemap_tally whole = { 0, 14695981039346656037ull };
+	struct fuzz_sitemap_tally whole = {0, 14695981039346656037ull};
 	struct fuzz_sitemap_tally cut = whole;
 	size_t chunk;
 
@@ -70,7 +68,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	data++;
 	size--;
 	if (fuzz_sitemap_run(data, size, size > 0 ? size : 1, &whole) !=
-	    fuzz_sitemap_run(data, size, chunk, &cut) ||
+		fuzz_sitemap_run(data, size, chunk, &cut) ||
 	    whole.entries != cut.entries || whole.hash != cut.hash)
 		abort();
 	return 0;

@@ -7,16 +7,15 @@
 #include "lib/url.h"
 
 static const char *const fuzz_url_bases[] = {
-	NULL,
-	"http://example.com/a/b/c?q=1#f",
-	"https://u:p@[::1]:8443/d/",
-	"http://h",
+    NULL,
+    "http://example.com/a/b/c?q=1#f",
+    "https://u:p@[::1]:8443/d/",
+    "http://h",
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct buf out = BUF_INIT, again = BUF_INIT;
 	struct url_parts p;

@@ -88,11 +88,14 @@ static int consolecmd_live(const char *jobdir, const char *addr)
 		const char *moved = json_string_value(json_object_get(ans, "moved_from"));
 
 		if (moved != NULL)
-			fprintf(stderr, "tern: console: moved from %s to %s (pages open at the old "
-			    "address stop answering)\n", moved, bound != NULL ? bound : "");
+			fprintf(stderr,
+			    "tern: console: moved from %s to %s (pages open at the old "
+			    "address stop answering)\n",
+			    moved, bound != NULL ? bound : "");
 		/* The crawl said so in its tern.log and on its terminal. */
 		if (json_is_false(json_object_get(ans, "loopback")))
-			fprintf(stderr, "tern: " CONSOLE_CLEAR_WARNING "\n", bound != NULL ? bound : "");
+			fprintf(stderr, "tern: " CONSOLE_CLEAR_WARNING "\n",
+			    bound != NULL ? bound : "");
 		printf("%s\n", json_string_value(json_object_get(ans, "url")));
 		rc = 0;
 	} else {
@@ -155,8 +158,9 @@ static void consolecmd_stats(struct consolecmd *cc)
 	cc->bytes = (uint64_t)json_integer_value(json_object_get(j, "bytes"));
 	cc->failures = (uint64_t)json_integer_value(json_object_get(j, "failures"));
 	cc->seconds = json_number_value(json_object_get(j, "seconds"));
-	snprintf(cc->reason, sizeof cc->reason, "no crawl runs%s%s%s%s", state ? "; it was left " : "",
-	    state ? state : "", why && *why ? ": " : "", why && *why ? why : "");
+	snprintf(cc->reason, sizeof cc->reason, "no crawl runs%s%s%s%s",
+	    state ? "; it was left " : "", state ? state : "", why && *why ? ": " : "",
+	    why && *why ? why : "");
 	json_decref(j);
 	free(path);
 }
@@ -216,7 +220,8 @@ static int consolecmd_offline(const char *jobdir, const char *addr)
 		consolecmd_warn_clear(jobdir, bound);
 	printf("http://%s/console/?token=%s\n", bound, token);
 	printf("(offline: no crawl runs in %s; this console serves the job as it was left "
-	    "until interrupted)\n", jobdir);
+	       "until interrupted)\n",
+	    jobdir);
 	fflush(stdout);
 	uv_signal_init(&cc.loop, &cc.sigint);
 	uv_signal_init(&cc.loop, &cc.sigterm);
@@ -239,10 +244,10 @@ fail:
 }
 
 static const char consolecmd_help[] =
-"The operator web console of the job: prints its URL, with the job's token.\n"
-"\n"
-"  --listen ADDR:PORT   where it listens (default 127.0.0.1:0, a free port)\n"
-"  -h, --help           this help\n";
+    "The operator web console of the job: prints its URL, with the job's token.\n"
+    "\n"
+    "  --listen ADDR:PORT   where it listens (default 127.0.0.1:0, a free port)\n"
+    "  -h, --help           this help\n";
 
 int consolecmd_run(int argc, char **argv)
 {

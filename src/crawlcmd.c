@@ -17,11 +17,11 @@
  * exempt from fetch.allow-private-addresses (crawl/seedhosts.h), while
  * links to other private addresses stay refused. */
 const char *const crawlcmd_local_sets[] = {
-	"politeness.min-delay-ms=0",
-	"politeness.max-delay-ms=0",
-	"politeness.delay-factor=0",
-	"politeness.respect-crawl-delay-up-to-seconds=0",
-	NULL,
+    "politeness.min-delay-ms=0",
+    "politeness.max-delay-ms=0",
+    "politeness.delay-factor=0",
+    "politeness.respect-crawl-delay-up-to-seconds=0",
+    NULL,
 };
 
 static void crawlcmd_end_cb(void *arg)

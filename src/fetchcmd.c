@@ -28,9 +28,8 @@ struct fetchcmd {
 	int done;
 };
 
-static void
-fetchcmd_body_cb(void *arg, struct fetch *f, const char *raw, size_t rawlen,
-    const char *dec, size_t declen)
+static void fetchcmd_body_cb(
+    void *arg, struct fetch *f, const char *raw, size_t rawlen, const char *dec, size_t declen)
 {
 	struct fetchcmd *fc = arg;
 
@@ -40,8 +39,7 @@ fetchcmd_body_cb(void *arg, struct fetch *f, const char *raw, size_t rawlen,
 		EVP_DigestUpdate(fc->dec_md, dec, declen);
 }
 
-static void
-fetchcmd_done_cb(void *arg, struct fetch *f)
+static void fetchcmd_done_cb(void *arg, struct fetch *f)
 {
 	struct fetchcmd *fc = arg;
 
@@ -49,8 +47,7 @@ fetchcmd_done_cb(void *arg, struct fetch *f)
 }
 
 /* The status's meaning, and for a failure its cause by name. */
-static const char *
-fetchcmd_meaning(const struct fetch *f)
+static const char *fetchcmd_meaning(const struct fetch *f)
 {
 	int status = fetch_status(f);
 
@@ -61,8 +58,7 @@ fetchcmd_meaning(const struct fetch *f)
 	return status_message(status) != NULL ? status_message(status) : "failed";
 }
 
-static void
-fetchcmd_print_digest(const char *label, EVP_MD_CTX *md)
+static void fetchcmd_print_digest(const char *label, EVP_MD_CTX *md)
 {
 	unsigned char d[EVP_MAX_MD_SIZE];
 	unsigned n = 0;
@@ -74,8 +70,7 @@ fetchcmd_print_digest(const char *label, EVP_MD_CTX *md)
 	printf("\n");
 }
 
-static void
-fetchcmd_print(struct fetchcmd *fc, struct fetch *f)
+static void fetchcmd_print(struct fetchcmd *fc, struct fetch *f)
 {
 	const struct dns_answer *a = fetch_dns_answer(f);
 	const struct fetch_timings *t = fetch_timings(f);
@@ -87,8 +82,8 @@ fetchcmd_print(struct fetchcmd *fc, struct fetch *f)
 	printf("url: %s\n", fetch_url(f));
 	if (a) {
 		if (a->status == STATUS_DNS_SUCCESS)
-			printf("dns: 1 %s ttl=%" PRIu32 " server=%s%s\n", a->ip, a->ttl,
-			    a->server, a->from_cache ? " cached" : "");
+			printf("dns: 1 %s ttl=%" PRIu32 " server=%s%s\n", a->ip, a->ttl, a->server,
+			    a->from_cache ? " cached" : "");
 		else
 			printf("dns: -1 server=%s error=%s\n", a->server,
 			    a->error ? a->error : "lookup failed");
@@ -104,12 +99,13 @@ fetchcmd_print(struct fetchcmd *fc, struct fetch *f)
 	    ann & FETCH_DECTRUNC ? "decodeTrunc " : "", ann & FETCH_DECERR ? "decodeError " : "",
 	    status < 0 ? "err:" : "", status < 0 ? status_cause_word(fetch_cause(f)) : "");
 	printf("reused: %d\ntls-resumed: %d\n", fetch_reused(f), fetch_tls_resumed(f));
-	printf("timings: dns %.3f ms, connect %.3f ms, tls %.3f ms, first byte %.3f ms, total %.3f ms\n",
+	printf(
+	    "timings: dns %.3f ms, connect %.3f ms, tls %.3f ms, first byte %.3f ms, total %.3f ms\n",
 	    t->dns_us / 1000.0, t->connect_us / 1000.0, t->tls_us / 1000.0,
 	    t->first_byte_us / 1000.0, t->total_us / 1000.0);
 	printf("duration-ms: %" PRIu64 "\n", fetch_duration_ms(f));
-	printf("sizes: raw %" PRIu64 " bytes, decoded %" PRIu64 " bytes\n",
-	    fetch_raw_bytes(f), fetch_decoded_bytes(f));
+	printf("sizes: raw %" PRIu64 " bytes, decoded %" PRIu64 " bytes\n", fetch_raw_bytes(f),
+	    fetch_decoded_bytes(f));
 	fetchcmd_print_digest("raw-sha1", fc->raw_md);
 	fetchcmd_print_digest("decoded-sha1", fc->dec_md);
 	head = fetch_response_head(f, &hl);
@@ -119,10 +115,9 @@ fetchcmd_print(struct fetchcmd *fc, struct fetch *f)
 	}
 }
 
-int
-fetchcmd_run(struct config *cfg, const char *url)
+int fetchcmd_run(struct config *cfg, const char *url)
 {
-	static const struct fetch_cbs cbs = { NULL, fetchcmd_body_cb, fetchcmd_done_cb, NULL };
+	static const struct fetch_cbs cbs = {NULL, fetchcmd_body_cb, fetchcmd_done_cb, NULL};
 	struct fetchcmd fc;
 	struct http_url u;
 	struct url_parts parts;

@@ -23,33 +23,33 @@
 #include <time.h>
 
 static const char main_usage[] =
-"usage: tern COMMAND [ARGS]\n"
-"\n"
-"  crawl  [-c FILE] [-j JOBDIR] [-s SEEDFILE] [--set KEY=VALUE]... [URL]...\n"
-"                         crawl from seeds into a new job directory\n"
-"         [--cluster URL --crawl-id NAME] [--workers N]\n"
-"                         share one crawl with other nodes over NATS JetStream, or\n"
-"                         run N local processes sharing it (doc/cluster.md)\n"
-"  resume JOBDIR [--checkpoint NAME|latest]\n"
-"                         continue a job (no --checkpoint: from the live state)\n"
-"  report JOBDIR [frontier|queues|hosts|stats|revisits|cluster] [--json]\n"
-"                         frontier and crawl reports, live or from the store\n"
-"  ctl    JOBDIR (status|pause|unpause|checkpoint|stop|report|reconsider-retired|\n"
-"                         set KEY=VALUE...|metrics)\n"
-"                         control a running crawl through JOBDIR/control.sock\n"
-"  precedence-load FILE JOBDIR\n"
-"                         import lines \"URI PRECEDENCE\" for the preloaded policy\n"
-"  fetch  [--set KEY=VALUE]... URL\n"
-"                         one fetch through the real engine: status, headers, timings\n"
-"  warc-index JOBDIR      CDXJ index of the job's WARCs\n"
-"  wacz   JOBDIR [-o FILE.wacz]\n"
-"                         the job as one WACZ package: WARCs, index, pages (ReplayWeb.page)\n"
-"  console JOBDIR [--listen ADDR:PORT]\n"
-"                         the operator web console: prints its URL (with its token)\n"
-"  --version | --help\n"
-"\n"
-"`tern COMMAND --help` lists a command's options. Configuration keys are\n"
-"listed in tern.conf(5); --set section.key=value overrides any of them.\n";
+    "usage: tern COMMAND [ARGS]\n"
+    "\n"
+    "  crawl  [-c FILE] [-j JOBDIR] [-s SEEDFILE] [--set KEY=VALUE]... [URL]...\n"
+    "                         crawl from seeds into a new job directory\n"
+    "         [--cluster URL --crawl-id NAME] [--workers N]\n"
+    "                         share one crawl with other nodes over NATS JetStream, or\n"
+    "                         run N local processes sharing it (doc/cluster.md)\n"
+    "  resume JOBDIR [--checkpoint NAME|latest]\n"
+    "                         continue a job (no --checkpoint: from the live state)\n"
+    "  report JOBDIR [frontier|queues|hosts|stats|revisits|cluster] [--json]\n"
+    "                         frontier and crawl reports, live or from the store\n"
+    "  ctl    JOBDIR (status|pause|unpause|checkpoint|stop|report|reconsider-retired|\n"
+    "                         set KEY=VALUE...|metrics)\n"
+    "                         control a running crawl through JOBDIR/control.sock\n"
+    "  precedence-load FILE JOBDIR\n"
+    "                         import lines \"URI PRECEDENCE\" for the preloaded policy\n"
+    "  fetch  [--set KEY=VALUE]... URL\n"
+    "                         one fetch through the real engine: status, headers, timings\n"
+    "  warc-index JOBDIR      CDXJ index of the job's WARCs\n"
+    "  wacz   JOBDIR [-o FILE.wacz]\n"
+    "                         the job as one WACZ package: WARCs, index, pages (ReplayWeb.page)\n"
+    "  console JOBDIR [--listen ADDR:PORT]\n"
+    "                         the operator web console: prints its URL (with its token)\n"
+    "  --version | --help\n"
+    "\n"
+    "`tern COMMAND --help` lists a command's options. Configuration keys are\n"
+    "listed in tern.conf(5); --set section.key=value overrides any of them.\n";
 
 /* Loads -c FILE (if any) then applies every --set in order. Exit status 2 on
  * any error, with the file, line and key named by the config module. */
@@ -72,22 +72,21 @@ static int main_load_config(struct config *cfg, const char *file, char **sets, s
 	return 0;
 }
 
-
 /* Each command's --help: its usage, then every option on one line, as
  * tern(1) lists them under OPTIONS (tests/help.sh compares the two). */
 static const char main_fetch_help[] =
-"usage: tern fetch [--set KEY=VALUE]... URL\n"
-"One fetch through the real engine: status, headers, timings and sizes.\n"
-"\n"
-"  --set KEY=VALUE      set a configuration key (section.key=value); repeatable\n"
-"  -h, --help           this help\n";
+    "usage: tern fetch [--set KEY=VALUE]... URL\n"
+    "One fetch through the real engine: status, headers, timings and sizes.\n"
+    "\n"
+    "  --set KEY=VALUE      set a configuration key (section.key=value); repeatable\n"
+    "  -h, --help           this help\n";
 
 static int main_fetch(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "set", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"set", required_argument, NULL, 'S'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	char **sets = xcalloc((size_t)argc, sizeof *sets);
 	size_t nsets = 0;
@@ -128,41 +127,41 @@ static const char main_crawl_usage[] =
     "                  [--cluster URL --crawl-id NAME] [--workers N] [URL]...\n";
 
 static const char main_crawl_help[] =
-"Crawl from the seed URLs into a new job directory.\n"
-"\n"
-"  -c FILE              read the configuration from FILE (tern.conf(5))\n"
-"  -j JOBDIR            the job directory, new or empty (default tern-job-DATE)\n"
-"  -s SEEDFILE          read seeds from SEEDFILE: one URL a line, # comments\n"
-"  --local              a site of your own: no politeness delays (tern(1))\n"
-"  --set KEY=VALUE      set a configuration key (section.key=value); repeatable\n"
-"  --cluster URL        join a cluster crawl over NATS (--set cluster.url=URL)\n"
-"  --crawl-id NAME      the cluster crawl's name (--set cluster.crawl-id=NAME)\n"
-"  --workers N          run N local processes sharing the crawl (needs -j)\n"
-"  -h, --help           this help\n";
+    "Crawl from the seed URLs into a new job directory.\n"
+    "\n"
+    "  -c FILE              read the configuration from FILE (tern.conf(5))\n"
+    "  -j JOBDIR            the job directory, new or empty (default tern-job-DATE)\n"
+    "  -s SEEDFILE          read seeds from SEEDFILE: one URL a line, # comments\n"
+    "  --local              a site of your own: no politeness delays (tern(1))\n"
+    "  --set KEY=VALUE      set a configuration key (section.key=value); repeatable\n"
+    "  --cluster URL        join a cluster crawl over NATS (--set cluster.url=URL)\n"
+    "  --crawl-id NAME      the cluster crawl's name (--set cluster.crawl-id=NAME)\n"
+    "  --workers N          run N local processes sharing the crawl (needs -j)\n"
+    "  -h, --help           this help\n";
 
 static const char main_resume_help[] =
-"usage: tern resume JOBDIR [--checkpoint NAME|latest]\n"
-"Continue a job from its live state, or from one of its checkpoints.\n"
-"\n"
-"  --checkpoint NAME    restore checkpoint NAME (or the latest) first\n"
-"  -h, --help           this help\n";
+    "usage: tern resume JOBDIR [--checkpoint NAME|latest]\n"
+    "Continue a job from its live state, or from one of its checkpoints.\n"
+    "\n"
+    "  --checkpoint NAME    restore checkpoint NAME (or the latest) first\n"
+    "  -h, --help           this help\n";
 
 static const char main_warc_index_help[] =
-"usage: tern warc-index JOBDIR\n"
-"Write a CDXJ index of the job's WARC files to standard output.\n"
-"\n"
-"  -h, --help           this help\n";
+    "usage: tern warc-index JOBDIR\n"
+    "Write a CDXJ index of the job's WARC files to standard output.\n"
+    "\n"
+    "  -h, --help           this help\n";
 
 static int main_crawl(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "set", required_argument, NULL, 'S' },
-		{ "cluster", required_argument, NULL, 'U' },
-		{ "crawl-id", required_argument, NULL, 'I' },
-		{ "workers", required_argument, NULL, 'W' },
-		{ "local", no_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"set", required_argument, NULL, 'S'},
+	    {"cluster", required_argument, NULL, 'U'},
+	    {"crawl-id", required_argument, NULL, 'I'},
+	    {"workers", required_argument, NULL, 'W'},
+	    {"local", no_argument, NULL, 'L'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	/* --cluster and --crawl-id are --set cluster.url= and
 	 * cluster.crawl-id=, applied after the others; --local's settings
@@ -209,8 +208,10 @@ static int main_crawl(int argc, char **argv)
 			char *end;
 			workers = strtol(optarg, &end, 10);
 			if (*end != '\0' || workers < 1 || workers > 256) {
-				fprintf(stderr, "tern: crawl: --workers: '%s' is not a number of processes "
-				    "from 1 to 256\n", optarg);
+				fprintf(stderr,
+				    "tern: crawl: --workers: '%s' is not a number of processes "
+				    "from 1 to 256\n",
+				    optarg);
 				free(sets);
 				free(url);
 				free(id);
@@ -261,13 +262,15 @@ static int main_crawl(int argc, char **argv)
 			wo.seedfile = seedfile;
 			wo.seeds = argv + optind;
 			wo.nseeds = (size_t)(argc - optind);
-			wo.wacz = config_bool(cfg, CK_WARC_WACZ) && config_bool(cfg, CK_WARC_ENABLED);
+			wo.wacz =
+			    config_bool(cfg, CK_WARC_WACZ) && config_bool(cfg, CK_WARC_ENABLED);
 			rc = workers_run(&wo);
 		}
 	} else if (rc == 0) {
 		/* A cluster node may start with no seeds and take its share of
 		 * the others'. */
-		if (seedfile == NULL && optind == argc && config_str(cfg, CK_CLUSTER_URL)[0] == '\0') {
+		if (seedfile == NULL && optind == argc &&
+		    config_str(cfg, CK_CLUSTER_URL)[0] == '\0') {
 			fprintf(stderr, "tern: crawl: no seeds: give URLs or -s SEEDFILE\n");
 			rc = 2;
 		} else {
@@ -298,9 +301,9 @@ static int main_crawl(int argc, char **argv)
 static int main_resume(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "checkpoint", required_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"checkpoint", required_argument, NULL, 'C'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *checkpoint = NULL;
 	struct crawl_opts o;
@@ -329,8 +332,10 @@ static int main_resume(int argc, char **argv)
 		/* A --workers job: its server and every worker start again. */
 		struct workers_opts wo;
 		if (checkpoint != NULL) {
-			fprintf(stderr, "tern: resume: --checkpoint applies to one worker: "
-			    "tern resume %s/wN --checkpoint NAME\n", argv[optind]);
+			fprintf(stderr,
+			    "tern: resume: --checkpoint applies to one worker: "
+			    "tern resume %s/wN --checkpoint NAME\n",
+			    argv[optind]);
 			return 2;
 		}
 		memset(&wo, 0, sizeof wo);
@@ -415,15 +420,15 @@ struct main_cmd {
 };
 
 static const struct main_cmd main_cmds[] = {
-	{ "crawl", main_crawl },
-	{ "resume", main_resume },
-	{ "report", main_report },
-	{ "ctl", main_ctl },
-	{ "precedence-load", main_precedence_load },
-	{ "fetch", main_fetch },
-	{ "warc-index", main_warc_index },
-	{ "wacz", waczcmd_run },
-	{ "console", main_console },
+    {"crawl", main_crawl},
+    {"resume", main_resume},
+    {"report", main_report},
+    {"ctl", main_ctl},
+    {"precedence-load", main_precedence_load},
+    {"fetch", main_fetch},
+    {"warc-index", main_warc_index},
+    {"wacz", waczcmd_run},
+    {"console", main_console},
 };
 
 int main(int argc, char **argv)
@@ -448,4 +453,3 @@ int main(int argc, char **argv)
 	fputs(main_usage, stderr);
 	return 2;
 }
-

@@ -54,7 +54,8 @@ int precloadcmd_parse_line(const char *line, struct buf *uri, int *prec, char **
 		return -1;
 	}
 	if (url_resolve(NULL, u, ulen, uri) < 0) {
-		*err = xasprintf("'%.*s' is not an http or https URL", (int)(ulen > 200 ? 200 : ulen), u);
+		*err = xasprintf(
+		    "'%.*s' is not an http or https URL", (int)(ulen > 200 ? 200 : ulen), u);
 		return -1;
 	}
 	/* The fragment never reaches the frontier: the crawl drops it too. */
@@ -84,10 +85,10 @@ int precloadcmd_run(int argc, char **argv)
 
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 		printf("usage: tern precedence-load FILE JOBDIR\n"
-		    "Import lines \"URI PRECEDENCE\" for the preloaded URI precedence policy\n"
-		    "into a job that is not running.\n"
-		    "\n"
-		    "  -h, --help           this help\n");
+		       "Import lines \"URI PRECEDENCE\" for the preloaded URI precedence policy\n"
+		       "into a job that is not running.\n"
+		       "\n"
+		       "  -h, --help           this help\n");
 		return 0;
 	}
 	if (argc != 3 || argv[1][0] == '-') {
@@ -99,7 +100,8 @@ int precloadcmd_run(int argc, char **argv)
 	cfg = config_new();
 	path = xasprintf("%s/tern.conf", jobdir);
 	if (job_config_load(cfg, path, &err) < 0) {
-		fprintf(stderr, "tern: precedence-load: %s (is %s a job directory?)\n", err, jobdir);
+		fprintf(
+		    stderr, "tern: precedence-load: %s (is %s a job directory?)\n", err, jobdir);
 		free(err);
 		free(path);
 		config_free(cfg);
@@ -117,8 +119,10 @@ int precloadcmd_run(int argc, char **argv)
 	f = frontier_open(path, cfg, 0, clock_wall_ms(), &err);
 	free(path);
 	if (f == NULL) {
-		fprintf(stderr, "tern: precedence-load: cannot open the job's store (a crawl "
-		    "running there holds it): %s\n", err);
+		fprintf(stderr,
+		    "tern: precedence-load: cannot open the job's store (a crawl "
+		    "running there holds it): %s\n",
+		    err);
 		free(err);
 		rc = 1;
 		goto out;
@@ -126,7 +130,8 @@ int precloadcmd_run(int argc, char **argv)
 	while (getline(&line, &cap, fp) >= 0) {
 		int prec = 0, r;
 		lineno++;
-		if (strlen(line) > 65536 || (r = precloadcmd_parse_line(line, &uri, &prec, &err)) < 0) {
+		if (strlen(line) > 65536 ||
+		    (r = precloadcmd_parse_line(line, &uri, &prec, &err)) < 0) {
 			fprintf(stderr, "tern: %s:%lu: %s\n", file, lineno,
 			    err != NULL ? err : "line too long");
 			free(err);
@@ -135,7 +140,8 @@ int precloadcmd_run(int argc, char **argv)
 		}
 		if (r == 0)
 			continue;
-		if (canon_key(uri.data, flags, &canon) < 0 || frontier_preload(f, canon.data, prec) < 0) {
+		if (canon_key(uri.data, flags, &canon) < 0 ||
+		    frontier_preload(f, canon.data, prec) < 0) {
 			fprintf(stderr, "tern: %s:%lu: cannot canonicalize '%s'\n", file, lineno,
 			    uri.data);
 			rc = 2;

@@ -30,15 +30,15 @@ static const char *reportcmd_word(struct frontier *f, const struct config *cfg)
 		free(err);
 		return "HOLD";
 	}
-	return t.finished_ms != 0 || jobtotals_limit(cfg, &t.stats, t.elapsed_ms) != NULL ?
-	    "FINISH" : "HOLD";
+	return t.finished_ms != 0 || jobtotals_limit(cfg, &t.stats, t.elapsed_ms) != NULL ? "FINISH"
+											  : "HOLD";
 }
 
 /* The job's counts as its store has them, over those of the last
  * stats.json: after a kill, stats.json is the previous run's. */
 static void reportcmd_totals(struct frontier *f, json_t *j)
 {
-	static const char *const classes[6] = { "negative", "1xx", "2xx", "3xx", "4xx", "5xx" };
+	static const char *const classes[6] = {"negative", "1xx", "2xx", "3xx", "4xx", "5xx"};
 	struct jobtotals t;
 	char *err = NULL;
 	json_t *st;
@@ -56,11 +56,13 @@ static void reportcmd_totals(struct frontier *f, json_t *j)
 	json_object_set_new(j, "revisits", json_integer((json_int_t)t.stats.revisits));
 	json_object_set_new(j, "not_modified", json_integer((json_int_t)t.stats.not_modified));
 	json_object_set_new(j, "seconds", json_real((double)t.elapsed_ms / 1000.0));
-	json_object_set_new(j, "pages_per_second", json_real(t.elapsed_ms > 0 ?
-	    (double)t.stats.pages * 1000.0 / (double)t.elapsed_ms : 0.0));
+	json_object_set_new(j, "pages_per_second",
+	    json_real(
+		t.elapsed_ms > 0 ? (double)t.stats.pages * 1000.0 / (double)t.elapsed_ms : 0.0));
 	st = json_object();
 	for (int i = 0; i < 6; i++)
-		json_object_set_new(st, classes[i], json_integer((json_int_t)t.stats.status_class[i]));
+		json_object_set_new(
+		    st, classes[i], json_integer((json_int_t)t.stats.status_class[i]));
 	json_object_set_new(j, "statuses", st);
 	json_object_set_new(j, "failures_by_cause", failures_json(&t.stats));
 }
@@ -91,8 +93,9 @@ static int reportcmd_offline(const char *jobdir, const char *what, const char *s
 			err = xstrdup("this job is not a cluster node (cluster.url is empty)");
 			rc = 2;
 		} else if (cluster_report_offline(config_str(cfg, CK_CLUSTER_URL),
-		    config_str(cfg, CK_CLUSTER_CRAWL_ID), (unsigned)config_int(cfg, CK_CLUSTER_PARTITIONS),
-		    &out, json, &err) < 0) {
+			       config_str(cfg, CK_CLUSTER_CRAWL_ID),
+			       (unsigned)config_int(cfg, CK_CLUSTER_PARTITIONS), &out, json,
+			       &err) < 0) {
 			rc = 1;
 		}
 		goto done;
@@ -159,12 +162,12 @@ done:
 }
 
 static const char reportcmd_help[] =
-"usage: tern report JOBDIR [frontier|queues|hosts|stats|revisits|cluster] [--json] [--state STATE]\n"
-"A report of the job: live from its running crawl, else from its store.\n"
-"\n"
-"  --json               JSON instead of text\n"
-"  --state STATE        queues: only those in STATE (ready, retired, ...)\n"
-"  -h, --help           this help\n";
+    "usage: tern report JOBDIR [frontier|queues|hosts|stats|revisits|cluster] [--json] [--state STATE]\n"
+    "A report of the job: live from its running crawl, else from its store.\n"
+    "\n"
+    "  --json               JSON instead of text\n"
+    "  --state STATE        queues: only those in STATE (ready, retired, ...)\n"
+    "  -h, --help           this help\n";
 
 int reportcmd_run(int argc, char **argv)
 {
@@ -190,11 +193,12 @@ int reportcmd_run(int argc, char **argv)
 			what = argv[i];
 		}
 	}
-	if (jobdir == NULL || nargs > 2 || (strcmp(what, "frontier") != 0 &&
-	    strcmp(what, "queues") != 0 && strcmp(what, "hosts") != 0 &&
-	    strcmp(what, "stats") != 0 && strcmp(what, "revisits") != 0 &&
-	    strcmp(what, "cluster") != 0)) {
-		fprintf(stderr, "usage: tern report JOBDIR [frontier|queues|hosts|stats|revisits|cluster] [--json] [--state STATE]\n");
+	if (jobdir == NULL || nargs > 2 ||
+	    (strcmp(what, "frontier") != 0 && strcmp(what, "queues") != 0 &&
+		strcmp(what, "hosts") != 0 && strcmp(what, "stats") != 0 &&
+		strcmp(what, "revisits") != 0 && strcmp(what, "cluster") != 0)) {
+		fprintf(stderr,
+		    "usage: tern report JOBDIR [frontier|queues|hosts|stats|revisits|cluster] [--json] [--state STATE]\n");
 		return 2;
 	}
 	buf_appendf(&target, "/report/%s?format=%s", what, json ? "json" : "text");

@@ -36,7 +36,7 @@ struct workers_child {
 	int pidfd;
 	pid_t pid;
 	struct workers *w;
-	int index;		/* -1: the server */
+	int index; /* -1: the server */
 	int running;
 	int status;
 };
@@ -59,7 +59,7 @@ struct workers {
 	unsigned waited_ms;
 	int signals;
 	int status;
-	uint64_t started_ms;	/* when the workers started */
+	uint64_t started_ms; /* when the workers started */
 	int summarized;
 };
 
@@ -146,10 +146,11 @@ static void workers_summary(struct workers *w)
 		failures += json_integer_value(json_object_get(j, "failures"));
 		json_decref(j);
 	}
-	printf("tern: %u workers: %" JSON_INTEGER_FORMAT " pages (%.1f pages/s), %" JSON_INTEGER_FORMAT
-	    " bytes, %" JSON_INTEGER_FORMAT " failures in %.1f s; job directories %s/w0..w%u\n",
-	    w->n, pages, secs > 0 ? (double)pages / secs : 0.0, bytes, failures, secs,
-	    w->o->jobdir, w->n - 1);
+	printf("tern: %u workers: %" JSON_INTEGER_FORMAT
+	       " pages (%.1f pages/s), %" JSON_INTEGER_FORMAT " bytes, %" JSON_INTEGER_FORMAT
+	       " failures in %.1f s; job directories %s/w0..w%u\n",
+	    w->n, pages, secs > 0 ? (double)pages / secs : 0.0, bytes, failures, secs, w->o->jobdir,
+	    w->n - 1);
 }
 
 static void workers_kill(struct workers_child *c, int sig)
@@ -200,7 +201,8 @@ static void workers_exit_cb(uv_poll_t *p, int status, int events)
 	uv_close((uv_handle_t *)p, workers_child_closed);
 	if (c->index < 0) {
 		if (w->running > 0)
-			fprintf(stderr, "tern: nats-server exited (%d) while workers run; see %s/nats/nats.log\n",
+			fprintf(stderr,
+			    "tern: nats-server exited (%d) while workers run; see %s/nats/nats.log\n",
 			    c->status, w->o->jobdir);
 		if (w->running == 0)
 			workers_all_done(w);
@@ -231,8 +233,8 @@ static void workers_signal_cb(uv_signal_t *s, int signum)
  * -9, as a crashed node, which a resume recovers from; a SIGTERM would have
  * it wait for a server that goes at the same moment), the server SIGTERM
  * (it closes its store). Returns 0 or a negative errno. */
-static int workers_spawn(struct workers *w, struct workers_child *c, const char *file,
-    char **args, const char *out, int deathsig)
+static int workers_spawn(struct workers *w, struct workers_child *c, const char *file, char **args,
+    const char *out, int deathsig)
 {
 	int fd = open(out, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	int null = open("/dev/null", O_RDONLY | O_CLOEXEC), ep[2], err = 0, rc;
@@ -309,7 +311,8 @@ static int workers_read_port(struct workers *w)
 	char buf[512];
 	size_t n = 0;
 
-	if (glob(pat, 0, NULL, &g) == 0 && g.gl_pathc > 0 && (f = fopen(g.gl_pathv[0], "r")) != NULL) {
+	if (glob(pat, 0, NULL, &g) == 0 && g.gl_pathc > 0 &&
+	    (f = fopen(g.gl_pathv[0], "r")) != NULL) {
 		n = fread(buf, 1, sizeof buf - 1, f);
 		fclose(f);
 	}
@@ -339,7 +342,8 @@ static void workers_wait_cb(uv_timer_t *t)
 	}
 	w->waited_ms += 50;
 	if (!w->server.running || w->waited_ms >= WORKERS_READY_MS) {
-		fprintf(stderr, "tern: nats-server did not start; see %s/nats/nats.log\n", w->o->jobdir);
+		fprintf(stderr, "tern: nats-server did not start; see %s/nats/nats.log\n",
+		    w->o->jobdir);
 		w->status = 1;
 		uv_timer_stop(t);
 		uv_close((uv_handle_t *)t, workers_close_cb);
@@ -379,7 +383,8 @@ static int workers_start_server(struct workers *w)
 	w->server.index = -1;
 	rc = workers_spawn(w, &w->server, "nats-server", args, log, SIGTERM);
 	if (rc != 0)
-		fprintf(stderr, "tern: --workers starts nats-server when cluster.url is empty, and %s "
+		fprintf(stderr,
+		    "tern: --workers starts nats-server when cluster.url is empty, and %s "
 		    "(install the Debian package nats-server, or set cluster.url)\n",
 		    rc == -ENOENT ? "it is not on the PATH" : strerror(-rc));
 	free(dir);
@@ -399,16 +404,17 @@ static void workers_start_children(struct workers *w)
 		return;
 	}
 	printf("tern: %u workers share crawl '%s' over NATS at %s; job directories %s/w0..w%u, "
-	    "their output in %s/wN.out\n", w->n, w->crawl_id, w->url, w->o->jobdir, w->n - 1,
-	    w->o->jobdir);
+	       "their output in %s/wN.out\n",
+	    w->n, w->crawl_id, w->url, w->o->jobdir, w->n - 1, w->o->jobdir);
 	fflush(stdout);
 	w->started_ms = uv_now(&w->loop);
 	for (i = 0; i < w->n; i++) {
 		const struct workers_opts *o = w->o;
 		char **args = xcalloc(18 + 2 * o->nsets + o->nseeds, sizeof *args);
-		char *job = xasprintf("%s/w%u", o->jobdir, i), *out = xasprintf("%s/w%u.out", o->jobdir, i);
-		char *url = xasprintf("cluster.url=%s", w->url), *id = xasprintf("cluster.crawl-id=%s",
-		    w->crawl_id);
+		char *job = xasprintf("%s/w%u", o->jobdir, i),
+		     *out = xasprintf("%s/w%u.out", o->jobdir, i);
+		char *url = xasprintf("cluster.url=%s", w->url),
+		     *id = xasprintf("cluster.crawl-id=%s", w->crawl_id);
 		size_t k = 0, j;
 
 		args[k++] = w->self;
@@ -480,7 +486,8 @@ int workers_run(const struct workers_opts *o)
 		}
 	} else {
 		if (workers_dir(o->jobdir, NULL)) {
-			fprintf(stderr, "tern: %s holds a --workers crawl: continue it with `tern resume %s`\n",
+			fprintf(stderr,
+			    "tern: %s holds a --workers crawl: continue it with `tern resume %s`\n",
 			    o->jobdir, o->jobdir);
 			free(w);
 			return 2;

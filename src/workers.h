@@ -11,15 +11,15 @@
 struct workers_opts {
 	const char *jobdir;
 	unsigned n;
-	const char *url;		/* cluster.url, or NULL/"" to start a server */
-	const char *crawl_id;		/* cluster.crawl-id, or NULL/"" for "local" */
-	const char *conf;		/* -c FILE, or NULL */
-	char *const *sets;		/* --set KEY=VALUE, given to every worker */
+	const char *url;      /* cluster.url, or NULL/"" to start a server */
+	const char *crawl_id; /* cluster.crawl-id, or NULL/"" for "local" */
+	const char *conf;     /* -c FILE, or NULL */
+	char *const *sets;    /* --set KEY=VALUE, given to every worker */
 	size_t nsets;
-	const char *seedfile;		/* given to worker 0 */
+	const char *seedfile; /* given to worker 0 */
 	char *const *seeds;
 	size_t nseeds;
-	int resume;			/* tern resume JOBDIR */
+	int resume; /* tern resume JOBDIR */
 	/* warc.wacz: one package of every worker's WARCs once all have
 	 * ended (the workers make none); kept in workers.json for resume. */
 	int wacz;

@@ -54,7 +54,7 @@ static char *crawllog_digits(char *p, unsigned v, int n)
 static void crawllog_time(uint64_t ms, char out[32], int iso)
 {
 	static const char sep[] = "--T::.";
-	static const int width[] = { 4, 2, 2, 2, 2, 2, 3 };
+	static const int width[] = {4, 2, 2, 2, 2, 2, 3};
 	struct crawllog_tm t;
 	unsigned field[7];
 	char *p = out;

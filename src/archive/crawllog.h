@@ -12,19 +12,19 @@
 #include "lib/buf.h"
 
 struct crawllog_entry {
-	uint64_t log_ms;		/* wall clock, ms since the epoch */
-	int status;			/* HTTP status or Heritrix code */
-	int64_t size;			/* body bytes; negative writes '-' */
+	uint64_t log_ms; /* wall clock, ms since the epoch */
+	int status;	 /* HTTP status or Heritrix code */
+	int64_t size;	 /* body bytes; negative writes '-' */
 	const char *uri;
-	const char *hops;		/* "" or NULL for seeds */
-	const char *via;		/* NULL for seeds */
-	const char *mime;		/* Content-Type as received, or NULL */
-	int slot;			/* connection slot */
-	uint64_t begin_ms;		/* fetch begin, wall clock; 0 writes '-' */
+	const char *hops;  /* "" or NULL for seeds */
+	const char *via;   /* NULL for seeds */
+	const char *mime;  /* Content-Type as received, or NULL */
+	int slot;	   /* connection slot */
+	uint64_t begin_ms; /* fetch begin, wall clock; 0 writes '-' */
 	uint64_t duration_ms;
-	const char *digest;		/* "sha1:..." or NULL */
-	const char *source;		/* source tag or NULL */
-	const char *annotations;	/* comma-joined, or NULL/"" */
+	const char *digest;	 /* "sha1:..." or NULL */
+	const char *source;	 /* source tag or NULL */
+	const char *annotations; /* comma-joined, or NULL/"" */
 };
 
 /* Appends one line, with its newline, to out. */

@@ -16,8 +16,8 @@
 struct dedup_entry {
 	struct dedup_entry *next;
 	char *digest;
-	char *value;		/* "DATE URI" */
-	int held;		/* not in the batch yet (dedup_commit) */
+	char *value; /* "DATE URI" */
+	int held;    /* not in the batch yet (dedup_commit) */
 };
 
 struct dedup {
@@ -27,9 +27,9 @@ struct dedup {
 	leveldb_writebatch_t *batch;
 	struct dedup_entry **slots;
 	size_t nslots;
-	size_t count;		/* entries in the table */
-	size_t batched;		/* of which in the batch */
-	int hold_new;		/* dedup_hold_new */
+	size_t count;	/* entries in the table */
+	size_t batched; /* of which in the batch */
+	int hold_new;	/* dedup_hold_new */
 };
 
 static size_t dedup_hash(const char *s)
@@ -122,7 +122,7 @@ struct dedup *dedup_open(void *leveldb_db, char **err)
 }
 
 int dedup_check(struct dedup *d, const char *digest, const char *uri, const char *date,
-		struct buf *refers_uri, struct buf *refers_date)
+    struct buf *refers_uri, struct buf *refers_date)
 {
 	size_t k = dedup_hash(digest) & (d->nslots - 1);
 	struct dedup_entry *e;

@@ -17,7 +17,7 @@ struct dedup *dedup_open(void *leveldb_db, char **err);
  * revisit of nothing saves nothing. -1: LevelDB read error (archive the
  * capture in full). */
 int dedup_check(struct dedup *d, const char *digest, const char *uri, const char *date,
-		struct buf *refers_uri, struct buf *refers_date);
+    struct buf *refers_uri, struct buf *refers_date);
 /* From now on a new entry answers dedup_check at once but joins the batch
  * only through dedup_commit (the WARC pool's, once the capture's records are
  * queued), so a flush never writes an entry whose record could still be

@@ -4,7 +4,7 @@
 #define TERN_DIGEST_H
 #include <stddef.h>
 
-#define DIGEST_STRLEN 38	/* "sha1:" + 32 + NUL */
+#define DIGEST_STRLEN 38 /* "sha1:" + 32 + NUL */
 
 struct digest;
 

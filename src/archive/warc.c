@@ -47,15 +47,15 @@
 /* What building records needs for itself: scratch buffers, a digest and the
  * compressors. One thread uses an engine at a time. */
 struct warc_engine {
-	struct buf head;		/* scratch: WARC header text */
-	struct buf resp;		/* scratch: response head as stored */
-	struct buf meta;		/* scratch: metadata block */
-	char *chunk;			/* scratch: spill-file reads */
+	struct buf head; /* scratch: WARC header text */
+	struct buf resp; /* scratch: response head as stored */
+	struct buf meta; /* scratch: metadata block */
+	char *chunk;	 /* scratch: spill-file reads */
 	struct digest *dg;
 	z_stream z;
 #ifdef HAVE_LIBDEFLATE
 	struct libdeflate_compressor *ld;
-	struct buf whole;		/* scratch: one record, uncompressed */
+	struct buf whole; /* scratch: one record, uncompressed */
 #endif
 };
 
@@ -69,19 +69,19 @@ struct warc_writer {
 	int version10;
 	int port;
 	int level;
-	unsigned serial;		/* serial of the next file */
-	unsigned file_gen;		/* files opened so far: names a stamp's file */
-	int fd;				/* -1 while no file is open */
-	char *name;			/* final file name, without ".open" */
+	unsigned serial;   /* serial of the next file */
+	unsigned file_gen; /* files opened so far: names a stamp's file */
+	int fd;		   /* -1 while no file is open */
+	char *name;	   /* final file name, without ".open" */
 	char *path_open;
-	uint64_t file_size;		/* bytes written and queued for this file */
+	uint64_t file_size; /* bytes written and queued for this file */
 	unsigned file_captures;
 	char warcinfo_id[WARC_ID_LEN];
-	struct buf out;			/* compressed bytes queued for fd */
-	int write_errno;		/* nonzero: out could not be written */
-	struct buf staged;		/* the capture being built */
-	struct buf info;		/* scratch: the warcinfo block */
-	struct warc_engine *eng;	/* the loop's own */
+	struct buf out;		 /* compressed bytes queued for fd */
+	int write_errno;	 /* nonzero: out could not be written */
+	struct buf staged;	 /* the capture being built */
+	struct buf info;	 /* scratch: the warcinfo block */
+	struct warc_engine *eng; /* the loop's own */
 };
 
 /* Where the bytes of a record's block come from: up to two pieces in
@@ -111,10 +111,10 @@ static void warc_uuid(char out[WARC_ID_LEN])
 	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
 	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
 	snprintf(out, WARC_ID_LEN,
-		 "<urn:uuid:%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
-		 "%02x%02x%02x%02x%02x%02x>",
-		 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9],
-		 b[10], b[11], b[12], b[13], b[14], b[15]);
+	    "<urn:uuid:%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+	    "%02x%02x%02x%02x%02x%02x>",
+	    b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+	    b[14], b[15]);
 }
 
 static uint64_t warc_now_us(void)
@@ -160,7 +160,7 @@ static int warc_read_fd(int fd, uint64_t off, char *dst, size_t n)
 		if (r < 0)
 			return -errno;
 		if (r == 0)
-			return -EIO;	/* the spill file is shorter than announced */
+			return -EIO; /* the spill file is shorter than announced */
 		got += (size_t)r;
 	}
 	return 0;
@@ -168,8 +168,8 @@ static int warc_read_fd(int fd, uint64_t off, char *dst, size_t n)
 
 /* Feeds the block to fn piece by piece, reading a spill file in chunks. */
 static int warc_block_each(struct warc_engine *e, const struct warc_block *b,
-			   int (*fn)(struct warc_engine *, struct buf *, const void *, size_t, int),
-			   struct buf *out, char **err)
+    int (*fn)(struct warc_engine *, struct buf *, const void *, size_t, int), struct buf *out,
+    char **err)
 {
 	int rc;
 
@@ -178,11 +178,11 @@ static int warc_block_each(struct warc_engine *e, const struct warc_block *b,
 	if (b->fd < 0)
 		return 0;
 	for (uint64_t off = 0; off < b->fd_len;) {
-		size_t n = b->fd_len - off > WARC_READ_CHUNK ? WARC_READ_CHUNK
-							      : (size_t)(b->fd_len - off);
+		size_t n =
+		    b->fd_len - off > WARC_READ_CHUNK ? WARC_READ_CHUNK : (size_t)(b->fd_len - off);
 		if ((rc = warc_read_fd(b->fd, off, e->chunk, n)) < 0) {
 			*err = xasprintf("reading the spilled body at offset %llu: %s",
-					 (unsigned long long)off, strerror(-rc));
+			    (unsigned long long)off, strerror(-rc));
 			return rc;
 		}
 		if ((rc = fn(e, out, e->chunk, n, 0)) < 0)
@@ -192,8 +192,7 @@ static int warc_block_each(struct warc_engine *e, const struct warc_block *b,
 	return 0;
 }
 
-static int warc_digest_cb(struct warc_engine *e, struct buf *out, const void *p, size_t n,
-			  int last)
+static int warc_digest_cb(struct warc_engine *e, struct buf *out, const void *p, size_t n, int last)
 {
 	(void)out;
 	(void)last;
@@ -202,8 +201,8 @@ static int warc_digest_cb(struct warc_engine *e, struct buf *out, const void *p,
 }
 
 /* Deflates into out; last finishes the gzip member. */
-static int warc_deflate_cb(struct warc_engine *e, struct buf *out, const void *p, size_t n,
-			   int last)
+static int warc_deflate_cb(
+    struct warc_engine *e, struct buf *out, const void *p, size_t n, int last)
 {
 	int zr;
 
@@ -234,8 +233,8 @@ static int warc_deflate_cb(struct warc_engine *e, struct buf *out, const void *p
 /* Appends one record as its own gzip member to out. The header in e->head
  * ends with the fields common to all record types; this adds the block
  * digest and length, computed over the block first. */
-static int warc_record(struct warc_engine *e, const struct warc_block *b, struct buf *out,
-		       char **err)
+static int warc_record(
+    struct warc_engine *e, const struct warc_block *b, struct buf *out, char **err)
 {
 	char block_digest[DIGEST_STRLEN];
 	int rc;
@@ -245,8 +244,8 @@ static int warc_record(struct warc_engine *e, const struct warc_block *b, struct
 		return rc;
 	}
 	digest_final(e->dg, block_digest);
-	buf_appendf(&e->head, "WARC-Block-Digest: %s\r\nContent-Length: %llu\r\n\r\n",
-		    block_digest, (unsigned long long)warc_block_len(b));
+	buf_appendf(&e->head, "WARC-Block-Digest: %s\r\nContent-Length: %llu\r\n\r\n", block_digest,
+	    (unsigned long long)warc_block_len(b));
 #ifdef HAVE_LIBDEFLATE
 	if (b->fd < 0) {
 		size_t bound, n;
@@ -258,10 +257,10 @@ static int warc_record(struct warc_engine *e, const struct warc_block *b, struct
 		buf_append(&e->whole, "\r\n\r\n", 4);
 		bound = libdeflate_gzip_compress_bound(e->ld, e->whole.len);
 		buf_reserve(out, bound);
-		n = libdeflate_gzip_compress(e->ld, e->whole.data, e->whole.len,
-					     out->data + out->len, bound);
+		n = libdeflate_gzip_compress(
+		    e->ld, e->whole.data, e->whole.len, out->data + out->len, bound);
 		if (n == 0)
-			abort();	/* cannot happen with the bound's room */
+			abort(); /* cannot happen with the bound's room */
 		out->len += n;
 		out->data[out->len] = '\0';
 		return 0;
@@ -277,11 +276,13 @@ static int warc_record(struct warc_engine *e, const struct warc_block *b, struct
 }
 
 static void warc_head_start(struct warc_engine *e, const struct warc_stamp *s, const char *type,
-			    const char *id, const char *date)
+    const char *id, const char *date)
 {
 	buf_reset(&e->head);
-	buf_appendf(&e->head, "WARC/%s\r\nWARC-Type: %s\r\nWARC-Record-ID: %s\r\n"
-		    "WARC-Date: %s\r\n", s->version10 ? "1.0" : "1.1", type, id, date);
+	buf_appendf(&e->head,
+	    "WARC/%s\r\nWARC-Type: %s\r\nWARC-Record-ID: %s\r\n"
+	    "WARC-Date: %s\r\n",
+	    s->version10 ? "1.0" : "1.1", type, id, date);
 	if (strcmp(type, "warcinfo") != 0)
 		buf_appendf(&e->head, "WARC-Warcinfo-ID: %s\r\n", s->warcinfo_id);
 }
@@ -307,8 +308,8 @@ static int warc_write_out(struct warc_writer *w, char **err)
 			if (err != NULL)
 				*err = xasprintf("writing %s: %s; %zu bytes stay queued, "
 						 "nothing written so far is lost: free space "
-						 "and flush again", w->path_open,
-						 strerror(w->write_errno), w->out.len);
+						 "and flush again",
+				    w->path_open, strerror(w->write_errno), w->out.len);
 			return -w->write_errno;
 		}
 		off += (size_t)n;
@@ -339,18 +340,20 @@ static void warc_file_close(struct warc_writer *w)
 
 static void warc_warcinfo(struct warc_writer *w)
 {
-	struct warc_block b = { NULL, 0, NULL, 0, -1, 0 };
+	struct warc_block b = {NULL, 0, NULL, 0, -1, 0};
 	struct warc_stamp s;
 	char date[32];
 	char *err = NULL;
 
 	buf_reset(&w->info);
-	buf_appendf(&w->info, "software: %s\r\nformat: WARC File Format %s\r\n"
-		    "conformsTo: %s\r\nhostname: %s\r\n", w->software,
-		    w->version10 ? "1.0" : "1.1",
-		    w->version10 ? "http://bibnum.bnf.fr/WARC/WARC_ISO_28500_version1_latestdraft.pdf"
-				 : "http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/",
-		    w->hostname);
+	buf_appendf(&w->info,
+	    "software: %s\r\nformat: WARC File Format %s\r\n"
+	    "conformsTo: %s\r\nhostname: %s\r\n",
+	    w->software, w->version10 ? "1.0" : "1.1",
+	    w->version10
+		? "http://bibnum.bnf.fr/WARC/WARC_ISO_28500_version1_latestdraft.pdf"
+		: "http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/",
+	    w->hostname);
 	if (w->extra != NULL)
 		buf_appends(&w->info, w->extra);
 	b.p1 = w->info.data;
@@ -360,7 +363,7 @@ static void warc_warcinfo(struct warc_writer *w)
 	warc_stamp_of(w, &s);
 	warc_head_start(w->eng, &s, "warcinfo", w->warcinfo_id, date);
 	buf_appendf(&w->eng->head, "WARC-Filename: %s\r\nContent-Type: application/warc-fields\r\n",
-		    w->name);
+	    w->name);
 	/* A block in memory cannot fail to be read. */
 	if (warc_record(w->eng, &b, &w->staged, &err) < 0)
 		abort();
@@ -376,8 +379,7 @@ static int warc_file_open(struct warc_writer *w, char **err)
 	gmtime_r(&s, &tm);
 	strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", &tm);
 	w->name = xasprintf("%s-%s%03u-%05u-%ld~%s~%d.warc.gz", w->prefix, stamp,
-			    (unsigned)(now / 1000u % 1000u), w->serial, (long)getpid(),
-			    w->hostname, w->port);
+	    (unsigned)(now / 1000u % 1000u), w->serial, (long)getpid(), w->hostname, w->port);
 	w->path_open = xasprintf("%s/%s.open", w->dir, w->name);
 	w->fd = open(w->path_open, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (w->fd < 0) {
@@ -414,7 +416,8 @@ static int warc_begin(struct warc_writer *w, struct warc_stamp *s, char **err)
 {
 	if (w->write_errno != 0) {
 		*err = xasprintf("writing %s: %s; flush must succeed before more "
-				 "records are accepted", w->path_open, strerror(w->write_errno));
+				 "records are accepted",
+		    w->path_open, strerror(w->write_errno));
 		return -w->write_errno;
 	}
 	if (w->fd < 0 && warc_file_open(w, err) < 0)
@@ -424,7 +427,7 @@ static int warc_begin(struct warc_writer *w, struct warc_stamp *s, char **err)
 }
 
 int warc_append(struct warc_writer *w, struct warc_stamp *s, struct buf *built,
-		warc_rebuild_fn *rebuild, void *ctx, char **err)
+    warc_rebuild_fn *rebuild, void *ctx, char **err)
 {
 	int rc;
 
@@ -475,10 +478,10 @@ static void warc_resp_head(struct warc_engine *e, const char *p, size_t n)
 }
 
 /* Computes the payload digest when the caller did not. */
-static int warc_payload_digest(struct warc_engine *e, const struct warc_capture *c,
-			       char out[DIGEST_STRLEN], char **err)
+static int warc_payload_digest(
+    struct warc_engine *e, const struct warc_capture *c, char out[DIGEST_STRLEN], char **err)
 {
-	struct warc_block b = { c->payload, c->payload_len, NULL, 0, -1, 0 };
+	struct warc_block b = {c->payload, c->payload_len, NULL, 0, -1, 0};
 	int rc;
 
 	if (c->payload_digest != NULL) {
@@ -497,12 +500,11 @@ static int warc_payload_digest(struct warc_engine *e, const struct warc_capture 
 	return 0;
 }
 
-int warc_build_http(struct warc_engine *e, const struct warc_stamp *s,
-		    const struct warc_capture *c, struct buf *out, struct warc_ids *ids,
-		    char **err)
+int warc_build_http(struct warc_engine *e, const struct warc_stamp *s, const struct warc_capture *c,
+    struct buf *out, struct warc_ids *ids, char **err)
 {
 	int revisit = c->refers_to_uri != NULL;
-	struct warc_block b = { NULL, 0, NULL, 0, -1, 0 };
+	struct warc_block b = {NULL, 0, NULL, 0, -1, 0};
 	char resp_id[WARC_ID_LEN], req_id[WARC_ID_LEN], meta_id[WARC_ID_LEN];
 	char date[32], payload_digest[DIGEST_STRLEN];
 	int rc;
@@ -519,10 +521,12 @@ int warc_build_http(struct warc_engine *e, const struct warc_stamp *s,
 	if (c->ip != NULL)
 		buf_appendf(&e->head, "WARC-IP-Address: %s\r\n", c->ip);
 	if (revisit) {
-		buf_appendf(&e->head, "WARC-Profile: http://netpreserve.org/warc/%s/revisit/%s\r\n"
-			    "WARC-Refers-To-Target-URI: %s\r\n", s->version10 ? "1.0" : "1.1",
-			    c->not_modified ? "server-not-modified" : "identical-payload-digest",
-			    c->refers_to_uri);
+		buf_appendf(&e->head,
+		    "WARC-Profile: http://netpreserve.org/warc/%s/revisit/%s\r\n"
+		    "WARC-Refers-To-Target-URI: %s\r\n",
+		    s->version10 ? "1.0" : "1.1",
+		    c->not_modified ? "server-not-modified" : "identical-payload-digest",
+		    c->refers_to_uri);
 		if (c->refers_to_date != NULL)
 			buf_appendf(&e->head, "WARC-Refers-To-Date: %s\r\n", c->refers_to_date);
 		/* An identical payload's block keeps the HTTP headers only; a
@@ -532,8 +536,10 @@ int warc_build_http(struct warc_engine *e, const struct warc_stamp *s,
 	} else if (c->truncated != NULL) {
 		buf_appendf(&e->head, "WARC-Truncated: %s\r\n", c->truncated);
 	}
-	buf_appendf(&e->head, "Content-Type: application/http;msgtype=response\r\n"
-		    "WARC-Payload-Digest: %s\r\n", payload_digest);
+	buf_appendf(&e->head,
+	    "Content-Type: application/http;msgtype=response\r\n"
+	    "WARC-Payload-Digest: %s\r\n",
+	    payload_digest);
 	b.p1 = e->resp.data;
 	b.n1 = e->resp.len;
 	if (!revisit) {
@@ -549,9 +555,11 @@ int warc_build_http(struct warc_engine *e, const struct warc_stamp *s,
 		return rc;
 
 	warc_head_start(e, s, "request", req_id, date);
-	buf_appendf(&e->head, "WARC-Target-URI: %s\r\nWARC-Concurrent-To: %s\r\n"
-		    "Content-Type: application/http;msgtype=request\r\n", c->uri, resp_id);
-	b = (struct warc_block){ c->req, c->req_len, NULL, 0, -1, 0 };
+	buf_appendf(&e->head,
+	    "WARC-Target-URI: %s\r\nWARC-Concurrent-To: %s\r\n"
+	    "Content-Type: application/http;msgtype=request\r\n",
+	    c->uri, resp_id);
+	b = (struct warc_block){c->req, c->req_len, NULL, 0, -1, 0};
 	if ((rc = warc_record(e, &b, out, err)) < 0)
 		return rc;
 
@@ -568,9 +576,11 @@ int warc_build_http(struct warc_engine *e, const struct warc_stamp *s,
 				buf_appendf(&e->meta, "outlink: %s\r\n", c->outlinks[i]);
 		warc_uuid(meta_id);
 		warc_head_start(e, s, "metadata", meta_id, date);
-		buf_appendf(&e->head, "WARC-Target-URI: %s\r\nWARC-Concurrent-To: %s\r\n"
-			    "Content-Type: application/warc-fields\r\n", c->uri, resp_id);
-		b = (struct warc_block){ e->meta.data, e->meta.len, NULL, 0, -1, 0 };
+		buf_appendf(&e->head,
+		    "WARC-Target-URI: %s\r\nWARC-Concurrent-To: %s\r\n"
+		    "Content-Type: application/warc-fields\r\n",
+		    c->uri, resp_id);
+		b = (struct warc_block){e->meta.data, e->meta.len, NULL, 0, -1, 0};
 		if ((rc = warc_record(e, &b, out, err)) < 0)
 			return rc;
 	}
@@ -582,11 +592,11 @@ int warc_build_http(struct warc_engine *e, const struct warc_stamp *s,
 	return 0;
 }
 
-int warc_begin_http(struct warc_writer *w, const struct warc_capture *c, struct warc_stamp *s,
-		    char **err)
+int warc_begin_http(
+    struct warc_writer *w, const struct warc_capture *c, struct warc_stamp *s, char **err)
 {
-	const char *fields[] = { c->uri, c->ip, c->truncated, c->refers_to_uri,
-				 c->refers_to_date, c->payload_digest, c->via, c->hops };
+	const char *fields[] = {c->uri, c->ip, c->truncated, c->refers_to_uri, c->refers_to_date,
+	    c->payload_digest, c->via, c->hops};
 
 	if (c->uri == NULL || c->uri[0] == '\0') {
 		*err = xstrdup("a capture without a URI cannot be archived");
@@ -595,7 +605,8 @@ int warc_begin_http(struct warc_writer *w, const struct warc_capture *c, struct 
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
 		if (!warc_header_safe(fields[i])) {
 			*err = xasprintf("capture of %.200s: a WARC header value contains "
-					 "a control character", c->uri);
+					 "a control character",
+			    c->uri);
 			return -1;
 		}
 	return warc_begin(w, s, err);
@@ -606,18 +617,18 @@ struct warc_http_ctx {
 	struct warc_ids *ids;
 };
 
-static int warc_rebuild_http(void *arg, struct warc_engine *e, const struct warc_stamp *s,
-			     struct buf *out, char **err)
+static int warc_rebuild_http(
+    void *arg, struct warc_engine *e, const struct warc_stamp *s, struct buf *out, char **err)
 {
 	const struct warc_http_ctx *x = arg;
 
 	return warc_build_http(e, s, x->c, out, x->ids, err);
 }
 
-int warc_write_http(struct warc_writer *w, const struct warc_capture *c,
-		    struct warc_ids *ids, char **err)
+int warc_write_http(
+    struct warc_writer *w, const struct warc_capture *c, struct warc_ids *ids, char **err)
 {
-	struct warc_http_ctx x = { c, ids };
+	struct warc_http_ctx x = {c, ids};
 	struct warc_stamp s;
 	int rc;
 
@@ -630,10 +641,10 @@ int warc_write_http(struct warc_writer *w, const struct warc_capture *c,
 }
 
 int warc_build_dns(struct warc_engine *e, const struct warc_stamp *s, const char *host,
-		   const char *server_ip, uint64_t date_us, const char *rr_text, size_t len,
-		   struct buf *out, char **err)
+    const char *server_ip, uint64_t date_us, const char *rr_text, size_t len, struct buf *out,
+    char **err)
 {
-	struct warc_block b = { rr_text, len, NULL, 0, -1, 0 };
+	struct warc_block b = {rr_text, len, NULL, 0, -1, 0};
 	char id[WARC_ID_LEN], date[32];
 
 	warc_uuid(id);
@@ -647,7 +658,7 @@ int warc_build_dns(struct warc_engine *e, const struct warc_stamp *s, const char
 }
 
 int warc_begin_dns(struct warc_writer *w, const char *host, const char *server_ip,
-		   struct warc_stamp *s, char **err)
+    struct warc_stamp *s, char **err)
 {
 	if (host == NULL || host[0] == '\0' || !warc_header_safe(host) ||
 	    !warc_header_safe(server_ip) || strchr(host, ' ') != NULL) {
@@ -665,26 +676,26 @@ struct warc_dns_ctx {
 	size_t len;
 };
 
-static int warc_rebuild_dns(void *arg, struct warc_engine *e, const struct warc_stamp *s,
-			    struct buf *out, char **err)
+static int warc_rebuild_dns(
+    void *arg, struct warc_engine *e, const struct warc_stamp *s, struct buf *out, char **err)
 {
 	const struct warc_dns_ctx *x = arg;
 
 	return warc_build_dns(e, s, x->host, x->ip, x->date_us, x->rr, x->len, out, err);
 }
 
-int warc_write_dns(struct warc_writer *w, const char *host, const char *server_ip,
-		   uint64_t date_us, const char *rr_text, size_t len, char **err)
+int warc_write_dns(struct warc_writer *w, const char *host, const char *server_ip, uint64_t date_us,
+    const char *rr_text, size_t len, char **err)
 {
-	struct warc_dns_ctx x = { host, server_ip, date_us, rr_text, len };
+	struct warc_dns_ctx x = {host, server_ip, date_us, rr_text, len};
 	struct warc_stamp s;
 	int rc;
 
 	if ((rc = warc_begin_dns(w, host, server_ip, &s, err)) < 0)
 		return rc;
 	buf_reset(&w->staged);
-	if ((rc = warc_build_dns(w->eng, &s, host, server_ip, date_us, rr_text, len, &w->staged,
-				 err)) < 0)
+	if ((rc = warc_build_dns(
+		 w->eng, &s, host, server_ip, date_us, rr_text, len, &w->staged, err)) < 0)
 		return rc;
 	return warc_append(w, &s, &w->staged, warc_rebuild_dns, &x, err);
 }

@@ -70,8 +70,8 @@ void warcindex_http(const char *p, size_t n, struct buf *status, struct buf *mim
 	if (eol == NULL)
 		return;
 	for (const char *s = memchr(p, ' ', (size_t)(eol - p)); s != NULL && s + 4 <= eol; s = NULL)
-		if (s[1] >= '1' && s[1] <= '9' && s[2] >= '0' && s[2] <= '9' &&
-		    s[3] >= '0' && s[3] <= '9')
+		if (s[1] >= '1' && s[1] <= '9' && s[2] >= '0' && s[2] <= '9' && s[3] >= '0' &&
+		    s[3] <= '9')
 			buf_append(status, s + 1, 3);
 	for (p = eol + 1; p < end; p = eol + 1) {
 		eol = memchr(p, '\n', (size_t)(end - p));
@@ -113,8 +113,8 @@ static void warcindex_set(json_t *o, const char *k, const char *v)
 }
 
 /* One line for a response or revisit record with an http(s) target. */
-static void warcindex_record(struct warcindex *x, const struct warcread_record *rec,
-			     const char *filename)
+static void warcindex_record(
+    struct warcindex *x, const struct warcread_record *rec, const char *filename)
 {
 	struct buf type = BUF_INIT, uri = BUF_INIT, date = BUF_INIT, dig = BUF_INIT;
 	struct buf key = BUF_INIT, status = BUF_INIT, mime = BUF_INIT;
@@ -126,9 +126,9 @@ static void warcindex_record(struct warcindex *x, const struct warcread_record *
 	if (warcread_header(rec, "WARC-Type", &type) < 0 ||
 	    (strcmp(type.data, "response") != 0 && strcmp(type.data, "revisit") != 0) ||
 	    warcread_target_uri(rec, &uri) < 0 ||
-	    (strncasecmp(uri.data, "http://", 7) != 0 && strncasecmp(uri.data, "https://", 8) != 0) ||
-	    warcread_header(rec, "WARC-Date", &date) < 0 ||
-	    surt_from_url(uri.data, 0, &key) < 0)
+	    (strncasecmp(uri.data, "http://", 7) != 0 &&
+		strncasecmp(uri.data, "https://", 8) != 0) ||
+	    warcread_header(rec, "WARC-Date", &date) < 0 || surt_from_url(uri.data, 0, &key) < 0)
 		goto out;
 	for (size_t i = 0; i < date.len && t < 14; i++)
 		if (date.data[i] >= '0' && date.data[i] <= '9')
@@ -139,8 +139,10 @@ static void warcindex_record(struct warcindex *x, const struct warcread_record *
 	warcindex_http(rec->block.data, rec->block.len, &status, &mime);
 	o = json_object();
 	warcindex_set(o, "url", uri.data);
-	warcindex_set(o, "mime", strcmp(type.data, "revisit") == 0 ? "warc/revisit"
-				  : mime.len > 0 ? mime.data : "unk");
+	warcindex_set(o, "mime",
+	    strcmp(type.data, "revisit") == 0 ? "warc/revisit"
+		: mime.len > 0		      ? mime.data
+					      : "unk");
 	if (status.len > 0)
 		warcindex_set(o, "status", status.data);
 	if (warcread_header(rec, "WARC-Payload-Digest", &dig) == 0) {
@@ -168,8 +170,8 @@ out:
 	buf_free(&mime);
 }
 
-int warcindex_add_stream(struct warcindex *x, FILE *fp, const char *path, const char *filename,
-			 char **err)
+int warcindex_add_stream(
+    struct warcindex *x, FILE *fp, const char *path, const char *filename, char **err)
 {
 	struct warcread *r = warcread_new(fp, WARCINDEX_HEAD_MAX);
 	struct warcread_record rec;
@@ -193,7 +195,7 @@ int warcindex_add_stream(struct warcindex *x, FILE *fp, const char *path, const 
 		/* Said, not fatal: a file of DNS records or a lone warcinfo
 		 * is a valid WARC, but an unexpected empty index is not. */
 		fprintf(x->notes, "%s: %s: no HTTP response or revisit record in %zu record%s\n",
-			x->who, path, records, records == 1 ? "" : "s");
+		    x->who, path, records, records == 1 ? "" : "s");
 	}
 	warcread_record_free(&rec);
 	warcread_free(r);
@@ -290,7 +292,8 @@ int warcindex_run(const char *jobdir, FILE *out, FILE *notes, char **err)
 	if (rc == 0 && x->n == 0) {
 		*err = n == 0 ? xasprintf("no WARC file (*.warc.gz) in %s", dir)
 			      : xasprintf("nothing to index: no HTTP response or revisit record in "
-					  "the %zu WARC file%s of %s", n, n == 1 ? "" : "s", dir);
+					  "the %zu WARC file%s of %s",
+				    n, n == 1 ? "" : "s", dir);
 		rc = -1;
 	}
 	if (rc == 0)

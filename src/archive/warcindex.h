@@ -20,13 +20,13 @@ struct warcindex *warcindex_new(void);
 void warcindex_notes(struct warcindex *x, FILE *fp, const char *who);
 /* Called with every record read, indexed or not, and the name the index
  * gives its file: `tern wacz` finds its pages in the same pass. */
-typedef void (*warcindex_record_cb)(void *arg, const struct warcread_record *rec,
-				    const char *filename);
+typedef void (*warcindex_record_cb)(
+    void *arg, const struct warcread_record *rec, const char *filename);
 void warcindex_on_record(struct warcindex *x, warcindex_record_cb cb, void *arg);
 /* Appends the lines of one file (read from fp, opened on path) to the
  * index being built, named filename in them. */
-int warcindex_add_stream(struct warcindex *x, FILE *fp, const char *path, const char *filename,
-			 char **err);
+int warcindex_add_stream(
+    struct warcindex *x, FILE *fp, const char *path, const char *filename, char **err);
 int warcindex_add_file(struct warcindex *x, const char *path, const char *filename, char **err);
 /* The status code (3 digits, or "") and the media type without parameters
  * (or "") of an HTTP response head of n bytes at p. */

@@ -51,24 +51,24 @@ enum warcpool_kind { WARCPOOL_HTTP, WARCPOOL_DNS, WARCPOOL_LINES, WARCPOOL_HOLD 
 
 struct warcpool_entry {
 	/* The loop's alone. */
-	struct warcpool_entry *next;	/* the order, or the spares */
+	struct warcpool_entry *next; /* the order, or the spares */
 	enum warcpool_kind kind;
-	int built;			/* out holds the records */
-	void (*cb)(void *arg);		/* WARCPOOL_HOLD */
+	int built;	       /* out holds the records */
+	void (*cb)(void *arg); /* WARCPOOL_HOLD */
 	void *arg;
-	size_t weight;			/* counted in p->bytes */
-	const char *dedup;		/* in store: the digest to commit, or NULL */
+	size_t weight;	   /* counted in p->bytes */
+	const char *dedup; /* in store: the digest to commit, or NULL */
 	/* Read by the worker while its batch runs (written before). */
 	struct warcpool_entry *batch_next;
-	struct buf store;		/* copies of the inputs; WARCPOOL_LINES: the lines */
-	struct buf body;		/* the payload, taken from the caller's buffer */
-	struct warc_capture cap;	/* pointing into store */
+	struct buf store;	 /* copies of the inputs; WARCPOOL_LINES: the lines */
+	struct buf body;	 /* the payload, taken from the caller's buffer */
+	struct warc_capture cap; /* pointing into store */
 	const char **links;
 	size_t links_cap;
-	const char *host, *ip, *rr;	/* WARCPOOL_DNS, into store */
+	const char *host, *ip, *rr; /* WARCPOOL_DNS, into store */
 	size_t rr_len;
 	uint64_t date_us;
-	int spill_fd;			/* a duplicate, or -1 */
+	int spill_fd; /* a duplicate, or -1 */
 	struct warc_stamp stamp;
 	/* Written by the worker. */
 	struct buf out;
@@ -78,7 +78,7 @@ struct warcpool_batch {
 	uv_work_t req;
 	struct warcpool *p;
 	struct warcpool_entry *first;
-	struct warcpool_batch *next;	/* spares */
+	struct warcpool_batch *next; /* spares */
 };
 
 struct warcpool {
@@ -93,13 +93,13 @@ struct warcpool {
 	/* The batch being filled, handed out by warcpool_kick. */
 	struct warcpool_entry *open_first, *open_last;
 	int open_count;
-	int running;			/* batches on threads */
+	int running; /* batches on threads */
 	struct warcpool_batch *spare_batch;
-	size_t captures;		/* handed in, not yet queued in the writer */
+	size_t captures; /* handed in, not yet queued in the writer */
 	size_t bytes;
 	int draining;
-	char *stuck;			/* why the head cannot be queued */
-	uv_mutex_t lock;		/* engines */
+	char *stuck;	 /* why the head cannot be queued */
+	uv_mutex_t lock; /* engines */
 	struct warc_engine *engines[WARCPOOL_MAX_THREADS];
 	int nengines;
 };
@@ -193,13 +193,14 @@ static const char *warcpool_keeps(struct warcpool_entry *e, const char *s)
 	return warcpool_keep(e, s, s != NULL ? strlen(s) : 0);
 }
 
-static int warcpool_rebuild_cb(void *arg, struct warc_engine *eng, const struct warc_stamp *s,
-    struct buf *out, char **err)
+static int warcpool_rebuild_cb(
+    void *arg, struct warc_engine *eng, const struct warc_stamp *s, struct buf *out, char **err)
 {
 	struct warcpool_entry *e = arg;
 
 	if (e->kind == WARCPOOL_DNS)
-		return warc_build_dns(eng, s, e->host, e->ip, e->date_us, e->rr, e->rr_len, out, err);
+		return warc_build_dns(
+		    eng, s, e->host, e->ip, e->date_us, e->rr, e->rr_len, out, err);
 	return warc_build_http(eng, s, &e->cap, out, NULL, err);
 }
 
@@ -258,7 +259,8 @@ static void warcpool_drain(struct warcpool *p)
 
 			if (!e->built)
 				break;
-			if (warc_append(p->w, &e->stamp, &e->out, warcpool_rebuild_cb, e, &err) < 0) {
+			if (warc_append(p->w, &e->stamp, &e->out, warcpool_rebuild_cb, e, &err) <
+			    0) {
 				free(p->stuck);
 				p->stuck = err;
 				break;
@@ -325,7 +327,7 @@ static void warcpool_send(struct warcpool *p)
 	p->open_count = 0;
 	p->running++;
 	if (uv_queue_work(p->loop, &b->req, warcpool_work_cb, warcpool_after_cb) != 0)
-		abort();	/* only with a NULL callback */
+		abort(); /* only with a NULL callback */
 }
 
 void warcpool_kick(struct warcpool *p)
@@ -360,7 +362,8 @@ int warcpool_http(struct warcpool *p, const struct warc_capture *c, const char *
 	struct warc_capture *k;
 	struct warc_stamp s;
 	size_t need;
-	int rc, take = body != NULL && body->data != NULL && c->payload == body->data &&
+	int rc,
+	    take = body != NULL && body->data != NULL && c->payload == body->data &&
 	    c->payload_len == body->len;
 
 	if ((rc = warc_begin_http(p->w, c, &s, err)) < 0)
@@ -417,15 +420,15 @@ int warcpool_http(struct warcpool *p, const struct warc_capture *c, const char *
 		 * duplicate is kept for a rebuild at a rotation. */
 		e->spill_fd = dup(c->payload_fd);
 		if (e->spill_fd < 0) {
-			*err = xasprintf("capture of %.200s: duplicating its spill file: %s", c->uri,
-			    strerror(errno));
+			*err = xasprintf("capture of %.200s: duplicating its spill file: %s",
+			    c->uri, strerror(errno));
 			warcpool_recycle(p, e);
 			return -1;
 		}
 		k->payload_fd = e->spill_fd;
 		buf_reset(&e->out);
-		if ((rc = warc_build_http(warc_loop_engine(p->w), &e->stamp, k, &e->out, NULL,
-		    err)) < 0) {
+		if ((rc = warc_build_http(
+			 warc_loop_engine(p->w), &e->stamp, k, &e->out, NULL, err)) < 0) {
 			warcpool_recycle(p, e);
 			return rc;
 		}
@@ -447,8 +450,8 @@ int warcpool_dns(struct warcpool *p, const char *host, const char *server_ip, ui
 	e = warcpool_entry_new(p, WARCPOOL_DNS);
 	e->stamp = s;
 	buf_reset(&e->store);
-	buf_reserve(&e->store, warcpool_sizes(host) + warcpool_sizes(server_ip) +
-	    warcpool_size(rr_text, len));
+	buf_reserve(&e->store,
+	    warcpool_sizes(host) + warcpool_sizes(server_ip) + warcpool_size(rr_text, len));
 	e->host = warcpool_keeps(e, host);
 	e->ip = warcpool_keeps(e, server_ip);
 	e->rr = warcpool_keep(e, rr_text, len);
@@ -506,8 +509,8 @@ int warcpool_idle(const struct warcpool *p)
 	return p->head == NULL;
 }
 
-struct warcpool *warcpool_new(uv_loop_t *loop, struct warc_writer *w, struct dedup *dedup,
-    FILE *crawllog, int threads)
+struct warcpool *warcpool_new(
+    uv_loop_t *loop, struct warc_writer *w, struct dedup *dedup, FILE *crawllog, int threads)
 {
 	struct warcpool *p = xcalloc(1, sizeof *p);
 

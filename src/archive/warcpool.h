@@ -26,8 +26,8 @@ struct warcpool;
  * libuv's pool size, UV_THREADPOOL_SIZE, 4 by default, only wait there). dedup may be NULL; given, its new
  * entries wait for their captures (dedup_hold_new). Lines go to crawllog.
  * Everything given must outlive the pool. */
-struct warcpool *warcpool_new(uv_loop_t *loop, struct warc_writer *w, struct dedup *dedup,
-    FILE *crawllog, int threads);
+struct warcpool *warcpool_new(
+    uv_loop_t *loop, struct warc_writer *w, struct dedup *dedup, FILE *crawllog, int threads);
 /* Copies the capture (a spilled body is read later through a duplicate of
  * its descriptor) and queues it to be built. body, if not NULL, is the
  * buffer c->payload points into: its bytes are taken rather than copied,

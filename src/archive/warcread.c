@@ -22,12 +22,12 @@ struct warcread {
 	z_stream z;
 	unsigned char *in;
 	unsigned char *out;
-	uint64_t pos;			/* compressed bytes consumed so far */
+	uint64_t pos; /* compressed bytes consumed so far */
 	struct digest *dg;
 	int digest_on;
 	enum warcread_phase phase;
-	uint64_t remaining;		/* of the block */
-	unsigned trailer;		/* trailer bytes matched */
+	uint64_t remaining; /* of the block */
+	unsigned trailer;   /* trailer bytes matched */
 	int eof;
 };
 
@@ -126,7 +126,7 @@ static int warcread_parse_header(struct warcread *r, struct warcread_record *rec
 	if (strncmp(rec->header.data, "WARC/1.0\r\n", 10) != 0 &&
 	    strncmp(rec->header.data, "WARC/1.1\r\n", 10) != 0) {
 		*err = xasprintf("record at offset %llu: no WARC/1.0 or WARC/1.1 version line",
-				 (unsigned long long)rec->offset);
+		    (unsigned long long)rec->offset);
 		return -1;
 	}
 	if (warcread_header(rec, "Content-Length", &v) < 0 || v.len == 0 || v.len > 16) {
@@ -142,7 +142,7 @@ static int warcread_parse_header(struct warcread *r, struct warcread_record *rec
 	buf_free(&v);
 	if (rc < 0 || n > WARCREAD_MAX_BLOCK_LEN) {
 		*err = xasprintf("record at offset %llu: missing or invalid Content-Length",
-				 (unsigned long long)rec->offset);
+		    (unsigned long long)rec->offset);
 		return -1;
 	}
 	rec->block_len = n;
@@ -152,8 +152,8 @@ static int warcread_parse_header(struct warcread *r, struct warcread_record *rec
 }
 
 /* Consumes inflated bytes according to the phase. */
-static int warcread_feed(struct warcread *r, struct warcread_record *rec,
-			 const unsigned char *p, size_t n, char **err)
+static int warcread_feed(
+    struct warcread *r, struct warcread_record *rec, const unsigned char *p, size_t n, char **err)
 {
 	while (n > 0) {
 		switch (r->phase) {
@@ -167,8 +167,9 @@ static int warcread_feed(struct warcread *r, struct warcread_record *rec,
 				if (warcread_parse_header(r, rec, err) < 0)
 					return -1;
 			} else if (rec->header.len >= WARCREAD_MAX_HEADER) {
-				*err = xasprintf("record at offset %llu: header longer than %u bytes",
-						 (unsigned long long)rec->offset, WARCREAD_MAX_HEADER);
+				*err =
+				    xasprintf("record at offset %llu: header longer than %u bytes",
+					(unsigned long long)rec->offset, WARCREAD_MAX_HEADER);
 				return -1;
 			}
 			break;
@@ -193,7 +194,7 @@ static int warcread_feed(struct warcread *r, struct warcread_record *rec,
 			if (*p != "\r\n\r\n"[r->trailer]) {
 				*err = xasprintf("record at offset %llu: block not followed by "
 						 "CRLF CRLF (wrong Content-Length?)",
-						 (unsigned long long)rec->offset);
+				    (unsigned long long)rec->offset);
 				return -1;
 			}
 			p++;
@@ -203,7 +204,7 @@ static int warcread_feed(struct warcread *r, struct warcread_record *rec,
 			break;
 		case WARCREAD_DONE:
 			*err = xasprintf("gzip member at offset %llu holds more than one record",
-					 (unsigned long long)rec->offset);
+			    (unsigned long long)rec->offset);
 			return -1;
 		}
 	}
@@ -221,8 +222,8 @@ static int warcread_fill(struct warcread *r, char **err)
 	n = fread(r->in, 1, WARCREAD_IN, r->fp);
 	if (n == 0) {
 		if (ferror(r->fp)) {
-			*err = xasprintf("reading at offset %llu: %s",
-					 (unsigned long long)r->pos, strerror(errno));
+			*err = xasprintf("reading at offset %llu: %s", (unsigned long long)r->pos,
+			    strerror(errno));
 			return -1;
 		}
 		r->eof = 1;
@@ -258,8 +259,8 @@ int warcread_next(struct warcread *r, struct warcread_record *rec, char **err)
 		r->pos += before - r->z.avail_in;
 		if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR) {
 			*err = xasprintf("gzip member at offset %llu: %s",
-					 (unsigned long long)rec->offset,
-					 r->z.msg != NULL ? r->z.msg : "corrupt data");
+			    (unsigned long long)rec->offset,
+			    r->z.msg != NULL ? r->z.msg : "corrupt data");
 			return -1;
 		}
 		if (warcread_feed(r, rec, r->out, WARCREAD_OUT - r->z.avail_out, err) < 0)
@@ -271,14 +272,14 @@ int warcread_next(struct warcread *r, struct warcread_record *rec, char **err)
 				return -1;
 			if (r->z.avail_in == 0 && r->eof) {
 				*err = xasprintf("gzip member at offset %llu is cut short",
-						 (unsigned long long)rec->offset);
+				    (unsigned long long)rec->offset);
 				return -1;
 			}
 		}
 	}
 	if (r->phase != WARCREAD_DONE) {
 		*err = xasprintf("gzip member at offset %llu ends inside its record",
-				 (unsigned long long)rec->offset);
+		    (unsigned long long)rec->offset);
 		return -1;
 	}
 	rec->length = r->pos - rec->offset;

@@ -14,12 +14,12 @@
 #define WARCREAD_MAX_HEADER (64u << 10)
 
 struct warcread_record {
-	uint64_t offset;		/* of the record's gzip member in the file */
-	uint64_t length;		/* compressed length of that member */
-	struct buf header;		/* "WARC/1.1\r\n" ... up to the blank line */
-	struct buf block;		/* the first max_block bytes of the block */
-	uint64_t block_len;		/* Content-Length */
-	char block_digest[DIGEST_STRLEN];	/* computed over the whole block ("" if not asked) */
+	uint64_t offset;		  /* of the record's gzip member in the file */
+	uint64_t length;		  /* compressed length of that member */
+	struct buf header;		  /* "WARC/1.1\r\n" ... up to the blank line */
+	struct buf block;		  /* the first max_block bytes of the block */
+	uint64_t block_len;		  /* Content-Length */
+	char block_digest[DIGEST_STRLEN]; /* computed over the whole block ("" if not asked) */
 };
 
 struct warcread;

@@ -38,12 +38,12 @@ void warcrecover_set_tail(uint64_t bytes)
 }
 
 struct warcrecover_scan {
-	uint64_t size;			/* of the file before recovery */
-	uint64_t start;			/* where the scan began (0, or in the tail) */
-	uint64_t good_end;		/* end of the last whole member kept */
-	uint64_t records;		/* whole records before good_end */
-	int dropped;			/* a capture's lone response was dropped */
-	char *why;			/* the reader's message on the first torn member */
+	uint64_t size;	   /* of the file before recovery */
+	uint64_t start;	   /* where the scan began (0, or in the tail) */
+	uint64_t good_end; /* end of the last whole member kept */
+	uint64_t records;  /* whole records before good_end */
+	int dropped;	   /* a capture's lone response was dropped */
+	char *why;	   /* the reader's message on the first torn member */
 };
 
 /* 1 if rec opens an HTTP capture: a response or revisit that the writer
@@ -149,8 +149,8 @@ static int warcrecover_scan(FILE *fp, const char *path, struct warcrecover_scan 
 	warcread_record_free(&rec);
 	warcread_free(r);
 	if (ferror(fp)) {
-		*err = xasprintf("reading %s: %s; left as it is", path,
-				 msg != NULL ? msg : "read error");
+		*err = xasprintf(
+		    "reading %s: %s; left as it is", path, msg != NULL ? msg : "read error");
 		free(msg);
 		return -1;
 	}
@@ -177,7 +177,7 @@ static int warcrecover_file(const char *dir, const char *name, struct buf *repor
 {
 	char *path = xasprintf("%s/%s", dir, name);
 	char *final = xasprintf("%s/%.*s", dir, (int)(strlen(name) - strlen(".open")), name);
-	struct warcrecover_scan s = { 0, 0, 0, 0, 0, NULL };
+	struct warcrecover_scan s = {0, 0, 0, 0, 0, NULL};
 	struct stat st, fst;
 	FILE *fp = NULL;
 	int fd, rc = -1;
@@ -221,8 +221,10 @@ static int warcrecover_file(const char *dir, const char *name, struct buf *repor
 			goto out;
 		}
 		buf_appendf(report, "%s: no whole record in %llu bytes (%s); removed\n", name,
-			    (unsigned long long)s.size, s.why != NULL ? s.why :
-			    s.dropped ? "a response without its request" : "empty file");
+		    (unsigned long long)s.size,
+		    s.why != NULL   ? s.why
+			: s.dropped ? "a response without its request"
+				    : "empty file");
 		rc = 0;
 		goto out;
 	}
@@ -240,19 +242,20 @@ static int warcrecover_file(const char *dir, const char *name, struct buf *repor
 		goto out;
 	}
 	if (s.start > 0)
-		buf_appendf(report, "%s: kept %llu bytes (the %llu records from offset %llu read, "
-			    "the tail; what precedes was whole when written)", name,
-			    (unsigned long long)s.good_end, (unsigned long long)s.records,
-			    (unsigned long long)s.start);
+		buf_appendf(report,
+		    "%s: kept %llu bytes (the %llu records from offset %llu read, "
+		    "the tail; what precedes was whole when written)",
+		    name, (unsigned long long)s.good_end, (unsigned long long)s.records,
+		    (unsigned long long)s.start);
 	else
 		buf_appendf(report, "%s: kept %llu records (%llu bytes)", name,
-			    (unsigned long long)s.records, (unsigned long long)s.good_end);
+		    (unsigned long long)s.records, (unsigned long long)s.good_end);
 	if (s.good_end < s.size)
 		buf_appendf(report, ", cut %llu bytes%s%s%s%s; closed\n",
-			    (unsigned long long)(s.size - s.good_end),
-			    s.dropped ? " of a response whose request was lost" : "",
-			    s.why != NULL ? " (torn record: " : "", s.why != NULL ? s.why : "",
-			    s.why != NULL ? ")" : "");
+		    (unsigned long long)(s.size - s.good_end),
+		    s.dropped ? " of a response whose request was lost" : "",
+		    s.why != NULL ? " (torn record: " : "", s.why != NULL ? s.why : "",
+		    s.why != NULL ? ")" : "");
 	else
 		buf_appendf(report, ", nothing torn; closed\n");
 	rc = 0;

@@ -47,17 +47,17 @@
 #define CLUSTER_STUCK_MS 1000
 
 struct cluster_replay {
-	int active;		/* reading the partition's log */
-	int complete;		/* read: subscribing, then its URIs are scheduled */
-	int subscribe_sent;	/* the live consumer asked for */
+	int active;	    /* reading the partition's log */
+	int complete;	    /* read: subscribing, then its URIs are scheduled */
+	int subscribe_sent; /* the live consumer asked for */
 	uint64_t last_seq;
-	uint64_t retry_at;	/* a failed replay starts again at this time */
+	uint64_t retry_at; /* a failed replay starts again at this time */
 	struct fpset *done, *given;
-	struct buf pending;	/* url records to schedule, in stream order */
+	struct buf pending; /* url records to schedule, in stream order */
 	size_t pos;
-	uint64_t scheduled;	/* given and not done: queued again */
-	uint64_t started_ms;	/* when its log began to be read */
-	uint64_t records;	/* messages of its log read */
+	uint64_t scheduled;  /* given and not done: queued again */
+	uint64_t started_ms; /* when its log began to be read */
+	uint64_t records;    /* messages of its log read */
 };
 
 struct cluster_in {
@@ -77,8 +77,8 @@ struct cluster {
 	uv_idle_t more;
 	int more_on;
 	unsigned np;
-	unsigned char *stopping;	/* STOP begun: waiting for its fetches to end */
-	uint64_t *hold_until;		/* no fetching before (a partition handed over) */
+	unsigned char *stopping; /* STOP begun: waiting for its fetches to end */
+	uint64_t *hold_until;	 /* no fetching before (a partition handed over) */
 	/* Per partition, while this node is idle and its consumer still has
 	 * messages unacknowledged: since when, and at which acknowledgment
 	 * floor (cluster_rebuild_stuck). */
@@ -95,7 +95,7 @@ struct cluster {
 		uint64_t records_in;
 	} cp;
 	uint64_t compactions;
-	struct buf compact_out;	/* the url records kept, being built */
+	struct buf compact_out; /* the url records kept, being built */
 	/* 0 no, 1 consuming, 2 closing (until NATSIO_EV_UNSUBSCRIBED), 3
 	 * subscribing (until NATSIO_EV_SUBSCRIBED) */
 	unsigned char *subscribed;
@@ -108,7 +108,7 @@ struct cluster {
 	 * replay's URIs are all scheduled, or the partition's rebuilding
 	 * ends otherwise (failed, given up, leaving). */
 	struct cluster_in *early_head, *early_tail;
-	size_t in_count;		/* both lists */
+	size_t in_count; /* both lists */
 	void **acks;
 	size_t nacks, capacks;
 	struct fpset *filter;
@@ -119,25 +119,25 @@ struct cluster {
 	struct natsio_snapshot *snap;
 	int snap_out;
 	int snap_consumers;
-	int snap_failed;	/* the last view failed: the next waits its turn */
+	int snap_failed; /* the last view failed: the next waits its turn */
 	uint64_t next_snap_ms;
-	uint64_t idle_since;	/* when the views found this node idle; 0: busy */
-	int joined;		/* a view showed this node's heartbeat */
-	unsigned last_live;	/* live nodes in the previous view */
-	unsigned stable;	/* views in a row with that many */
+	uint64_t idle_since; /* when the views found this node idle; 0: busy */
+	int joined;	     /* a view showed this node's heartbeat */
+	unsigned last_live;  /* live nodes in the previous view */
+	unsigned stable;     /* views in a row with that many */
 	int link_up;
 	int leaving;
 	uint64_t leave_deadline;
 	int shutdown_sent;
 	int closed;
-	int closing;		/* handles being closed before c is freed */
+	int closing; /* handles being closed before c is freed */
 	void (*left)(void *ctx);
 	void *left_ctx;
 	int finished;
 	int my_idle;
 	uint64_t my_seq;
-	struct clusterend_local last_local;	/* what my_idle was judged from */
-	uint64_t clear_seq;	/* 1 + the sequence at which our consumers had nothing pending */
+	struct clusterend_local last_local; /* what my_idle was judged from */
+	uint64_t clear_seq; /* 1 + the sequence at which our consumers had nothing pending */
 	struct buf scratch, canon;
 	/* figures */
 	uint64_t links_local, filtered;
@@ -146,8 +146,8 @@ struct cluster {
 };
 
 /* Puts in at the end of the list head..tail. */
-static void cluster_in_append(struct cluster_in **head, struct cluster_in **tail,
-    struct cluster_in *in)
+static void cluster_in_append(
+    struct cluster_in **head, struct cluster_in **tail, struct cluster_in *in)
 {
 	in->next = NULL;
 	if (*tail != NULL)
@@ -162,7 +162,8 @@ static uint64_t cluster_now(void)
 	return uv_hrtime() / 1000000u;
 }
 
-static void cluster_log(struct cluster *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void cluster_log(struct cluster *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static void cluster_log(struct cluster *c, const char *fmt, ...)
 {
 	char line[512];
@@ -214,7 +215,7 @@ int cluster_offer(struct cluster *c, const struct handoff_url *r)
 
 int cluster_seed(struct cluster *c, const char *href, int force)
 {
-	struct handoff_url r = { CURI_SEED | (force ? HANDOFF_FORCE : 0), "", href, NULL };
+	struct handoff_url r = {CURI_SEED | (force ? HANDOFF_FORCE : 0), "", href, NULL};
 
 	if (outbox_add_seed(c->out, href) < 0)
 		return -1;
@@ -364,7 +365,8 @@ static void cluster_do(struct cluster *c, const struct lease_action *a, size_t n
 	}
 	/* One line for what happened to many partitions at once. */
 	if (suspended.len > 0)
-		cluster_log(c, "cluster: partitions %s: lease not renewed in time, their fetches stop",
+		cluster_log(c,
+		    "cluster: partitions %s: lease not renewed in time, their fetches stop",
 		    suspended.data);
 	if (lost.len > 0)
 		cluster_log(c, "cluster: partitions %s: lost to another node", lost.data);
@@ -496,7 +498,7 @@ static void cluster_replay_url_cb(void *ctx, const struct handoff_url *u)
 static void cluster_replay_chunk(struct cluster *c, struct natsio_replay *e)
 {
 	struct cluster_replay *r = &c->rp[e->partition];
-	struct cluster_replay_ctx x = { c, r };
+	struct cluster_replay_ctx x = {c, r};
 	size_t i;
 
 	if (!r->active)
@@ -512,9 +514,10 @@ static void cluster_replay_chunk(struct cluster *c, struct natsio_replay *e)
 		char *d = e->data + e->off[i];
 		char save = d[e->len[i]];
 		d[e->len[i]] = '\0';
-		if ((e->kind[i] == NATSIO_DONE ?
-		    handoff_parse_done(d, e->len[i], cluster_replay_done_cb, &x, &err) :
-		    handoff_parse_urls(d, e->len[i], cluster_replay_url_cb, &x, &err)) < 0) {
+		if ((e->kind[i] == NATSIO_DONE
+			    ? handoff_parse_done(d, e->len[i], cluster_replay_done_cb, &x, &err)
+			    : handoff_parse_urls(d, e->len[i], cluster_replay_url_cb, &x, &err)) <
+		    0) {
 			cluster_log(c, "cluster: partition %u: replayed message refused: %s",
 			    e->partition, err);
 			free(err);
@@ -602,8 +605,8 @@ static void cluster_compact_chunk(struct cluster *c, struct natsio_replay *e)
 	if (!c->cp.active || e->partition != c->cp.p)
 		return;
 	if (e->failed) {
-		cluster_log(c, "cluster: partition %u: compaction: %s; tried again later", e->partition,
-		    e->err);
+		cluster_log(c, "cluster: partition %u: compaction: %s; tried again later",
+		    e->partition, e->err);
 		cluster_compact_reset(c);
 		return;
 	}
@@ -623,7 +626,8 @@ static void cluster_compact_chunk(struct cluster *c, struct natsio_replay *e)
 	/* Given and done: only the done record is needed. */
 	buf_reset(&c->compact_out);
 	if (c->cp.urls.len > 0)
-		handoff_parse_urls(c->cp.urls.data, c->cp.urls.len, cluster_compact_keep_cb, c, NULL);
+		handoff_parse_urls(
+		    c->cp.urls.data, c->cp.urls.len, cluster_compact_keep_cb, c, NULL);
 	w = xcalloc(1, sizeof *w);
 	w->it.kind = NATSIO_COMPACT_WRITE;
 	w->partition = c->cp.p;
@@ -643,11 +647,13 @@ static void cluster_compacted(struct cluster *c, struct natsio_part *e)
 	if (!c->cp.active || e->partition != c->cp.p)
 		return;
 	if (!e->ok)
-		cluster_log(c, "cluster: partition %u: %s; tried again later", e->partition, e->err);
+		cluster_log(
+		    c, "cluster: partition %u: %s; tried again later", e->partition, e->err);
 	else if (e->start_seq > 0) {
 		c->compactions++;
-		cluster_log(c, "cluster: partition %u: log compacted through sequence %" PRIu64
-		    ": %" PRIu64 " messages read, %zu URIs given, %zu done, kept once each",
+		cluster_log(c,
+		    "cluster: partition %u: log compacted through sequence %" PRIu64 ": %" PRIu64
+		    " messages read, %zu URIs given, %zu done, kept once each",
 		    e->partition, e->start_seq, c->cp.records_in, fpset_count(c->cp.given),
 		    fpset_count(c->cp.done));
 	}
@@ -678,7 +684,7 @@ static size_t cluster_replay_feed(struct cluster *c, size_t budget)
 
 	for (p = 0; p < c->np && used < budget; p++) {
 		struct cluster_replay *r = &c->rp[p];
-		struct cluster_replay_ctx x = { c, r };
+		struct cluster_replay_ctx x = {c, r};
 		if (!r->active || !r->complete)
 			continue;
 		if (!r->subscribe_sent) {
@@ -702,11 +708,12 @@ static size_t cluster_replay_feed(struct cluster *c, size_t budget)
 		}
 		if (r->pos >= r->pending.len) {
 			if (r->last_seq > 0)
-				cluster_log(c, "cluster: partition %u: log replayed through sequence %" PRIu64
-				    ": %zu URIs handed to it, %zu done, %" PRIu64 " queued again (%" PRIu64
-				    " messages in %" PRIu64 " ms)", p, r->last_seq, fpset_count(r->given),
-				    fpset_count(r->done), r->scheduled, r->records,
-				    cluster_now() - r->started_ms);
+				cluster_log(c,
+				    "cluster: partition %u: log replayed through sequence %" PRIu64
+				    ": %zu URIs handed to it, %zu done, %" PRIu64
+				    " queued again (%" PRIu64 " messages in %" PRIu64 " ms)",
+				    p, r->last_seq, fpset_count(r->given), fpset_count(r->done),
+				    r->scheduled, r->records, cluster_now() - r->started_ms);
 			cluster_replay_reset(r);
 			if (lease_state_of(c->lease, p) == LEASE_REPLAYING && !c->leaving)
 				lease_replayed(c->lease, p);
@@ -802,13 +809,13 @@ static void cluster_heartbeat(struct cluster *c, const struct cluster_local *l)
 	json_object_set_new(o, "state", json_string(l->state != NULL ? l->state : "?"));
 	json_object_set_new(o, "idle", json_boolean(c->my_idle));
 	/* What keeps it busy, for the operator (and the end's tests). */
-	json_object_set_new(o, "busy", json_pack("{s:b, s:i, s:I, s:I, s:I, s:b}",
-	    "frontier_finished", c->last_local.frontier_finished,
-	    "in_flight", (int)c->last_local.in_flight,
-	    "inbound", (json_int_t)c->last_local.inbound,
-	    "outbound", (json_int_t)c->last_local.outbound,
-	    "consumer_pending", (json_int_t)c->last_local.consumer_pending,
-	    "leases_settled", c->last_local.leases_settled));
+	json_object_set_new(o, "busy",
+	    json_pack("{s:b, s:i, s:I, s:I, s:I, s:b}", "frontier_finished",
+		c->last_local.frontier_finished, "in_flight", (int)c->last_local.in_flight,
+		"inbound", (json_int_t)c->last_local.inbound, "outbound",
+		(json_int_t)c->last_local.outbound, "consumer_pending",
+		(json_int_t)c->last_local.consumer_pending, "leases_settled",
+		c->last_local.leases_settled));
 	json_object_set_new(o, "seq", json_integer((json_int_t)c->my_seq));
 	json_object_set_new(o, "partitions", held);
 	json_object_set_new(o, "pages", json_integer((json_int_t)l->pages));
@@ -856,7 +863,8 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 	/* Someone already found the end, and nothing was published since. */
 	if (s->end_seq != 0 && s->end_seq == s->last_seq) {
 		c->finished = 1;
-		cluster_log(c, "cluster: the crawl is over (ended at stream sequence %" PRIu64 ")", s->end_seq);
+		cluster_log(c, "cluster: the crawl is over (ended at stream sequence %" PRIu64 ")",
+		    s->end_seq);
 		c->h.finished(c->h.ctx);
 		return;
 	}
@@ -896,10 +904,12 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 		free(owner);
 		return;
 	}
-	if (clusterend_over(nodes, s->nnodes, owner, c->np, &seq) && seq == s->last_seq && seq > 0) {
+	if (clusterend_over(nodes, s->nnodes, owner, c->np, &seq) && seq == s->last_seq &&
+	    seq > 0) {
 		c->finished = 1;
 		cluster_send_part(c, NATSIO_END, 0, seq);
-		cluster_log(c, "cluster: the crawl is over: %zu nodes idle at stream sequence %" PRIu64,
+		cluster_log(c,
+		    "cluster: the crawl is over: %zu nodes idle at stream sequence %" PRIu64,
 		    s->nnodes, seq);
 		c->h.finished(c->h.ctx);
 	}
@@ -953,8 +963,8 @@ static void cluster_rebuild_gone(struct cluster *c, const struct natsio_snapshot
  * floor for CLUSTER_STUCK_MS of idle views is not coming: the partition is
  * rebuilt from the stream (a new consumer starts after its log), which
  * costs a replay instead of the wait. */
-static void cluster_rebuild_stuck(struct cluster *c, const struct natsio_snapshot *s,
-    int idle_but_consumers)
+static void cluster_rebuild_stuck(
+    struct cluster *c, const struct natsio_snapshot *s, int idle_but_consumers)
 {
 	unsigned char *stuck;
 	uint64_t now = cluster_now();
@@ -983,7 +993,8 @@ static void cluster_rebuild_stuck(struct cluster *c, const struct natsio_snapsho
 		}
 	}
 	if (any)
-		cluster_rebuild(c, stuck, "messages delivered and never acknowledged here (lost "
+		cluster_rebuild(c, stuck,
+		    "messages delivered and never acknowledged here (lost "
 		    "around a server restart), otherwise redelivered only after the acknowledgment "
 		    "wait");
 	free(stuck);
@@ -1039,8 +1050,7 @@ static void cluster_on_snapshot(struct cluster *c, struct natsio_snapshot *s)
 	/* The end first: a crawl that is over claims nothing more. */
 	cluster_check_end(c, s);
 	if (c->joined && c->stable >= 1 && !c->leaving && !c->finished)
-		cluster_do(c, a, lease_view(c->lease, s->owners, live, cluster_now(), a,
-		    c->nact));
+		cluster_do(c, a, lease_view(c->lease, s->owners, live, cluster_now(), a, c->nact));
 }
 
 /* Events from the client's thread. */
@@ -1116,11 +1126,13 @@ static void cluster_on_event(struct cluster *c, struct mbox_item *it)
 	case NATSIO_EV_KV: {
 		struct natsio_kv *kv = (struct natsio_kv *)it;
 		if (kv->op == NATSIO_CLAIM)
-			cluster_do(c, a, lease_claimed(c->lease, kv->partition, kv->result, kv->rev,
-			    kv->sent_ms, a, c->nact));
+			cluster_do(c, a,
+			    lease_claimed(c->lease, kv->partition, kv->result, kv->rev, kv->sent_ms,
+				a, c->nact));
 		else if (kv->op == NATSIO_RENEW)
-			cluster_do(c, a, lease_renewed(c->lease, kv->partition, kv->result, kv->rev,
-			    kv->sent_ms, a, c->nact));
+			cluster_do(c, a,
+			    lease_renewed(c->lease, kv->partition, kv->result, kv->rev, kv->sent_ms,
+				a, c->nact));
 		else
 			lease_released(c->lease, kv->partition, kv->result);
 		break;
@@ -1137,7 +1149,7 @@ static void cluster_on_event(struct cluster *c, struct mbox_item *it)
 		c->grow[in->m->partition] += in->m->len;
 		cluster_in_append(&c->in_head, &c->in_tail, in);
 		c->in_count++;
-		return;		/* owned by the inbound list now */
+		return; /* owned by the inbound list now */
 	}
 	case NATSIO_EV_REPLAY:
 		if (((struct natsio_replay *)it)->compact)
@@ -1154,7 +1166,8 @@ static void cluster_on_event(struct cluster *c, struct mbox_item *it)
 		if (m->ok) {
 			c->subscribed[m->partition] = 1;
 			/* Its replay's records are scheduled next (cluster_more). */
-			if (lease_state_of(c->lease, m->partition) != LEASE_REPLAYING || c->leaving) {
+			if (lease_state_of(c->lease, m->partition) != LEASE_REPLAYING ||
+			    c->leaving) {
 				cluster_replay_reset(&c->rp[m->partition]);
 				cluster_take_early(c, (int)m->partition);
 				/* Given up while it was being rebuilt. */
@@ -1162,7 +1175,8 @@ static void cluster_on_event(struct cluster *c, struct mbox_item *it)
 				c->subscribed[m->partition] = 2;
 			}
 		} else {
-			cluster_log(c, "cluster: partition %u: %s; replaying again", m->partition, m->err);
+			cluster_log(
+			    c, "cluster: partition %u: %s; replaying again", m->partition, m->err);
 			cluster_replay_reset(&c->rp[m->partition]);
 			cluster_take_early(c, (int)m->partition);
 			c->rp[m->partition].retry_at = cluster_now() + CLUSTER_RETRY_MS;
@@ -1174,7 +1188,7 @@ static void cluster_on_event(struct cluster *c, struct mbox_item *it)
 		break;
 	case NATSIO_EV_SNAPSHOT:
 		cluster_on_snapshot(c, (struct natsio_snapshot *)it);
-		return;		/* kept as c->snap */
+		return; /* kept as c->snap */
 	case NATSIO_EV_CONTROL:
 		cluster_on_control(c, (struct natsio_text *)it);
 		break;
@@ -1279,8 +1293,8 @@ static void cluster_tick_cb(uv_timer_t *t)
 		if (!c->joined || c->stable < 1)
 			interval = CLUSTER_QUICK_MS;
 		else if (q->consumers)
-			interval = now - c->idle_since < CLUSTER_QUICK_FOR_MS ? CLUSTER_QUICK_MS :
-			    CLUSTER_IDLE_MS;
+			interval = now - c->idle_since < CLUSTER_QUICK_FOR_MS ? CLUSTER_QUICK_MS
+									      : CLUSTER_IDLE_MS;
 		else
 			interval = c->o.lease_ms / 5;
 		c->next_snap_ms = now + interval;
@@ -1291,8 +1305,8 @@ static void cluster_tick_cb(uv_timer_t *t)
 		cluster_do(c, a, lease_release_all(c->lease, a, c->nact));
 		/* Gone once every partition is given up and everything this
 		 * node published (done records included) is stored. */
-		int settled = lease_held(c->lease) == 0 && lease_settled(c->lease) &&
-		    outbox_settled(c->out);
+		int settled =
+		    lease_held(c->lease) == 0 && lease_settled(c->lease) && outbox_settled(c->out);
 		/* And every consumer closed, so that no message handle is
 		 * delivered after the client is gone. */
 		for (p = 0; p < c->np && settled; p++)
@@ -1509,11 +1523,12 @@ json_t *cluster_stats_json(struct cluster *c)
 
 void cluster_report(struct cluster *c, struct buf *out, int json)
 {
-	clusterreport_render(c->snap, c->o.crawl, c->o.url, c->np, cluster_stats_json(c), out, json);
+	clusterreport_render(
+	    c->snap, c->o.crawl, c->o.url, c->np, cluster_stats_json(c), out, json);
 }
 
-int cluster_report_offline(const char *url, const char *crawl, unsigned partitions,
-    struct buf *out, int json, char **err)
+int cluster_report_offline(
+    const char *url, const char *crawl, unsigned partitions, struct buf *out, int json, char **err)
 {
 	struct natsio_snapshot *s = natsio_read(url, crawl, partitions, err);
 

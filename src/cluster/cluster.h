@@ -32,15 +32,15 @@ struct cluster;
 
 struct cluster_opts {
 	const char *url;
-	const char *crawl;		/* crawl id */
-	const char *node;		/* node id */
-	const char *jobdir;		/* shown in the cluster report */
+	const char *crawl;  /* crawl id */
+	const char *node;   /* node id */
+	const char *jobdir; /* shown in the cluster report */
 	unsigned partitions;
 	uint64_t lease_ms;
 	int replicas;
 	enum partition_by by;
-	int assign;			/* frontier.queue-assignment (by queue) */
-	unsigned canon_flags;		/* the crawl's canonicalization, for replays */
+	int assign;	      /* frontier.queue-assignment (by queue) */
+	unsigned canon_flags; /* the crawl's canonicalization, for replays */
 	/* A partition claimed after another node gave it up (or this node's
 	 * earlier run held it) is not fetched from for this long after the
 	 * claim: the politeness delay its hosts' last requests from there
@@ -55,7 +55,7 @@ struct cluster_opts {
 struct cluster_local {
 	int frontier_finished;
 	unsigned in_flight;
-	const char *state;		/* the crawl's state word */
+	const char *state; /* the crawl's state word */
 	uint64_t pages, bytes, queued, failures;
 	double pages_per_s;
 };
@@ -131,8 +131,8 @@ void cluster_free(struct cluster *c);
 void cluster_report(struct cluster *c, struct buf *out, int json);
 /* The same read from NATS directly, for a node that is not running (no
  * figures of its own then). 0, or -1 and *err. */
-int cluster_report_offline(const char *url, const char *crawl, unsigned partitions,
-    struct buf *out, int json, char **err);
+int cluster_report_offline(
+    const char *url, const char *crawl, unsigned partitions, struct buf *out, int json, char **err);
 /* This node's figures for stats.json and /metrics (a new JSON object). */
 struct json_t *cluster_stats_json(struct cluster *c);
 

@@ -3,12 +3,12 @@
 
 int clusterend_local_idle(const struct clusterend_local *l)
 {
-	return l->frontier_finished && l->in_flight == 0 && l->inbound == 0 &&
-	    l->outbound == 0 && l->consumer_pending == 0 && l->leases_settled;
+	return l->frontier_finished && l->in_flight == 0 && l->inbound == 0 && l->outbound == 0 &&
+	    l->consumer_pending == 0 && l->leases_settled;
 }
 
-int clusterend_over(const struct clusterend_node *nodes, size_t n, const int *owner,
-    unsigned parts, uint64_t *seq)
+int clusterend_over(
+    const struct clusterend_node *nodes, size_t n, const int *owner, unsigned parts, uint64_t *seq)
 {
 	size_t i;
 	unsigned p;

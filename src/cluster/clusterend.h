@@ -23,8 +23,8 @@
 struct clusterend_local {
 	int frontier_finished;
 	unsigned in_flight;
-	size_t inbound;		/* received, not yet scheduled and acknowledged */
-	size_t outbound;	/* sent, not yet stored by the stream */
+	size_t inbound;		   /* received, not yet scheduled and acknowledged */
+	size_t outbound;	   /* sent, not yet stored by the stream */
 	uint64_t consumer_pending; /* undelivered plus unacknowledged, over its partitions */
 	int leases_settled;
 };
@@ -34,14 +34,14 @@ int clusterend_local_idle(const struct clusterend_local *l);
 
 struct clusterend_node {
 	int idle;
-	uint64_t seq;		/* the stream's last sequence when it judged itself idle */
+	uint64_t seq; /* the stream's last sequence when it judged itself idle */
 };
 
 /* owner[p] is the index in nodes of the node holding partition p, or -1
  * (nobody holds it, or its holder sent no heartbeat). 1 and *seq when the
  * crawl is over, else 0. The caller also checks that the stream still ends
  * at *seq when it acts on the answer. */
-int clusterend_over(const struct clusterend_node *nodes, size_t n, const int *owner,
-    unsigned parts, uint64_t *seq);
+int clusterend_over(
+    const struct clusterend_node *nodes, size_t n, const int *owner, unsigned parts, uint64_t *seq);
 
 #endif

@@ -5,8 +5,8 @@
 
 #include "cluster/clusterreport.h"
 
-void clusterreport_render(const struct natsio_snapshot *s, const char *crawl,
-    const char *url, unsigned np, json_t *self, struct buf *out, int json)
+void clusterreport_render(const struct natsio_snapshot *s, const char *crawl, const char *url,
+    unsigned np, json_t *self, struct buf *out, int json)
 {
 	json_t *root = json_object(), *nodes = json_array(), *owners = json_array();
 	size_t i;
@@ -19,8 +19,8 @@ void clusterreport_render(const struct natsio_snapshot *s, const char *crawl,
 				json_array_append_new(nodes, j);
 		}
 		for (p = 0; p < np; p++)
-			json_array_append_new(owners, s->owner_id[p] != NULL ?
-			    json_string(s->owner_id[p]) : json_null());
+			json_array_append_new(owners,
+			    s->owner_id[p] != NULL ? json_string(s->owner_id[p]) : json_null());
 	}
 	json_object_set_new(root, "crawl_id", json_string(crawl));
 	json_object_set_new(root, "url", json_string(url));
@@ -38,16 +38,18 @@ void clusterreport_render(const struct natsio_snapshot *s, const char *crawl,
 		buf_appendc(out, '\n');
 		free(t);
 	} else {
-		buf_appendf(out, "cluster %s at %s: %u partitions, %zu nodes; stream %" PRIu64
-		    " messages, %" PRIu64 " bytes\n", crawl, url, np,
-		    json_array_size(nodes), s ? s->msgs : 0, s ? s->bytes : 0);
+		buf_appendf(out,
+		    "cluster %s at %s: %u partitions, %zu nodes; stream %" PRIu64
+		    " messages, %" PRIu64 " bytes\n",
+		    crawl, url, np, json_array_size(nodes), s ? s->msgs : 0, s ? s->bytes : 0);
 		buf_appendf(out, "%-40s %-9s %5s %10s %8s %10s %9s %10s %10s\n", "node", "state",
 		    "parts", "pages", "pages/s", "queued", "in-flight", "links-out", "received");
 		for (i = 0; i < json_array_size(nodes); i++) {
 			json_t *n = json_array_get(nodes, i);
-			buf_appendf(out, "%-40s %-9s %5zu %10" JSON_INTEGER_FORMAT " %8.1f %10"
-			    JSON_INTEGER_FORMAT " %9" JSON_INTEGER_FORMAT " %10" JSON_INTEGER_FORMAT
-			    " %10" JSON_INTEGER_FORMAT "%s\n",
+			buf_appendf(out,
+			    "%-40s %-9s %5zu %10" JSON_INTEGER_FORMAT
+			    " %8.1f %10" JSON_INTEGER_FORMAT " %9" JSON_INTEGER_FORMAT
+			    " %10" JSON_INTEGER_FORMAT " %10" JSON_INTEGER_FORMAT "%s\n",
 			    json_string_value(json_object_get(n, "node")),
 			    json_string_value(json_object_get(n, "state")),
 			    json_array_size(json_object_get(n, "partitions")),

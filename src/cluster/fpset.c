@@ -7,10 +7,10 @@
 
 struct fpset {
 	uint64_t *slot;
-	size_t mask;		/* slots - 1 */
+	size_t mask; /* slots - 1 */
 	size_t count;
 	int bounded;
-	unsigned victim;	/* bounded: which of a bucket's 4 slots goes next */
+	unsigned victim; /* bounded: which of a bucket's 4 slots goes next */
 };
 
 uint64_t fpset_hash(const char *s, size_t len)

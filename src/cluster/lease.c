@@ -7,12 +7,13 @@
 
 struct lease_part {
 	enum lease_state state;
-	uint64_t rev;		/* revision of our last confirmed write */
-	uint64_t ok_ms;		/* send time of the write that keeps the key alive */
-	uint64_t sent_ms;	/* send time of our last write (claim or renewal) */
-	uint64_t unconfirmed_ms; /* send time of the first write since ok_ms left unanswered; 0 none */
-	int renew_out;		/* a renewal is awaiting its answer */
-	int suspended;		/* SUSPEND said since the window closed */
+	uint64_t rev;	  /* revision of our last confirmed write */
+	uint64_t ok_ms;	  /* send time of the write that keeps the key alive */
+	uint64_t sent_ms; /* send time of our last write (claim or renewal) */
+	uint64_t
+	    unconfirmed_ms; /* send time of the first write since ok_ms left unanswered; 0 none */
+	int renew_out;	    /* a renewal is awaiting its answer */
+	int suspended;	    /* SUSPEND said since the window closed */
 };
 
 struct lease_table {
@@ -43,8 +44,8 @@ void lease_free(struct lease_table *t)
 	free(t);
 }
 
-static size_t lease_emit(struct lease_action *out, size_t cap, size_t n,
-    enum lease_action_kind k, unsigned p, uint64_t rev)
+static size_t lease_emit(struct lease_action *out, size_t cap, size_t n, enum lease_action_kind k,
+    unsigned p, uint64_t rev)
 {
 	if (n < cap) {
 		out[n].kind = k;
@@ -80,7 +81,8 @@ size_t lease_tick(struct lease_table *t, uint64_t now_ms, struct lease_action *o
 			l->sent_ms = now_ms;
 			n = lease_emit(out, cap, n, LEASE_DO_RENEW, i, l->rev);
 		}
-		if (l->state == LEASE_HELD && !l->suspended && now_ms >= l->ok_ms + t->p.window_ms) {
+		if (l->state == LEASE_HELD && !l->suspended &&
+		    now_ms >= l->ok_ms + t->p.window_ms) {
 			l->suspended = 1;
 			n = lease_emit(out, cap, n, LEASE_DO_SUSPEND, i, l->rev);
 		}
@@ -108,8 +110,9 @@ size_t lease_view(struct lease_table *t, const struct lease_view_entry *v, unsig
 				l = &t->part[i];
 				if (l->state != LEASE_FREE)
 					continue;
-				if (pass == 0 ? v[i].owner != LEASE_MINE :
-				    v[i].owner != LEASE_ABSENT && v[i].owner != LEASE_FREED)
+				if (pass == 0
+					? v[i].owner != LEASE_MINE
+					: v[i].owner != LEASE_ABSENT && v[i].owner != LEASE_FREED)
 					continue;
 				l->state = LEASE_CLAIMING;
 				l->sent_ms = now_ms;
@@ -295,7 +298,13 @@ enum lease_state lease_state_of(const struct lease_table *t, unsigned p)
 const char *lease_state_name(enum lease_state s)
 {
 	static const char *const names[] = {
-		"free", "claiming", "replaying", "held", "releasing", "release-sent", "lost",
+	    "free",
+	    "claiming",
+	    "replaying",
+	    "held",
+	    "releasing",
+	    "release-sent",
+	    "lost",
 	};
 	return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }

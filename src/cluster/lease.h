@@ -30,37 +30,37 @@
 #include <stdint.h>
 
 enum lease_state {
-	LEASE_FREE,		/* not ours */
-	LEASE_CLAIMING,		/* claim sent, answer awaited */
-	LEASE_REPLAYING,	/* ours, its queues being rebuilt: no fetching yet */
-	LEASE_HELD,		/* ours: fetch while the window is open */
-	LEASE_RELEASING,	/* ours, being given up: work stopping, then the key is freed */
-	LEASE_RELEASE_SENT,	/* the write freeing the key sent */
-	LEASE_LOST,		/* a renewal was refused: work stopping, then FREE */
+	LEASE_FREE,	    /* not ours */
+	LEASE_CLAIMING,	    /* claim sent, answer awaited */
+	LEASE_REPLAYING,    /* ours, its queues being rebuilt: no fetching yet */
+	LEASE_HELD,	    /* ours: fetch while the window is open */
+	LEASE_RELEASING,    /* ours, being given up: work stopping, then the key is freed */
+	LEASE_RELEASE_SENT, /* the write freeing the key sent */
+	LEASE_LOST,	    /* a renewal was refused: work stopping, then FREE */
 };
 
 struct lease_params {
 	unsigned partitions;
-	uint64_t lease_ms;	/* the bucket's TTL */
-	uint64_t renew_ms;	/* 0: lease_ms / 5 */
-	uint64_t window_ms;	/* 0: lease_ms / 2 */
-	unsigned seed;		/* where this node starts looking for partitions to claim */
+	uint64_t lease_ms;  /* the bucket's TTL */
+	uint64_t renew_ms;  /* 0: lease_ms / 5 */
+	uint64_t window_ms; /* 0: lease_ms / 2 */
+	unsigned seed;	    /* where this node starts looking for partitions to claim */
 };
 
 /* What the bucket held for one partition when the view was read. */
 enum lease_owner { LEASE_ABSENT, LEASE_FREED, LEASE_MINE, LEASE_OTHERS };
 struct lease_view_entry {
 	enum lease_owner owner;
-	uint64_t rev;		/* the entry's revision (0 when absent) */
+	uint64_t rev; /* the entry's revision (0 when absent) */
 };
 
 enum lease_action_kind {
-	LEASE_DO_CLAIM,		/* write our id: create when rev is 0, else update at rev */
-	LEASE_DO_RENEW,		/* write our id again, at rev */
-	LEASE_DO_RELEASE,	/* write the free marker, at rev */
-	LEASE_DO_START,		/* ours now: rebuild its queues, then lease_replayed */
-	LEASE_DO_SUSPEND,	/* the window closed: abandon its fetches in flight */
-	LEASE_DO_STOP,		/* giving it up or lost: stop its work, drop its queued URIs,
+	LEASE_DO_CLAIM,	  /* write our id: create when rev is 0, else update at rev */
+	LEASE_DO_RENEW,	  /* write our id again, at rev */
+	LEASE_DO_RELEASE, /* write the free marker, at rev */
+	LEASE_DO_START,	  /* ours now: rebuild its queues, then lease_replayed */
+	LEASE_DO_SUSPEND, /* the window closed: abandon its fetches in flight */
+	LEASE_DO_STOP,	  /* giving it up or lost: stop its work, drop its queued URIs,
 				 * then lease_stopped */
 };
 
@@ -72,12 +72,12 @@ struct lease_action {
 
 /* Outcome of a key-value write. */
 enum lease_result {
-	LEASE_OK,		/* written; rev is the new revision */
-	LEASE_OK_FOUND,		/* refused, but the key holds exactly what this process
+	LEASE_OK,	/* written; rev is the new revision */
+	LEASE_OK_FOUND, /* refused, but the key holds exactly what this process
 				 * writes: one of its earlier writes that went unanswered
 				 * landed (rev is its revision) */
-	LEASE_REFUSED,		/* someone else wrote it, or it expired: not ours */
-	LEASE_UNKNOWN,		/* no answer (timeout, server away): may or may not have landed */
+	LEASE_REFUSED,	/* someone else wrote it, or it expired: not ours */
+	LEASE_UNKNOWN,	/* no answer (timeout, server away): may or may not have landed */
 };
 
 struct lease_table;

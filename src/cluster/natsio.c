@@ -34,7 +34,7 @@ struct natsio_replay_job {
 	natsSubscription *sub;
 	uint64_t last_seq;
 	int compact;
-	uint64_t upto;		/* compact: the last sequence to read */
+	uint64_t upto; /* compact: the last sequence to read */
 };
 
 struct natsio {
@@ -44,19 +44,19 @@ struct natsio {
 	natsConnection *nc;
 	jsCtx *js;
 	kvStore *owners, *nodes, *meta;
-	natsSubscription **sub;		/* live hand-offs per partition we consume */
+	natsSubscription **sub; /* live hand-offs per partition we consume */
 	struct natsio_subctx *subctx;
 	natsSubscription *seeds_sub, *ctl_sub;
 	struct natsio_replay_job *replays;
-	int compacting;		/* set while a compaction's read fails, for its event */
+	int compacting; /* set while a compaction's read fails, for its event */
 	uv_thread_t thread;
 	char stream[160];
-	char prefix[160];		/* "tern.CRAWL." */
+	char prefix[160]; /* "tern.CRAWL." */
 	char ctl_subject[160];
-	char msgid_prefix[40];		/* unique to this process: "NONCE." */
+	char msgid_prefix[40]; /* unique to this process: "NONCE." */
 	char node_key[128];
-	char nonce[24];			/* this process's, as in the lease value */
-	unsigned consumer_serial;	/* consumers this process has made */
+	char nonce[24];		  /* this process's, as in the lease value */
+	unsigned consumer_serial; /* consumers this process has made */
 	/* Asynchronous subscriptions whose handler may still run: closing
 	 * one posts nats.c a control message its delivery thread must see
 	 * before the library closes, or that message is lost. */
@@ -82,8 +82,10 @@ void natsio_node_key(const char *node, char *out, size_t cap)
 	 * two ids that differ only in replaced characters apart. */
 	for (i = 0; node[i] != '\0' && j + 20 < cap && j < 64; i++) {
 		char c = node[i];
-		out[j++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		    c == '-' || c == '_' ? c : '_';
+		out[j++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			(c >= '0' && c <= '9') || c == '-' || c == '_'
+		    ? c
+		    : '_';
 	}
 	snprintf(out + j, cap - j, "-%016" PRIx64, h);
 }
@@ -93,14 +95,17 @@ static void natsio_part_key(unsigned p, char *out, size_t cap)
 	snprintf(out, cap, "p%u", p);
 }
 
-static void natsio_subject(const struct natsio *n, enum natsio_subject s, unsigned p,
-    char *out, size_t cap)
+static void natsio_subject(
+    const struct natsio *n, enum natsio_subject s, unsigned p, char *out, size_t cap)
 {
 	if (s == NATSIO_SEEDS)
 		snprintf(out, cap, "%sseed.all", n->prefix);
 	else
-		snprintf(out, cap, "%s%s.%u", n->prefix, s == NATSIO_URL ? "url" : s == NATSIO_OWN ?
-		    "own" : "done", p);
+		snprintf(out, cap, "%s%s.%u", n->prefix,
+		    s == NATSIO_URL	  ? "url"
+			: s == NATSIO_OWN ? "own"
+					  : "done",
+		    p);
 }
 
 /* Freeing. */
@@ -200,8 +205,10 @@ static void natsio_puback_cb(jsCtx *js, natsMsg *msg, jsPubAck *pa, jsPubAckErr 
 		a->token = strtoull(dot + 1, NULL, 10);
 	a->ok = pa != NULL && pae == NULL;
 	if (!a->ok)
-		snprintf(a->err, sizeof a->err, "%s", pae != NULL && pae->ErrText != NULL ?
-		    pae->ErrText : pae != NULL ? natsStatus_GetText(pae->Err) : "no answer");
+		snprintf(a->err, sizeof a->err, "%s",
+		    pae != NULL && pae->ErrText != NULL ? pae->ErrText
+			: pae != NULL			? natsStatus_GetText(pae->Err)
+							: "no answer");
 	natsMsg_Destroy(msg);
 	mailbox_to_loop(n->mb, &a->it);
 }
@@ -254,8 +261,8 @@ static void natsio_sub_done_cb(void *closure)
 	mailbox_to_loop(sc->n->mb, &m->it);
 }
 
-static void natsio_text_cb(natsConnection *nc, natsSubscription *sub, natsMsg *msg, void *closure,
-    int kind)
+static void natsio_text_cb(
+    natsConnection *nc, natsSubscription *sub, natsMsg *msg, void *closure, int kind)
 {
 	(void)nc;
 	(void)sub;
@@ -285,8 +292,8 @@ static int natsio_value_is_ours(const struct natsio *n, kvEntry *e)
 /* A lease write that failed: what the key holds tells whether one of our
  * earlier unanswered writes landed (FOUND), someone else's did (REFUSED),
  * or nothing can be told now (UNKNOWN). */
-static enum lease_result natsio_after_failed_write(struct natsio *n, const char *key,
-    natsStatus s, uint64_t *rev)
+static enum lease_result natsio_after_failed_write(
+    struct natsio *n, const char *key, natsStatus s, uint64_t *rev)
 {
 	kvEntry *e = NULL;
 	natsStatus g = kvStore_Get(&e, n->owners, key);
@@ -452,8 +459,8 @@ static void natsio_exec_subscribe(struct natsio *n, struct natsio_part *c)
 	/* Told when its handler can run no more, so that the loop knows
 	 * every message handle it will get for the partition. */
 	if (s == NATS_OK) {
-		s = natsSubscription_SetOnCompleteCB(n->sub[c->partition], natsio_sub_done_cb,
-		    &n->subctx[c->partition]);
+		s = natsSubscription_SetOnCompleteCB(
+		    n->sub[c->partition], natsio_sub_done_cb, &n->subctx[c->partition]);
 		if (s == NATS_OK)
 			natsio_open_sub(n, 1);
 	}
@@ -558,7 +565,7 @@ static void natsio_replay_step(struct natsio *n)
 {
 	struct natsio_replay_job *j = n->replays;
 	struct natsio_replay *r;
-	natsMsgList l = { 0 };
+	natsMsgList l = {0};
 	jsFetchRequest fr;
 	natsStatus s;
 	size_t total = 0, at = 0;
@@ -577,7 +584,8 @@ static void natsio_replay_step(struct natsio *n)
 		natsSubscription_Unsubscribe(j->sub);
 		natsSubscription_Destroy(j->sub);
 		n->compacting = j->compact;
-		natsio_replay_post_failure(n, j->partition, "replay fetch", s != NATS_OK ? s : NATS_TIMEOUT);
+		natsio_replay_post_failure(
+		    n, j->partition, "replay fetch", s != NATS_OK ? s : NATS_TIMEOUT);
 		n->compacting = 0;
 		free(j);
 		return;
@@ -612,8 +620,9 @@ static void natsio_replay_step(struct natsio *n)
 			continue;
 		if (seq > 0)
 			j->last_seq = seq;
-		r->kind[r->n] = strncmp(subj, "done.", 5) == 0 || strncmp(subj, "snapd.", 6) == 0 ?
-		    NATSIO_DONE : NATSIO_URL;
+		r->kind[r->n] = strncmp(subj, "done.", 5) == 0 || strncmp(subj, "snapd.", 6) == 0
+		    ? NATSIO_DONE
+		    : NATSIO_URL;
 		r->off[r->n] = at;
 		r->len[r->n] = len;
 		memcpy(r->data + at, natsMsg_GetData(m), len);
@@ -662,7 +671,8 @@ static void natsio_exec_compact_read(struct natsio *n, struct natsio_part *c)
 	natsStatus s = NATS_ERR;
 	uint64_t upto = 0, last = 0;
 
-	if (n->sub[p] != NULL && (s = js_GetStreamInfo(&si, n->js, n->stream, NULL, NULL)) == NATS_OK) {
+	if (n->sub[p] != NULL &&
+	    (s = js_GetStreamInfo(&si, n->js, n->stream, NULL, NULL)) == NATS_OK) {
 		last = si->State.LastSeq;
 		jsStreamInfo_Destroy(si);
 		s = natsSubscription_GetConsumerInfo(&ci, n->sub[p], NULL, NULL);
@@ -691,8 +701,8 @@ static void natsio_exec_compact_read(struct natsio *n, struct natsio_part *c)
 
 /* Publishes data (records, one a line) on subject in messages of at most
  * NATSIO_COMPACT_CHUNK bytes cut at line ends, each waited for. */
-static natsStatus natsio_publish_lines(struct natsio *n, const char *subject, const char *data,
-    size_t len)
+static natsStatus natsio_publish_lines(
+    struct natsio *n, const char *subject, const char *data, size_t len)
 {
 	jsPubOptions po;
 	natsStatus s = NATS_OK;
@@ -801,8 +811,8 @@ static void natsio_snap_owner(void *ctx, kvEntry *e)
 	}
 	/* "NODE-ID NONCE": ours if the node id is. */
 	nl = strlen(c->n->o.node);
-	c->s->owners[p].owner = strncmp(v, c->n->o.node, nl) == 0 && v[nl] == ' ' ?
-	    LEASE_MINE : LEASE_OTHERS;
+	c->s->owners[p].owner =
+	    strncmp(v, c->n->o.node, nl) == 0 && v[nl] == ' ' ? LEASE_MINE : LEASE_OTHERS;
 	end = strrchr(v, ' ');
 	c->s->owner_id[p] = end != NULL ? xstrndup(v, (size_t)(end - v)) : xstrdup(v);
 	c->s->owner_nonce[p] = end != NULL ? xstrdup(end + 1) : NULL;
@@ -825,11 +835,11 @@ static void natsio_snap_node(void *ctx, kvEntry *e)
 
 /* What the buckets and the stream hold now; with consumers, also what our
  * consumers have pending, unless the stream still ends at 1 + clear_seq. */
-static struct natsio_snapshot *natsio_snapshot_take(struct natsio *n, int consumers,
-    uint64_t clear_seq)
+static struct natsio_snapshot *natsio_snapshot_take(
+    struct natsio *n, int consumers, uint64_t clear_seq)
 {
 	struct natsio_snapshot *s = xcalloc(1, sizeof *s);
-	struct natsio_snapctx c = { n, s };
+	struct natsio_snapctx c = {n, s};
 	jsStreamInfo *si = NULL;
 	kvEntry *e = NULL;
 	natsStatus st;
@@ -1060,8 +1070,8 @@ static void natsio_main(void *arg)
 
 /* Start: connect, make or bind the stream and buckets, check them. */
 
-static natsStatus natsio_bucket(struct natsio *n, kvStore **kv, const char *suffix, int64_t ttl_ms,
-    char **err, int *usage)
+static natsStatus natsio_bucket(
+    struct natsio *n, kvStore **kv, const char *suffix, int64_t ttl_ms, char **err, int *usage)
 {
 	char name[200];
 	kvConfig kc;
@@ -1093,7 +1103,8 @@ static natsStatus natsio_bucket(struct natsio *n, kvStore **kv, const char *suff
 		kvStatus_Destroy(st);
 		if (have != ttl_ms) {
 			*err = xasprintf("cluster.lease-seconds: crawl '%s' on %s uses %" PRId64
-			    " s, not %" PRId64 " s", n->o.crawl, n->o.url, have / 1000, ttl_ms / 1000);
+					 " s, not %" PRId64 " s",
+			    n->o.crawl, n->o.url, have / 1000, ttl_ms / 1000);
 			*usage = 1;
 			return NATS_ERR;
 		}
@@ -1141,8 +1152,10 @@ static natsStatus natsio_setup(struct natsio *n, char **err, int *usage)
 		*err = xasprintf("NATS at %s: %s (is the server started with -js?)", n->o.url, e2);
 		return s;
 	}
-	if ((s = natsio_bucket(n, &n->owners, "owners", (int64_t)n->o.lease_ms, err, usage)) != NATS_OK ||
-	    (s = natsio_bucket(n, &n->nodes, "nodes", (int64_t)n->o.lease_ms, err, usage)) != NATS_OK ||
+	if ((s = natsio_bucket(n, &n->owners, "owners", (int64_t)n->o.lease_ms, err, usage)) !=
+		NATS_OK ||
+	    (s = natsio_bucket(n, &n->nodes, "nodes", (int64_t)n->o.lease_ms, err, usage)) !=
+		NATS_OK ||
 	    (s = natsio_bucket(n, &n->meta, "meta", 0, err, usage)) != NATS_OK)
 		return s;
 	/* The partition count is fixed by the first node of the crawl. */
@@ -1156,7 +1169,8 @@ static natsStatus natsio_setup(struct natsio *n, char **err, int *usage)
 			return s;
 		}
 		if (strcmp(kvEntry_ValueString(e), pbuf) != 0) {
-			*err = xasprintf("cluster.partitions: crawl '%s' on %s has %s partitions, not %s",
+			*err = xasprintf(
+			    "cluster.partitions: crawl '%s' on %s has %s partitions, not %s",
 			    n->o.crawl, n->o.url, kvEntry_ValueString(e), pbuf);
 			*usage = 1;
 			kvEntry_Destroy(e);
@@ -1173,11 +1187,13 @@ static natsStatus natsio_setup(struct natsio *n, char **err, int *usage)
 		natsio_subject(n, NATSIO_SEEDS, 0, seeds, sizeof seeds);
 		s = js_Subscribe(&n->seeds_sub, n->js, seeds, natsio_seed_cb, n, NULL, &so, NULL);
 	}
-	if (s == NATS_OK && natsSubscription_SetOnCompleteCB(n->seeds_sub, natsio_closed_cb, n) == NATS_OK)
+	if (s == NATS_OK &&
+	    natsSubscription_SetOnCompleteCB(n->seeds_sub, natsio_closed_cb, n) == NATS_OK)
 		natsio_open_sub(n, 1);
 	if (s == NATS_OK)
 		s = natsConnection_Subscribe(&n->ctl_sub, n->nc, n->ctl_subject, natsio_ctl_cb, n);
-	if (s == NATS_OK && natsSubscription_SetOnCompleteCB(n->ctl_sub, natsio_closed_cb, n) == NATS_OK)
+	if (s == NATS_OK &&
+	    natsSubscription_SetOnCompleteCB(n->ctl_sub, natsio_closed_cb, n) == NATS_OK)
 		natsio_open_sub(n, 1);
 	if (s != NATS_OK) {
 		char e2[300];
@@ -1230,8 +1246,7 @@ static void natsio_free(struct natsio *n)
 	free(n);
 }
 
-struct natsio *natsio_start(const struct natsio_opts *o, struct mailbox *mb, char **err,
-    int *usage)
+struct natsio *natsio_start(const struct natsio_opts *o, struct mailbox *mb, char **err, int *usage)
 {
 	struct natsio *n = xcalloc(1, sizeof *n);
 	natsStatus s;
@@ -1288,7 +1303,8 @@ struct natsio *natsio_start(const struct natsio_opts *o, struct mailbox *mb, cha
 	if (s == NATS_OK) {
 		s = natsConnection_Connect(&n->nc, n->opts);
 		if (s != NATS_OK) {
-			*err = xasprintf("cannot reach NATS at %s: %s", o->url, natsStatus_GetText(s));
+			*err =
+			    xasprintf("cannot reach NATS at %s: %s", o->url, natsStatus_GetText(s));
 			natsio_free(n);
 			return NULL;
 		}
@@ -1325,8 +1341,8 @@ void natsio_drop(void *handle)
 	natsMsg_Destroy(handle);
 }
 
-struct natsio_snapshot *natsio_read(const char *url, const char *crawl, unsigned partitions,
-    char **err)
+struct natsio_snapshot *natsio_read(
+    const char *url, const char *crawl, unsigned partitions, char **err)
 {
 	struct natsio *n = xcalloc(1, sizeof *n);
 	struct natsio_snapshot *s = NULL;
@@ -1365,8 +1381,8 @@ struct natsio_snapshot *natsio_read(const char *url, const char *crawl, unsigned
 	if (st == NATS_OK)
 		st = js_KeyValue(&n->meta, n->js, name);
 	if (st != NATS_OK) {
-		*err = xasprintf("crawl '%s' on NATS at %s: %s", crawl, url, st == NATS_NOT_FOUND ?
-		    "not found" : natsStatus_GetText(st));
+		*err = xasprintf("crawl '%s' on NATS at %s: %s", crawl, url,
+		    st == NATS_NOT_FOUND ? "not found" : natsStatus_GetText(st));
 		goto out;
 	}
 	s = natsio_snapshot_take(n, 0, 0);

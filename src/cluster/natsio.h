@@ -15,29 +15,31 @@
 
 struct natsio_opts {
 	const char *url;
-	const char *crawl;		/* crawl id: [A-Za-z0-9_-] */
-	const char *node;		/* node id, any text */
-	const char *lease_value;	/* what this process writes in the owners bucket */
+	const char *crawl;	 /* crawl id: [A-Za-z0-9_-] */
+	const char *node;	 /* node id, any text */
+	const char *lease_value; /* what this process writes in the owners bucket */
 	unsigned partitions;
 	uint64_t lease_ms;
-	int replicas;			/* stream and bucket replicas */
+	int replicas; /* stream and bucket replicas */
 };
 
 /* Commands (loop -> thread). */
 enum natsio_cmd_kind {
-	NATSIO_CLAIM, NATSIO_RENEW, NATSIO_RELEASE,	/* struct natsio_kv */
-	NATSIO_PUBLISH,					/* struct natsio_pub */
-	NATSIO_ACK,					/* struct natsio_ack */
-	NATSIO_REPLAY,					/* struct natsio_part */
-	NATSIO_SUBSCRIBE,				/* struct natsio_part (start_seq) */
-	NATSIO_UNSUBSCRIBE,				/* struct natsio_part */
-	NATSIO_HEARTBEAT,				/* struct natsio_text */
-	NATSIO_SNAPSHOT,				/* struct natsio_snapreq */
-	NATSIO_CONTROL,					/* struct natsio_text: to every node */
-	NATSIO_END,					/* struct natsio_part (start_seq = the end) */
-	NATSIO_COMPACT_READ,				/* struct natsio_part */
-	NATSIO_COMPACT_WRITE,				/* struct natsio_compact */
-	NATSIO_SHUTDOWN,				/* struct mbox_item */
+	NATSIO_CLAIM,
+	NATSIO_RENEW,
+	NATSIO_RELEASE,	      /* struct natsio_kv */
+	NATSIO_PUBLISH,	      /* struct natsio_pub */
+	NATSIO_ACK,	      /* struct natsio_ack */
+	NATSIO_REPLAY,	      /* struct natsio_part */
+	NATSIO_SUBSCRIBE,     /* struct natsio_part (start_seq) */
+	NATSIO_UNSUBSCRIBE,   /* struct natsio_part */
+	NATSIO_HEARTBEAT,     /* struct natsio_text */
+	NATSIO_SNAPSHOT,      /* struct natsio_snapreq */
+	NATSIO_CONTROL,	      /* struct natsio_text: to every node */
+	NATSIO_END,	      /* struct natsio_part (start_seq = the end) */
+	NATSIO_COMPACT_READ,  /* struct natsio_part */
+	NATSIO_COMPACT_WRITE, /* struct natsio_compact */
+	NATSIO_SHUTDOWN,      /* struct mbox_item */
 };
 
 /* Events (thread -> loop). */
@@ -47,7 +49,7 @@ enum natsio_event_kind {
 	NATSIO_EV_MSG,		/* struct natsio_msg: a live hand-off for a partition we consume */
 	NATSIO_EV_REPLAY,	/* struct natsio_replay: a chunk of a partition's log */
 	NATSIO_EV_SUBSCRIBED,	/* struct natsio_part (ok) */
-	NATSIO_EV_UNSUBSCRIBED,	/* struct natsio_part: that subscription is closed and its
+	NATSIO_EV_UNSUBSCRIBED, /* struct natsio_part: that subscription is closed and its
 				 * handler has returned: no more NATSIO_EV_MSG for it */
 	NATSIO_EV_SNAPSHOT,	/* struct natsio_snapshot */
 	NATSIO_EV_CONTROL,	/* struct natsio_text from another node */
@@ -68,19 +70,19 @@ enum natsio_subject { NATSIO_URL, NATSIO_OWN, NATSIO_DONE, NATSIO_SEEDS };
 struct natsio_kv {
 	struct mbox_item it;
 	unsigned partition;
-	uint64_t rev;		/* command: expected revision; event: the new one */
-	uint64_t sent_ms;	/* the loop's clock when sent (echoed) */
+	uint64_t rev;	  /* command: expected revision; event: the new one */
+	uint64_t sent_ms; /* the loop's clock when sent (echoed) */
 	enum lease_result result;
-	int op;			/* the command kind, echoed */
+	int op; /* the command kind, echoed */
 };
 
 struct natsio_pub {
 	struct mbox_item it;
 	enum natsio_subject subject;
 	unsigned partition;
-	uint64_t token;		/* echoed in the puback; also the message id */
+	uint64_t token; /* echoed in the puback; also the message id */
 	size_t len;
-	char data[];		/* the records */
+	char data[]; /* the records */
 };
 
 struct natsio_puback {
@@ -96,14 +98,14 @@ struct natsio_msg {
 	struct mbox_item it;
 	unsigned partition;
 	void *handle;
-	uint64_t seq;		/* stream sequence */
+	uint64_t seq; /* stream sequence */
 	size_t len;
 	char data[];
 };
 
 struct natsio_ack {
 	struct mbox_item it;
-	int ack;		/* 1 acknowledge, 0 only let go (redelivered later) */
+	int ack; /* 1 acknowledge, 0 only let go (redelivered later) */
 	size_t n;
 	void *handle[];
 };
@@ -111,7 +113,7 @@ struct natsio_ack {
 struct natsio_part {
 	struct mbox_item it;
 	unsigned partition;
-	uint64_t start_seq;	/* SUBSCRIBE: first sequence to deliver (0: all) */
+	uint64_t start_seq; /* SUBSCRIBE: first sequence to deliver (0: all) */
 	int ok;
 	char err[120];
 };
@@ -156,8 +158,8 @@ struct natsio_text {
 
 struct natsio_snapreq {
 	struct mbox_item it;
-	int consumers;		/* also read the pending counts of our consumers */
-	uint64_t clear_seq;	/* 1 + the sequence at which the stream ended when
+	int consumers;	    /* also read the pending counts of our consumers */
+	uint64_t clear_seq; /* 1 + the sequence at which the stream ended when
 				 * they had nothing pending (0: unknown): if it still
 				 * ends there, they still have none */
 };
@@ -173,14 +175,14 @@ struct natsio_snapshot {
 	unsigned partitions;
 	int ok;
 	char err[120];
-	struct lease_view_entry *owners;	/* one per partition, relative to us */
-	char **owner_id;			/* one per partition: holder's node id, or NULL */
-	char **owner_nonce;			/* and its process's nonce, or NULL */
+	struct lease_view_entry *owners; /* one per partition, relative to us */
+	char **owner_id;		 /* one per partition: holder's node id, or NULL */
+	char **owner_nonce;		 /* and its process's nonce, or NULL */
 	struct natsio_node *nodes;
 	size_t nnodes;
-	uint64_t last_seq;			/* the stream's */
-	uint64_t end_seq;			/* the end marker, 0 if none */
-	uint64_t consumer_pending;		/* when asked: over our consumers */
+	uint64_t last_seq;	   /* the stream's */
+	uint64_t end_seq;	   /* the end marker, 0 if none */
+	uint64_t consumer_pending; /* when asked: over our consumers */
 	/* When asked: one per partition, 1 where our consumer is no longer on
 	 * the server (deleted by someone, or lost by it): nothing more is
 	 * delivered through it. Counted in consumer_pending too. */
@@ -189,7 +191,7 @@ struct natsio_snapshot {
 	 * and not acknowledged, and its acknowledgment floor (the stream
 	 * sequence below which every message is acknowledged). */
 	uint64_t *ack_pending, *ack_floor;
-	uint64_t msgs, bytes;			/* the stream's */
+	uint64_t msgs, bytes; /* the stream's */
 };
 
 void natsio_snapshot_free(struct natsio_snapshot *s);
@@ -205,8 +207,8 @@ struct natsio;
  * the caller's thread and may block (before the loop runs). NULL and *err
  * (naming the URL) on failure; *usage is set when the failure is a
  * configuration error (exit 2) rather than a runtime one. */
-struct natsio *natsio_start(const struct natsio_opts *o, struct mailbox *mb, char **err,
-    int *usage);
+struct natsio *natsio_start(
+    const struct natsio_opts *o, struct mailbox *mb, char **err, int *usage);
 /* After NATSIO_EV_CLOSED: joins the thread and frees. */
 void natsio_join(struct natsio *n);
 /* After NATSIO_EV_CLOSED and before natsio_join: lets a message handle the
@@ -216,8 +218,8 @@ void natsio_drop(void *handle);
 /* The cluster's state read once, synchronously, with no thread and no
  * loop (tern report on a node that is not running): the crawl's buckets and
  * stream must exist. NULL and *err on failure. */
-struct natsio_snapshot *natsio_read(const char *url, const char *crawl, unsigned partitions,
-    char **err);
+struct natsio_snapshot *natsio_read(
+    const char *url, const char *crawl, unsigned partitions, char **err);
 
 /* Names shared with the reports: the key under which a node's heartbeat is
  * kept (its id with characters a key cannot hold replaced, and a hash). */

@@ -19,15 +19,15 @@ struct outbox_pub {
 	uint64_t token;
 	enum natsio_subject subject;
 	unsigned partition;
-	uint64_t min_link;	/* url and own messages: the first link number in it */
-	uint64_t retry_at;	/* 0 while in flight */
+	uint64_t min_link; /* url and own messages: the first link number in it */
+	uint64_t retry_at; /* 0 while in flight */
 	size_t len;
 	char *data;
 };
 
 struct outbox_done_rec {
-	uint64_t gate;		/* links numbered below it must be stored first */
-	int flushed;		/* the crawl has written the disposition */
+	uint64_t gate; /* links numbered below it must be stored first */
+	int flushed;   /* the crawl has written the disposition */
 	int partition;
 	char uri[];
 };
@@ -40,7 +40,7 @@ struct outbox {
 	 * done records; *_min_link is the first link number in each. */
 	struct buf *url, *own, *done, seeds;
 	uint64_t *url_min_link, *own_min_link;
-	uint64_t *since;	/* when p's oldest waiting record came; 0: none */
+	uint64_t *since; /* when p's oldest waiting record came; 0: none */
 	uint64_t next_link, next_token;
 	struct outbox_pub **pend;
 	size_t npend, cappend;
@@ -114,8 +114,8 @@ static void outbox_send(struct outbox *o, struct outbox_pub *x)
 	mailbox_to_thread(o->mb, &p->it);
 }
 
-static void outbox_publish(struct outbox *o, enum natsio_subject subj, unsigned p, struct buf *b,
-    uint64_t min_link)
+static void outbox_publish(
+    struct outbox *o, enum natsio_subject subj, unsigned p, struct buf *b, uint64_t min_link)
 {
 	struct outbox_pub *x = xcalloc(1, sizeof *x);
 
@@ -134,8 +134,8 @@ static void outbox_publish(struct outbox *o, enum natsio_subject subj, unsigned 
 	outbox_send(o, x);
 }
 
-int outbox_add_url(struct outbox *o, unsigned p, const struct handoff_url *r, int own,
-    uint64_t now_ms)
+int outbox_add_url(
+    struct outbox *o, unsigned p, const struct handoff_url *r, int own, uint64_t now_ms)
 {
 	uint64_t *min = own ? &o->own_min_link[p] : &o->url_min_link[p];
 
@@ -235,7 +235,8 @@ static void outbox_release_done(struct outbox *o, uint64_t now_ms)
 		int p = d->partition;
 		if (!d->flushed || d->gate > floor)
 			break;
-		if (p >= 0 && (unsigned)p < o->np && handoff_append_done(&o->done[p], d->uri) == 0) {
+		if (p >= 0 && (unsigned)p < o->np &&
+		    handoff_append_done(&o->done[p], d->uri) == 0) {
 			o->done_out++;
 			if (o->since[p] == 0)
 				o->since[p] = now_ms;

@@ -24,8 +24,8 @@ void outbox_free(struct outbox *o);
 
 /* A link for partition p: for its owner (own 0: subject url.p) or
  * scheduled here and recorded for the log only (own 1: own.p). */
-int outbox_add_url(struct outbox *o, unsigned p, const struct handoff_url *r, int own,
-    uint64_t now_ms);
+int outbox_add_url(
+    struct outbox *o, unsigned p, const struct handoff_url *r, int own, uint64_t now_ms);
 /* A seed, for every node's scope (seed.all). */
 int outbox_add_seed(struct outbox *o, const char *href);
 /* uri (of partition p; p < 0: none) reached its final disposition: its

@@ -172,8 +172,7 @@ static int checkpoint_copy_file(const char *src, const char *dst, uint64_t *byte
 	return rc;
 }
 
-static int checkpoint_rmtree_cb(const char *path, const struct stat *st, int flag,
-    struct FTW *ftw)
+static int checkpoint_rmtree_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
 	(void)flag;
@@ -271,15 +270,16 @@ static int checkpoint_read_all(const char *path, struct buf *b, char **err)
 
 /* Links table number from store into dst, checking its length against the
  * MANIFEST's; 1 when it is gone (a compaction dropped it: try again). */
-static int checkpoint_link_table(const char *store, const char *dst,
-    const struct ldbmanifest_table *tb, char **err)
+static int checkpoint_link_table(
+    const char *store, const char *dst, const struct ldbmanifest_table *tb, char **err)
 {
-	static const char *const ext[] = { "ldb", "sst" };
+	static const char *const ext[] = {"ldb", "sst"};
 	struct stat st;
 	int rc = 1;
 
 	for (size_t i = 0; i < 2 && rc == 1; i++) {
-		char *src = xasprintf("%s/%06llu.%s", store, (unsigned long long)tb->number, ext[i]);
+		char *src =
+		    xasprintf("%s/%06llu.%s", store, (unsigned long long)tb->number, ext[i]);
 		char *to = xasprintf("%s/%06llu.%s", dst, (unsigned long long)tb->number, ext[i]);
 
 		if (link(src, to) == 0) {
@@ -303,8 +303,8 @@ static int checkpoint_link_table(const char *store, const char *dst,
  * 1 when a compaction raced it (try again), negative on an error. Only the
  * tables the copied MANIFEST names are linked: a table LevelDB is still
  * writing would have a number the restored store hands out again. */
-static int checkpoint_freeze_once(const char *store, const char *dst,
-    struct checkpoint_timing *t, char **err)
+static int checkpoint_freeze_once(
+    const char *store, const char *dst, struct checkpoint_timing *t, char **err)
 {
 	char current[CHECKPOINT_CURRENT_MAX], again[CHECKPOINT_CURRENT_MAX];
 	char *manifest, *to;
@@ -388,8 +388,8 @@ static int checkpoint_freeze_once(const char *store, const char *dst,
 	return rc;
 }
 
-static int checkpoint_freeze(const char *store, const char *dst, struct checkpoint_timing *t,
-    char **err)
+static int checkpoint_freeze(
+    const char *store, const char *dst, struct checkpoint_timing *t, char **err)
 {
 	for (t->attempts = 1; t->attempts <= CHECKPOINT_FREEZE_TRIES; t->attempts++) {
 		int rc;
@@ -404,8 +404,8 @@ static int checkpoint_freeze(const char *store, const char *dst, struct checkpoi
 		if (rc <= 0)
 			return rc;
 	}
-	*err = xasprintf("freezing %s: compactions kept changing it (%d tries)", store,
-	    CHECKPOINT_FREEZE_TRIES);
+	*err = xasprintf(
+	    "freezing %s: compactions kept changing it (%d tries)", store, CHECKPOINT_FREEZE_TRIES);
 	return -1;
 }
 
@@ -473,8 +473,8 @@ static int checkpoint_verify(const char *dir, const char *name, char **err)
 	leveldb_options_set_paranoid_checks(o, 1);
 	db = leveldb_open(o, dir, &lerr);
 	if (db != NULL && lerr == NULL)
-		v = leveldb_get(db, ro, FRONTIER_CHECKPOINT_KEY, sizeof(FRONTIER_CHECKPOINT_KEY) - 1,
-		    &vlen, &lerr);
+		v = leveldb_get(db, ro, FRONTIER_CHECKPOINT_KEY,
+		    sizeof(FRONTIER_CHECKPOINT_KEY) - 1, &vlen, &lerr);
 	if (lerr != NULL) {
 		*err = xasprintf("the checkpoint's store does not open: %s", lerr);
 		leveldb_free(lerr);
@@ -511,7 +511,12 @@ static int checkpoint_write_json(const char *dir, const char *file, json_t *j, c
 }
 
 static const char *const checkpoint_status_names[6] = {
-	"negative", "1xx", "2xx", "3xx", "4xx", "5xx",
+    "negative",
+    "1xx",
+    "2xx",
+    "3xx",
+    "4xx",
+    "5xx",
 };
 
 static json_t *checkpoint_stats_json(const struct crawl_stats *s)
@@ -519,15 +524,14 @@ static json_t *checkpoint_stats_json(const struct crawl_stats *s)
 	json_t *st = json_object();
 
 	for (int i = 0; i < 6; i++)
-		json_object_set_new(st, checkpoint_status_names[i],
-		    json_integer((json_int_t)s->status_class[i]));
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o}",
-	    "pages", (json_int_t)s->pages, "bytes", (json_int_t)s->bytes,
-	    "failures", (json_int_t)s->failures, "dns_lookups", (json_int_t)s->dns_lookups,
-	    "robots_fetches", (json_int_t)s->robots_fetches, "retries", (json_int_t)s->retries,
-	    "revisits", (json_int_t)s->revisits, "not_modified", (json_int_t)s->not_modified,
-	    "links_scheduled", (json_int_t)s->links_scheduled, "statuses", st,
-	    "failures_by_cause", failures_json(s));
+		json_object_set_new(
+		    st, checkpoint_status_names[i], json_integer((json_int_t)s->status_class[i]));
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o}", "pages",
+	    (json_int_t)s->pages, "bytes", (json_int_t)s->bytes, "failures",
+	    (json_int_t)s->failures, "dns_lookups", (json_int_t)s->dns_lookups, "robots_fetches",
+	    (json_int_t)s->robots_fetches, "retries", (json_int_t)s->retries, "revisits",
+	    (json_int_t)s->revisits, "not_modified", (json_int_t)s->not_modified, "links_scheduled",
+	    (json_int_t)s->links_scheduled, "statuses", st, "failures_by_cause", failures_json(s));
 }
 
 static json_t *checkpoint_frontier_json(struct frontier *f, const char *name)
@@ -535,13 +539,13 @@ static json_t *checkpoint_frontier_json(struct frontier *f, const char *name)
 	struct frontier_counts c;
 
 	frontier_counts(f, &c);
-	return json_pack("{s:s, s:s, s:s, s:o}",
-	    "note", "informational: the frontier's state is the store in frontier/ "
+	return json_pack("{s:s, s:s, s:s, s:o}", "note",
+	    "informational: the frontier's state is the store in frontier/ "
 	    "(queue states, wake times, counters); restore reads that, not this file",
 	    "store", "frontier", "marker", name, "counts", counts_json(&c));
 }
 
-static const char *const checkpoint_logs[] = { "crawl.log", "tern.log", "progress.log" };
+static const char *const checkpoint_logs[] = {"crawl.log", "tern.log", "progress.log"};
 
 static json_t *checkpoint_logs_json(const char *jobdir)
 {
@@ -627,21 +631,25 @@ int checkpoint_create(const char *jobdir, const struct checkpoint_parts *p,
 	if (checkpoint_freeze(frontier_dir(p->frontier), store, &t, err) < 0)
 		goto out;
 	t.freeze_us = checkpoint_now_us() - t1;
-	if (checkpoint_write_json(dir, "frontier.json", checkpoint_frontier_json(p->frontier, out), err) < 0)
+	if (checkpoint_write_json(
+		dir, "frontier.json", checkpoint_frontier_json(p->frontier, out), err) < 0)
 		goto out;
 	if (p->stats != NULL &&
 	    checkpoint_write_json(dir, "crawl.json", checkpoint_stats_json(p->stats), err) < 0)
 		goto out;
-	if (p->warc != NULL && checkpoint_write_json(dir, "warc.json",
-	    json_pack("{s:I, s:s?}", "next_serial", (json_int_t)warc_serial(p->warc),
-	    "current_file", warc_current_file(p->warc)), err) < 0)
+	if (p->warc != NULL &&
+	    checkpoint_write_json(dir, "warc.json",
+		json_pack("{s:I, s:s?}", "next_serial", (json_int_t)warc_serial(p->warc),
+		    "current_file", warc_current_file(p->warc)),
+		err) < 0)
 		goto out;
 	if (checkpoint_write_json(dir, "logs.json", checkpoint_logs_json(jobdir), err) < 0)
 		goto out;
 	{
 		/* The configuration at the time, for reference only: a resume
 		 * always takes its wiring from JOBDIR/tern.conf. */
-		char *src = xasprintf("%s/tern.conf", jobdir), *dst = xasprintf("%s/tern.conf", dir);
+		char *src = xasprintf("%s/tern.conf", jobdir),
+		     *dst = xasprintf("%s/tern.conf", dir);
 		uint64_t b = 0;
 		int r = checkpoint_copy_file(src, dst, &b, err);
 
@@ -659,14 +667,16 @@ int checkpoint_create(const char *jobdir, const struct checkpoint_parts *p,
 	frontier_counts(p->frontier, &fc);
 	{
 		char *valid = xasprintf("%s/valid", dir);
-		char *line = xasprintf("%s taken %s: %" PRIu64 " queued, %" PRIu64 " in flight, "
-		    "%" PRIu64 " succeeded, %" PRIu64 " failed, %u tables linked\n", out, when,
-		    fc.queued, fc.in_flight, fc.succeeded, fc.failed, t.tables);
+		char *line =
+		    xasprintf("%s taken %s: %" PRIu64 " queued, %" PRIu64 " in flight, "
+			      "%" PRIu64 " succeeded, %" PRIu64 " failed, %u tables linked\n",
+			out, when, fc.queued, fc.in_flight, fc.succeeded, fc.failed, t.tables);
 		int r = checkpoint_write_file(valid, line, strlen(line), err);
 
 		free(valid);
 		free(line);
-		if (r < 0 || checkpoint_fsync_path(dir, 1) < 0 || checkpoint_fsync_path(cpdir, 1) < 0) {
+		if (r < 0 || checkpoint_fsync_path(dir, 1) < 0 ||
+		    checkpoint_fsync_path(cpdir, 1) < 0) {
 			if (*err == NULL)
 				*err = xasprintf("syncing %s: %s", dir, strerror(errno));
 			goto out;
@@ -718,7 +728,8 @@ int checkpoint_list(const char *jobdir, char ***names, size_t *n, char **err)
 		return 0;
 	}
 	while ((e = readdir(d)) != NULL) {
-		if (checkpoint_name_serial(e->d_name) < 0 || !checkpoint_is_valid(jobdir, e->d_name))
+		if (checkpoint_name_serial(e->d_name) < 0 ||
+		    !checkpoint_is_valid(jobdir, e->d_name))
 			continue;
 		v = xrealloc(v, (cnt + 2) * sizeof *v);
 		v[cnt++] = xstrdup(e->d_name);
@@ -779,8 +790,8 @@ int checkpoint_forget_all_but(const char *jobdir, const char *keep, char **err)
 }
 
 /* Reads a non-negative integer member; a missing one reads as 0. */
-static int checkpoint_json_u64(json_t *o, const char *key, uint64_t *out, const char *file,
-    char **err)
+static int checkpoint_json_u64(
+    json_t *o, const char *key, uint64_t *out, const char *file, char **err)
 {
 	json_t *v = json_object_get(o, key);
 
@@ -834,17 +845,19 @@ static int checkpoint_read_components(const char *dir, struct checkpoint_restore
 		rc |= checkpoint_json_u64(j, "bytes", &s->bytes, "crawl.json", err);
 		rc |= checkpoint_json_u64(j, "failures", &s->failures, "crawl.json", err);
 		rc |= checkpoint_json_u64(j, "dns_lookups", &s->dns_lookups, "crawl.json", err);
-		rc |= checkpoint_json_u64(j, "robots_fetches", &s->robots_fetches, "crawl.json", err);
+		rc |=
+		    checkpoint_json_u64(j, "robots_fetches", &s->robots_fetches, "crawl.json", err);
 		rc |= checkpoint_json_u64(j, "retries", &s->retries, "crawl.json", err);
 		rc |= checkpoint_json_u64(j, "revisits", &s->revisits, "crawl.json", err);
 		rc |= checkpoint_json_u64(j, "not_modified", &s->not_modified, "crawl.json", err);
-		rc |= checkpoint_json_u64(j, "links_scheduled", &s->links_scheduled, "crawl.json", err);
+		rc |= checkpoint_json_u64(
+		    j, "links_scheduled", &s->links_scheduled, "crawl.json", err);
 		/* Absent from checkpoints older than the counts by cause. */
 		failures_from_json(s, json_object_get(j, "failures_by_cause"));
 		st = json_object_get(j, "statuses");
 		for (int i = 0; i < 6 && rc == 0 && json_is_object(st); i++)
-			rc |= checkpoint_json_u64(st, checkpoint_status_names[i], &s->status_class[i],
-			    "crawl.json statuses", err);
+			rc |= checkpoint_json_u64(st, checkpoint_status_names[i],
+			    &s->status_class[i], "crawl.json statuses", err);
 		json_decref(j);
 		if (rc != 0)
 			return -1;
@@ -867,7 +880,8 @@ static int checkpoint_read_components(const char *dir, struct checkpoint_restore
 	if (j != NULL) {
 		rc |= checkpoint_json_u64(j, "crawl.log", &out->crawl_log_bytes, "logs.json", err);
 		rc |= checkpoint_json_u64(j, "tern.log", &out->tern_log_bytes, "logs.json", err);
-		rc |= checkpoint_json_u64(j, "progress.log", &out->progress_log_bytes, "logs.json", err);
+		rc |= checkpoint_json_u64(
+		    j, "progress.log", &out->progress_log_bytes, "logs.json", err);
 		json_decref(j);
 		if (rc != 0)
 			return -1;
@@ -875,8 +889,8 @@ static int checkpoint_read_components(const char *dir, struct checkpoint_restore
 	return 0;
 }
 
-int checkpoint_restore(const char *jobdir, const char *name, struct checkpoint_restored *out,
-    char **err)
+int checkpoint_restore(
+    const char *jobdir, const char *name, struct checkpoint_restored *out, char **err)
 {
 	char **names = NULL, *dir = NULL, *frozen = NULL, *live = NULL, *tmp = NULL, *old = NULL;
 	size_t n = 0;
@@ -894,11 +908,13 @@ int checkpoint_restore(const char *jobdir, const char *name, struct checkpoint_r
 		}
 		name = names[n - 1];
 	} else if (checkpoint_name_serial(name) < 0) {
-		*err = xasprintf("'%s' is not a checkpoint name (cpNNNNN-YYYYMMDDHHMMSS or latest)", name);
+		*err = xasprintf(
+		    "'%s' is not a checkpoint name (cpNNNNN-YYYYMMDDHHMMSS or latest)", name);
 		rc = -2;
 		goto out;
 	} else if (!checkpoint_is_valid(jobdir, name)) {
-		*err = xasprintf("%s/checkpoints/%s is not a valid checkpoint (missing, or no `valid` marker)",
+		*err = xasprintf(
+		    "%s/checkpoints/%s is not a valid checkpoint (missing, or no `valid` marker)",
 		    jobdir, name);
 		rc = -2;
 		goto out;

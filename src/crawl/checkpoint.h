@@ -27,19 +27,19 @@ struct warc_writer;
 /* What a checkpoint records; only frontier is required. */
 struct checkpoint_parts {
 	struct frontier *frontier;
-	struct warc_writer *warc;		/* NULL: WARC writing is off */
-	const struct crawl_stats *stats;	/* NULL: no statistics file */
-	int forget_all_but_latest;		/* checkpoint.forget-all-but-latest */
+	struct warc_writer *warc;	 /* NULL: WARC writing is off */
+	const struct crawl_stats *stats; /* NULL: no statistics file */
+	int forget_all_but_latest;	 /* checkpoint.forget-all-but-latest */
 };
 
 /* How long the parts of checkpoint_create took, for metrics and the log. */
 struct checkpoint_timing {
-	uint64_t total_us;	/* the whole call: the loop stall it causes */
-	uint64_t mark_us;	/* frontier flush and the synchronous marker */
-	uint64_t freeze_us;	/* links and copies of the store's files */
-	unsigned tables;	/* table files linked */
-	uint64_t copied_bytes;	/* manifest and write-ahead logs copied */
-	unsigned attempts;	/* freezes tried (a compaction may race one) */
+	uint64_t total_us;     /* the whole call: the loop stall it causes */
+	uint64_t mark_us;      /* frontier flush and the synchronous marker */
+	uint64_t freeze_us;    /* links and copies of the store's files */
+	unsigned tables;       /* table files linked */
+	uint64_t copied_bytes; /* manifest and write-ahead logs copied */
+	unsigned attempts;     /* freezes tried (a compaction may race one) */
 };
 
 /* Takes a checkpoint of the job: out receives its name
@@ -56,8 +56,8 @@ void checkpoint_list_free(char **names);
 struct checkpoint_restored {
 	char name[CHECKPOINT_NAME_MAX];
 	int have_stats;
-	struct crawl_stats stats;	/* crawl.json, when have_stats */
-	unsigned warc_next_serial;	/* warc.json (0: none recorded) */
+	struct crawl_stats stats;  /* crawl.json, when have_stats */
+	unsigned warc_next_serial; /* warc.json (0: none recorded) */
 	/* logs.json: byte sizes of the logs when the checkpoint was taken.
 	 * Logs are appended to after a restore, never cut (doc/checkpoints.md):
 	 * lines past these offsets were written after the checkpoint. */
@@ -70,8 +70,8 @@ struct checkpoint_restored {
  * never opened for writing. Call before frontier_open(create = 0). Returns
  * -2 when there is no such valid checkpoint (a usage error: exit status 2),
  * -1 on other errors. */
-int checkpoint_restore(const char *jobdir, const char *name,
-    struct checkpoint_restored *out, char **err);
+int checkpoint_restore(
+    const char *jobdir, const char *name, struct checkpoint_restored *out, char **err);
 
 /* Deletes every checkpoint directory of the job but keep (valid or not). */
 int checkpoint_forget_all_but(const char *jobdir, const char *keep, char **err);

@@ -79,7 +79,7 @@ static int clusternode_in_partition(void *ctx, const char *uri)
 static void clusternode_suspend(void *ctx, unsigned p)
 {
 	struct clusternode *n = ctx;
-	struct clusternode_match m = { n, p };
+	struct clusternode_match m = {n, p};
 
 	if (n->visits != NULL)
 		visit_abandon_where(n->visits, clusternode_in_partition, &m);
@@ -88,15 +88,17 @@ static void clusternode_suspend(void *ctx, unsigned p)
 static unsigned clusternode_in_flight(void *ctx, unsigned p)
 {
 	struct clusternode *n = ctx;
-	struct clusternode_match m = { n, p };
+	struct clusternode_match m = {n, p};
 
-	return n->visits != NULL ? (unsigned)visit_count_where(n->visits, clusternode_in_partition, &m) : 0;
+	return n->visits != NULL
+	    ? (unsigned)visit_count_where(n->visits, clusternode_in_partition, &m)
+	    : 0;
 }
 
 static int clusternode_drop(void *ctx, unsigned p)
 {
 	struct clusternode *n = ctx;
-	struct clusternode_match m = { n, p };
+	struct clusternode_match m = {n, p};
 	char *err = NULL;
 	long dropped = frontier_drop_where(n->env.frontier, clusternode_in_partition, &m, &err);
 
@@ -108,8 +110,9 @@ static int clusternode_drop(void *ctx, unsigned p)
 		return -1;
 	}
 	if (dropped > 0) {
-		char *msg = xasprintf("cluster: partition %u: %ld queued URIs dropped (the stream has them)",
-		    p, dropped);
+		char *msg = xasprintf(
+		    "cluster: partition %u: %ld queued URIs dropped (the stream has them)", p,
+		    dropped);
 		n->env.log(n->env.ctx, msg);
 		free(msg);
 	}
@@ -153,7 +156,7 @@ static int clusternode_id_ok(const char *id)
 	for (i = 0; i < n; i++) {
 		char c = id[i];
 		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		    c == '-' || c == '_'))
+			c == '-' || c == '_'))
 			return 0;
 	}
 	return 1;
@@ -175,7 +178,8 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 	if (!clusternode_configured(cfg))
 		return 0;
 	if (!clusternode_id_ok(crawl)) {
-		fprintf(stderr, "tern: cluster.crawl-id: %s (letters, digits, '-' and '_', "
+		fprintf(stderr,
+		    "tern: cluster.crawl-id: %s (letters, digits, '-' and '_', "
 		    "up to 64; every node of one crawl gives the same)\n",
 		    crawl[0] ? "not a valid name" : "required with cluster.url");
 		return 2;
@@ -184,14 +188,16 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 	 * node's own store, which the stream does not record: a node's loss
 	 * would lose them, and its partitions could not be rebuilt. */
 	if (config_enum(cfg, CK_CRAWL_MODE) != 0) {
-		fprintf(stderr, "tern: crawl.mode = continuous cannot be used in cluster mode yet "
+		fprintf(stderr,
+		    "tern: crawl.mode = continuous cannot be used in cluster mode yet "
 		    "(revisit schedules are kept per node)\n");
 		return 2;
 	}
 	/* An address's queue gathers hosts of different partitions (and moves
 	 * URIs between queues once names resolve). */
 	if (assign == SURT_ASSIGN_IP) {
-		fprintf(stderr, "tern: frontier.queue-assignment = ip cannot be used in cluster mode "
+		fprintf(stderr,
+		    "tern: frontier.queue-assignment = ip cannot be used in cluster mode "
 		    "(an address's queue would span partitions)\n");
 		return 2;
 	}
@@ -258,8 +264,10 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 			return 1;
 		}
 		if (dropped > 0) {
-			char *msg = xasprintf("cluster: %ld URIs the store queued dropped; the partitions "
-			    "this node claims are rebuilt from the stream", dropped);
+			char *msg =
+			    xasprintf("cluster: %ld URIs the store queued dropped; the partitions "
+				      "this node claims are rebuilt from the stream",
+				dropped);
 			n->env.log(n->env.ctx, msg);
 			free(msg);
 		}
@@ -277,8 +285,10 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 			return 1;
 		}
 		if (forgotten > 0) {
-			char *msg = xasprintf("cluster: the store's seen set (%ld URIs) forgotten; the "
-			    "stream's done records mark them again", forgotten);
+			char *msg =
+			    xasprintf("cluster: the store's seen set (%ld URIs) forgotten; the "
+				      "stream's done records mark them again",
+				forgotten);
 			n->env.log(n->env.ctx, msg);
 			free(msg);
 		}
@@ -292,8 +302,8 @@ void clusternode_set_visits(struct clusternode *n, struct visit_pool *visits)
 	n->visits = visits;
 }
 
-int clusternode_handoff(void *ctx, const char *href, const char *via, const char *hops,
-    unsigned flags, int force)
+int clusternode_handoff(
+    void *ctx, const char *href, const char *via, const char *hops, unsigned flags, int force)
 {
 	struct clusternode *n = ctx;
 	struct handoff_url r;
@@ -324,7 +334,8 @@ int clusternode_may_send(struct clusternode *n, const char *uri)
 	/* Rare (a visit that outlived its window: a stopped process), and at
 	 * most a connection's worth at a time. */
 	msg = xasprintf("cluster: a request for %s not sent: its partition's lease window closed "
-	    "since its visit began", uri);
+			"since its visit began",
+	    uri);
 	n->env.log(n->env.ctx, msg);
 	free(msg);
 	return 0;

@@ -47,8 +47,8 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 void clusternode_set_visits(struct clusternode *n, struct visit_pool *visits);
 
 /* struct schedule_opts.handoff: a URI past the scope goes to the stream. */
-int clusternode_handoff(void *ctx, const char *href, const char *via, const char *hops,
-    unsigned flags, int force);
+int clusternode_handoff(
+    void *ctx, const char *href, const char *via, const char *hops, unsigned flags, int force);
 /* The frontier gave c out: 1 to fetch it, or 0 after giving it back
  * (deferred a second) because its partition may not be fetched here now. */
 int clusternode_admit(struct clusternode *n, struct curi *c);

@@ -74,43 +74,43 @@ struct crawl {
 	char *jobdir;
 	struct frontier *frontier;
 	struct schedule *sched;
-	struct seedhosts *seedhosts;	/* exempt from the address guard */
-	struct visit_pool *visits;	/* every visit in progress */
-	struct failures *failures;	/* first failures said, counts by cause */
-	int all_failed;			/* ended with every seed failed (exit 1) */
+	struct seedhosts *seedhosts; /* exempt from the address guard */
+	struct visit_pool *visits;   /* every visit in progress */
+	struct failures *failures;   /* first failures said, counts by cause */
+	int all_failed;		     /* ended with every seed failed (exit 1) */
 	struct dns *dns;
 	struct fetcher *fetcher;
 	struct warc_writer *warc;
-	struct warcpool *warcpool;	/* builds the records on other threads */
+	struct warcpool *warcpool; /* builds the records on other threads */
 	struct dedup *dedup;
 	struct scope *scope;
 	struct hosts *hosts;
 	FILE *crawllog;
 	FILE *ternlog;
 	FILE *progress;
-	char *tmpdir;			/* JOBDIR/state/tmp: spill files */
-	char agent[64];			/* robots.txt product token */
-	int robots_policy;		/* 0 obey, 1 ignore, 2 calculate-only */
-	int continuous;			/* crawl.mode = continuous (read at start) */
+	char *tmpdir;	   /* JOBDIR/state/tmp: spill files */
+	char agent[64];	   /* robots.txt product token */
+	int robots_policy; /* 0 obey, 1 ignore, 2 calculate-only */
+	int continuous;	   /* crawl.mode = continuous (read at start) */
 	int max_conns;
 	enum crawl_state state;
 	const char *stop_reason;
-	const char *pause_reason;	/* why PAUSING, PAUSED or EMPTY */
-	int at_finish;			/* paused by pause-at-finish */
-	int end_if_finished;		/* unpaused at finish: end if still finished */
-	void (*on_end)(void *arg);	/* the layer above closes its handles */
+	const char *pause_reason;  /* why PAUSING, PAUSED or EMPTY */
+	int at_finish;		   /* paused by pause-at-finish */
+	int end_if_finished;	   /* unpaused at finish: end if still finished */
+	void (*on_end)(void *arg); /* the layer above closes its handles */
 	void *on_end_arg;
-	uint64_t last_checkpoint_ms;	/* or the start: checkpoint.interval-minutes counts from it */
-	uint64_t checkpoint_us;		/* duration of the last checkpoint (metrics) */
-	unsigned warc_serial_floor;	/* a restored checkpoint's next WARC serial */
+	uint64_t last_checkpoint_ms; /* or the start: checkpoint.interval-minutes counts from it */
+	uint64_t checkpoint_us;	     /* duration of the last checkpoint (metrics) */
+	unsigned warc_serial_floor;  /* a restored checkpoint's next WARC serial */
 	int exit_status;
 	int signals;
-	uint64_t start_ms;		/* this run's start */
-	uint64_t elapsed_before_ms;	/* time crawled by the job's earlier runs */
-	uint64_t finished_ms;		/* when the job finished, 0 until then */
-	uint64_t pages_at_start;	/* the job's pages when this run started */
-	struct crawl_stats stats;	/* the job's, over every run */
-	struct jobtotals saved;		/* as last put in the frontier's batch */
+	uint64_t start_ms;	    /* this run's start */
+	uint64_t elapsed_before_ms; /* time crawled by the job's earlier runs */
+	uint64_t finished_ms;	    /* when the job finished, 0 until then */
+	uint64_t pages_at_start;    /* the job's pages when this run started */
+	struct crawl_stats stats;   /* the job's, over every run */
+	struct jobtotals saved;	    /* as last put in the frontier's batch */
 	uv_prepare_t prepare;
 	uv_idle_t idle;
 	uv_timer_t wake;
@@ -118,11 +118,11 @@ struct crawl {
 	uv_timer_t grace;
 	uv_signal_t sigint, sigterm;
 	int tty;
-	struct statusline_rate *rate;	/* the status line's recent rate */
-	uint64_t last_status_ms;	/* the last plain status line */
+	struct statusline_rate *rate; /* the status line's recent rate */
+	uint64_t last_status_ms;      /* the last plain status line */
 	uint64_t last_progress_ms;
-	uint64_t last_warc_error_ms;	/* rate limit of the disk-full message */
-	uint64_t store_write_ns;	/* time in the frontier's LevelDB writes */
+	uint64_t last_warc_error_ms; /* rate limit of the disk-full message */
+	uint64_t store_write_ns;     /* time in the frontier's LevelDB writes */
 	uint64_t store_write_max_ns;
 	uint64_t checkpoints;
 	uint64_t checkpoint_total_us;
@@ -176,7 +176,12 @@ void crawl_say(struct crawl *cr, const char *fmt, ...)
 }
 
 static const char *const crawl_state_names[CRAWL__NSTATES] = {
-	"RUNNING", "PAUSING", "PAUSED", "EMPTY", "STOPPING", "FINISHED",
+    "RUNNING",
+    "PAUSING",
+    "PAUSED",
+    "EMPTY",
+    "STOPPING",
+    "FINISHED",
 };
 
 const char *crawl_state_name(enum crawl_state s)
@@ -189,8 +194,8 @@ static void crawl_set_state(struct crawl *cr, enum crawl_state s, const char *wh
 {
 	if (cr->state == s)
 		return;
-	crawl_log_event(cr, "state %s -> %s%s%s", crawl_state_name(cr->state),
-	    crawl_state_name(s), why ? ": " : "", why ? why : "");
+	crawl_log_event(cr, "state %s -> %s%s%s", crawl_state_name(cr->state), crawl_state_name(s),
+	    why ? ": " : "", why ? why : "");
 	cr->state = s;
 }
 
@@ -241,8 +246,9 @@ static int crawl_flush_outputs(void *arg, char **errp)
 	struct crawl *cr = arg;
 	char *err = NULL;
 
-	if (cr->warc != NULL && (cr->warcpool != NULL ? warcpool_flush(cr->warcpool, &err) :
-	    warc_flush(cr->warc, &err)) < 0) {
+	if (cr->warc != NULL &&
+	    (cr->warcpool != NULL ? warcpool_flush(cr->warcpool, &err)
+				  : warc_flush(cr->warc, &err)) < 0) {
 		/* Said once every 10 s while the hold lasts, not every pass. */
 		uint64_t now = clock_wall_ms();
 		if (now - cr->last_warc_error_ms >= 10000) {
@@ -316,7 +322,8 @@ int crawl_checkpoint(struct crawl *cr, char *name, size_t cap, char **err)
 	char cp[CHECKPOINT_NAME_MAX];
 
 	if (crawl_flush(cr) < 0) {
-		*err = xstrdup("pending records could not be written (see logs/tern.log): no checkpoint");
+		*err = xstrdup(
+		    "pending records could not be written (see logs/tern.log): no checkpoint");
 		return -1;
 	}
 	/* logs.json records the logs' sizes: everything logged so far in. */
@@ -335,7 +342,8 @@ int crawl_checkpoint(struct crawl *cr, char *name, size_t cap, char **err)
 	cr->checkpoint_us = t.total_us;
 	cr->checkpoints++;
 	cr->checkpoint_total_us += t.total_us;
-	crawl_log_event(cr, "checkpoint %s in %.1f ms (%u tables linked); %d URIs in flight are fetched again after a resume from it",
+	crawl_log_event(cr,
+	    "checkpoint %s in %.1f ms (%u tables linked); %d URIs in flight are fetched again after a resume from it",
 	    cp, (double)t.total_us / 1000.0, t.tables, visit_in_flight(cr->visits));
 	snprintf(name, cap, "%s", cp);
 	return 0;
@@ -358,13 +366,13 @@ static void crawl_fill(struct crawl *cr)
 	uint64_t now = clock_wall_ms(), wake = UINT64_MAX;
 	int64_t max_pages = config_int(cr->cfg, CK_CRAWL_MAX_PAGES);
 
-	while (cr->state == CRAWL_RUNNING && visit_in_flight(cr->visits) < cr->max_conns && budget > 0 &&
-	    (cr->warcpool == NULL || !warcpool_busy(cr->warcpool))) {
+	while (cr->state == CRAWL_RUNNING && visit_in_flight(cr->visits) < cr->max_conns &&
+	    budget > 0 && (cr->warcpool == NULL || !warcpool_busy(cr->warcpool))) {
 		struct curi *c = NULL;
 		/* No more visits than pages left under crawl.max-pages: the
 		 * limit is met exactly unless a kill cuts a run short. */
-		if (max_pages > 0 && cr->stats.pages + (uint64_t)visit_in_flight(cr->visits) >=
-		    (uint64_t)max_pages)
+		if (max_pages > 0 &&
+		    cr->stats.pages + (uint64_t)visit_in_flight(cr->visits) >= (uint64_t)max_pages)
 			break;
 		if (frontier_next(cr->frontier, now, &c, &wake) != 1)
 			break;
@@ -397,28 +405,23 @@ json_t *crawl_stats_json(struct crawl *cr)
 	json_t *j;
 
 	frontier_counts(cr->frontier, &fc);
-	j = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:{s:I,s:I,s:I,s:I,s:I,s:I}, "
+	j = json_pack(
+	    "{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:{s:I,s:I,s:I,s:I,s:I,s:I}, "
 	    "s:o, s:I}",
-	    "state", crawl_state_name(cr->state),
-	    "reason", cr->stop_reason ? cr->stop_reason : cr->pause_reason ? cr->pause_reason : "",
-	    "pages", (json_int_t)cr->stats.pages,
-	    "bytes", (json_int_t)cr->stats.bytes,
-	    "failures", (json_int_t)cr->stats.failures,
-	    "dns_lookups", (json_int_t)cr->stats.dns_lookups,
-	    "robots_fetches", (json_int_t)cr->stats.robots_fetches,
-	    "retries", (json_int_t)cr->stats.retries,
-	    "revisits", (json_int_t)cr->stats.revisits,
-	    "not_modified", (json_int_t)cr->stats.not_modified,
-	    "seconds", secs,
-	    "pages_per_second", secs > 0 ? (double)cr->stats.pages / secs : 0.0,
-	    "statuses",
-	    "negative", (json_int_t)cr->stats.status_class[0],
-	    "1xx", (json_int_t)cr->stats.status_class[1],
-	    "2xx", (json_int_t)cr->stats.status_class[2],
-	    "3xx", (json_int_t)cr->stats.status_class[3],
-	    "4xx", (json_int_t)cr->stats.status_class[4],
-	    "5xx", (json_int_t)cr->stats.status_class[5],
-	    "frontier", counts_json(&fc),
+	    "state", crawl_state_name(cr->state), "reason",
+	    cr->stop_reason	   ? cr->stop_reason
+		: cr->pause_reason ? cr->pause_reason
+				   : "",
+	    "pages", (json_int_t)cr->stats.pages, "bytes", (json_int_t)cr->stats.bytes, "failures",
+	    (json_int_t)cr->stats.failures, "dns_lookups", (json_int_t)cr->stats.dns_lookups,
+	    "robots_fetches", (json_int_t)cr->stats.robots_fetches, "retries",
+	    (json_int_t)cr->stats.retries, "revisits", (json_int_t)cr->stats.revisits,
+	    "not_modified", (json_int_t)cr->stats.not_modified, "seconds", secs, "pages_per_second",
+	    secs > 0 ? (double)cr->stats.pages / secs : 0.0, "statuses", "negative",
+	    (json_int_t)cr->stats.status_class[0], "1xx", (json_int_t)cr->stats.status_class[1],
+	    "2xx", (json_int_t)cr->stats.status_class[2], "3xx",
+	    (json_int_t)cr->stats.status_class[3], "4xx", (json_int_t)cr->stats.status_class[4],
+	    "5xx", (json_int_t)cr->stats.status_class[5], "frontier", counts_json(&fc),
 	    "peak_rss_kb", (json_int_t)crawl_rss_kb());
 	if (j != NULL)
 		json_object_set_new(j, "failures_by_cause", failures_json(&cr->stats));
@@ -476,9 +479,10 @@ static void crawl_status_line(struct crawl *cr, const struct frontier_counts *fc
 	statusline_rate_get(cr->rate, &sf.rate, &bytes_s);
 	sf.mb_rate = bytes_s / 1e6;
 	sf.elapsed_s = (double)crawl_elapsed_ms(cr) / 1000.0;
-	sf.eta_s = final ? -1 : statusline_eta(cr->stats.pages,
-	    (uint64_t)config_int(cr->cfg, CK_CRAWL_MAX_PAGES), sf.rate, sf.elapsed_s,
-	    (double)config_int(cr->cfg, CK_CRAWL_MAX_TIME_SECONDS));
+	sf.eta_s = final
+	    ? -1
+	    : statusline_eta(cr->stats.pages, (uint64_t)config_int(cr->cfg, CK_CRAWL_MAX_PAGES),
+		  sf.rate, sf.elapsed_s, (double)config_int(cr->cfg, CK_CRAWL_MAX_TIME_SECONDS));
 	if (!cr->tty) {
 		/* A last plain line would only repeat the summary. */
 		if (!final) {
@@ -508,7 +512,8 @@ static void crawl_progress(struct crawl *cr, int final)
 	crawl_status_line(cr, &fc, final);
 	if (final || now - cr->last_progress_ms >= CRAWL_PROGRESS_MS) {
 		crawllog_iso_time(now, t);
-		fprintf(cr->progress, "%s %llu %llu %llu %.1f %.1f %llu %d %llu %llu %llu %llu %ld %llu\n", t,
+		fprintf(cr->progress,
+		    "%s %llu %llu %llu %.1f %.1f %llu %d %llu %llu %llu %llu %ld %llu\n", t,
 		    (unsigned long long)fc.discovered, (unsigned long long)fc.queued,
 		    (unsigned long long)cr->stats.pages,
 		    secs > 0 ? (double)cr->stats.pages / secs : 0.0,
@@ -553,7 +558,8 @@ static void crawl_end(struct crawl *cr)
 	if (cr->stop_reason == NULL && cr->node == NULL && failures_all_failed(cr->failures)) {
 		cr->all_failed = 1;
 		cr->exit_status = 1;
-		crawl_log_event(cr, "every seed failed for good: no page answered 2xx or 304 (exit status 1)");
+		crawl_log_event(
+		    cr, "every seed failed for good: no page answered 2xx or 304 (exit status 1)");
 	}
 	crawl_set_state(cr, CRAWL_FINISHED, cr->stop_reason);
 	crawl_progress(cr, 1);
@@ -563,10 +569,10 @@ static void crawl_end(struct crawl *cr)
 
 		failures_brief(&cr->stats, &by);
 		crawl_log_event(cr, "crawl %s%s%s: %llu pages, %llu failures%s%s%s",
-		    cr->stop_reason == NULL ? "finished" : "stopped",
-		    cr->stop_reason ? ": " : "", cr->stop_reason ? cr->stop_reason : "",
-		    (unsigned long long)cr->stats.pages, (unsigned long long)cr->stats.failures,
-		    by.len ? " (by cause: " : "", by.len ? by.data : "", by.len ? ")" : "");
+		    cr->stop_reason == NULL ? "finished" : "stopped", cr->stop_reason ? ": " : "",
+		    cr->stop_reason ? cr->stop_reason : "", (unsigned long long)cr->stats.pages,
+		    (unsigned long long)cr->stats.failures, by.len ? " (by cause: " : "",
+		    by.len ? by.data : "", by.len ? ")" : "");
 		buf_free(&by);
 	}
 	uv_close((uv_handle_t *)&cr->prepare, crawl_close_cb);
@@ -606,12 +612,14 @@ static void crawl_at_finish(struct crawl *cr, const char *limit)
 {
 	if (config_bool(cr->cfg, CK_CRAWL_PAUSE_AT_FINISH) && !cr->end_if_finished) {
 		cr->at_finish = 1;
-		cr->pause_reason = limit != NULL ? limit :
-		    "finished: no eligible queue holds a URI (pause-at-finish)";
+		cr->pause_reason = limit != NULL
+		    ? limit
+		    : "finished: no eligible queue holds a URI (pause-at-finish)";
 		if (limit == NULL)
 			crawl_set_state(cr, CRAWL_EMPTY, cr->pause_reason);
 		else
-			crawl_set_state(cr, visit_in_flight(cr->visits) > 0 ? CRAWL_PAUSING : CRAWL_PAUSED,
+			crawl_set_state(cr,
+			    visit_in_flight(cr->visits) > 0 ? CRAWL_PAUSING : CRAWL_PAUSED,
 			    cr->pause_reason);
 		uv_timer_stop(&cr->wake);
 		crawl_write_reports(cr);
@@ -640,7 +648,8 @@ static void crawl_prepare_cb(uv_prepare_t *h)
 	}
 	crawl_fill(cr);
 	/* Records still being built hold their visits' ends and lines. */
-	if (visit_in_flight(cr->visits) > 0 || (cr->warcpool != NULL && !warcpool_idle(cr->warcpool)))
+	if (visit_in_flight(cr->visits) > 0 ||
+	    (cr->warcpool != NULL && !warcpool_idle(cr->warcpool)))
 		return;
 	switch (cr->state) {
 	case CRAWL_STOPPING:
@@ -657,8 +666,8 @@ static void crawl_prepare_cb(uv_prepare_t *h)
 		 * ends it. A cluster node's frontier empties and fills again
 		 * as other nodes hand it work: the cluster says when the
 		 * crawl is over. */
-		if (cr->node != NULL ? cr->cluster_over :
-		    !cr->continuous && frontier_is_finished(cr->frontier))
+		if (cr->node != NULL ? cr->cluster_over
+				     : !cr->continuous && frontier_is_finished(cr->frontier))
 			crawl_at_finish(cr, NULL);
 		break;
 	default:
@@ -691,8 +700,9 @@ static void crawl_visit_ended(void *ctx)
 
 	if (cr->state == CRAWL_RUNNING && (limit = crawl_limit_reached(cr)) != NULL)
 		crawl_at_finish(cr, limit);
-	if (cr->state == CRAWL_RUNNING && checkpoint_due(cr->last_checkpoint_ms, clock_wall_ms(),
-	    config_int(cr->cfg, CK_CHECKPOINT_INTERVAL_MINUTES))) {
+	if (cr->state == CRAWL_RUNNING &&
+	    checkpoint_due(cr->last_checkpoint_ms, clock_wall_ms(),
+		config_int(cr->cfg, CK_CHECKPOINT_INTERVAL_MINUTES))) {
 		char name[CHECKPOINT_NAME_MAX], *err = NULL;
 		if (crawl_checkpoint(cr, name, sizeof name, &err) < 0) {
 			/* Tried again at the next interval. */
@@ -776,14 +786,16 @@ static void crawl_grace_cb(uv_timer_t *t)
 int crawl_pause(struct crawl *cr, const char **why)
 {
 	if (cr->state != CRAWL_RUNNING) {
-		*why = cr->state == CRAWL_STOPPING || cr->state == CRAWL_FINISHED ?
-		    "the crawl is ending" : "already paused";
+		*why = cr->state == CRAWL_STOPPING || cr->state == CRAWL_FINISHED
+		    ? "the crawl is ending"
+		    : "already paused";
 		return cr->state == CRAWL_STOPPING || cr->state == CRAWL_FINISHED ? -1 : 0;
 	}
 	cr->pause_reason = "paused by the operator";
 	cr->at_finish = 0;
 	uv_timer_stop(&cr->wake);
-	crawl_set_state(cr, visit_in_flight(cr->visits) > 0 ? CRAWL_PAUSING : CRAWL_PAUSED, cr->pause_reason);
+	crawl_set_state(
+	    cr, visit_in_flight(cr->visits) > 0 ? CRAWL_PAUSING : CRAWL_PAUSED, cr->pause_reason);
 	return 0;
 }
 
@@ -861,7 +873,8 @@ static void crawl_signal_cb(uv_signal_t *s, int signum)
 		frontier_close(cr->frontier);
 		_exit(0);
 	}
-	crawl_log_event(cr, "signal %d: stopping; in-flight fetches get %d ms", signum, CRAWL_GRACE_MS);
+	crawl_log_event(
+	    cr, "signal %d: stopping; in-flight fetches get %d ms", signum, CRAWL_GRACE_MS);
 	crawl_stop(cr, signum == SIGINT ? "interrupted" : "terminated", &why);
 	uv_timer_start(&cr->grace, crawl_grace_cb, CRAWL_GRACE_MS, 0);
 }
@@ -894,7 +907,8 @@ static int crawl_open_outputs(struct crawl *cr, char **err)
 	/* crawl.log is flushed explicitly, once per loop iteration. */
 	setvbuf(cr->crawllog, NULL, _IOFBF, 1 << 16);
 	if (ftell(cr->progress) == 0)
-		fprintf(cr->progress, "# timestamp discovered queued downloaded pages/s(avg) KB/s(avg) failures in-flight ready snoozed inactive retired rss-KB bytes\n");
+		fprintf(cr->progress,
+		    "# timestamp discovered queued downloaded pages/s(avg) KB/s(avg) failures in-flight ready snoozed inactive retired rss-KB bytes\n");
 	if (config_bool(cfg, CK_WARC_ENABLED)) {
 		struct warc_opts wo;
 		char host[256], *extra, *wdir = xasprintf("%s/warcs", cr->jobdir);
@@ -902,7 +916,7 @@ static int crawl_open_outputs(struct crawl *cr, char **err)
 			snprintf(host, sizeof host, "localhost");
 		host[sizeof host - 1] = '\0';
 		extra = xasprintf("operator: %s\r\nhttp-header-user-agent: %s\r\nrobots: %s\r\n"
-		    "description: tern crawl of job %s\r\n",
+				  "description: tern crawl of job %s\r\n",
 		    "tern operator", config_str(cfg, CK_CRAWL_USER_AGENT),
 		    config_str(cfg, CK_ROBOTS_POLICY), cr->jobdir);
 		memset(&wo, 0, sizeof wo);
@@ -930,7 +944,8 @@ static int crawl_open_outputs(struct crawl *cr, char **err)
 			/* The report has a line for each failure too. */
 			if (warcrecover_dir(wdir, &rep, &rerr) < 0)
 				free(rerr);
-			for (line = rep.data; line != NULL && (nl = strchr(line, '\n')) != NULL; line = nl + 1)
+			for (line = rep.data; line != NULL && (nl = strchr(line, '\n')) != NULL;
+			     line = nl + 1)
 				crawl_log_event(cr, "WARC recovery: %.*s", (int)(nl - line), line);
 			buf_free(&rep);
 		}
@@ -1002,17 +1017,20 @@ static void crawl_print_summary(const struct crawl *cr)
 	double secs = (double)crawl_elapsed_ms(cr) / 1000.0;
 
 	printf("tern: crawl %s%s%s in %.1f s: %llu pages (%.1f pages/s), %llu failures; "
-	    "2xx %llu, 3xx %llu, 4xx %llu, 5xx %llu\n",
-	    cr->stop_reason ? "stopped" : "finished",
-	    cr->stop_reason ? ", " : "", cr->stop_reason ? cr->stop_reason : "", secs,
-	    (unsigned long long)cr->stats.pages, secs > 0 ? (double)cr->stats.pages / secs : 0.0,
-	    (unsigned long long)cr->stats.failures,
-	    (unsigned long long)cr->stats.status_class[2], (unsigned long long)cr->stats.status_class[3],
-	    (unsigned long long)cr->stats.status_class[4], (unsigned long long)cr->stats.status_class[5]);
+	       "2xx %llu, 3xx %llu, 4xx %llu, 5xx %llu\n",
+	    cr->stop_reason ? "stopped" : "finished", cr->stop_reason ? ", " : "",
+	    cr->stop_reason ? cr->stop_reason : "", secs, (unsigned long long)cr->stats.pages,
+	    secs > 0 ? (double)cr->stats.pages / secs : 0.0, (unsigned long long)cr->stats.failures,
+	    (unsigned long long)cr->stats.status_class[2],
+	    (unsigned long long)cr->stats.status_class[3],
+	    (unsigned long long)cr->stats.status_class[4],
+	    (unsigned long long)cr->stats.status_class[5]);
 	failures_print(&cr->stats, stdout);
 	if (cr->all_failed)
-		printf("tern: every seed failed for good: no page answered 2xx or 304 (exit status 1); "
-		    "the first failure of each host is said above and in %s/logs/tern.log\n", cr->jobdir);
+		printf(
+		    "tern: every seed failed for good: no page answered 2xx or 304 (exit status 1); "
+		    "the first failure of each host is said above and in %s/logs/tern.log\n",
+		    cr->jobdir);
 	if (cr->elapsed_before_ms > 0)
 		printf("tern: the job's totals over every run; this run: %llu pages in %.1f s\n",
 		    (unsigned long long)(cr->stats.pages - cr->pages_at_start),
@@ -1022,13 +1040,18 @@ static void crawl_print_summary(const struct crawl *cr)
 		struct frontier_counts fc;
 		frontier_counts(cr->frontier, &fc);
 		if (fc.retired > 0)
-			printf("tern: %llu retired queues hold %llu URIs (tern report %s queues --state retired)\n",
-			    (unsigned long long)fc.retired, (unsigned long long)fc.retired_uris, cr->jobdir);
+			printf(
+			    "tern: %llu retired queues hold %llu URIs (tern report %s queues --state retired)\n",
+			    (unsigned long long)fc.retired, (unsigned long long)fc.retired_uris,
+			    cr->jobdir);
 		if (fc.ineligible > 0)
-			printf("tern: %llu ineligible queues (at or past the precedence floor) hold %llu URIs\n",
-			    (unsigned long long)fc.ineligible, (unsigned long long)fc.ineligible_uris);
+			printf(
+			    "tern: %llu ineligible queues (at or past the precedence floor) hold %llu URIs\n",
+			    (unsigned long long)fc.ineligible,
+			    (unsigned long long)fc.ineligible_uris);
 	}
-	printf("tern: crawl.log %s/logs/crawl.log\ntern: WARCs    %s/warcs/\ntern: reports  %s/reports/\n",
+	printf(
+	    "tern: crawl.log %s/logs/crawl.log\ntern: WARCs    %s/warcs/\ntern: reports  %s/reports/\n",
 	    cr->jobdir, cr->jobdir, cr->jobdir);
 }
 
@@ -1090,19 +1113,21 @@ static int crawl_open_totals(struct crawl *cr, const struct crawl_opts *o)
 	/* URIs held in retired or ineligible queues are the operator's to
 	 * release (an edited budget or floor in tern.conf, reconsider-retired
 	 * while paused at finish): such a job resumes. */
-	if (cr->finished_ms != 0 && frontier_is_finished(cr->frontier) &&
-	    fc.retired_uris == 0 && fc.ineligible_uris == 0) {
+	if (cr->finished_ms != 0 && frontier_is_finished(cr->frontier) && fc.retired_uris == 0 &&
+	    fc.ineligible_uris == 0) {
 		time_t sec = (time_t)(cr->finished_ms / 1000);
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", gmtime(&sec));
 		printf("tern: %s: this crawl finished at %s with %llu pages and %llu failures; "
-		    "nothing to resume (reports in %s/reports/)\n", cr->jobdir, when,
-		    (unsigned long long)cr->stats.pages, (unsigned long long)cr->stats.failures,
-		    cr->jobdir);
+		       "nothing to resume (reports in %s/reports/)\n",
+		    cr->jobdir, when, (unsigned long long)cr->stats.pages,
+		    (unsigned long long)cr->stats.failures, cr->jobdir);
 	} else if ((limit = crawl_limit_reached(cr)) != NULL) {
-		printf("tern: %s: this crawl is at a limit of the job (%s: %llu pages, %llu bytes, "
-		    "%.0f s); nothing to resume: raise the limit in %s/tern.conf to crawl further\n", cr->jobdir, limit,
-		    (unsigned long long)cr->stats.pages, (unsigned long long)cr->stats.bytes,
-		    (double)cr->elapsed_before_ms / 1000.0, cr->jobdir);
+		printf(
+		    "tern: %s: this crawl is at a limit of the job (%s: %llu pages, %llu bytes, "
+		    "%.0f s); nothing to resume: raise the limit in %s/tern.conf to crawl further\n",
+		    cr->jobdir, limit, (unsigned long long)cr->stats.pages,
+		    (unsigned long long)cr->stats.bytes, (double)cr->elapsed_before_ms / 1000.0,
+		    cr->jobdir);
 	} else {
 		return 0;
 	}
@@ -1146,10 +1171,11 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	wanted_conns = (int)config_int(cfg, CK_CRAWL_MAX_CONNECTIONS);
 	conns = fdlimit_connections(nofile, wanted_conns);
 	if (conns == 0) {
-		fprintf(stderr, "tern: the open-file limit (ulimit -n) is %llu: tern keeps %llu "
+		fprintf(stderr,
+		    "tern: the open-file limit (ulimit -n) is %llu: tern keeps %llu "
 		    "descriptors for its store, WARCs, logs and control socket, and a connection "
-		    "needs 2 more; raise the limit\n", (unsigned long long)nofile,
-		    (unsigned long long)fdlimit_reserve(nofile));
+		    "needs 2 more; raise the limit\n",
+		    (unsigned long long)nofile, (unsigned long long)fdlimit_reserve(nofile));
 		return 2;
 	}
 	cr = xcalloc(1, sizeof *cr);
@@ -1162,8 +1188,9 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 
 	/* Everything the operator gave is checked before the job directory
 	 * is made, so that a refusal leaves nothing behind. */
-	if (!o->resume && (rc = seeds_check(o->seeds, o->nseeds, o->seedfile,
-	    clusternode_configured(cfg))) != 0) {
+	if (!o->resume &&
+	    (rc = seeds_check(o->seeds, o->nseeds, o->seedfile, clusternode_configured(cfg))) !=
+		0) {
 		crawl_free(cr);
 		return rc;
 	}
@@ -1292,16 +1319,19 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		return 1;
 	}
 	if (restored[0] != '\0')
-		crawl_log_event(cr, "restored checkpoint %s; crawl.log lines after byte %llu were written after it",
+		crawl_log_event(cr,
+		    "restored checkpoint %s; crawl.log lines after byte %llu were written after it",
 		    restored, (unsigned long long)restored_log_bytes);
 	if (nofile > nofile_before)
 		crawl_log_event(cr, "open-file limit raised from %llu to %llu",
 		    (unsigned long long)nofile_before, (unsigned long long)nofile);
 	if (conns < wanted_conns) {
-		char *msg = xasprintf("crawl.max-connections %d lowered to %d: the open-file limit "
+		char *msg = xasprintf(
+		    "crawl.max-connections %d lowered to %d: the open-file limit "
 		    "(ulimit -n) is %llu, %llu descriptors are kept for the store, WARCs, logs and "
-		    "the control socket, and each connection may need 2", wanted_conns, conns,
-		    (unsigned long long)nofile, (unsigned long long)fdlimit_reserve(nofile));
+		    "the control socket, and each connection may need 2",
+		    wanted_conns, conns, (unsigned long long)nofile,
+		    (unsigned long long)fdlimit_reserve(nofile));
 		crawl_log_event(cr, "%s", msg);
 		fprintf(stderr, "tern: %s\n", msg);
 		free(msg);
@@ -1316,7 +1346,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	fetcher_limit_idle(cr->fetcher, fdlimit_idle(nofile, conns));
 	schedule_set_dns(cr->sched, cr->dns);
 	{
-		struct failures_env fe = { &cr->stats, cr, crawl_failure_say };
+		struct failures_env fe = {&cr->stats, cr, crawl_failure_say};
 
 		cr->failures = failures_new(&fe);
 	}
@@ -1449,8 +1479,8 @@ const struct crawl_stats *crawl_stats(const struct crawl *cr)
 	return &cr->stats;
 }
 
-void crawl_on_control(struct crawl *cr, void (*fn)(void *arg, const char *action,
-    const char *body), void *arg)
+void crawl_on_control(
+    struct crawl *cr, void (*fn)(void *arg, const char *action, const char *body), void *arg)
 {
 	cr->on_control = fn;
 	cr->on_control_arg = arg;
@@ -1474,8 +1504,8 @@ void crawl_status(const struct crawl *cr, struct crawl_status *st)
 {
 	memset(st, 0, sizeof *st);
 	st->state = cr->state;
-	st->reason = cr->state == CRAWL_STOPPING || cr->state == CRAWL_FINISHED ?
-	    cr->stop_reason : cr->pause_reason;
+	st->reason = cr->state == CRAWL_STOPPING || cr->state == CRAWL_FINISHED ? cr->stop_reason
+										: cr->pause_reason;
 	st->at_finish = cr->at_finish || cr->state == CRAWL_EMPTY;
 	st->in_flight = visit_in_flight(cr->visits);
 	st->seconds = (double)crawl_elapsed_ms(cr) / 1000.0;

@@ -25,20 +25,20 @@ struct json_t;
 
 struct crawl_opts {
 	const char *jobdir;
-	char *const *seeds;	/* seed URLs from the command line */
+	char *const *seeds; /* seed URLs from the command line */
 	size_t nseeds;
 	const char *seedfile;	/* one URL a line, '#' comments */
 	int resume;		/* continue an existing job from its live state */
-	const char *checkpoint;	/* with resume: restore this checkpoint (NAME or "latest") first */
+	const char *checkpoint; /* with resume: restore this checkpoint (NAME or "latest") first */
 };
 
 /* The states of doc/formats.md, "Control socket". Work is handed out only while RUNNING. */
 enum crawl_state {
 	CRAWL_RUNNING,
-	CRAWL_PAUSING,		/* no new work; PAUSED once nothing is in flight */
-	CRAWL_PAUSED,		/* by the operator, pause-at-start, or a limit with pause-at-finish */
-	CRAWL_EMPTY,		/* finished, held by crawl.pause-at-finish */
-	CRAWL_STOPPING,		/* no new work; in-flight visits end, then the crawl ends */
+	CRAWL_PAUSING,	/* no new work; PAUSED once nothing is in flight */
+	CRAWL_PAUSED,	/* by the operator, pause-at-start, or a limit with pause-at-finish */
+	CRAWL_EMPTY,	/* finished, held by crawl.pause-at-finish */
+	CRAWL_STOPPING, /* no new work; in-flight visits end, then the crawl ends */
 	CRAWL_FINISHED,
 	CRAWL__NSTATES
 };
@@ -72,15 +72,15 @@ const struct crawl_stats *crawl_stats(const struct crawl *cr);
 /* What the operator sees of the crawl at this moment. */
 struct crawl_status {
 	enum crawl_state state;
-	const char *reason;		/* why stopping/finished, or paused/held; may be NULL */
-	int at_finish;			/* held at finish (pause-at-finish) */
+	const char *reason; /* why stopping/finished, or paused/held; may be NULL */
+	int at_finish;	    /* held at finish (pause-at-finish) */
 	int in_flight;
-	double seconds;			/* since the crawl (or this resume) started */
-	uint64_t store_write_ns;	/* time in the frontier's LevelDB writes */
+	double seconds;		 /* since the crawl (or this resume) started */
+	uint64_t store_write_ns; /* time in the frontier's LevelDB writes */
 	uint64_t store_write_max_ns;
-	uint64_t checkpoints;		/* taken in this run */
+	uint64_t checkpoints; /* taken in this run */
 	uint64_t checkpoint_total_us;
-	uint64_t checkpoint_last_us;	/* duration of the last one */
+	uint64_t checkpoint_last_us; /* duration of the last one */
 };
 void crawl_status(const struct crawl *cr, struct crawl_status *st);
 
@@ -109,8 +109,8 @@ void crawl_settings_changed(struct crawl *cr);
  * "settings" with its JSON body) go to fn, which applies them as if asked
  * here; crawl_pass_control passes an action asked here on to every other
  * node (nothing without a cluster). */
-void crawl_on_control(struct crawl *cr, void (*fn)(void *arg, const char *action,
-    const char *body), void *arg);
+void crawl_on_control(
+    struct crawl *cr, void (*fn)(void *arg, const char *action, const char *body), void *arg);
 void crawl_pass_control(struct crawl *cr, const char *action, const char *body);
 /* The cluster report into out: 0, or -1 when this crawl is no cluster node. */
 struct buf;

@@ -11,19 +11,19 @@
 
 enum css_state {
 	CSS_NORMAL,
-	CSS_SLASH,		/* saw '/', maybe a comment */
+	CSS_SLASH, /* saw '/', maybe a comment */
 	CSS_COMMENT,
 	CSS_COMMENT_STAR,
 	CSS_STRING,
-	CSS_STRING_ESC,		/* after '\' in a string */
-	CSS_STRING_ESC_CR,	/* after '\' CR: a following LF is part of it */
-	CSS_IDENT_ESC,		/* after '\' outside strings and urls */
-	CSS_HEX,		/* inside a hex escape */
-	CSS_HEX_CR,		/* CR ended a hex escape: skip a following LF */
-	CSS_URL_START,		/* after "url(" */
-	CSS_URL,		/* unquoted url */
+	CSS_STRING_ESC,	   /* after '\' in a string */
+	CSS_STRING_ESC_CR, /* after '\' CR: a following LF is part of it */
+	CSS_IDENT_ESC,	   /* after '\' outside strings and urls */
+	CSS_HEX,	   /* inside a hex escape */
+	CSS_HEX_CR,	   /* CR ended a hex escape: skip a following LF */
+	CSS_URL_START,	   /* after "url(" */
+	CSS_URL,	   /* unquoted url */
 	CSS_URL_ESC,
-	CSS_URL_WS,		/* whitespace after an unquoted url */
+	CSS_URL_WS, /* whitespace after an unquoted url */
 	CSS_BAD_URL,
 	CSS_BAD_URL_ESC,
 };
@@ -35,17 +35,17 @@ struct css {
 	css_cb cb;
 	void *arg;
 	enum css_state state;
-	enum css_state hex_return;	/* CSS_STRING, CSS_URL or CSS_NORMAL (a name) */
+	enum css_state hex_return; /* CSS_STRING, CSS_URL or CSS_NORMAL (a name) */
 	unsigned hex_val, hex_digits;
 	char quote;
 	enum css_purpose purpose;
-	int at_import;		/* the last significant token was @import */
-	char ident[8];		/* lowercased start of the current name run */
-	size_t ident_len;	/* full length of the run */
-	char run_prefix;	/* '@', '#' or 0: what started the run */
-	int url_bad;		/* the URL outgrew CSS_URL_MAX */
+	int at_import;	  /* the last significant token was @import */
+	char ident[8];	  /* lowercased start of the current name run */
+	size_t ident_len; /* full length of the run */
+	char run_prefix;  /* '@', '#' or 0: what started the run */
+	int url_bad;	  /* the URL outgrew CSS_URL_MAX */
 	size_t url_len, url_cap;
-	char *url;		/* grown on demand: most URLs are short */
+	char *url; /* grown on demand: most URLs are short */
 };
 
 struct css *css_new(css_cb cb, void *arg)
@@ -90,8 +90,8 @@ static int css_isws(unsigned char ch)
 /* NUL counts: input preprocessing makes it U+FFFD, a non-ASCII name char. */
 static int css_isnamechar(unsigned char ch)
 {
-	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-		(ch >= '0' && ch <= '9') || ch == '-' || ch == '_' || ch >= 0x80 || ch == 0;
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	    ch == '-' || ch == '_' || ch >= 0x80 || ch == 0;
 }
 
 static int css_ishex(unsigned char ch)
@@ -182,7 +182,7 @@ static void css_run_end(struct css *c)
 	if (c->ident_len && c->run_prefix == '@')
 		c->at_import = c->ident_len == 6 && memcmp(c->ident, "import", 6) == 0;
 	else if (c->ident_len || c->run_prefix)
-		c->at_import = 0;	/* a name, or a bare '@' or '#' delimiter */
+		c->at_import = 0; /* a name, or a bare '@' or '#' delimiter */
 	c->ident_len = 0;
 	c->run_prefix = 0;
 }
@@ -201,8 +201,9 @@ static void css_start_string(struct css *c, char q, enum css_purpose purpose)
 static void css_ident_add(struct css *c, unsigned cp)
 {
 	if (c->ident_len < sizeof(c->ident))
-		c->ident[c->ident_len] = (char)(cp >= 'A' && cp <= 'Z' ? cp + 32 :
-						cp < 0x80 && cp ? cp : 0x80);
+		c->ident[c->ident_len] = (char)(cp >= 'A' && cp <= 'Z' ? cp + 32
+			: cp < 0x80 && cp			       ? cp
+								       : 0x80);
 	c->ident_len++;
 }
 
@@ -228,8 +229,8 @@ static void css_normal(struct css *c, unsigned char ch)
 		return;
 	}
 	if (ch == '(') {
-		int is_url = c->ident_len == 3 && c->run_prefix == 0 &&
-			memcmp(c->ident, "url", 3) == 0;
+		int is_url =
+		    c->ident_len == 3 && c->run_prefix == 0 && memcmp(c->ident, "url", 3) == 0;
 		int imp = c->at_import;
 
 		c->ident_len = 0;
@@ -358,7 +359,8 @@ void css_feed(struct css *c, const char *data, size_t len)
 			continue;
 		case CSS_HEX:
 			if (c->hex_digits < 6 && css_ishex(ch)) {
-				unsigned v = ch <= '9' ? (unsigned)(ch - '0') : (unsigned)((ch | 0x20) - 'a' + 10);
+				unsigned v = ch <= '9' ? (unsigned)(ch - '0')
+						       : (unsigned)((ch | 0x20) - 'a' + 10);
 
 				c->hex_val = c->hex_val * 16 + v;
 				c->hex_digits++;
@@ -395,7 +397,7 @@ void css_feed(struct css *c, const char *data, size_t len)
 			} else if (ch == '\\') {
 				c->state = CSS_URL_ESC;
 			} else if (ch == '"' || ch == '\'' || ch == '(' || ch == 0x7F ||
-				   (ch < 0x20 && ch != 0 && ch != '\t')) {
+			    (ch < 0x20 && ch != 0 && ch != '\t')) {
 				c->state = CSS_BAD_URL;
 			} else {
 				css_url_byte(c, ch);

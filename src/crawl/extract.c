@@ -22,9 +22,9 @@
 #include "lib/xmalloc.h"
 
 /* Name tests against literals, without strlen: this runs for every tag. */
-#define extract_is(t, lit) \
+#define extract_is(t, lit)                                          \
 	((t)->name_len == sizeof(lit) - 1 && !(t)->name_overflow && \
-	 memcmp((t)->name, (lit), sizeof(lit) - 1) == 0)
+	    memcmp((t)->name, (lit), sizeof(lit) - 1) == 0)
 
 struct extract {
 	enum extract_type type;
@@ -32,16 +32,16 @@ struct extract {
 	extract_cb cb;
 	void *arg;
 	struct htmltok *tok;
-	struct css *css;	/* the CSS body, or the current <style> */
-	struct css *css_attr;	/* style="" values */
+	struct css *css;      /* the CSS body, or the current <style> */
+	struct css *css_attr; /* style="" values */
 	int in_style;
-	int title;		/* 0 none yet, 1 inside the first <title>, 2 past it */
-	struct buf title_raw;	/* its source text, capped */
-	struct buf title_out;	/* what extract_title returns */
+	int title;	      /* 0 none yet, 1 inside the first <title>, 2 past it */
+	struct buf title_raw; /* its source text, capped */
+	struct buf title_out; /* what extract_title returns */
 	char *base;
 	unsigned meta;
 	size_t count, dropped;
-	struct buf dec;		/* the decoded attribute value */
+	struct buf dec; /* the decoded attribute value */
 };
 
 static int extract_isws(unsigned char c)
@@ -66,8 +66,8 @@ static int extract_ieq(const char *a, size_t n, const char *lit)
 	return 1;
 }
 
-static void extract_emit(struct extract *x, const char *ref, size_t len, char hop,
-			 const char *context, unsigned flags)
+static void extract_emit(
+    struct extract *x, const char *ref, size_t len, char hop, const char *context, unsigned flags)
 {
 	struct extract_link l;
 
@@ -101,8 +101,8 @@ static void extract_css_cb(void *arg, const char *ref, size_t len, int is_import
 
 /* The decoded value of the first attribute called name, or NULL when it is
  * absent or cut by a cap. The result lives in x->dec until the next call. */
-static const char *extract_attr(struct extract *x, const struct htmltok_tag *t,
-				const char *name, size_t *len)
+static const char *extract_attr(
+    struct extract *x, const struct htmltok_tag *t, const char *name, size_t *len)
 {
 	const struct htmltok_attr *a = htmltok_attr_n(t, name, strlen(name));
 
@@ -134,7 +134,7 @@ static int extract_has_token(const char *v, size_t n, const char *token, const c
 }
 
 static void extract_attr_link(struct extract *x, const struct htmltok_tag *t, const char *name,
-			      char hop, const char *context, unsigned flags)
+    char hop, const char *context, unsigned flags)
 {
 	size_t n;
 	const char *v = extract_attr(x, t, name, &n);
@@ -146,8 +146,8 @@ static void extract_attr_link(struct extract *x, const struct htmltok_tag *t, co
 /* Every candidate URL of a srcset, as the HTML "parse a srcset attribute"
  * algorithm splits it; descriptors are skipped, not validated, so a
  * candidate with a bad descriptor is still fetched. */
-static void extract_srcset(struct extract *x, const struct htmltok_tag *t, const char *name,
-			   const char *context)
+static void extract_srcset(
+    struct extract *x, const struct htmltok_tag *t, const char *name, const char *context)
 {
 	size_t n, i = 0;
 	const char *v = extract_attr(x, t, name, &n);
@@ -212,7 +212,7 @@ int extract_refresh_url(const char *v, size_t n, const char **url, size_t *len)
 			i++;
 	}
 	if (i == n)
-		return -1;	/* a refresh of the page itself */
+		return -1; /* a refresh of the page itself */
 	u = i;
 	/* "url" then "=" may precede the URL; a partial match means the
 	 * whole rest is the URL, except that a lone "u"-less start still
@@ -288,13 +288,10 @@ static void extract_meta_tag(struct extract *x, const struct htmltok_tag *t)
 
 /* Rels whose target is a page requisite; pingback and the connection hints
  * name no document worth fetching. */
-static const char *const extract_embed_rels[] = {
-	"stylesheet", "icon", "apple-touch-icon", "apple-touch-icon-precomposed",
-	"mask-icon", "modulepreload", "prefetch", "prerender", "preload", "manifest", NULL
-};
-static const char *const extract_skip_rels[] = {
-	"pingback", "dns-prefetch", "preconnect", NULL
-};
+static const char *const extract_embed_rels[] = {"stylesheet", "icon", "apple-touch-icon",
+    "apple-touch-icon-precomposed", "mask-icon", "modulepreload", "prefetch", "prerender",
+    "preload", "manifest", NULL};
+static const char *const extract_skip_rels[] = {"pingback", "dns-prefetch", "preconnect", NULL};
 
 static void extract_link_tag(struct extract *x, const struct htmltok_tag *t, unsigned flags)
 {
@@ -330,7 +327,7 @@ static void extract_start_tag(struct extract *x, const struct htmltok_tag *t)
 
 	if (extract_is(t, "a") || extract_is(t, "area")) {
 		extract_attr_link(x, t, "href", 'L', t->name_len == 1 ? "a/@href" : "area/@href",
-				  extract_rel_flags(x, t));
+		    extract_rel_flags(x, t));
 	} else if (extract_is(t, "link")) {
 		extract_link_tag(x, t, extract_rel_flags(x, t));
 	} else if (extract_is(t, "img") || (!t->foreign && extract_is(t, "image"))) {
@@ -418,8 +415,9 @@ static void extract_text_cb(void *arg, const char *data, size_t len)
 		css_feed(x->css, data, len);
 	if (x->title == 1 && x->title_raw.len < EXTRACT_TITLE_MAX)
 		buf_append(&x->title_raw, data,
-			   len < EXTRACT_TITLE_MAX - x->title_raw.len ? len
-			   : EXTRACT_TITLE_MAX - x->title_raw.len);
+		    len < EXTRACT_TITLE_MAX - x->title_raw.len
+			? len
+			: EXTRACT_TITLE_MAX - x->title_raw.len);
 }
 
 const char *extract_title(struct extract *x)
@@ -445,7 +443,8 @@ const char *extract_title(struct extract *x)
 	/* The cap may have cut a character: drop its first bytes. */
 	if (x->title_raw.len >= EXTRACT_TITLE_MAX) {
 		size_t k = n, cont = 0;
-		while (k > 0 && ((unsigned char)x->title_out.data[k - 1] & 0xc0) == 0x80 && cont < 3) {
+		while (
+		    k > 0 && ((unsigned char)x->title_out.data[k - 1] & 0xc0) == 0x80 && cont < 3) {
 			k--;
 			cont++;
 		}
@@ -463,11 +462,11 @@ const char *extract_title(struct extract *x)
 	return x->title_out.data;
 }
 
-struct extract *extract_new(enum extract_type type, const struct extract_opts *o,
-			    extract_cb cb, void *arg)
+struct extract *extract_new(
+    enum extract_type type, const struct extract_opts *o, extract_cb cb, void *arg)
 {
 	struct extract *x = xcalloc(1, sizeof(*x));
-	static const struct htmltok_cbs cbs = { extract_tag_cb, extract_text_cb };
+	static const struct htmltok_cbs cbs = {extract_tag_cb, extract_text_cb};
 
 	x->type = type;
 	if (o)

@@ -9,10 +9,10 @@
 
 enum extract_type { EXTRACT_HTML, EXTRACT_CSS };
 enum { EXTRACT_NOFOLLOW = 1 /* rel=nofollow on the link */ };
-enum { EXTRACT_META_NOFOLLOW = 1, EXTRACT_META_NOINDEX = 2 };	/* <meta name=robots> */
+enum { EXTRACT_META_NOFOLLOW = 1, EXTRACT_META_NOINDEX = 2 }; /* <meta name=robots> */
 
 struct extract_link {
-	const char *ref;	/* raw reference, not NUL-terminated, never empty */
+	const char *ref; /* raw reference, not NUL-terminated, never empty */
 	size_t len;
 	/* The first <base href> seen so far (raw, NUL-terminated), or NULL:
 	 * resolve it against the page URL, then ref against that. */
@@ -21,29 +21,29 @@ struct extract_link {
 	 * 'E' embed (img, script, stylesheet/icon links, frames, embed,
 	 * object, media, CSS), 'R' meta refresh. */
 	char hop;
-	const char *context;	/* static, e.g. "a/@href", "css/url" */
-	unsigned flags;		/* EXTRACT_NOFOLLOW */
+	const char *context; /* static, e.g. "a/@href", "css/url" */
+	unsigned flags;	     /* EXTRACT_NOFOLLOW */
 };
 
 typedef void (*extract_cb)(void *arg, const struct extract_link *l);
 
 struct extract_opts {
-	size_t max_outlinks;	/* 0 = unlimited; past it links are counted, not reported */
-	int forms;		/* report GET form actions (off by default, as Heritrix) */
+	size_t max_outlinks; /* 0 = unlimited; past it links are counted, not reported */
+	int forms;	     /* report GET form actions (off by default, as Heritrix) */
 };
 
 struct extract;
 
 /* o may be NULL for the defaults (no limit, no forms). */
-struct extract *extract_new(enum extract_type type, const struct extract_opts *o,
-			    extract_cb cb, void *arg);
+struct extract *extract_new(
+    enum extract_type type, const struct extract_opts *o, extract_cb cb, void *arg);
 /* Any chunking; links are reported from inside the call. Returns 0. */
 int extract_feed(struct extract *x, const char *data, size_t len);
 /* Ends the body, reporting what only the end decides. Returns 0. */
 int extract_finish(struct extract *x);
-unsigned extract_meta(const struct extract *x);		/* EXTRACT_META_* seen */
-size_t extract_dropped(const struct extract *x);	/* links past max_outlinks (dol:N) */
-size_t extract_count(const struct extract *x);		/* links reported */
+unsigned extract_meta(const struct extract *x);	 /* EXTRACT_META_* seen */
+size_t extract_dropped(const struct extract *x); /* links past max_outlinks (dol:N) */
+size_t extract_count(const struct extract *x);	 /* links reported */
 /* The text of the document's first HTML <title> so far, as document.title
  * gives it (references decoded, ASCII whitespace stripped and collapsed;
  * other control characters become spaces too, so it fits a header line),

@@ -21,9 +21,9 @@
 
 struct failures {
 	struct failures_env env;
-	uint64_t *said;			/* FAILURES_SLOTS hashes, 0 empty */
+	uint64_t *said; /* FAILURES_SLOTS hashes, 0 empty */
 	unsigned terminal_lines;
-	uint64_t failed;		/* final failures in this process */
+	uint64_t failed; /* final failures in this process */
 };
 
 struct failures *failures_new(const struct failures_env *env)
@@ -114,7 +114,8 @@ void failures_note(struct failures *fl, const struct failures_event *ev)
 
 		localtime_r(&at, &tm);
 		strftime(hms, sizeof hms, "%H:%M:%S", &tm);
-		buf_appendf(&b, "; attempt %d of %d at %s, ", ev->attempt + 1, ev->max_attempts, hms);
+		buf_appendf(
+		    &b, "; attempt %d of %d at %s, ", ev->attempt + 1, ev->max_attempts, hms);
 		failures_span(&b, ev->retry_ms);
 		/* What sets the wait, unless the settings below name it. */
 		if (ev->retry_setting != NULL && strstr(settings, ev->retry_setting) == NULL)
@@ -129,7 +130,8 @@ void failures_note(struct failures *fl, const struct failures_event *ev)
 	terminal = fl->terminal_lines < FAILURES_TERMINAL_MAX;
 	fl->env.say(fl->env.ctx, b.data, terminal);
 	if (terminal && ++fl->terminal_lines == FAILURES_TERMINAL_MAX)
-		fl->env.say(fl->env.ctx, "further first failures of hosts are only in logs/tern.log", 1);
+		fl->env.say(
+		    fl->env.ctx, "further first failures of hosts are only in logs/tern.log", 1);
 	buf_free(&b);
 }
 
@@ -174,8 +176,9 @@ void failures_print(const struct crawl_stats *st, FILE *out)
 		if (!any)
 			fprintf(out, "tern: failures by cause:\n");
 		any = 1;
-		fprintf(out, "tern:   %-8s %8llu  %s%s%s\n", status_group_word(g), (unsigned long long)n,
-		    status_group_label(g), *settings ? "; see " : "", settings);
+		fprintf(out, "tern:   %-8s %8llu  %s%s%s\n", status_group_word(g),
+		    (unsigned long long)n, status_group_label(g), *settings ? "; see " : "",
+		    settings);
 	}
 }
 
@@ -184,8 +187,8 @@ json_t *failures_json(const struct crawl_stats *st)
 	json_t *j = json_object();
 
 	for (int g = 0; g < STATUS_GROUP_COUNT; g++)
-		json_object_set_new(j, status_group_word(g),
-		    json_integer((json_int_t)st->failures_by_cause[g]));
+		json_object_set_new(
+		    j, status_group_word(g), json_integer((json_int_t)st->failures_by_cause[g]));
 	return j;
 }
 
@@ -194,7 +197,8 @@ void failures_from_json(struct crawl_stats *st, const json_t *j)
 	for (int g = 0; g < STATUS_GROUP_COUNT; g++) {
 		json_t *v = json_object_get(j, status_group_word(g));
 
-		st->failures_by_cause[g] = json_is_integer(v) && json_integer_value(v) > 0 ?
-		    (uint64_t)json_integer_value(v) : 0;
+		st->failures_by_cause[g] = json_is_integer(v) && json_integer_value(v) > 0
+		    ? (uint64_t)json_integer_value(v)
+		    : 0;
 	}
 }

@@ -18,7 +18,7 @@ struct crawl_stats;
 struct failures;
 
 struct failures_env {
-	struct crawl_stats *stats;	/* counted into; read for pages so far */
+	struct crawl_stats *stats; /* counted into; read for pages so far */
 	/* Says msg on the terminal (when terminal is set) and in tern.log. */
 	void *ctx;
 	void (*say)(void *ctx, const char *msg, int terminal);
@@ -26,17 +26,17 @@ struct failures_env {
 
 /* One failed attempt of a URI, or its final failure. */
 struct failures_event {
-	const char *host;		/* the host (a DNS failure is said of it) */
-	int port;			/* and port (every other failure) */
+	const char *host; /* the host (a DNS failure is said of it) */
+	int port;	  /* and port (every other failure) */
 	const char *uri;
-	int status;			/* as logged (an HTTP error says its code) */
+	int status; /* as logged (an HTTP error says its code) */
 	enum status_cause cause;
-	int seed;			/* the URI is a seed */
-	int final;			/* no attempt follows */
-	int attempt;			/* the attempt that failed, from 1 */
-	int max_attempts;		/* frontier.max-retries for this URI */
-	uint64_t retry_ms;		/* not final: the wait before the next attempt */
-	const char *retry_setting;	/* what sets that wait, or NULL */
+	int seed;		   /* the URI is a seed */
+	int final;		   /* no attempt follows */
+	int attempt;		   /* the attempt that failed, from 1 */
+	int max_attempts;	   /* frontier.max-retries for this URI */
+	uint64_t retry_ms;	   /* not final: the wait before the next attempt */
+	const char *retry_setting; /* what sets that wait, or NULL */
 };
 
 /* env is copied. */

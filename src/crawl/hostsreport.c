@@ -195,16 +195,17 @@ void hostsreport_write(const struct hostsreport *h, int json, struct buf *out)
 	if (json)
 		buf_appends(out, "[");
 	else
-		buf_appends(out, "[#urls] [#bytes] [host] [#robots] [#2xx] [#3xx] [#4xx] [#5xx] [#failed] [#dns]\n");
+		buf_appends(out,
+		    "[#urls] [#bytes] [host] [#robots] [#2xx] [#3xx] [#4xx] [#5xx] [#failed] [#dns]\n");
 	for (i = 0; i < h->n; i++) {
 		const struct hostsreport_host *e = order[i];
 		if (json) {
 			json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
-			    "host", e->name, "urls", (json_int_t)e->urls,
-			    "bytes", (json_int_t)e->bytes, "robots", (json_int_t)e->precluded,
-			    "2xx", (json_int_t)e->cls[2], "3xx", (json_int_t)e->cls[3],
-			    "4xx", (json_int_t)e->cls[4], "5xx", (json_int_t)e->cls[5],
-			    "failed", (json_int_t)e->failed, "dns", (json_int_t)e->dns);
+			    "host", e->name, "urls", (json_int_t)e->urls, "bytes",
+			    (json_int_t)e->bytes, "robots", (json_int_t)e->precluded, "2xx",
+			    (json_int_t)e->cls[2], "3xx", (json_int_t)e->cls[3], "4xx",
+			    (json_int_t)e->cls[4], "5xx", (json_int_t)e->cls[5], "failed",
+			    (json_int_t)e->failed, "dns", (json_int_t)e->dns);
 			char *t = o != NULL ? json_dumps(o, 0) : NULL;
 			if (t != NULL) {
 				buf_appends(out, i ? ",\n" : "\n");
@@ -246,11 +247,13 @@ static int hostsreport_before(const void *pa, const void *pb, void *ctx)
 	return strcmp(a->name, b->name) < 0;
 }
 
-size_t hostsreport_rows(const struct hostsreport *h, const char *by, size_t from, size_t n,
-    struct hostsreport_row *out)
+size_t hostsreport_rows(
+    const struct hostsreport *h, const char *by, size_t from, size_t n, struct hostsreport_row *out)
 {
-	int b = strcmp(by, "bytes") == 0 ? 1 : strcmp(by, "failed") == 0 ? 2 :
-	    strcmp(by, "name") == 0 ? 3 : 0;
+	int b = strcmp(by, "bytes") == 0 ? 1
+	    : strcmp(by, "failed") == 0	 ? 2
+	    : strcmp(by, "name") == 0	 ? 3
+					 : 0;
 	size_t keep = from + n, got;
 	const struct hostsreport_host **kept, *out_of_heap;
 	struct topn *t;

@@ -25,7 +25,7 @@ void hostsreport_write(const struct hostsreport *h, int json, struct buf *out);
 
 /* One host's figures, as hostsreport_rows gives them. */
 struct hostsreport_row {
-	const char *name;	/* the report's, valid until the next line added */
+	const char *name; /* the report's, valid until the next line added */
 	uint64_t urls, bytes, precluded, cls[6], failed, dns;
 };
 /* Rows from..from+n-1 of the hosts in the order `by` names: "urls",

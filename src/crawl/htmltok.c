@@ -30,18 +30,18 @@ enum htmltok_state {
 	HT_AFTER_ATTR_VALUE_Q,
 	HT_SELF_CLOSING,
 	HT_BOGUS_COMMENT,
-	HT_MD_OPEN,		/* after "<!": "--", "doctype" or "[CDATA[" */
+	HT_MD_OPEN, /* after "<!": "--", "doctype" or "[CDATA[" */
 	HT_COMMENT_START,
 	HT_COMMENT_START_DASH,
 	HT_COMMENT,
 	HT_COMMENT_END_DASH,
 	HT_COMMENT_END,
 	HT_COMMENT_END_BANG,
-	HT_DOCTYPE,		/* every DOCTYPE state ends at the first '>' */
+	HT_DOCTYPE, /* every DOCTYPE state ends at the first '>' */
 	HT_CDATA,
 	HT_CDATA_B1,
 	HT_CDATA_B2,
-	HT_RAW,			/* RCDATA and RAWTEXT: same end rules */
+	HT_RAW, /* RCDATA and RAWTEXT: same end rules */
 	HT_RAW_LT,
 	HT_RAW_END_OPEN,
 	HT_RAW_END_NAME,
@@ -98,12 +98,12 @@ struct htmltok {
 	size_t name_len;
 	int name_overflow;
 	int is_end, self_closing;
-	char *tb;			/* attribute names and values */
+	char *tb; /* attribute names and values */
 	size_t tb_len, tb_cap, values_len;
 	struct htmltok_rec *recs;
 	size_t nrecs, recs_cap;
-	int attr_on;			/* the current attribute is being kept */
-	struct htmltok_attr *attrs;	/* built for the callback */
+	int attr_on;		    /* the current attribute is being kept */
+	struct htmltok_attr *attrs; /* built for the callback */
 	size_t attrs_cap;
 
 	/* Look-ahead bytes (markup declarations, end tag names). */
@@ -337,30 +337,22 @@ static void htmltok_value_add(struct htmltok *t, const char *p, size_t n)
 
 /* ---- the foreign-content stack (tree-construction feedback) ---- */
 
-static const char *const htmltok_breakout[] = {
-	"b", "big", "blockquote", "body", "br", "center", "code", "dd", "div",
-	"dl", "dt", "em", "embed", "h1", "h2", "h3", "h4", "h5", "h6", "head",
-	"hr", "i", "img", "li", "listing", "menu", "meta", "nobr", "ol", "p",
-	"pre", "ruby", "s", "small", "span", "strong", "strike", "sub", "sup",
-	"table", "tt", "u", "ul", "var", NULL
-};
+static const char *const htmltok_breakout[] = {"b", "big", "blockquote", "body", "br", "center",
+    "code", "dd", "div", "dl", "dt", "em", "embed", "h1", "h2", "h3", "h4", "h5", "h6", "head",
+    "hr", "i", "img", "li", "listing", "menu", "meta", "nobr", "ol", "p", "pre", "ruby", "s",
+    "small", "span", "strong", "strike", "sub", "sup", "table", "tt", "u", "ul", "var", NULL};
 
-static const char *const htmltok_void[] = {
-	"area", "base", "basefont", "bgsound", "br", "col", "embed", "frame",
-	"hr", "image", "img", "input", "keygen", "link", "meta", "param",
-	"source", "track", "wbr", NULL
-};
+static const char *const htmltok_void[] = {"area", "base", "basefont", "bgsound", "br", "col",
+    "embed", "frame", "hr", "image", "img", "input", "keygen", "link", "meta", "param", "source",
+    "track", "wbr", NULL};
 
 /* HTML elements in the "special" category that can appear inside an
  * integration point and stop an end tag's search. */
-static const char *const htmltok_special[] = {
-	"address", "article", "aside", "blockquote", "button", "center",
-	"details", "dir", "div", "dl", "dd", "dt", "fieldset", "figcaption",
-	"figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header",
-	"hgroup", "li", "listing", "main", "menu", "nav", "ol", "p", "pre",
-	"section", "select", "summary", "table", "tbody", "td", "tfoot", "th",
-	"thead", "tr", "ul", "object", "applet", "marquee", "template", NULL
-};
+static const char *const htmltok_special[] = {"address", "article", "aside", "blockquote", "button",
+    "center", "details", "dir", "div", "dl", "dd", "dt", "fieldset", "figcaption", "figure",
+    "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "li", "listing",
+    "main", "menu", "nav", "ol", "p", "pre", "section", "select", "summary", "table", "tbody", "td",
+    "tfoot", "th", "thead", "tr", "ul", "object", "applet", "marquee", "template", NULL};
 
 /* An end tag that finds nothing to close in our stack closes the foreign
  * content when it names a block element that usually encloses an <svg>: a
@@ -368,12 +360,10 @@ static const char *const htmltok_special[] = {
  * the end tags the tree builder matches "in scope", through the foreign
  * elements; generic ones (span, a, b) stop at the first special element,
  * so they are taken to close nothing. */
-static const char *const htmltok_enclosing[] = {
-	"html", "body", "div", "section", "article", "aside", "header", "footer",
-	"nav", "main", "figure", "li", "ul", "ol", "dd", "dl", "dt", "td", "th",
-	"tr", "table", "tbody", "thead", "tfoot", "form", "button", "blockquote",
-	"center", "details", "fieldset", "h1", "h2", "h3", "h4", "h5", "h6", NULL
-};
+static const char *const htmltok_enclosing[] = {"html", "body", "div", "section", "article",
+    "aside", "header", "footer", "nav", "main", "figure", "li", "ul", "ol", "dd", "dl", "dt", "td",
+    "th", "tr", "table", "tbody", "thead", "tfoot", "form", "button", "blockquote", "center",
+    "details", "fieldset", "h1", "h2", "h3", "h4", "h5", "h6", NULL};
 
 static int htmltok_el_is(const struct htmltok_el *e, const char *name, size_t len)
 {
@@ -405,7 +395,7 @@ static void htmltok_push(struct htmltok *t, enum htmltok_ns ns)
 		    htmltok_el_is(e, "title", 5))
 			e->ip = HT_IP_HTML;
 	} else if (ns == HT_NS_MATH) {
-		static const char *const mtext[] = { "mi", "mo", "mn", "ms", "mtext", NULL };
+		static const char *const mtext[] = {"mi", "mo", "mn", "ms", "mtext", NULL};
 
 		if (htmltok_in_list(t->name, t->name_len, mtext)) {
 			e->ip = HT_IP_MATHTEXT;
@@ -418,16 +408,21 @@ static void htmltok_push(struct htmltok *t, enum htmltok_ns ns)
 			for (i = 0; i < t->nrecs && !enc; i++) {
 				const struct htmltok_rec *r = &t->recs[i];
 
-				if (r->name_len == 8 && memcmp(t->tb + r->name_off, "encoding", 8) == 0) {
+				if (r->name_len == 8 &&
+				    memcmp(t->tb + r->name_off, "encoding", 8) == 0) {
 					const char *v = t->tb + r->value_off;
 					size_t k;
 					char low[32];
 
 					if (r->value_len == 9 || r->value_len == 21) {
 						for (k = 0; k < r->value_len; k++)
-							low[k] = (char)htmltok_lower((unsigned char)v[k]);
-						if ((r->value_len == 9 && memcmp(low, "text/html", 9) == 0) ||
-						    (r->value_len == 21 && memcmp(low, "application/xhtml+xml", 21) == 0))
+							low[k] = (char)htmltok_lower(
+							    (unsigned char)v[k]);
+						if ((r->value_len == 9 &&
+							memcmp(low, "text/html", 9) == 0) ||
+						    (r->value_len == 21 &&
+							memcmp(low, "application/xhtml+xml", 21) ==
+							    0))
 							e->ip = HT_IP_HTML;
 					}
 					break;
@@ -450,7 +445,7 @@ static int htmltok_has_attr(const struct htmltok *t, const char *name)
 static void htmltok_pop_foreign(struct htmltok *t)
 {
 	while (t->depth && t->stack[t->depth - 1].ns != HT_NS_HTML &&
-	       t->stack[t->depth - 1].ip == HT_IP_NONE)
+	    t->stack[t->depth - 1].ip == HT_IP_NONE)
 		t->depth--;
 }
 
@@ -466,10 +461,8 @@ static int htmltok_named_n(const struct htmltok *t, const char *name, size_t n)
  * open, the tag then being ignored unless it is a script. */
 static int htmltok_select_start(struct htmltok *t)
 {
-	static const char *const closing[] = {
-		"input", "keygen", "textarea", "caption", "table", "tbody", "tfoot",
-		"thead", "tr", "td", "th", NULL
-	};
+	static const char *const closing[] = {"input", "keygen", "textarea", "caption", "table",
+	    "tbody", "tfoot", "thead", "tr", "td", "th", NULL};
 
 	if (htmltok_named(t, "select")) {
 		/* A nested <select> acts as </select> and is not opened. */
@@ -504,8 +497,8 @@ static enum htmltok_text htmltok_tree_start(struct htmltok *t, int *foreign)
 	if (!html) {
 		if (htmltok_in_list(t->name, t->name_len, htmltok_breakout) ||
 		    (htmltok_named(t, "font") &&
-		     (htmltok_has_attr(t, "color") || htmltok_has_attr(t, "face") ||
-		      htmltok_has_attr(t, "size")))) {
+			(htmltok_has_attr(t, "color") || htmltok_has_attr(t, "face") ||
+			    htmltok_has_attr(t, "size")))) {
 			htmltok_pop_foreign(t);
 		} else {
 			*foreign = 1;
@@ -833,7 +826,8 @@ void htmltok_feed(struct htmltok *t, const char *data, size_t len)
 			} else {
 				const char *s = p;
 
-				while (p < end && htmltok_is_name_byte((unsigned char)*p) && *p != '=')
+				while (
+				    p < end && htmltok_is_name_byte((unsigned char)*p) && *p != '=')
 					p++;
 				htmltok_attr_name_run(t, s, (size_t)(p - s));
 				continue;
@@ -1088,8 +1082,8 @@ void htmltok_feed(struct htmltok *t, const char *data, size_t len)
 		case HT_SCRIPT_END_OPEN:
 		case HT_SCRIPT_ESC_END_OPEN:
 			if (htmltok_isalpha(c)) {
-				t->state = t->state == HT_SCRIPT_END_OPEN ?
-					HT_SCRIPT_END_NAME : HT_SCRIPT_ESC_END_NAME;
+				t->state = t->state == HT_SCRIPT_END_OPEN ? HT_SCRIPT_END_NAME
+									  : HT_SCRIPT_ESC_END_NAME;
 				continue;
 			}
 			t->state = t->state == HT_SCRIPT_END_OPEN ? HT_SCRIPT : HT_SCRIPT_ESC;
@@ -1123,8 +1117,8 @@ void htmltok_feed(struct htmltok *t, const char *data, size_t len)
 		case HT_SCRIPT_ESC:
 		case HT_SCRIPT_ESC_DASH:
 			if (c == '-')
-				t->state = t->state == HT_SCRIPT_ESC ? HT_SCRIPT_ESC_DASH :
-					HT_SCRIPT_ESC_DASH_DASH;
+				t->state = t->state == HT_SCRIPT_ESC ? HT_SCRIPT_ESC_DASH
+								     : HT_SCRIPT_ESC_DASH_DASH;
 			else if (c == '<')
 				t->state = HT_SCRIPT_ESC_LT;
 			else
@@ -1161,13 +1155,14 @@ void htmltok_feed(struct htmltok *t, const char *data, size_t len)
 				htmltok_tmp_add(t, c);
 				break;
 			}
-			t->state = t->state == HT_SCRIPT_DESC_START ? HT_SCRIPT_ESC : HT_SCRIPT_DESC;
+			t->state =
+			    t->state == HT_SCRIPT_DESC_START ? HT_SCRIPT_ESC : HT_SCRIPT_DESC;
 			continue;
 		case HT_SCRIPT_DESC:
 		case HT_SCRIPT_DESC_DASH:
 			if (c == '-')
-				t->state = t->state == HT_SCRIPT_DESC ? HT_SCRIPT_DESC_DASH :
-					HT_SCRIPT_DESC_DASH_DASH;
+				t->state = t->state == HT_SCRIPT_DESC ? HT_SCRIPT_DESC_DASH
+								      : HT_SCRIPT_DESC_DASH_DASH;
 			else if (c == '<')
 				t->state = HT_SCRIPT_DESC_LT;
 			else

@@ -26,29 +26,29 @@
 /* What the tokenizer reads after a start tag. */
 enum htmltok_text {
 	HTMLTOK_DATA,
-	HTMLTOK_RCDATA,		/* title, textarea */
-	HTMLTOK_RAWTEXT,	/* style, xmp, iframe, noembed, noframes */
+	HTMLTOK_RCDATA,	 /* title, textarea */
+	HTMLTOK_RAWTEXT, /* style, xmp, iframe, noembed, noframes */
 	HTMLTOK_SCRIPT,
 	HTMLTOK_PLAINTEXT,
 };
 
 struct htmltok_attr {
-	const char *name;	/* ASCII-lowercased */
+	const char *name; /* ASCII-lowercased */
 	size_t name_len;
-	const char *value;	/* raw: references not decoded, NULs kept */
+	const char *value; /* raw: references not decoded, NULs kept */
 	size_t value_len;
-	int overflow;		/* value or name cut by a cap: do not use */
+	int overflow; /* value or name cut by a cap: do not use */
 };
 
 struct htmltok_tag {
-	const char *name;	/* ASCII-lowercased, NUL-terminated */
+	const char *name; /* ASCII-lowercased, NUL-terminated */
 	size_t name_len;
 	int name_overflow;
 	int end;
 	int self_closing;
-	int foreign;		/* start tag of an SVG or MathML element */
-	enum htmltok_text text;	/* for start tags */
-	const struct htmltok_attr *attrs;	/* source order, duplicates kept */
+	int foreign;			  /* start tag of an SVG or MathML element */
+	enum htmltok_text text;		  /* for start tags */
+	const struct htmltok_attr *attrs; /* source order, duplicates kept */
 	size_t nattrs;
 };
 
@@ -74,6 +74,7 @@ void htmltok_free(struct htmltok *t);
 /* The first attribute called name, as HTML keeps the first of duplicates;
  * NULL if absent. */
 const struct htmltok_attr *htmltok_attr(const struct htmltok_tag *t, const char *name);
-const struct htmltok_attr *htmltok_attr_n(const struct htmltok_tag *t, const char *name, size_t len);
+const struct htmltok_attr *htmltok_attr_n(
+    const struct htmltok_tag *t, const char *name, size_t len);
 
 #endif

@@ -13,7 +13,12 @@
 #include <unistd.h>
 
 static const char *const job_subdirs[] = {
-	"state", "state/tmp", "logs", "warcs", "reports", "checkpoints",
+    "state",
+    "state/tmp",
+    "logs",
+    "warcs",
+    "reports",
+    "checkpoints",
 };
 
 static int job_mkdir(const char *path, char **err)
@@ -48,8 +53,14 @@ static int job_mkdirs(const char *dir, char **err)
 /* Names a job directory holds before its crawl's state exists: a
  * directory with only these is a job whose first start failed. */
 static const char *const job_own_names[] = {
-	"tern.conf", "tern.conf.tmp", "seeds.txt", "state", "logs", "warcs", "reports",
-	"checkpoints",
+    "tern.conf",
+    "tern.conf.tmp",
+    "seeds.txt",
+    "state",
+    "logs",
+    "warcs",
+    "reports",
+    "checkpoints",
 };
 
 /* The first entry of dir that is not tern's own, or NULL (also when dir
@@ -85,7 +96,8 @@ int job_create(const char *dir, const struct config *cfg, char **err)
 
 	path = xasprintf("%s/state/frontier", dir);
 	if (stat(path, &st) == 0) {
-		*err = xasprintf("%s already holds a crawl's state: continue it with `tern resume %s`, or choose a new job directory",
+		*err = xasprintf(
+		    "%s already holds a crawl's state: continue it with `tern resume %s`, or choose a new job directory",
 		    dir, dir);
 		free(path);
 		return -1;
@@ -95,7 +107,8 @@ int job_create(const char *dir, const struct config *cfg, char **err)
 	 * someone's other files. */
 	if ((foreign = job_foreign_entry(dir)) != NULL) {
 		*err = xasprintf("%s is not empty (it holds '%s') and is not a tern job directory: "
-		    "choose a new or empty directory for the job", dir, foreign);
+				 "choose a new or empty directory for the job",
+		    dir, foreign);
 		free(foreign);
 		return -1;
 	}
@@ -155,7 +168,8 @@ int job_check_resumable(const char *dir, char **err)
 	int rc = 0;
 
 	if (stat(path, &st) != 0) {
-		*err = xasprintf("%s is not a job directory with a crawl's state (no %s)", dir, path);
+		*err =
+		    xasprintf("%s is not a job directory with a crawl's state (no %s)", dir, path);
 		rc = -1;
 	}
 	free(path);

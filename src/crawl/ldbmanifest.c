@@ -16,15 +16,23 @@
 #define LDBMANIFEST_LEVELS 7
 
 enum {
-	LDBMANIFEST_ZERO = 0, LDBMANIFEST_FULL = 1, LDBMANIFEST_FIRST = 2,
-	LDBMANIFEST_MIDDLE = 3, LDBMANIFEST_LAST = 4,
+	LDBMANIFEST_ZERO = 0,
+	LDBMANIFEST_FULL = 1,
+	LDBMANIFEST_FIRST = 2,
+	LDBMANIFEST_MIDDLE = 3,
+	LDBMANIFEST_LAST = 4,
 };
 
 /* Version edit tags (db/version_edit.cc). */
 enum {
-	LDBMANIFEST_COMPARATOR = 1, LDBMANIFEST_LOG_NUMBER = 2, LDBMANIFEST_NEXT_FILE = 3,
-	LDBMANIFEST_LAST_SEQUENCE = 4, LDBMANIFEST_COMPACT_POINTER = 5,
-	LDBMANIFEST_DELETED_FILE = 6, LDBMANIFEST_NEW_FILE = 7, LDBMANIFEST_PREV_LOG = 9,
+	LDBMANIFEST_COMPARATOR = 1,
+	LDBMANIFEST_LOG_NUMBER = 2,
+	LDBMANIFEST_NEXT_FILE = 3,
+	LDBMANIFEST_LAST_SEQUENCE = 4,
+	LDBMANIFEST_COMPACT_POINTER = 5,
+	LDBMANIFEST_DELETED_FILE = 6,
+	LDBMANIFEST_NEW_FILE = 7,
+	LDBMANIFEST_PREV_LOG = 9,
 };
 
 struct ldbmanifest_event {
@@ -64,8 +72,8 @@ static uint32_t ldbmanifest_unmask(uint32_t masked)
 	return (rot >> 17) | (rot << 15);
 }
 
-static int ldbmanifest_varint(const unsigned char **p, const unsigned char *end, uint64_t *out,
-    int bits)
+static int ldbmanifest_varint(
+    const unsigned char **p, const unsigned char *end, uint64_t *out, int bits)
 {
 	uint64_t v = 0;
 
@@ -92,8 +100,8 @@ static int ldbmanifest_slice(const unsigned char **p, const unsigned char *end)
 	return 0;
 }
 
-static void ldbmanifest_event_add(struct ldbmanifest_parser *ps, int level, uint64_t number,
-    uint64_t size, int add)
+static void ldbmanifest_event_add(
+    struct ldbmanifest_parser *ps, int level, uint64_t number, uint64_t size, int add)
 {
 	struct ldbmanifest_event *e;
 
@@ -143,18 +151,20 @@ static int ldbmanifest_edit(struct ldbmanifest_parser *ps, const unsigned char *
 				goto bad;
 			break;
 		case LDBMANIFEST_COMPACT_POINTER:
-			if (ldbmanifest_varint(&p, end, &level, 32) < 0 || level >= LDBMANIFEST_LEVELS ||
-			    ldbmanifest_slice(&p, end) < 0)
+			if (ldbmanifest_varint(&p, end, &level, 32) < 0 ||
+			    level >= LDBMANIFEST_LEVELS || ldbmanifest_slice(&p, end) < 0)
 				goto bad;
 			break;
 		case LDBMANIFEST_DELETED_FILE:
-			if (ldbmanifest_varint(&p, end, &level, 32) < 0 || level >= LDBMANIFEST_LEVELS ||
+			if (ldbmanifest_varint(&p, end, &level, 32) < 0 ||
+			    level >= LDBMANIFEST_LEVELS ||
 			    ldbmanifest_varint(&p, end, &number, 64) < 0)
 				goto bad;
 			ldbmanifest_event_add(ps, (int)level, number, 0, 0);
 			break;
 		case LDBMANIFEST_NEW_FILE:
-			if (ldbmanifest_varint(&p, end, &level, 32) < 0 || level >= LDBMANIFEST_LEVELS ||
+			if (ldbmanifest_varint(&p, end, &level, 32) < 0 ||
+			    level >= LDBMANIFEST_LEVELS ||
 			    ldbmanifest_varint(&p, end, &number, 64) < 0 ||
 			    ldbmanifest_varint(&p, end, &size, 64) < 0 ||
 			    ldbmanifest_slice(&p, end) < 0 || ldbmanifest_slice(&p, end) < 0)
@@ -213,7 +223,7 @@ static void ldbmanifest_live(struct ldbmanifest_parser *ps)
 
 int ldbmanifest_parse(const unsigned char *data, size_t len, struct ldbmanifest *m, char **err)
 {
-	struct ldbmanifest_parser ps = { m, NULL, 0, 0, err };
+	struct ldbmanifest_parser ps = {m, NULL, 0, 0, err};
 	struct buf rec = BUF_INIT;
 	int in_frag = 0, rc = 0;
 	size_t pos = 0;
@@ -226,11 +236,11 @@ int ldbmanifest_parse(const unsigned char *data, size_t len, struct ldbmanifest 
 		int type;
 
 		if (left < LDBMANIFEST_HEADER) {
-			pos += left;	/* the block's zero trailer */
+			pos += left; /* the block's zero trailer */
 			continue;
 		}
 		if (len - pos < LDBMANIFEST_HEADER)
-			break;		/* a header cut short: the end */
+			break; /* a header cut short: the end */
 		n = (size_t)h[4] | (size_t)h[5] << 8;
 		type = h[6];
 		if (LDBMANIFEST_HEADER + n > left) {
@@ -239,16 +249,17 @@ int ldbmanifest_parse(const unsigned char *data, size_t len, struct ldbmanifest 
 			break;
 		}
 		if (LDBMANIFEST_HEADER + n > len - pos)
-			break;		/* a record cut short: the end */
+			break; /* a record cut short: the end */
 		if (type == LDBMANIFEST_ZERO && n == 0) {
-			pos += left;	/* preallocated zeros */
+			pos += left; /* preallocated zeros */
 			continue;
 		}
 		want = ldbmanifest_unmask((uint32_t)h[0] | (uint32_t)h[1] << 8 |
 		    (uint32_t)h[2] << 16 | (uint32_t)h[3] << 24);
 		got = ldbmanifest_crc32c(0, h + 6, 1 + n);
 		if (want != got) {
-			*err = xasprintf("MANIFEST: checksum mismatch in the record at byte %zu", pos);
+			*err =
+			    xasprintf("MANIFEST: checksum mismatch in the record at byte %zu", pos);
 			rc = -1;
 			break;
 		}
@@ -275,7 +286,8 @@ int ldbmanifest_parse(const unsigned char *data, size_t len, struct ldbmanifest 
 			buf_append(&rec, (const char *)h + LDBMANIFEST_HEADER, n);
 			if (type == LDBMANIFEST_LAST) {
 				in_frag = 0;
-				if (ldbmanifest_edit(&ps, (const unsigned char *)rec.data, rec.len) < 0)
+				if (ldbmanifest_edit(
+					&ps, (const unsigned char *)rec.data, rec.len) < 0)
 					rc = -1;
 				m->used = pos;
 			}
@@ -289,9 +301,9 @@ int ldbmanifest_parse(const unsigned char *data, size_t len, struct ldbmanifest 
 		if (rc < 0)
 			break;
 		continue;
-frag:
-		*err = xasprintf("MANIFEST: fragments out of order at byte %zu",
-		    pos - LDBMANIFEST_HEADER - n);
+	frag:
+		*err = xasprintf(
+		    "MANIFEST: fragments out of order at byte %zu", pos - LDBMANIFEST_HEADER - n);
 		rc = -1;
 		break;
 	}

@@ -12,19 +12,19 @@
 
 struct ldbmanifest_table {
 	int level;
-	uint64_t number;	/* the file is NNNNNN.ldb (or .sst) */
-	uint64_t size;		/* its length in bytes */
+	uint64_t number; /* the file is NNNNNN.ldb (or .sst) */
+	uint64_t size;	 /* its length in bytes */
 };
 
 struct ldbmanifest {
-	struct ldbmanifest_table *tables;	/* sorted by number */
+	struct ldbmanifest_table *tables; /* sorted by number */
 	size_t ntables;
-	uint64_t log_number;		/* logs from this number on are replayed */
+	uint64_t log_number; /* logs from this number on are replayed */
 	uint64_t prev_log_number;
 	uint64_t next_file_number;
 	uint64_t last_sequence;
-	size_t edits;			/* version edits read */
-	size_t used;			/* bytes up to the end of the last whole record */
+	size_t edits; /* version edits read */
+	size_t used;  /* bytes up to the end of the last whole record */
 };
 
 /* Parses len bytes of a MANIFEST. Returns 0 and fills m (free it with

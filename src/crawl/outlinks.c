@@ -35,9 +35,9 @@
 struct outlinks_resolver {
 	const struct curi *c;
 	const struct url_parts *page;
-	struct buf href;		/* the link just resolved ("" if it was not) */
-	struct buf base_raw;		/* the <base href> that base was resolved from */
-	struct buf base;		/* base_raw resolved against the page */
+	struct buf href;     /* the link just resolved ("" if it was not) */
+	struct buf base_raw; /* the <base href> that base was resolved from */
+	struct buf base;     /* base_raw resolved against the page */
 	struct url_parts base_parts;
 	int base_ok;
 };
@@ -52,10 +52,10 @@ struct outlinks {
 	/* An ended response's extractors, by type, reset for the next one
 	 * rather than made again. */
 	struct extract *spare[EXTRACT_CSS + 1];
-	size_t max_outlinks;		/* extract.max-outlinks for the response, 0: none */
-	size_t dropped;			/* links past it, across the extractors */
-	struct sitemaps_doc *sm;	/* a sitemap's parser, first in the chain */
-	struct buf links;		/* records: hop, then ref NUL, base NUL */
+	size_t max_outlinks;	 /* extract.max-outlinks for the response, 0: none */
+	size_t dropped;		 /* links past it, across the extractors */
+	struct sitemaps_doc *sm; /* a sitemap's parser, first in the chain */
+	struct buf links;	 /* records: hop, then ref NUL, base NUL */
 	size_t nlinks;
 	struct outlinks_resolver r;
 };
@@ -115,8 +115,8 @@ static int outlinks_is_css(const char *mime, const char *target, size_t n)
 
 /* The response's extractor number i, of type t: the spare one reset, or a
  * new one. */
-static void outlinks_extractor(struct outlinks *o, int i, enum extract_type t,
-    const struct extract_opts *xo)
+static void outlinks_extractor(
+    struct outlinks *o, int i, enum extract_type t, const struct extract_opts *xo)
 {
 	if (o->spare[t] != NULL) {
 		o->x[i] = o->spare[t];
@@ -159,7 +159,8 @@ int outlinks_begin(struct outlinks *o, const struct config *cfg, const struct cu
 		o->sm = sitemaps_doc_new(xo.max_outlinks);
 	if ((o->sm == NULL || independently) && outlinks_is_html(mime))
 		outlinks_extractor(o, n++, EXTRACT_HTML, &xo);
-	if (((n == 0 && o->sm == NULL) || independently) && outlinks_is_css(mime, target, target_len))
+	if (((n == 0 && o->sm == NULL) || independently) &&
+	    outlinks_is_css(mime, target, target_len))
 		outlinks_extractor(o, n++, EXTRACT_CSS, &xo);
 	return 1;
 }
@@ -197,8 +198,8 @@ size_t outlinks_dropped(const struct outlinks *o)
 	return n;
 }
 
-static void outlinks_resolver_init(struct outlinks_resolver *r, const struct curi *c,
-    const struct url_parts *page)
+static void outlinks_resolver_init(
+    struct outlinks_resolver *r, const struct curi *c, const struct url_parts *page)
 {
 	r->c = c;
 	r->page = page;
@@ -219,8 +220,8 @@ static void outlinks_resolver_end(struct outlinks_resolver *r, size_t keep)
 
 /* Resolves a link against the page (or its <base href>) into r->href; 0,
  * or -1 (r->href empty) if it does not resolve. */
-static int outlinks_resolve(struct outlinks_resolver *r, const char *ref, size_t reflen,
-    const char *base)
+static int outlinks_resolve(
+    struct outlinks_resolver *r, const char *ref, size_t reflen, const char *base)
 {
 	const char *against = r->c->uri;
 	const struct url_parts *parts = r->page;
@@ -229,8 +230,9 @@ static int outlinks_resolve(struct outlinks_resolver *r, const char *ref, size_t
 		if (r->base_raw.len == 0 || strcmp(r->base_raw.data, base) != 0) {
 			buf_reset(&r->base_raw);
 			buf_appends(&r->base_raw, base);
-			r->base_ok = url_resolve_parsed(r->c->uri, r->page, base, strlen(base),
-			    &r->base) == 0 && url_split(r->base.data, &r->base_parts) == 0;
+			r->base_ok = url_resolve_parsed(
+					 r->c->uri, r->page, base, strlen(base), &r->base) == 0 &&
+			    url_split(r->base.data, &r->base_parts) == 0;
 		}
 		if (r->base_ok) {
 			against = r->base.data;
@@ -246,8 +248,8 @@ static int outlinks_resolve(struct outlinks_resolver *r, const char *ref, size_t
 
 /* Resolves a header's link into r->href and adds it to the page's batch,
  * ahead of the body's links. */
-static void outlinks_header_link(const struct outlinks_env *env, struct outlinks_resolver *r,
-    const char *ref, size_t reflen)
+static void outlinks_header_link(
+    const struct outlinks_env *env, struct outlinks_resolver *r, const char *ref, size_t reflen)
 {
 	if (outlinks_resolve(r, ref, reflen, NULL) == 0)
 		schedule_batch_add(env->schedule, r->href.data, r->href.len, 'R');
@@ -259,8 +261,8 @@ static void outlinks_header_link(const struct outlinks_env *env, struct outlinks
 static void outlinks_headers(const struct outlinks_env *env, struct outlinks_resolver *r,
     struct fetch *f, int status, struct buf *text)
 {
-	const char *loc = f != NULL && status >= 300 && status < 400 ?
-	    fetch_header(f, "Location") : NULL;
+	const char *loc =
+	    f != NULL && status >= 300 && status < 400 ? fetch_header(f, "Location") : NULL;
 
 	if (loc != NULL) {
 		outlinks_header_link(env, r, loc, strlen(loc));
@@ -276,7 +278,8 @@ static void outlinks_headers(const struct outlinks_env *env, struct outlinks_res
 			if (r->href.len)
 				buf_appendf(text, "%s R =CONTENT_LOCATION\n", r->href.data);
 		}
-		if (refresh != NULL && extract_refresh_url(refresh, strlen(refresh), &u, &ulen) == 0) {
+		if (refresh != NULL &&
+		    extract_refresh_url(refresh, strlen(refresh), &u, &ulen) == 0) {
 			outlinks_header_link(env, r, u, ulen);
 			if (r->href.len)
 				buf_appendf(text, "%s R =REFRESH\n", r->href.data);

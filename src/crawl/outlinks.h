@@ -25,9 +25,9 @@ struct outlinks_env {
 	const struct config *cfg;
 	struct frontier *frontier;
 	struct schedule *schedule;
-	struct crawl_stats *stats;	/* links_scheduled */
-	int robots_policy;		/* 0 obey: meta robots nofollow counts */
-	int continuous;			/* crawl.mode = continuous (sitemaps) */
+	struct crawl_stats *stats; /* links_scheduled */
+	int robots_policy;	   /* 0 obey: meta robots nofollow counts */
+	int continuous;		   /* crawl.mode = continuous (sitemaps) */
 };
 
 struct outlinks;

@@ -3,8 +3,7 @@
 #include "lib/isodate.h"
 #include <string.h>
 
-void
-politeness_defaults(struct politeness_params *p)
+void politeness_defaults(struct politeness_params *p)
 {
 	p->delay_factor = 5.0;
 	p->min_delay_ms = 3000;
@@ -13,9 +12,8 @@ politeness_defaults(struct politeness_params *p)
 	p->max_kb_sec = 0;
 }
 
-uint64_t
-politeness_delay(const struct politeness_params *p, int fetched,
-    uint64_t duration_ms, int64_t crawl_delay_ms)
+uint64_t politeness_delay(
+    const struct politeness_params *p, int fetched, uint64_t duration_ms, int64_t crawl_delay_ms)
 {
 	double scaled;
 	int64_t d, respect;
@@ -29,8 +27,8 @@ politeness_delay(const struct politeness_params *p, int fetched,
 		d = p->min_delay_ms;
 	if (d > p->max_delay_ms)
 		d = p->max_delay_ms;
-	respect = p->respect_crawl_delay_s > INT64_MAX / 1000 ? INT64_MAX :
-	    p->respect_crawl_delay_s * 1000;
+	respect = p->respect_crawl_delay_s > INT64_MAX / 1000 ? INT64_MAX
+							      : p->respect_crawl_delay_s * 1000;
 	if (crawl_delay_ms >= 0 && d < respect) {
 		int64_t cd = crawl_delay_ms < respect ? crawl_delay_ms : respect;
 
@@ -40,9 +38,8 @@ politeness_delay(const struct politeness_params *p, int fetched,
 	return d < 0 ? 0 : (uint64_t)d;
 }
 
-uint64_t
-politeness_bandwidth(int64_t kb_sec, uint64_t *next_emit_ms, uint64_t now_ms,
-    uint64_t bytes)
+uint64_t politeness_bandwidth(
+    int64_t kb_sec, uint64_t *next_emit_ms, uint64_t now_ms, uint64_t bytes)
 {
 	uint64_t start = *next_emit_ms > now_ms ? *next_emit_ms : now_ms;
 	double ms;
@@ -54,16 +51,14 @@ politeness_bandwidth(int64_t kb_sec, uint64_t *next_emit_ms, uint64_t now_ms,
 	return *next_emit_ms - now_ms;
 }
 
-uint64_t
-politeness_backoff(uint64_t floor_ms, uint32_t rnd)
+uint64_t politeness_backoff(uint64_t floor_ms, uint32_t rnd)
 {
 	uint64_t quarter = floor_ms / 4;
 
 	return floor_ms + (uint64_t)(((unsigned __int128)quarter * rnd) >> 32);
 }
 
-static int
-politeness_digits(const char *s, int n, int *out)
+static int politeness_digits(const char *s, int n, int *out)
 {
 	int i, v = 0;
 
@@ -78,21 +73,17 @@ politeness_digits(const char *s, int n, int *out)
 
 /* IMF-fixdate only ("Sun, 06 Nov 1994 08:49:37 GMT", RFC 9110 5.6.7): the
  * obsolete forms are not worth the code for a snooze hint. */
-static int
-politeness_http_date(const char *s, int64_t *out)
+static int politeness_http_date(const char *s, int64_t *out)
 {
 	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
 	int day, year, hh, mm, ss, mon;
 	const char *mp;
 
-	if (strlen(s) != 29 || s[3] != ',' || s[4] != ' ' || s[7] != ' ' ||
-	    s[11] != ' ' || s[16] != ' ' || s[19] != ':' || s[22] != ':' ||
-	    strcmp(s + 25, " GMT") != 0)
+	if (strlen(s) != 29 || s[3] != ',' || s[4] != ' ' || s[7] != ' ' || s[11] != ' ' ||
+	    s[16] != ' ' || s[19] != ':' || s[22] != ':' || strcmp(s + 25, " GMT") != 0)
 		return -1;
-	if (politeness_digits(s + 5, 2, &day) < 0 ||
-	    politeness_digits(s + 12, 4, &year) < 0 ||
-	    politeness_digits(s + 17, 2, &hh) < 0 ||
-	    politeness_digits(s + 20, 2, &mm) < 0 ||
+	if (politeness_digits(s + 5, 2, &day) < 0 || politeness_digits(s + 12, 4, &year) < 0 ||
+	    politeness_digits(s + 17, 2, &hh) < 0 || politeness_digits(s + 20, 2, &mm) < 0 ||
 	    politeness_digits(s + 23, 2, &ss) < 0)
 		return -1;
 	for (mp = months; *mp != '\0'; mp += 3)
@@ -105,9 +96,7 @@ politeness_http_date(const char *s, int64_t *out)
 	return 0;
 }
 
-int
-politeness_retry_after(const char *value, int64_t now_unix_s, uint64_t cap_ms,
-    uint64_t *out)
+int politeness_retry_after(const char *value, int64_t now_unix_s, uint64_t cap_ms, uint64_t *out)
 {
 	uint64_t secs = 0;
 	int64_t when;

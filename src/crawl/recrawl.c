@@ -6,8 +6,7 @@
 #include "lib/isodate.h"
 #include <string.h>
 
-void
-recrawl_rule(const struct config *cfg, const char *surt, struct revisit_rule *out)
+void recrawl_rule(const struct config *cfg, const char *surt, struct revisit_rule *out)
 {
 	out->initial_s = config_int_for(cfg, surt, CK_REVISIT_INITIAL_INTERVAL_SECONDS);
 	out->min_s = config_int_for(cfg, surt, CK_REVISIT_MIN_INTERVAL_SECONDS);
@@ -16,8 +15,7 @@ recrawl_rule(const struct config *cfg, const char *surt, struct revisit_rule *ou
 	out->unchanged_factor = config_double_for(cfg, surt, CK_REVISIT_UNCHANGED_FACTOR);
 }
 
-void
-recrawl_validators(const struct config *cfg, const char *surt, const struct curi *c,
+void recrawl_validators(const struct config *cfg, const char *surt, const struct curi *c,
     const char **if_none_match, const char **if_modified_since)
 {
 	*if_none_match = *if_modified_since = NULL;
@@ -25,8 +23,7 @@ recrawl_validators(const struct config *cfg, const char *surt, const struct curi
 		history_validators(c->history, if_none_match, if_modified_since);
 }
 
-int
-recrawl_not_modified(const struct curi *c, int status, int sent_validators,
+int recrawl_not_modified(const struct curi *c, int status, int sent_validators,
     const struct warc_writer *w, struct buf *refers_uri, struct buf *refers_date)
 {
 	const struct history *h = c->history;
@@ -46,8 +43,7 @@ recrawl_not_modified(const struct curi *c, int status, int sent_validators,
 	return 1;
 }
 
-uint64_t
-recrawl_next_visit(const struct config *cfg, const char *surt, struct curi *c,
+uint64_t recrawl_next_visit(const struct config *cfg, const char *surt, struct curi *c,
     const struct history_visit *hv, uint64_t now_ms)
 {
 	struct revisit_rule rule;
@@ -62,8 +58,7 @@ recrawl_next_visit(const struct config *cfg, const char *surt, struct curi *c,
 	return c->history->due_ms > 0 ? (uint64_t)c->history->due_ms : now_ms;
 }
 
-int64_t
-recrawl_date_us(const char *warc_date)
+int64_t recrawl_date_us(const char *warc_date)
 {
 	int64_t us;
 

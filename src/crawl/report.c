@@ -21,7 +21,13 @@
 #include <unistd.h>
 
 static const char *const report_states[] = {
-	"IN-PROCESS", "READY", "SNOOZED", "INACTIVE", "INELIGIBLE", "RETIRED", "EXHAUSTED",
+    "IN-PROCESS",
+    "READY",
+    "SNOOZED",
+    "INACTIVE",
+    "INELIGIBLE",
+    "RETIRED",
+    "EXHAUSTED",
 };
 
 void report_frontier(struct frontier *f, const char *word, int json, struct buf *out)
@@ -73,7 +79,8 @@ int report_queues(struct frontier *f, const char *state, int json, struct buf *o
 				break;
 		if (i == sizeof report_states / sizeof report_states[0]) {
 			*err = xasprintf("unknown queue state '%s' (in-process, ready, snoozed, "
-			    "inactive, ineligible, retired, exhausted)", state);
+					 "inactive, ineligible, retired, exhausted)",
+			    state);
 			return -1;
 		}
 		if (json)
@@ -90,7 +97,8 @@ int report_queues(struct frontier *f, const char *state, int json, struct buf *o
 		end = memchr(p, '\n', (size_t)(all.data + all.len - p));
 		if (end == NULL)
 			end = all.data + all.len;
-		if (want.len > 0 && ((size_t)(end - p) < want.len || memcmp(p, want.data, want.len) != 0))
+		if (want.len > 0 &&
+		    ((size_t)(end - p) < want.len || memcmp(p, want.data, want.len) != 0))
 			continue;
 		if (json)
 			buf_appends(out, n ? ",\n" : "\n");
@@ -116,7 +124,7 @@ void report_revisits(struct frontier *f, uint64_t now_ms, int json, struct buf *
 	struct revisitreport *r = revisitreport_new();
 	struct revisitreport_due due;
 	struct frontier_counts n;
-	uint64_t times[3] = { now_ms + 1, now_ms + 3600000, now_ms + 86400000 }, counts[3];
+	uint64_t times[3] = {now_ms + 1, now_ms + 3600000, now_ms + 86400000}, counts[3];
 
 	frontier_each_uri(f, report_revisit_cb, r);
 	frontier_counts(f, &n);

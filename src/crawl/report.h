@@ -16,8 +16,7 @@ void report_frontier(struct frontier *f, const char *word, int json, struct buf 
 /* One line (or, with json, an array of objects) per queue; state, when not
  * NULL, keeps only queues in that state (a state word of doc/formats.md, "Reports",
  * any case). -1 and *err for an unknown state. */
-int report_queues(struct frontier *f, const char *state, int json, struct buf *out,
-    char **err);
+int report_queues(struct frontier *f, const char *state, int json, struct buf *out, char **err);
 /* The revisits report of a continuous crawl (src/crawl/revisitreport.h):
  * one walk of the store's URI records. */
 void report_revisits(struct frontier *f, uint64_t now_ms, int json, struct buf *out);
@@ -28,7 +27,7 @@ struct json_t;
 /* JOBDIR/reports/: frontier-summary.txt (word as in report_frontier),
  * queues.txt, hosts.txt and, unless stats is NULL, stats.json, each
  * written whole through a temporary name. */
-void report_write_job(const char *jobdir, struct frontier *f, const char *word,
-    struct json_t *stats);
+void report_write_job(
+    const char *jobdir, struct frontier *f, const char *word, struct json_t *stats);
 
 #endif

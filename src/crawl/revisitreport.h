@@ -22,7 +22,7 @@ struct revisitreport;
  * within an hour and within a day (cumulative), and in all. */
 struct revisitreport_due {
 	uint64_t queued, now, hour, day, waiting;
-	uint64_t next_due_ms;	/* UINT64_MAX: none waits */
+	uint64_t next_due_ms; /* UINT64_MAX: none waits */
 };
 
 struct revisitreport *revisitreport_new(void);

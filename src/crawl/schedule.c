@@ -64,8 +64,9 @@ void schedule_set_dns(struct schedule *s, struct dns *dns)
 }
 
 void schedule_set_handoff(struct schedule *s,
-    int (*handoff)(void *ctx, const char *href, const char *via, const char *hops,
-    unsigned flags, int force), void *ctx)
+    int (*handoff)(
+	void *ctx, const char *href, const char *via, const char *hops, unsigned flags, int force),
+    void *ctx)
 {
 	s->o.handoff = handoff;
 	s->o.handoff_ctx = ctx;
@@ -93,8 +94,8 @@ static int schedule_directive(const char *hops, int64_t embed_hops)
 }
 
 /* schedule_queue_key for an href already split. */
-static int schedule_queue_key_parts(struct schedule *s, const char *href,
-    const struct url_parts *p, const char *surt, const char *ip, struct buf *out)
+static int schedule_queue_key_parts(struct schedule *s, const char *href, const struct url_parts *p,
+    const char *surt, const char *ip, struct buf *out)
 {
 	char cached[INET6_ADDRSTRLEN], *host;
 
@@ -110,12 +111,12 @@ static int schedule_queue_key_parts(struct schedule *s, const char *href,
 	} else if (surt_queue_key_parts(href, p, (enum surt_assign)s->o.assign, out) < 0) {
 		return -1;
 	}
-	return surt_parallel_suffix_parts(href, p, (int)config_int_for(s->o.cfg, surt,
-	    CK_FRONTIER_PARALLEL_QUEUES), out);
+	return surt_parallel_suffix_parts(
+	    href, p, (int)config_int_for(s->o.cfg, surt, CK_FRONTIER_PARALLEL_QUEUES), out);
 }
 
-int schedule_queue_key(struct schedule *s, const char *href, const char *surt, const char *ip,
-    struct buf *out)
+int schedule_queue_key(
+    struct schedule *s, const char *href, const char *surt, const char *ip, struct buf *out)
 {
 	struct url_parts p;
 
@@ -153,8 +154,8 @@ static int schedule_enqueue(struct schedule *s, const char *href, const struct u
 	if (schedule_queue_key_parts(s, href, p, surt, NULL, &s->queue) < 0)
 		return 0;
 	c = curi_new(href, via, hops, flags);
-	c->directive = schedule_directive(hops != NULL ? hops : "", config_int_for(s->o.cfg,
-	    surt, CK_FRONTIER_PREFERENCE_EMBED_HOPS));
+	c->directive = schedule_directive(hops != NULL ? hops : "",
+	    config_int_for(s->o.cfg, surt, CK_FRONTIER_PREFERENCE_EMBED_HOPS));
 	if (hint != NULL && hint->interval_s > 0) {
 		/* The URI's history starts with the interval after its first
 		 * visit (recrawl.h). */
@@ -179,8 +180,9 @@ static int schedule_unseen(struct schedule *s, const char *href, size_t len,
 {
 	if (surt_from_parts(href, p, 1, &s->surt) < 0)
 		return 0;
-	if (!force && scope_check_parsed(s->o.scope, href, len, p, s->surt.data, s->surt.len,
-	    hops) != SCOPE_ACCEPT)
+	if (!force &&
+	    scope_check_parsed(s->o.scope, href, len, p, s->surt.data, s->surt.len, hops) !=
+		SCOPE_ACCEPT)
 		return 0;
 	/* A cluster node hands the URI to its partition's owner (a sitemap's
 	 * hint does not travel). */
@@ -211,8 +213,8 @@ static int schedule_uri_with(struct schedule *s, const char *href, const char *v
 	return schedule_unseen(s, href, len, &p, via, hops, flags, force, hint);
 }
 
-int schedule_received(struct schedule *s, const char *href, const char *via,
-    const char *hops, unsigned flags, int force)
+int schedule_received(struct schedule *s, const char *href, const char *via, const char *hops,
+    unsigned flags, int force)
 {
 	struct url_parts p;
 	size_t len;
@@ -224,14 +226,14 @@ int schedule_received(struct schedule *s, const char *href, const char *via,
 	return schedule_enqueue(s, href, &p, via, hops, flags, force, NULL);
 }
 
-int schedule_uri(struct schedule *s, const char *href, const char *via,
-    const char *hops, unsigned flags, int force)
+int schedule_uri(struct schedule *s, const char *href, const char *via, const char *hops,
+    unsigned flags, int force)
 {
 	return schedule_uri_with(s, href, via, hops, flags, force, NULL);
 }
 
-int schedule_uri_hinted(struct schedule *s, const char *href, const char *via,
-    const char *hops, unsigned flags, const struct schedule_hint *hint)
+int schedule_uri_hinted(struct schedule *s, const char *href, const char *via, const char *hops,
+    unsigned flags, const struct schedule_hint *hint)
 {
 	return schedule_uri_with(s, href, via, hops, flags, 0, hint);
 }
@@ -284,16 +286,15 @@ void schedule_batch_run(struct schedule *s, const char *via, const char *hops)
 		buf_reset(&s->canon);
 		buf_append(&s->canon, canon, it->clen);
 		s->hops.data[s->hops.len - 1] = it->hop;
-		schedule_unseen(s, s->bhref.data + it->href, it->len, &it->p, via, s->hops.data, 0, 0,
-		    NULL);
+		schedule_unseen(
+		    s, s->bhref.data + it->href, it->len, &it->p, via, s->hops.data, 0, 0, NULL);
 	}
 	s->nitem = 0;
 	buf_reset(&s->bhref);
 	buf_reset(&s->bcanon);
 }
 
-int schedule_relocate(struct schedule *s, const struct curi *c, const char *surt,
-    const char *ip)
+int schedule_relocate(struct schedule *s, const struct curi *c, const char *surt, const char *ip)
 {
 	struct buf key = BUF_INIT, canon = BUF_INIT;
 	struct curi *moved;

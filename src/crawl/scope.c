@@ -56,7 +56,8 @@ static int scope_has(const struct scope *s, uint64_t h, const char *p, size_t le
 	if (s->cap == 0)
 		return 0;
 	for (i = (size_t)h & (s->cap - 1); s->tab[i].prefix != NULL; i = (i + 1) & (s->cap - 1))
-		if (s->tab[i].hash == h && s->tab[i].len == len && memcmp(s->tab[i].prefix, p, len) == 0)
+		if (s->tab[i].hash == h && s->tab[i].len == len &&
+		    memcmp(s->tab[i].prefix, p, len) == 0)
 			return 1;
 	return 0;
 }
@@ -116,7 +117,7 @@ int scope_add_prefix(struct scope *s, const char *surt_prefix)
 	struct buf b = BUF_INIT;
 	const char *p = surt_prefix;
 	size_t i;
-	static const char *const ends[] = { ")", ":", "@" };
+	static const char *const ends[] = {")", ":", "@"};
 
 	while (isspace((unsigned char)*p))
 		p++;
@@ -259,8 +260,8 @@ static int scope_validate_cb(void *arg, const char *e, size_t n)
 
 int scope_validate(const char *scope, char **err)
 {
-	struct scope_opts o = { 0 };
-	struct scope_validate_ctx v = { NULL, NULL };
+	struct scope_opts o = {0};
+	struct scope_validate_ctx v = {NULL, NULL};
 	int rc = 0;
 
 	if (scope == NULL || *scope == '\0' || strcmp(scope, "seeds") == 0 ||
@@ -270,10 +271,11 @@ int scope_validate(const char *scope, char **err)
 	if (scope_list_each(scope, scope_validate_cb, &v) < 0) {
 		*err = xasprintf("crawl.scope: \"%s\" is neither a SURT prefix such as "
 				 "\"+http://(org,example,\" nor an http(s) URL",
-				 v.bad);
+		    v.bad);
 		rc = -1;
 	} else if (v.s->n == 0) {
-		*err = xstrdup("crawl.scope: expected \"seeds\", \"domain\" or a list of SURT prefixes");
+		*err = xstrdup(
+		    "crawl.scope: expected \"seeds\", \"domain\" or a list of SURT prefixes");
 		rc = -1;
 	}
 	free(v.bad);
@@ -492,8 +494,8 @@ static int scope_word_at(const char *s, const char *w)
 
 int scope_calendar_like(const char *href)
 {
-	static const char *const words[] = { "calendar", "year",  "month", "day",	 "date",
-					     "viewcal",	 "event", "yr=",   "calendrier", "jour" };
+	static const char *const words[] = {"calendar", "year", "month", "day", "date", "viewcal",
+	    "event", "yr=", "calendrier", "jour"};
 	const char *p;
 	size_t i;
 

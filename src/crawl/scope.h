@@ -62,7 +62,7 @@ struct scope_opts {
 	 * "+http://(org,example,", "(org,example,www,)/docs/" (scheme-less:
 	 * http and https) or "http://example.org/docs/" (its implied prefix). */
 	const char *scope;
-	int max_hops;		/* negative: no limit */
+	int max_hops; /* negative: no limit */
 	int max_trans_hops;
 	size_t max_uri_length;	 /* 0: no limit */
 	int max_path_repeats;	 /* Heritrix default 2; 0 or negative: off */

@@ -61,7 +61,8 @@ static int seeds_read(const struct seeds_env *env, char *const *seeds, size_t ns
 				continue;
 			free(whole);
 			whole = xstrdup(seed);
-			for (size_t w = strlen(whole); w > 0 && isspace((unsigned char)whole[w - 1]); w--)
+			for (size_t w = strlen(whole);
+			     w > 0 && isspace((unsigned char)whole[w - 1]); w--)
 				whole[w - 1] = '\0';
 			quote = whole;
 			line[strcspn(line, " \t")] = '\0';
@@ -69,7 +70,8 @@ static int seeds_read(const struct seeds_env *env, char *const *seeds, size_t ns
 			origin = where;
 		}
 		if (url_resolve(NULL, seed, strlen(seed), &href) < 0) {
-			fprintf(stderr, "tern: %s: '%s' is not an http or https URL\n", origin, quote);
+			fprintf(
+			    stderr, "tern: %s: '%s' is not an http or https URL\n", origin, quote);
 			rc = 2;
 			break;
 		}
@@ -104,8 +106,8 @@ static int seeds_read(const struct seeds_env *env, char *const *seeds, size_t ns
 	return rc;
 }
 
-int seeds_load(const struct seeds_env *env, const char *jobdir, int resume,
-    char *const *seeds, size_t nseeds, const char *seedfile)
+int seeds_load(const struct seeds_env *env, const char *jobdir, int resume, char *const *seeds,
+    size_t nseeds, const char *seedfile)
 {
 	char *path = xasprintf("%s/seeds.txt", jobdir);
 	FILE *rec;

@@ -15,9 +15,9 @@ struct seedhosts;
 struct seeds_env {
 	struct scope *scope;
 	struct schedule *sched;
-	struct frontier *frontier;	/* written every few thousand seeds */
-	struct seedhosts *hosts;	/* gets each seed's host (may be NULL) */
-	int none_ok;			/* no seed at all is no error (a cluster node) */
+	struct frontier *frontier; /* written every few thousand seeds */
+	struct seedhosts *hosts;   /* gets each seed's host (may be NULL) */
+	int none_ok;		   /* no seed at all is no error (a cluster node) */
 };
 
 /* A new crawl (resume 0): seeds[0..nseeds) then seedfile's (may be NULL),
@@ -26,8 +26,8 @@ struct seeds_env {
  * its first write still has them; otherwise they cost nothing), the
  * command line's ignored. Returns 0, or the process exit status (tern(1), EXIT STATUS
  * 2) after saying why on stderr. */
-int seeds_load(const struct seeds_env *env, const char *jobdir, int resume,
-    char *const *seeds, size_t nseeds, const char *seedfile);
+int seeds_load(const struct seeds_env *env, const char *jobdir, int resume, char *const *seeds,
+    size_t nseeds, const char *seedfile);
 
 /* The same checks, before anything is made: 0, or the exit status after
  * saying why (a bad seed with its file and line, quoted whole). */

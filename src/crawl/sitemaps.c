@@ -25,8 +25,7 @@ struct sitemaps_doc {
 };
 
 /* Hops of what a sitemap or robots.txt lists: its own plus M. */
-static void
-sitemaps_hops(const char *hops, struct buf *out)
+static void sitemaps_hops(const char *hops, struct buf *out)
 {
 	buf_reset(out);
 	buf_appends(out, hops != NULL ? hops : "");
@@ -40,18 +39,16 @@ struct sitemaps_robots {
 	int scheduled;
 };
 
-static void
-sitemaps_robots_cb(void *arg, const char *url, size_t n)
+static void sitemaps_robots_cb(void *arg, const char *url, size_t n)
 {
 	struct sitemaps_robots *r = arg;
 
 	if (url_resolve(r->robots_url, url, n, &r->href) == 0)
 		r->scheduled += schedule_uri(r->s, r->href.data, r->robots_url, r->hops.data,
-		    CURI_SITEMAP, 0) == 1;
+				    CURI_SITEMAP, 0) == 1;
 }
 
-int
-sitemaps_from_robots(struct schedule *s, const char *robots_url, const char *server_key,
+int sitemaps_from_robots(struct schedule *s, const char *robots_url, const char *server_key,
     const char *hops, const char *body, size_t len, int continuous)
 {
 	struct sitemaps_robots r;
@@ -68,15 +65,15 @@ sitemaps_from_robots(struct schedule *s, const char *robots_url, const char *ser
 		buf_reset(&r.href);
 		buf_appends(&r.href, server_key);
 		buf_appends(&r.href, "/sitemap.xml");
-		r.scheduled += schedule_uri(s, r.href.data, robots_url, r.hops.data, CURI_SITEMAP, 0) == 1;
+		r.scheduled +=
+		    schedule_uri(s, r.href.data, robots_url, r.hops.data, CURI_SITEMAP, 0) == 1;
 	}
 	buf_free(&r.hops);
 	buf_free(&r.href);
 	return r.scheduled;
 }
 
-static int
-sitemaps_mime_is(const char *mime, const char *want)
+static int sitemaps_mime_is(const char *mime, const char *want)
 {
 	size_t n = strlen(want);
 
@@ -84,8 +81,7 @@ sitemaps_mime_is(const char *mime, const char *want)
 	    (mime[n] == '\0' || mime[n] == ';' || mime[n] == ' ');
 }
 
-int
-sitemaps_wanted(const struct curi *c, const char *content_type)
+int sitemaps_wanted(const struct curi *c, const char *content_type)
 {
 	if (sitemaps_mime_is(content_type, "text/html") ||
 	    sitemaps_mime_is(content_type, "application/xhtml+xml"))
@@ -96,8 +92,7 @@ sitemaps_wanted(const struct curi *c, const char *content_type)
 	    sitemaps_mime_is(content_type, "text/xml");
 }
 
-static int
-sitemaps_entry_cb(void *arg, enum sitemap_kind kind, const struct sitemap_entry *e)
+static int sitemaps_entry_cb(void *arg, enum sitemap_kind kind, const struct sitemap_entry *e)
 {
 	struct sitemaps_doc *d = arg;
 	unsigned char head[3];
@@ -120,8 +115,7 @@ sitemaps_entry_cb(void *arg, enum sitemap_kind kind, const struct sitemap_entry 
 	return 0;
 }
 
-struct sitemaps_doc *
-sitemaps_doc_new(size_t max_entries)
+struct sitemaps_doc *sitemaps_doc_new(size_t max_entries)
 {
 	struct sitemaps_doc *d = xcalloc(1, sizeof(*d));
 
@@ -130,22 +124,19 @@ sitemaps_doc_new(size_t max_entries)
 	return d;
 }
 
-void
-sitemaps_doc_feed(struct sitemaps_doc *d, const char *data, size_t len)
+void sitemaps_doc_feed(struct sitemaps_doc *d, const char *data, size_t len)
 {
 	sitemap_feed(d->p, data, len);
 }
 
-static void
-sitemaps_annotate(struct buf *annotations, const char *what)
+static void sitemaps_annotate(struct buf *annotations, const char *what)
 {
 	if (annotations->len)
 		buf_appendc(annotations, ',');
 	buf_appends(annotations, what);
 }
 
-size_t
-sitemaps_doc_finish(struct sitemaps_doc *d, struct schedule *s, const struct config *cfg,
+size_t sitemaps_doc_finish(struct sitemaps_doc *d, struct schedule *s, const struct config *cfg,
     const struct curi *c, const char *surt, int continuous, uint64_t now_ms,
     struct buf *outlinks_text, struct buf *annotations)
 {
@@ -187,7 +178,8 @@ sitemaps_doc_finish(struct sitemaps_doc *d, struct schedule *s, const struct con
 		memset(&hint, 0, sizeof hint);
 		if (kind == SITEMAP_URLSET) {
 			if (continuous && (cf != SITEMAP_CF_NONE || has_lastmod))
-				hint.interval_s = revisit_seed(&rule, cf, has_lastmod, lastmod, (int64_t)now_ms);
+				hint.interval_s =
+				    revisit_seed(&rule, cf, has_lastmod, lastmod, (int64_t)now_ms);
 			if (priority >= 0)
 				hint.precedence = revisit_priority_precedence(priority, 1);
 		}
@@ -201,8 +193,7 @@ sitemaps_doc_finish(struct sitemaps_doc *d, struct schedule *s, const struct con
 	return d->kept;
 }
 
-void
-sitemaps_doc_free(struct sitemaps_doc *d)
+void sitemaps_doc_free(struct sitemaps_doc *d)
 {
 	if (d == NULL)
 		return;

@@ -8,16 +8,16 @@
 #include "lib/status.h"
 
 struct crawl_stats {
-	uint64_t pages;		/* final dispositions with an HTTP status */
-	uint64_t bytes;		/* raw entity bytes of those */
-	uint64_t failures;	/* final negative statuses */
+	uint64_t pages;	   /* final dispositions with an HTTP status */
+	uint64_t bytes;	   /* raw entity bytes of those */
+	uint64_t failures; /* final negative statuses */
 	uint64_t dns_lookups;
 	uint64_t robots_fetches;
 	uint64_t retries;
-	uint64_t revisits;	/* captures written as identical-payload-digest revisits */
-	uint64_t not_modified;	/* 304s to conditional requests (server-not-modified revisits) */
+	uint64_t revisits;     /* captures written as identical-payload-digest revisits */
+	uint64_t not_modified; /* 304s to conditional requests (server-not-modified revisits) */
 	uint64_t links_scheduled;
-	uint64_t status_class[6];	/* 1xx..5xx by index 1-5; 0 for negatives */
+	uint64_t status_class[6]; /* 1xx..5xx by index 1-5; 0 for negatives */
 	/* Final failures (negative statuses, and 4xx/5xx as STATUS_GROUP_HTTP)
 	 * by the group of their cause (lib/status.h): the summary's breakdown
 	 * (crawl/failures.c). */

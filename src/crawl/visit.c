@@ -94,20 +94,20 @@
 
 enum visit_state { VISIT_RESOLVE, VISIT_ROBOTS, VISIT_FETCH, VISIT_DONE };
 
-static const char *const visit_state_names[] = { "RESOLVE", "ROBOTS", "FETCH", "DONE" };
+static const char *const visit_state_names[] = {"RESOLVE", "ROBOTS", "FETCH", "DONE"};
 
 /* Every visit in progress, and what they were given. */
 struct visit_pool {
 	struct visit_env env;
 	struct visit *visits;
 	int in_flight;
-	unsigned char *slots;		/* slot numbers in use, for crawl.log's #NNN */
-	struct buf line;		/* scratch for crawl.log lines */
-	struct buf ann, extra, text;	/* scratch for a page's annotations and outlinks */
-	struct outlinks_env links;	/* what scheduling a page's outlinks needs */
-	struct visit *spare;		/* ended visits kept for reuse (visit_recycle) */
+	unsigned char *slots;	     /* slot numbers in use, for crawl.log's #NNN */
+	struct buf line;	     /* scratch for crawl.log lines */
+	struct buf ann, extra, text; /* scratch for a page's annotations and outlinks */
+	struct outlinks_env links;   /* what scheduling a page's outlinks needs */
+	struct visit *spare;	     /* ended visits kept for reuse (visit_recycle) */
 	int nspare;
-	uint64_t local_failures;	/* fetches put off by visit_local_failure */
+	uint64_t local_failures; /* fetches put off by visit_local_failure */
 };
 
 struct visit {
@@ -117,17 +117,17 @@ struct visit {
 	struct visit *prev, *next;
 	int slot;
 	int abandoned;
-	int give_back;			/* abandoned: the URI goes back to the frontier (deferred) */
+	int give_back; /* abandoned: the URI goes back to the frontier (deferred) */
 
 	/* The URI's parts and the keys derived from it. */
-	char *host;			/* ASCII host, without IPv6 brackets */
+	char *host; /* ASCII host, without IPv6 brackets */
 	int port;
 	int https;
 	int host_ip;
-	char *server_key;		/* "scheme://host:port" for robots */
-	char *surt;			/* for [override] lookups */
-	struct url_parts page;		/* c->uri split, for resolving its links */
-	struct buf target;		/* "/path?query" */
+	char *server_key;      /* "scheme://host:port" for robots */
+	char *surt;	       /* for [override] lookups */
+	struct url_parts page; /* c->uri split, for resolving its links */
+	struct buf target;     /* "/path?query" */
 
 	struct dns_query *dq;
 	struct sockaddr_storage addr;
@@ -135,7 +135,7 @@ struct visit {
 	char ip[INET6_ADDRSTRLEN];
 
 	struct fetch *f;
-	char *fetch_url;		/* the URL being fetched (robots.txt or the page) */
+	char *fetch_url; /* the URL being fetched (robots.txt or the page) */
 	int robots_redirects;
 	int robot_excluded;
 
@@ -144,11 +144,11 @@ struct visit {
 	struct buf body;
 	int spill_fd;
 	uint64_t spill_len;
-	int record_failed;		/* the body could not be recorded: ours, not the server's */
-	struct outlinks *ol;		/* the page's links (kept across reuse) */
-	int links_on;			/* ol has begun on this response */
-	int dg_used;			/* dg has taken bytes since its last reset */
-	struct buf robots;		/* decoded robots.txt body, up to ROBOTS_MAX_BODY */
+	int record_failed;   /* the body could not be recorded: ours, not the server's */
+	struct outlinks *ol; /* the page's links (kept across reuse) */
+	int links_on;	     /* ol has begun on this response */
+	int dg_used;	     /* dg has taken bytes since its last reset */
+	struct buf robots;   /* decoded robots.txt body, up to ROBOTS_MAX_BODY */
 
 	/* Continuous crawls: whether the fetch sent validators; the capture
 	 * a revisit record refers to (a 304's earlier capture, or the dedup
@@ -292,14 +292,25 @@ static void visit_annotations(const struct visit *v, int attempts, enum status_c
 	}
 }
 
-static void visit_log(struct visit *v, int status, int64_t size, const char *uri,
-    const char *hops, const char *via, const char *mime, uint64_t begin_ms,
-    uint64_t duration_ms, const char *digest, const char *annotations)
+static void visit_log(struct visit *v, int status, int64_t size, const char *uri, const char *hops,
+    const char *via, const char *mime, uint64_t begin_ms, uint64_t duration_ms, const char *digest,
+    const char *annotations)
 {
 	struct visit_pool *pool = v->pool;
 	struct crawllog_entry e = {
-		clock_wall_ms(), status, size, uri, hops, via, mime, v->slot,
-		begin_ms, duration_ms, digest, NULL, annotations,
+	    clock_wall_ms(),
+	    status,
+	    size,
+	    uri,
+	    hops,
+	    via,
+	    mime,
+	    v->slot,
+	    begin_ms,
+	    duration_ms,
+	    digest,
+	    NULL,
+	    annotations,
 	};
 
 	buf_reset(&pool->line);
@@ -329,8 +340,8 @@ static void visit_politeness(const struct visit *v, struct politeness_params *p)
 	p->delay_factor = config_double_for(cfg, v->surt, CK_POLITENESS_DELAY_FACTOR);
 	p->min_delay_ms = config_int_for(cfg, v->surt, CK_POLITENESS_MIN_DELAY_MS);
 	p->max_delay_ms = config_int_for(cfg, v->surt, CK_POLITENESS_MAX_DELAY_MS);
-	p->respect_crawl_delay_s = config_int_for(cfg, v->surt,
-	    CK_POLITENESS_RESPECT_CRAWL_DELAY_UP_TO_SECONDS);
+	p->respect_crawl_delay_s =
+	    config_int_for(cfg, v->surt, CK_POLITENESS_RESPECT_CRAWL_DELAY_UP_TO_SECONDS);
 	p->max_kb_sec = config_int_for(cfg, v->surt, CK_POLITENESS_MAX_PER_HOST_BANDWIDTH_KB_SEC);
 }
 
@@ -360,20 +371,22 @@ static void visit_end_now(struct visit *v, enum frontier_outcome o, uint64_t del
 	if (delay_ms > VISIT_LONG_SNOOZE_MS && v->host != NULL)
 		fetcher_close_idle(pool->env.fetcher, v->host, v->port);
 	visit_set_state(v, VISIT_DONE);
-	if (pool->env.disposed != NULL && (o == FRONTIER_SUCCESS || o == FRONTIER_FAILED ||
-	    o == FRONTIER_DISREGARD))
+	if (pool->env.disposed != NULL &&
+	    (o == FRONTIER_SUCCESS || o == FRONTIER_FAILED || o == FRONTIER_DISREGARD))
 		pool->env.disposed(pool->env.ctx, v->c->uri);
-	if (pool->env.continuous && (o == FRONTIER_SUCCESS || o == FRONTIER_FAILED ||
-	    o == FRONTIER_DISREGARD)) {
+	if (pool->env.continuous &&
+	    (o == FRONTIER_SUCCESS || o == FRONTIER_FAILED || o == FRONTIER_DISREGARD)) {
 		/* Ended before a fetch told anything (a failure, a robots
 		 * refusal): the rule keeps the URI's interval. */
 		if (v->due_ms == 0) {
 			struct history_visit hv;
 
 			memset(&hv, 0, sizeof hv);
-			v->due_ms = recrawl_next_visit(pool->env.cfg, v->surt, v->c, &hv, clock_wall_ms());
+			v->due_ms =
+			    recrawl_next_visit(pool->env.cfg, v->surt, v->c, &hv, clock_wall_ms());
 		}
-		frontier_finish_revisit(pool->env.frontier, v->c, o, clock_wall_ms_up(), delay_ms, v->due_ms);
+		frontier_finish_revisit(
+		    pool->env.frontier, v->c, o, clock_wall_ms_up(), delay_ms, v->due_ms);
 	} else {
 		frontier_finish(pool->env.frontier, v->c, o, clock_wall_ms_up(), delay_ms);
 	}
@@ -422,8 +435,9 @@ static void visit_note_failure(struct visit *v, int status, enum status_cause ca
 	ev.attempt = v->c->attempts + 1;
 	ev.max_attempts = visit_max_retries(v);
 	if (!final && retry_ms == 0) {
-		retry_ms = (uint64_t)config_int_for(pool->env.cfg, v->surt,
-		    CK_FRONTIER_RETRY_DELAY_SECONDS) * 1000;
+		retry_ms = (uint64_t)config_int_for(
+			       pool->env.cfg, v->surt, CK_FRONTIER_RETRY_DELAY_SECONDS) *
+		    1000;
 		retry_setting = "frontier.retry-delay-seconds";
 	}
 	ev.retry_ms = retry_ms;
@@ -455,8 +469,8 @@ static void visit_fail(struct visit *v, int status, enum status_cause cause,
 
 /* A retryable failure: retried while attempts remain, else final. delay_ms
  * 0 is the queue's retry-delay-seconds; setting names what set another. */
-static void visit_retry_or_fail(struct visit *v, int status, enum status_cause cause,
-    uint64_t delay_ms, const char *setting)
+static void visit_retry_or_fail(
+    struct visit *v, int status, enum status_cause cause, uint64_t delay_ms, const char *setting)
 {
 	if (frontier_may_retry(v->pool->env.frontier, v->c)) {
 		visit_note_failure(v, status, cause, 0, delay_ms, setting);
@@ -476,7 +490,9 @@ static void visit_connect_failed(struct visit *v, int status, enum status_cause 
 {
 	struct visit_pool *pool = v->pool;
 	unsigned n = frontier_note_connect(pool->env.frontier, v->c, 1);
-	uint64_t floor = (uint64_t)config_int_for(pool->env.cfg, v->surt, CK_FRONTIER_RETRY_DELAY_SECONDS) * 1000;
+	uint64_t floor =
+	    (uint64_t)config_int_for(pool->env.cfg, v->surt, CK_FRONTIER_RETRY_DELAY_SECONDS) *
+	    1000;
 	uint64_t delay = politeness_backoff(floor, (uint32_t)random());
 
 	if (n >= (unsigned)visit_max_retries(v))
@@ -500,8 +516,10 @@ static int visit_local_failure(struct visit *v, struct fetch *f)
 	n = ++pool->local_failures;
 	for (uint64_t p = 1; p <= n; p *= 10)
 		if (p == n) {
-			visit_event(pool, "%llu fetches put off for want of a local resource, to be "
-			    "tried again (the last: %s)", (unsigned long long)n, v->fetch_url);
+			visit_event(pool,
+			    "%llu fetches put off for want of a local resource, to be "
+			    "tried again (the last: %s)",
+			    (unsigned long long)n, v->fetch_url);
 			break;
 		}
 	fetch_release(v->f);
@@ -558,8 +576,9 @@ static void visit_after_resolve(struct visit *v)
 			hosts_set_robots(pool->env.hosts, h, r, at);
 	}
 	validity = (uint64_t)config_int(pool->env.cfg, CK_ROBOTS_VALIDITY_SECONDS) * 1000;
-	if (h->robots != NULL && (validity == 0 || h->robots_unused ||
-	    clock_wall_ms() - h->robots_fetched_ms < validity)) {
+	if (h->robots != NULL &&
+	    (validity == 0 || h->robots_unused ||
+		clock_wall_ms() - h->robots_fetched_ms < validity)) {
 		visit_fetch_page(v);
 		return;
 	}
@@ -617,17 +636,18 @@ static void visit_dns_cb(void *arg, const struct dns_answer *a)
 			/* An answer from the hosts file names no server. */
 			int from_server = inet_pton(AF_INET, server_ip, raw) == 1 ||
 			    inet_pton(AF_INET6, server_ip, raw) == 1;
-			if (warcpool_dns(pool->env.warcpool, v->host, from_server ? server_ip : NULL,
-			    a->fetch_time_ms * 1000,
-			    block.data, block.len, &err) < 0) {
+			if (warcpool_dns(pool->env.warcpool, v->host,
+				from_server ? server_ip : NULL, a->fetch_time_ms * 1000, block.data,
+				block.len, &err) < 0) {
 				visit_event(pool, "WARC: %s", err);
 				free(err);
 			}
 		}
 		{
 			/* A failed lookup's line names its cause too. */
-			char *ann = a->status != STATUS_DNS_SUCCESS && a->cause != CAUSE_NONE ?
-			    xasprintf("err:%s", status_cause_word(a->cause)) : NULL;
+			char *ann = a->status != STATUS_DNS_SUCCESS && a->cause != CAUSE_NONE
+			    ? xasprintf("err:%s", status_cause_word(a->cause))
+			    : NULL;
 			int ok = a->status == STATUS_DNS_SUCCESS;
 
 			visit_log(v, a->status, ok ? (int64_t)block.len : -1, uri, hops, v->c->uri,
@@ -705,8 +725,8 @@ static int visit_record(struct visit *v, const char *p, size_t n)
 			    v->pool->env.tmpdir, strerror(errno));
 			return -1;
 		}
-		if (v->body.len > 0 && write(v->spill_fd, v->body.data, v->body.len) !=
-		    (ssize_t)v->body.len)
+		if (v->body.len > 0 &&
+		    write(v->spill_fd, v->body.data, v->body.len) != (ssize_t)v->body.len)
 			return -1;
 		v->spill_len = v->body.len;
 		buf_free(&v->body);
@@ -740,8 +760,8 @@ static void visit_head_cb(void *arg, struct fetch *f)
 	    fetch_header(f, "Content-Type"), v->target.data, v->target.len);
 }
 
-static void visit_body_cb(void *arg, struct fetch *f, const char *raw, size_t rawlen,
-    const char *dec, size_t declen)
+static void visit_body_cb(
+    void *arg, struct fetch *f, const char *raw, size_t rawlen, const char *dec, size_t declen)
 {
 	struct visit *v = arg;
 
@@ -753,7 +773,8 @@ static void visit_body_cb(void *arg, struct fetch *f, const char *raw, size_t ra
 		/* The recorded body is the WARC's payload, and nothing else's:
 		 * without WARC it is digested and parsed, never copied. */
 		if (v->pool->env.warc != NULL && visit_record(v, raw, rawlen) < 0 && v->f != NULL) {
-			visit_event(v->pool, "recording %s failed: %s", v->fetch_url, strerror(errno));
+			visit_event(
+			    v->pool, "recording %s failed: %s", v->fetch_url, strerror(errno));
 			v->record_failed = 1;
 			fetch_cancel(v->f);
 		}
@@ -762,8 +783,9 @@ static void visit_body_cb(void *arg, struct fetch *f, const char *raw, size_t ra
 		outlinks_feed(v->ol, dec, declen);
 	/* robots.txt is parsed from the decoded body: servers gzip it too. */
 	if (v->state == VISIT_ROBOTS && declen > 0 && v->robots.len < ROBOTS_MAX_BODY)
-		buf_append(&v->robots, dec, declen < ROBOTS_MAX_BODY - v->robots.len ?
-		    declen : ROBOTS_MAX_BODY - v->robots.len);
+		buf_append(&v->robots, dec,
+		    declen < ROBOTS_MAX_BODY - v->robots.len ? declen
+							     : ROBOTS_MAX_BODY - v->robots.len);
 }
 
 /* Archives the exchange; fills digest and the dedup verdict (*revisit, with
@@ -816,8 +838,8 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 		 * nor is revisited. */
 		char date[32];
 		warc_date_format(pool->env.warc, cap.date_us, date);
-		rc = dedup_check(pool->env.dedup, digest, v->fetch_url, date, &v->refers_uri,
-		    &v->refers_date);
+		rc = dedup_check(
+		    pool->env.dedup, digest, v->fetch_url, date, &v->refers_uri, &v->refers_date);
 		if (rc == 1) {
 			cap.refers_to_uri = v->refers_uri.data;
 			cap.refers_to_date = v->refers_date.data;
@@ -834,14 +856,15 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 	lines = xmalloc((nlines + 1) * sizeof *lines);
 	nlines = 0;
 	for (tok = outlinks_text->data ? strtok_r(outlinks_text->data, "\n", &save) : NULL;
-	    tok != NULL; tok = strtok_r(NULL, "\n", &save))
+	     tok != NULL; tok = strtok_r(NULL, "\n", &save))
 		lines[nlines++] = tok;
 	cap.outlinks = lines;
 	cap.noutlinks = nlines;
 	/* The page's title, for the list of pages of `tern wacz`. */
 	cap.title = v->links_on ? outlinks_title(v->ol) : NULL;
 	/* The entry dedup_check made joins the index with the records. */
-	if (warcpool_http(pool->env.warcpool, &cap, dedup_new ? digest : NULL, &v->body, &err) < 0) {
+	if (warcpool_http(pool->env.warcpool, &cap, dedup_new ? digest : NULL, &v->body, &err) <
+	    0) {
 		if (dedup_new)
 			dedup_forget(pool->env.dedup, digest);
 		visit_event(pool, "WARC: %s", err);
@@ -910,8 +933,7 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 		struct buf next = BUF_INIT;
 		struct url_parts up;
 		if (url_resolve(v->fetch_url, loc, strlen(loc), &next) == 0 &&
-		    url_split(next.data, &up) == 0 &&
-		    up.host_len == strlen(v->host) &&
+		    url_split(next.data, &up) == 0 && up.host_len == strlen(v->host) &&
 		    strncasecmp(next.data + up.host_off, v->host, up.host_len) == 0) {
 			v->robots_redirects++;
 			fetch_release(v->f);
@@ -929,7 +951,7 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 		 * as long as asked and robots.txt is asked again. */
 		uint64_t wait;
 		if (politeness_retry_after(fetch_header(f, "Retry-After"),
-		    (int64_t)(clock_wall_ms() / 1000), 24ULL * 3600 * 1000, &wait) == 0) {
+			(int64_t)(clock_wall_ms() / 1000), 24ULL * 3600 * 1000, &wait) == 0) {
 			delay = visit_delay(v, fetch_duration_ms(f), fetch_raw_bytes(f));
 			fetch_release(v->f);
 			v->f = NULL;
@@ -950,12 +972,14 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 		if (status == STATUS_CONNECT_FAILED || status == STATUS_CONNECT_LOST)
 			visit_connect_failed(v, STATUS_ROBOTS_PREREQ, cause);
 		else
-			visit_retry_or_fail(v, STATUS_ROBOTS_PREREQ, cause, delay, "politeness.min-delay-ms");
+			visit_retry_or_fail(
+			    v, STATUS_ROBOTS_PREREQ, cause, delay, "politeness.min-delay-ms");
 		return;
 	}
 	{
 		struct host *h = hosts_get(pool->env.hosts, v->server_key, 1);
-		int on5xx_allow = config_enum_for(pool->env.cfg, v->surt, CK_ROBOTS_ON_SERVER_ERROR) == 1;
+		int on5xx_allow =
+		    config_enum_for(pool->env.cfg, v->surt, CK_ROBOTS_ON_SERVER_ERROR) == 1;
 		const char *body = v->robots.data ? v->robots.data : "";
 		size_t blen = v->robots.len;
 		struct robots *r;
@@ -1023,12 +1047,14 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 	if (status == 429 || status == 503) {
 		const char *ra = fetch_header(f, "Retry-After");
 		uint64_t wait;
-		if (ra != NULL && politeness_retry_after(ra, (int64_t)(clock_wall_ms() / 1000),
-		    24ULL * 3600 * 1000, &wait) == 0 && frontier_may_retry(pool->env.frontier, v->c)) {
+		if (ra != NULL &&
+		    politeness_retry_after(
+			ra, (int64_t)(clock_wall_ms() / 1000), 24ULL * 3600 * 1000, &wait) == 0 &&
+		    frontier_may_retry(pool->env.frontier, v->c)) {
 			/* The server named its time: the queue sleeps until then and
 			 * the URI is asked again. */
-			visit_note_failure(v, status, CAUSE_HTTP_ERROR, 0, wait > delay ? wait : delay,
-			    "the server's Retry-After");
+			visit_note_failure(v, status, CAUSE_HTTP_ERROR, 0,
+			    wait > delay ? wait : delay, "the server's Retry-After");
 			fetch_release(v->f);
 			v->f = NULL;
 			pool->env.stats->retries++;
@@ -1054,16 +1080,18 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 	if (status > 0) {
 		/* A revisit answered 304: archived as a server-not-modified
 		 * revisit of the capture it confirms, whose digest it logs. */
-		not_modified = pool->env.continuous && recrawl_not_modified(v->c, status,
-		    v->sent_validators, pool->env.warc, &v->refers_uri, &v->refers_date);
+		not_modified = pool->env.continuous &&
+		    recrawl_not_modified(v->c, status, v->sent_validators, pool->env.warc,
+			&v->refers_uri, &v->refers_date);
 		if (not_modified)
 			logged_digest = v->c->history->digest;
 		/* The head began v->ol when the links of a response with
 		 * this status count; a status is final once the head is read. */
 		if (v->links_on)
-			outlinks_schedule(v->ol, &pool->links, &v->page, v->f, status, outlinks,
-			    extra);
-		if (visit_archive(v, logged_digest, truncated, not_modified, &revisit, outlinks) < 0) {
+			outlinks_schedule(
+			    v->ol, &pool->links, &v->page, v->f, status, outlinks, extra);
+		if (visit_archive(v, logged_digest, truncated, not_modified, &revisit, outlinks) <
+		    0) {
 			/* Not archived, so not done: back to its queue's head, to
 			 * be fetched again once the writer works. */
 			fetch_release(v->f);
@@ -1158,8 +1186,8 @@ static int visit_may_send(void *arg, struct fetch *f)
 	return 0;
 }
 
-static const struct fetch_cbs visit_fetch_cbs = { visit_head_cb, visit_body_cb, visit_done_cb,
-	visit_may_send };
+static const struct fetch_cbs visit_fetch_cbs = {
+    visit_head_cb, visit_body_cb, visit_done_cb, visit_may_send};
 
 static void visit_start_fetch(struct visit *v, const char *url)
 {
@@ -1189,8 +1217,8 @@ static void visit_start_fetch(struct visit *v, const char *url)
 	req.max_length = config_int_for(v->pool->env.cfg, v->surt, CK_FETCH_MAX_LENGTH_BYTES);
 	/* A revisit asks whether the page changed since its last capture. */
 	if (v->pool->env.continuous && v->state == VISIT_FETCH)
-		recrawl_validators(v->pool->env.cfg, v->surt, v->c, &req.if_none_match,
-		    &req.if_modified_since);
+		recrawl_validators(
+		    v->pool->env.cfg, v->surt, v->c, &req.if_none_match, &req.if_modified_since);
 	v->sent_validators = req.if_none_match != NULL || req.if_modified_since != NULL;
 	if (fetch_start(v->pool->env.fetcher, &req, &visit_fetch_cbs, v, &v->f) < 0) {
 		/* fetch_start reports through on_done; a refusal to start at
@@ -1216,8 +1244,10 @@ static void visit_fetch_page(struct visit *v)
 		if (h->robots != NULL &&
 		    !robots_allowed(h->robots, v->target.data, v->target.len)) {
 			if (pool->env.robots_policy == 0) {
-				visit_fail(v, STATUS_ROBOTS_PRECLUDED, robots_is_unavailable(h->robots) ?
-				    CAUSE_ROBOTS_UNAVAILABLE : CAUSE_ROBOTS_DISALLOWED, FRONTIER_DISREGARD, 0);
+				visit_fail(v, STATUS_ROBOTS_PRECLUDED,
+				    robots_is_unavailable(h->robots) ? CAUSE_ROBOTS_UNAVAILABLE
+								     : CAUSE_ROBOTS_DISALLOWED,
+				    FRONTIER_DISREGARD, 0);
 				return;
 			}
 			v->robot_excluded = 1;
@@ -1348,8 +1378,8 @@ void visit_abandon_all(struct visit_pool *pool)
 	}
 }
 
-void visit_abandon_where(struct visit_pool *pool, int (*match)(void *ctx, const char *uri),
-    void *ctx)
+void visit_abandon_where(
+    struct visit_pool *pool, int (*match)(void *ctx, const char *uri), void *ctx)
 {
 	struct visit *v;
 
@@ -1365,8 +1395,8 @@ void visit_abandon_where(struct visit_pool *pool, int (*match)(void *ctx, const 
 	}
 }
 
-int visit_count_where(const struct visit_pool *pool, int (*match)(void *ctx, const char *uri),
-    void *ctx)
+int visit_count_where(
+    const struct visit_pool *pool, int (*match)(void *ctx, const char *uri), void *ctx)
 {
 	const struct visit *v;
 	int n = 0;

@@ -24,26 +24,26 @@ struct warcpool;
 struct visit_env {
 	const struct config *cfg;
 	struct frontier *frontier;
-	struct schedule *schedule;	/* outlinks, and relocation under ip assignment */
+	struct schedule *schedule; /* outlinks, and relocation under ip assignment */
 	struct dns *dns;
 	struct fetcher *fetcher;
-	struct hosts *hosts;		/* robots verdicts and bandwidth per server */
-	struct warc_writer *warc;	/* NULL: WARC writing is off */
-	struct warcpool *warcpool;	/* with warc: builds its records, orders
+	struct hosts *hosts;	     /* robots verdicts and bandwidth per server */
+	struct warc_writer *warc;    /* NULL: WARC writing is off */
+	struct warcpool *warcpool;   /* with warc: builds its records, orders
 					 * crawl.log lines and visits' ends after them */
-	struct dedup *dedup;		/* NULL: no dedup index */
-	struct seedhosts *seedhosts;	/* hosts exempt from the address guard
+	struct dedup *dedup;	     /* NULL: no dedup index */
+	struct seedhosts *seedhosts; /* hosts exempt from the address guard
 					 * (NULL: none) */
-	FILE *crawllog;			/* lines are written, flushed by the loop */
-	const char *tmpdir;		/* spill files of large bodies */
-	const char *agent;		/* robots.txt product token */
-	int robots_policy;		/* 0 obey, 1 ignore, 2 calculate-only */
-	int max_conns;			/* crawl.log's #NNN slots */
-	int continuous;			/* crawl.mode = continuous: a URI that
+	FILE *crawllog;		     /* lines are written, flushed by the loop */
+	const char *tmpdir;	     /* spill files of large bodies */
+	const char *agent;	     /* robots.txt product token */
+	int robots_policy;	     /* 0 obey, 1 ignore, 2 calculate-only */
+	int max_conns;		     /* crawl.log's #NNN slots */
+	int continuous;		     /* crawl.mode = continuous: a URI that
 					 * leaves its queue waits for its next
 					 * visit (src/crawl/recrawl.c) */
-	struct crawl_stats *stats;	/* counted as visits end */
-	struct failures *failures;	/* NULL: failures are not said nor
+	struct crawl_stats *stats;   /* counted as visits end */
+	struct failures *failures;   /* NULL: failures are not said nor
 					 * counted by cause */
 	/* Hooks into the owner, each given ctx: a runtime event for
 	 * logs/tern.log; a visit has ended (the frontier told, the visit freed
@@ -80,10 +80,9 @@ void visit_abandon_all(struct visit_pool *p);
  * match accepts stops (its fetch cancelled; a DNS lookup in progress is
  * let finish) and gives its URI back to the frontier as a deferral, with no
  * crawl.log line. Each ends later, through ended, never inside this call. */
-void visit_abandon_where(struct visit_pool *p, int (*match)(void *ctx, const char *uri),
-    void *ctx);
+void visit_abandon_where(struct visit_pool *p, int (*match)(void *ctx, const char *uri), void *ctx);
 /* Visits in progress whose URI match accepts. */
-int visit_count_where(const struct visit_pool *p, int (*match)(void *ctx, const char *uri),
-    void *ctx);
+int visit_count_where(
+    const struct visit_pool *p, int (*match)(void *ctx, const char *uri), void *ctx);
 
 #endif

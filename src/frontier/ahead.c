@@ -4,24 +4,21 @@
 #include <stdint.h>
 #include <string.h>
 
-static size_t
-ahead_get32(const char *p)
+static size_t ahead_get32(const char *p)
 {
 	const unsigned char *u = (const unsigned char *)p;
 
 	return (size_t)u[0] << 24 | (size_t)u[1] << 16 | (size_t)u[2] << 8 | u[3];
 }
 
-static void
-ahead_put32(struct buf *b, size_t n)
+static void ahead_put32(struct buf *b, size_t n)
 {
-	char c[4] = { (char)(n >> 24), (char)(n >> 16), (char)(n >> 8), (char)n };
+	char c[4] = {(char)(n >> 24), (char)(n >> 16), (char)(n >> 8), (char)n};
 
 	buf_append(b, c, 4);
 }
 
-void
-ahead_drop(struct frontier *f, struct wq *q)
+void ahead_drop(struct frontier *f, struct wq *q)
 {
 	f->ahead_bytes -= q->ahead.cap;
 	buf_free(&q->ahead);
@@ -29,9 +26,8 @@ ahead_drop(struct frontier *f, struct wq *q)
 	q->ahead_last = 0;
 }
 
-void
-ahead_fill(struct frontier *f, struct wq *q, leveldb_iterator_t *it, const char *prefix,
-    size_t plen)
+void ahead_fill(
+    struct frontier *f, struct wq *q, leveldb_iterator_t *it, const char *prefix, size_t plen)
 {
 	int n;
 
@@ -58,8 +54,7 @@ ahead_fill(struct frontier *f, struct wq *q, leveldb_iterator_t *it, const char 
 	f->ahead_bytes += q->ahead.cap;
 }
 
-int
-ahead_front(const struct wq *q, const char **k, size_t *kl, const char **v, size_t *vl)
+int ahead_front(const struct wq *q, const char **k, size_t *kl, const char **v, size_t *vl)
 {
 	const char *p = q->ahead.data + q->ahead_off;
 
@@ -72,8 +67,7 @@ ahead_front(const struct wq *q, const char **k, size_t *kl, const char **v, size
 	return 1;
 }
 
-void
-ahead_pop(struct frontier *f, struct wq *q)
+void ahead_pop(struct frontier *f, struct wq *q)
 {
 	const char *k, *v;
 	size_t kl, vl;
@@ -85,8 +79,7 @@ ahead_pop(struct frontier *f, struct wq *q)
 		ahead_drop(f, q);
 }
 
-void
-ahead_put(struct frontier *f, struct wq *q, const char *key, size_t klen)
+void ahead_put(struct frontier *f, struct wq *q, const char *key, size_t klen)
 {
 	const char *last;
 	size_t ll, m;

@@ -24,8 +24,8 @@
 /* it is positioned at q's head (prefix: q's URI key prefix): keeps the
  * records after it that share the prefix. Nothing if q already has some or
  * the budget is spent. */
-void ahead_fill(struct frontier *f, struct wq *q, leveldb_iterator_t *it, const char *prefix,
-    size_t plen);
+void ahead_fill(
+    struct frontier *f, struct wq *q, leveldb_iterator_t *it, const char *prefix, size_t plen);
 /* The front record kept for q: 1 and its key and value (valid until the
  * next call on q), or 0 if none. */
 int ahead_front(const struct wq *q, const char **k, size_t *kl, const char **v, size_t *vl);

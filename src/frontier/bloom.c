@@ -27,8 +27,7 @@ struct bloom {
 	size_t bytes;
 };
 
-static void
-bloom_layer_add(struct bloom *b)
+static void bloom_layer_add(struct bloom *b)
 {
 	struct bloom_layer *l = &b->layer[b->nlayers];
 	uint64_t cap = b->nlayers == 0 ? b->first : b->layer[b->nlayers - 1].cap * 2;
@@ -44,8 +43,7 @@ bloom_layer_add(struct bloom *b)
 	b->nlayers++;
 }
 
-struct bloom *
-bloom_new(uint64_t first)
+struct bloom *bloom_new(uint64_t first)
 {
 	struct bloom *b = xcalloc(1, sizeof(*b));
 
@@ -54,8 +52,7 @@ bloom_new(uint64_t first)
 	return b;
 }
 
-void
-bloom_free(struct bloom *b)
+void bloom_free(struct bloom *b)
 {
 	unsigned i;
 
@@ -68,15 +65,13 @@ bloom_free(struct bloom *b)
 
 /* The block of h in l: its high half picks the block; the probes inside
  * it are 9-bit pieces of the low half remixed (7 x 9 = 63 bits). */
-static uint64_t *
-bloom_block(const struct bloom_layer *l, uint64_t h, uint64_t *g)
+static uint64_t *bloom_block(const struct bloom_layer *l, uint64_t h, uint64_t *g)
 {
 	*g = (h & 0xffffffffull) * 0x9e3779b97f4a7c15ull;
 	return l->bits + ((h >> 32) & l->blocks_mask) * BLOOM_BLOCK_WORDS;
 }
 
-static int
-bloom_layer_test(const struct bloom_layer *l, uint64_t h)
+static int bloom_layer_test(const struct bloom_layer *l, uint64_t h)
 {
 	uint64_t g;
 	const uint64_t *w = bloom_block(l, h, &g);
@@ -88,8 +83,7 @@ bloom_layer_test(const struct bloom_layer *l, uint64_t h)
 	return 1;
 }
 
-void
-bloom_add(struct bloom *b, uint64_t h)
+void bloom_add(struct bloom *b, uint64_t h)
 {
 	struct bloom_layer *l = &b->layer[b->nlayers - 1];
 	uint64_t g, *w;
@@ -105,8 +99,7 @@ bloom_add(struct bloom *b, uint64_t h)
 	l->n++;
 }
 
-int
-bloom_test(const struct bloom *b, uint64_t h)
+int bloom_test(const struct bloom *b, uint64_t h)
 {
 	unsigned i;
 
@@ -117,14 +110,12 @@ bloom_test(const struct bloom *b, uint64_t h)
 	return 0;
 }
 
-size_t
-bloom_bytes(const struct bloom *b)
+size_t bloom_bytes(const struct bloom *b)
 {
 	return b->bytes;
 }
 
-unsigned
-bloom_layers(const struct bloom *b)
+unsigned bloom_layers(const struct bloom *b)
 {
 	return b->nlayers;
 }

@@ -39,7 +39,7 @@ static uint64_t cede_delete_uris(struct frontier *f, struct wq *q, leveldb_itera
 	ahead_drop(f, q);
 	keys_uri_prefix(&prefix, q->key);
 	for (leveldb_iter_seek(it, prefix.data, prefix.len); leveldb_iter_valid(it);
-	    leveldb_iter_next(it)) {
+	     leveldb_iter_next(it)) {
 		size_t klen;
 		const char *k = leveldb_iter_key(it, &klen);
 		struct buf key;
@@ -69,8 +69,8 @@ static uint64_t cede_delete_uris(struct frontier *f, struct wq *q, leveldb_itera
 	return n;
 }
 
-long cede_drop_where(struct frontier *f, int (*match)(void *ctx, const char *uri), void *ctx,
-    char **err)
+long cede_drop_where(
+    struct frontier *f, int (*match)(void *ctx, const char *uri), void *ctx, char **err)
 {
 	leveldb_iterator_t *it;
 	char **keys = NULL;

@@ -9,8 +9,8 @@
 #include "frontier/private.h"
 
 int cede_mark_seen(struct frontier *f, const char *canon);
-long cede_drop_where(struct frontier *f, int (*match)(void *ctx, const char *uri), void *ctx,
-    char **err);
+long cede_drop_where(
+    struct frontier *f, int (*match)(void *ctx, const char *uri), void *ctx, char **err);
 long cede_forget_seen(struct frontier *f, char **err);
 
 #endif

@@ -16,8 +16,7 @@
 /* URIs read from the store per walk of the due keys. */
 #define DUE_READ 256
 
-void
-due_park(struct frontier *f, const struct curi *c, uint64_t due_ms)
+void due_park(struct frontier *f, const struct curi *c, uint64_t due_ms)
 {
 	struct buf k = BUF_INIT;
 
@@ -34,8 +33,7 @@ due_park(struct frontier *f, const struct curi *c, uint64_t due_ms)
 }
 
 /* The first due time at or after the iterator's position, or UINT64_MAX. */
-static uint64_t
-due_first(leveldb_iterator_t *it)
+static uint64_t due_first(leveldb_iterator_t *it)
 {
 	uint64_t due, ord;
 	const char *k;
@@ -49,8 +47,7 @@ due_first(leveldb_iterator_t *it)
 	return due;
 }
 
-void
-due_load(struct frontier *f)
+void due_load(struct frontier *f)
 {
 	leveldb_iterator_t *it = store_iter(f);
 	const char start = KEYS_REVISIT;
@@ -59,15 +56,13 @@ due_load(struct frontier *f)
 	f->due_next = due_first(it);
 }
 
-void
-due_flushed(struct frontier *f)
+void due_flushed(struct frontier *f)
 {
 	f->due_taken = 0;
 	f->due_unwritten = 0;
 }
 
-void
-due_release(struct frontier *f, uint64_t now)
+void due_release(struct frontier *f, uint64_t now)
 {
 	struct buf keys[DUE_READ], from = BUF_INIT;
 	struct curi *cs[DUE_READ];
@@ -86,8 +81,8 @@ due_release(struct frontier *f, uint64_t now)
 	 * the start of the range would step over all of them each time. */
 	keys_revisit(&from, f->due_next, 0);
 	for (leveldb_iter_seek(it, from.data, from.len);
-	    leveldb_iter_valid(it) && n < DUE_READ && f->due_taken + n < DUE_PER_FLUSH;
-	    leveldb_iter_next(it)) {
+	     leveldb_iter_valid(it) && n < DUE_READ && f->due_taken + n < DUE_PER_FLUSH;
+	     leveldb_iter_next(it)) {
 		size_t kl, vl;
 		const char *k = leveldb_iter_key(it, &kl);
 		const char *v = leveldb_iter_value(it, &vl);
@@ -116,7 +111,8 @@ due_release(struct frontier *f, uint64_t now)
 		 * the URI's [override] key goes with it, as when scheduled. */
 		if (surt_override_key(cs[i]->uri, &surt) < 0)
 			buf_reset(&surt);
-		if (f->error == NULL && enqueue_requeue(f, cs[i], surt.len ? surt.data : NULL) >= 0) {
+		if (f->error == NULL &&
+		    enqueue_requeue(f, cs[i], surt.len ? surt.data : NULL) >= 0) {
 			store_del(f, &keys[i]);
 			f->c.revisits--;
 			f->due_taken++;
@@ -131,9 +127,8 @@ due_release(struct frontier *f, uint64_t now)
 }
 
 /* Calls cb for each record of the kind range starting with byte kind. */
-static void
-due_walk_kind(struct frontier *f, char kind, void (*cb)(void *arg, const struct curi *c, int waiting),
-    void *arg)
+static void due_walk_kind(struct frontier *f, char kind,
+    void (*cb)(void *arg, const struct curi *c, int waiting), void *arg)
 {
 	leveldb_iterator_t *it = leveldb_create_iterator(f->db, f->ro);
 
@@ -153,8 +148,8 @@ due_walk_kind(struct frontier *f, char kind, void (*cb)(void *arg, const struct 
 	leveldb_iter_destroy(it);
 }
 
-void
-due_walk(struct frontier *f, void (*cb)(void *arg, const struct curi *c, int waiting), void *arg)
+void due_walk(
+    struct frontier *f, void (*cb)(void *arg, const struct curi *c, int waiting), void *arg)
 {
 	if (residency_write(f, NULL) < 0)
 		return;
@@ -162,8 +157,7 @@ due_walk(struct frontier *f, void (*cb)(void *arg, const struct curi *c, int wai
 	due_walk_kind(f, KEYS_REVISIT, cb, arg);
 }
 
-void
-due_count_before(struct frontier *f, const uint64_t *times, uint64_t *counts, size_t n)
+void due_count_before(struct frontier *f, const uint64_t *times, uint64_t *counts, size_t n)
 {
 	leveldb_iterator_t *it;
 	const char start = KEYS_REVISIT;

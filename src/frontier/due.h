@@ -24,8 +24,8 @@ void due_flushed(struct frontier *f);
 /* Every URI record in the store, queued ('u') then waiting ('v'), to cb
  * with waiting set for the latter; the pending batch is written first. A
  * walk of the whole store, for reports. */
-void due_walk(struct frontier *f, void (*cb)(void *arg, const struct curi *c, int waiting),
-    void *arg);
+void due_walk(
+    struct frontier *f, void (*cb)(void *arg, const struct curi *c, int waiting), void *arg);
 /* URIs due before each of the given times (ascending), counted by a walk
  * of the schedule's keys that stops at the last time. */
 void due_count_before(struct frontier *f, const uint64_t *times, uint64_t *counts, size_t n);

@@ -19,8 +19,7 @@
  * for one sorted check at the next flush (seen.h). */
 #define ENQUEUE_HELD 4096
 
-int
-enqueue_preload(struct frontier *f, const char *canon, int precedence)
+int enqueue_preload(struct frontier *f, const char *canon, int precedence)
 {
 	if (canon == NULL || *canon == '\0' || precedence < 1)
 		return -EINVAL;
@@ -34,8 +33,7 @@ enqueue_preload(struct frontier *f, const char *canon, int precedence)
 
 /* The preloaded precedence of canon, or 0. The pending batch may hold it:
  * a load is followed by a flush before the crawl starts. */
-static int
-enqueue_preloaded(struct frontier *f, const char *canon)
+static int enqueue_preloaded(struct frontier *f, const char *canon)
 {
 	char *v, num[16];
 	size_t vlen;
@@ -57,8 +55,7 @@ enqueue_preloaded(struct frontier *f, const char *canon)
 }
 
 /* (d1, p1, o1) sorts before (d2, p2, o2): how their URI keys compare. */
-static int
-enqueue_key_less(int d1, int p1, uint64_t o1, int d2, int p2, uint64_t o2)
+static int enqueue_key_less(int d1, int p1, uint64_t o1, int d2, int p2, uint64_t o2)
 {
 	return d1 < d2 || (d1 == d2 && (p1 < p2 || (p1 == p2 && o1 < o2)));
 }
@@ -66,8 +63,7 @@ enqueue_key_less(int d1, int p1, uint64_t o1, int d2, int p2, uint64_t o2)
 /* The queue's head bound (keys.h): a URI enqueued below it lowers it. A
  * URI enqueued ahead of the one out must also survive that one's deletion
  * (enqueue_head_deleted), so it lowers the bound too. */
-static void
-enqueue_head_lower(struct wq *q, int dir, int prec, uint64_t ord)
+static void enqueue_head_lower(struct wq *q, int dir, int prec, uint64_t ord)
 {
 	const char *qk;
 	size_t ql;
@@ -76,13 +72,14 @@ enqueue_head_lower(struct wq *q, int dir, int prec, uint64_t ord)
 
 	if (prec > KEYS_MAX_PRECEDENCE)
 		prec = KEYS_MAX_PRECEDENCE;
-	if (q->m.head_ord > 0 && enqueue_key_less(dir, prec, ord, q->m.head_dir,
-	    q->m.head_prec, q->m.head_ord))
+	if (q->m.head_ord > 0 &&
+	    enqueue_key_less(dir, prec, ord, q->m.head_dir, q->m.head_prec, q->m.head_ord))
 		goto lower;
 	if (q->m.head_ord > 0 && q->m.head_live)
 		return;
-	if (q->out && keys_uri_parse(q->out_key.data, q->out_key.len, &qk, &ql, &od, &op,
-	    &oo) == 0 && enqueue_key_less(dir, prec, ord, od, op, oo))
+	if (q->out &&
+	    keys_uri_parse(q->out_key.data, q->out_key.len, &qk, &ql, &od, &op, &oo) == 0 &&
+	    enqueue_key_less(dir, prec, ord, od, op, oo))
 		goto lower;
 	return;
 lower:
@@ -95,8 +92,7 @@ lower:
 /* The URI out (the queue's head when it was taken) is being deleted: every
  * URI left sorts after it, except one enqueued ahead of it since, which
  * already lowered the bound below it. */
-void
-enqueue_head_deleted(struct wq *q)
+void enqueue_head_deleted(struct wq *q)
 {
 	const char *qk;
 	size_t ql;
@@ -105,8 +101,8 @@ enqueue_head_deleted(struct wq *q)
 
 	if (keys_uri_parse(q->out_key.data, q->out_key.len, &qk, &ql, &dir, &prec, &ord) < 0)
 		return;
-	if (q->m.head_ord > 0 && q->m.head_live && enqueue_key_less(q->m.head_dir,
-	    q->m.head_prec, q->m.head_ord, dir, prec, ord))
+	if (q->m.head_ord > 0 && q->m.head_live &&
+	    enqueue_key_less(q->m.head_dir, q->m.head_prec, q->m.head_ord, dir, prec, ord))
 		return;
 	q->m.head_dir = dir;
 	q->m.head_prec = prec;
@@ -115,8 +111,7 @@ enqueue_head_deleted(struct wq *q)
 }
 
 /* Puts c on its queue: was_new says the seen set has just recorded it. */
-static int
-enqueue_uri(struct frontier *f, const struct curi *c, const char *canon,
+static int enqueue_uri(struct frontier *f, const struct curi *c, const char *canon,
     const char *queue_key, const char *surt, int was_new)
 {
 	struct policy_settings s;
@@ -138,8 +133,8 @@ enqueue_uri(struct frontier *f, const struct curi *c, const char *canon,
 	/* A sitemap's hint stands in only where tern precedence-load gave
 	 * no value. */
 	if (s.uri_policy == POLICY_URI_PRELOADED) {
-		pre = c->precedence > 0 && !(c->flags & CURI_HINTED) ? c->precedence :
-		    enqueue_preloaded(f, canon);
+		pre = c->precedence > 0 && !(c->flags & CURI_HINTED) ? c->precedence
+								     : enqueue_preloaded(f, canon);
 		if (pre == 0 && (c->flags & CURI_HINTED))
 			pre = c->precedence;
 	}
@@ -180,15 +175,13 @@ enqueue_uri(struct frontier *f, const struct curi *c, const char *canon,
 	store_dirty(f, q);
 	if (q->m.state == WQ_NONE || q->m.state == WQ_EXHAUSTED) {
 		q->m.precedence = policy_queue_precedence(s.queue_policy, s.queue_base,
-		    keys_hist_min(&q->m), q->m.successes, s.success_counts,
-		    s.nsuccess_counts);
+		    keys_hist_min(&q->m), q->m.successes, s.success_counts, s.nsuccess_counts);
 		/* hold-queues: new queues wait inactive until needed to keep
 		 * the fetchers busy (site-first); otherwise they start ready,
 		 * or snoozed for what is left of the politeness delay of the
 		 * queue's last fetch (inactive if that is a long snooze). */
 		if (f->o.hold_queues || q->m.precedence >= f->o.precedence_floor ||
-		    (q->m.wake_ms > f->now &&
-		    q->m.wake_ms - f->now > f->o.snooze_deactivate_ms))
+		    (q->m.wake_ms > f->now && q->m.wake_ms - f->now > f->o.snooze_deactivate_ms))
 			qstate_set(f, q, WQ_INACTIVE);
 		else if (q->m.wake_ms > f->now)
 			qstate_set(f, q, WQ_SNOOZED);
@@ -200,16 +193,14 @@ enqueue_uri(struct frontier *f, const struct curi *c, const char *canon,
 	return 1;
 }
 
-int
-enqueue_requeue(struct frontier *f, const struct curi *c, const char *surt)
+int enqueue_requeue(struct frontier *f, const struct curi *c, const char *surt)
 {
 	/* Its stored precedence stands for a preloaded one, so the empty
 	 * canonical key is never read. */
 	return enqueue_uri(f, c, "", c->queue_key, surt, 0);
 }
 
-static void
-enqueue_hold(struct frontier *f, const struct curi *c, const char *canon,
+static void enqueue_hold(struct frontier *f, const struct curi *c, const char *canon,
     const char *queue_key, const char *surt)
 {
 	size_t lu = strlen(c->uri) + 1, lv = c->via != NULL ? strlen(c->via) + 1 : 0;
@@ -242,8 +233,7 @@ struct enqueue_sorted {
 	size_t i;
 };
 
-static int
-enqueue_sorted_cmp(const void *a, const void *b)
+static int enqueue_sorted_cmp(const void *a, const void *b)
 {
 	const struct enqueue_sorted *x = a, *y = b;
 	int c = strcmp(x->canon, y->canon);
@@ -254,8 +244,7 @@ enqueue_sorted_cmp(const void *a, const void *b)
 /* Checks the held URIs against the store in one sorted pass and enqueues
  * the new ones in the order they were discovered, so that ordinals (FIFO
  * within a precedence) are as if each had been scheduled at once. */
-void
-enqueue_resolve_held(struct frontier *f)
+void enqueue_resolve_held(struct frontier *f)
 {
 	size_t n = f->nheld, i;
 	struct enqueue_sorted *sorted = xmalloc(n * sizeof(*sorted));
@@ -295,8 +284,7 @@ enqueue_resolve_held(struct frontier *f)
 	free(fresh);
 }
 
-int
-enqueue_schedule(struct frontier *f, const struct curi *c, const char *canon,
+int enqueue_schedule(struct frontier *f, const struct curi *c, const char *canon,
     const char *queue_key, const char *surt, int force)
 {
 	char *err = NULL;

@@ -34,28 +34,24 @@
 #include <string.h>
 #include <sys/stat.h>
 
-const char *
-frontier_error(const struct frontier *f)
+const char *frontier_error(const struct frontier *f)
 {
 	return f->error;
 }
 
-void *
-frontier_db(struct frontier *f)
+void *frontier_db(struct frontier *f)
 {
 	return f->db;
 }
 
-const char *
-frontier_dir(const struct frontier *f)
+const char *frontier_dir(const struct frontier *f)
 {
 	return f->dir;
 }
 
 /* Options. */
 
-void
-frontier_options_defaults(struct frontier_options *o)
+void frontier_options_defaults(struct frontier_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	policy_settings_defaults(&o->defaults);
@@ -70,8 +66,8 @@ frontier_options_defaults(struct frontier_options *o)
 	o->host_depth_divisor = 8.0;
 }
 
-static void
-frontier_settings_read(const struct config *cfg, const char *surt, struct policy_settings *s)
+static void frontier_settings_read(
+    const struct config *cfg, const char *surt, struct policy_settings *s)
 {
 	const int64_t *counts;
 	size_t n, i;
@@ -92,14 +88,13 @@ frontier_settings_read(const struct config *cfg, const char *surt, struct policy
 	s->retry_delay_ms = config_int_for(cfg, surt, CK_FRONTIER_RETRY_DELAY_SECONDS) * 1000;
 }
 
-static void
-frontier_settings_from_config_cb(void *ctx, const char *surt, struct policy_settings *out)
+static void frontier_settings_from_config_cb(
+    void *ctx, const char *surt, struct policy_settings *out)
 {
 	frontier_settings_read(ctx, surt, out);
 }
 
-void
-frontier_options_from_config(struct frontier_options *o, const struct config *cfg)
+void frontier_options_from_config(struct frontier_options *o, const struct config *cfg)
 {
 	frontier_options_defaults(o);
 	frontier_settings_read(cfg, NULL, &o->defaults);
@@ -117,8 +112,7 @@ frontier_options_from_config(struct frontier_options *o, const struct config *cf
 	}
 }
 
-static void
-frontier_settings_check(struct frontier *f)
+static void frontier_settings_check(struct frontier *f)
 {
 	unsigned gen;
 
@@ -141,8 +135,7 @@ frontier_settings_check(struct frontier *f)
 	frontier_settings_changed(f);
 }
 
-void
-frontier_settings_changed(struct frontier *f)
+void frontier_settings_changed(struct frontier *f)
 {
 	f->settings_gen++;
 	frontier_reconsider_retired(f);
@@ -150,39 +143,33 @@ frontier_settings_changed(struct frontier *f)
 
 /* Entry points. */
 
-int
-frontier_preload(struct frontier *f, const char *canon, int precedence)
+int frontier_preload(struct frontier *f, const char *canon, int precedence)
 {
 	return enqueue_preload(f, canon, precedence);
 }
 
-int
-frontier_schedule(struct frontier *f, const struct curi *c, const char *canon,
+int frontier_schedule(struct frontier *f, const struct curi *c, const char *canon,
     const char *queue_key, const char *surt, int force)
 {
 	return enqueue_schedule(f, c, canon, queue_key, surt, force);
 }
 
-int
-frontier_seen(struct frontier *f, const char *canon, size_t len)
+int frontier_seen(struct frontier *f, const char *canon, size_t len)
 {
 	return f->error == NULL && seen_known(f->seen, canon, len);
 }
 
-uint64_t
-frontier_seen_hash(const char *canon, size_t len)
+uint64_t frontier_seen_hash(const char *canon, size_t len)
 {
 	return seen_hash(canon, len);
 }
 
-int
-frontier_seen_hashed(struct frontier *f, const char *canon, size_t len, uint64_t h)
+int frontier_seen_hashed(struct frontier *f, const char *canon, size_t len, uint64_t h)
 {
 	return f->error == NULL && seen_known_hashed(f->seen, canon, len, h);
 }
 
-void
-frontier_seen_prefetch(struct frontier *f, uint64_t h, int stage)
+void frontier_seen_prefetch(struct frontier *f, uint64_t h, int stage)
 {
 	if (stage == 0)
 		seen_prefetch(f->seen, h);
@@ -190,8 +177,7 @@ frontier_seen_prefetch(struct frontier *f, uint64_t h, int stage)
 		seen_prefetch_entry(f->seen, h);
 }
 
-int
-frontier_next(struct frontier *f, uint64_t now, struct curi **out, uint64_t *wake_ms)
+int frontier_next(struct frontier *f, uint64_t now, struct curi **out, uint64_t *wake_ms)
 {
 	if (now > f->now)
 		f->now = now;
@@ -199,53 +185,45 @@ frontier_next(struct frontier *f, uint64_t now, struct curi **out, uint64_t *wak
 	return rotation_next(f, now, out, wake_ms);
 }
 
-void
-frontier_finish(struct frontier *f, struct curi *c, enum frontier_outcome o,
-    uint64_t now, uint64_t delay_ms)
+void frontier_finish(
+    struct frontier *f, struct curi *c, enum frontier_outcome o, uint64_t now, uint64_t delay_ms)
 {
 	rotation_finish(f, c, o, now, delay_ms, 0);
 }
 
-void
-frontier_finish_revisit(struct frontier *f, struct curi *c, enum frontier_outcome o,
+void frontier_finish_revisit(struct frontier *f, struct curi *c, enum frontier_outcome o,
     uint64_t now, uint64_t delay_ms, uint64_t due_ms)
 {
 	rotation_finish(f, c, o, now, delay_ms, due_ms > 0 ? due_ms : 1);
 }
 
-uint64_t
-frontier_next_due(const struct frontier *f)
+uint64_t frontier_next_due(const struct frontier *f)
 {
 	return f->due_next;
 }
 
-void
-frontier_due_counts(struct frontier *f, const uint64_t *times, uint64_t *counts, size_t n)
+void frontier_due_counts(struct frontier *f, const uint64_t *times, uint64_t *counts, size_t n)
 {
 	due_count_before(f, times, counts, n);
 }
 
-void
-frontier_each_uri(struct frontier *f, void (*cb)(void *arg, const struct curi *c, int waiting),
-    void *arg)
+void frontier_each_uri(
+    struct frontier *f, void (*cb)(void *arg, const struct curi *c, int waiting), void *arg)
 {
 	due_walk(f, cb, arg);
 }
 
-int
-frontier_may_retry(struct frontier *f, const struct curi *c)
+int frontier_may_retry(struct frontier *f, const struct curi *c)
 {
 	return rotation_may_retry(f, c);
 }
 
-unsigned
-frontier_note_connect(struct frontier *f, const struct curi *c, int failed)
+unsigned frontier_note_connect(struct frontier *f, const struct curi *c, int failed)
 {
 	return rotation_note_connect(f, c, failed);
 }
 
-int
-frontier_flush(struct frontier *f, char **err)
+int frontier_flush(struct frontier *f, char **err)
 {
 	char *e = NULL;
 
@@ -266,35 +244,30 @@ frontier_flush(struct frontier *f, char **err)
 	return 0;
 }
 
-int
-frontier_mark_seen(struct frontier *f, const char *canon)
+int frontier_mark_seen(struct frontier *f, const char *canon)
 {
 	return cede_mark_seen(f, canon);
 }
 
-long
-frontier_forget_seen(struct frontier *f, char **err)
+long frontier_forget_seen(struct frontier *f, char **err)
 {
 	return cede_forget_seen(f, err);
 }
 
-long
-frontier_drop_where(struct frontier *f, int (*match)(void *ctx, const char *uri), void *ctx,
-    char **err)
+long frontier_drop_where(
+    struct frontier *f, int (*match)(void *ctx, const char *uri), void *ctx, char **err)
 {
 	return cede_drop_where(f, match, ctx, err);
 }
 
-int
-frontier_checkpoint_mark(struct frontier *f, const char *name, char **err)
+int frontier_checkpoint_mark(struct frontier *f, const char *name, char **err)
 {
 	if (frontier_flush(f, err) < 0)
 		return -1;
 	return store_mark(f, name, err);
 }
 
-int
-frontier_meta_get(struct frontier *f, const char *name, struct buf *out)
+int frontier_meta_get(struct frontier *f, const char *name, struct buf *out)
 {
 	char *v;
 	size_t vlen;
@@ -310,8 +283,7 @@ frontier_meta_get(struct frontier *f, const char *name, struct buf *out)
 	return 1;
 }
 
-void
-frontier_meta_put(struct frontier *f, const char *name, const void *v, size_t n)
+void frontier_meta_put(struct frontier *f, const char *name, const void *v, size_t n)
 {
 	buf_reset(&f->k);
 	keys_meta_named(&f->k, name);
@@ -320,78 +292,67 @@ frontier_meta_put(struct frontier *f, const char *name, const void *v, size_t n)
 	store_put(f, &f->k, &f->v);
 }
 
-void
-frontier_counts(const struct frontier *f, struct frontier_counts *out)
+void frontier_counts(const struct frontier *f, struct frontier_counts *out)
 {
 	qstate_counts(f, out);
 }
 
-void
-frontier_set_prewrite(struct frontier *f, frontier_prewrite_fn *fn, void *arg)
+void frontier_set_prewrite(struct frontier *f, frontier_prewrite_fn *fn, void *arg)
 {
 	f->prewrite = fn;
 	f->prewrite_arg = arg;
 }
 
-uint64_t
-frontier_discovered(const struct frontier *f)
+uint64_t frontier_discovered(const struct frontier *f)
 {
 	return f->c.discovered;
 }
 
-int
-frontier_is_finished(const struct frontier *f)
+int frontier_is_finished(const struct frontier *f)
 {
 	return qstate_is_finished(f);
 }
 
-int
-frontier_reconsider_retired(struct frontier *f)
+int frontier_reconsider_retired(struct frontier *f)
 {
 	return qstate_reconsider_retired(f);
 }
 
-void
-frontier_report_summary(struct frontier *f, struct buf *out)
+void frontier_report_summary(struct frontier *f, struct buf *out)
 {
 	qreport_summary(f, out);
 }
 
-void
-frontier_report_queues(struct frontier *f, struct buf *out, int json)
+void frontier_report_queues(struct frontier *f, struct buf *out, int json)
 {
 	qreport_queues(f, out, json);
 }
 
-size_t
-frontier_walk_queues(struct frontier *f, const char *after, size_t max, frontier_queue_fn *fn,
-    void *arg, int *more)
+size_t frontier_walk_queues(
+    struct frontier *f, const char *after, size_t max, frontier_queue_fn *fn, void *arg, int *more)
 {
 	return qreport_walk(f, after, max, fn, arg, more);
 }
 
-int
-frontier_queue_get(struct frontier *f, const char *key, frontier_queue_fn *fn, void *arg)
+int frontier_queue_get(struct frontier *f, const char *key, frontier_queue_fn *fn, void *arg)
 {
 	return qreport_get(f, key, fn, arg);
 }
 
-int
-frontier_queue_head(struct frontier *f, const char *key, size_t n, frontier_uri_fn *fn, void *arg)
+int frontier_queue_head(
+    struct frontier *f, const char *key, size_t n, frontier_uri_fn *fn, void *arg)
 {
 	return qreport_head(f, key, n, fn, arg);
 }
 
-void
-frontier_report_queues_fp(struct frontier *f, FILE *fp, int json)
+void frontier_report_queues_fp(struct frontier *f, FILE *fp, int json)
 {
 	qreport_queues_fp(f, fp, json);
 }
 
 /* Opening and closing. */
 
-static int
-frontier_recover(struct frontier *f, char **err)
+static int frontier_recover(struct frontier *f, char **err)
 {
 	leveldb_iterator_t *it;
 	char **keys = NULL, *v;
@@ -449,9 +410,8 @@ frontier_recover(struct frontier *f, char **err)
 	return frontier_flush(f, err);
 }
 
-struct frontier *
-frontier_open_opts(const char *dir, const struct frontier_options *o, int create,
-    uint64_t now_ms, char **err)
+struct frontier *frontier_open_opts(
+    const char *dir, const struct frontier_options *o, int create, uint64_t now_ms, char **err)
 {
 	struct frontier *f;
 
@@ -497,9 +457,8 @@ frontier_open_opts(const char *dir, const struct frontier_options *o, int create
 	return f;
 }
 
-struct frontier *
-frontier_open(const char *dir, const struct config *cfg, int create, uint64_t now_ms,
-    char **err)
+struct frontier *frontier_open(
+    const char *dir, const struct config *cfg, int create, uint64_t now_ms, char **err)
 {
 	struct frontier_options o;
 	struct frontier *f;
@@ -513,8 +472,7 @@ frontier_open(const char *dir, const struct config *cfg, int create, uint64_t no
 	return f;
 }
 
-void
-frontier_close(struct frontier *f)
+void frontier_close(struct frontier *f)
 {
 	size_t i;
 

@@ -20,14 +20,14 @@ struct frontier;
 /* Everything the frontier reads from the configuration, as plain values
  * (so that tests and the benchmark need no configuration file). */
 struct frontier_options {
-	struct policy_settings defaults;  /* the overridable [frontier] keys */
-	int hold_queues;                  /* frontier.hold-queues */
-	int precedence_floor;             /* frontier.precedence-floor */
-	uint64_t snooze_deactivate_ms;    /* frontier.snooze-deactivate-ms */
-	size_t cache_mb;                  /* storage.cache-mb */
-	size_t write_buffer_mb;           /* storage.write-buffer-mb */
-	size_t cold_queues;               /* queues kept in memory outside the working set */
-	size_t seen_memory;               /* bytes: storage.seen-memory-mb, the seen set's memory set */
+	struct policy_settings defaults; /* the overridable [frontier] keys */
+	int hold_queues;		 /* frontier.hold-queues */
+	int precedence_floor;		 /* frontier.precedence-floor */
+	uint64_t snooze_deactivate_ms;	 /* frontier.snooze-deactivate-ms */
+	size_t cache_mb;		 /* storage.cache-mb */
+	size_t write_buffer_mb;		 /* storage.write-buffer-mb */
+	size_t cold_queues;		 /* queues kept in memory outside the working set */
+	size_t seen_memory; /* bytes: storage.seen-memory-mb, the seen set's memory set */
 	/* Ready queues in FIFO order (Heritrix) or best-first (iudex): by the
 	 * best URI precedence enqueued, lowered by (URIs given out since the
 	 * queue's activation) / host_depth_divisor, favouring breadth. */
@@ -45,10 +45,10 @@ void frontier_options_from_config(struct frontier_options *o, const struct confi
 /* Opens (create=1: must not exist) or reopens the store in dir. Reopening
  * (crash recovery) puts URIs that were in flight back at their queues' heads:
  * a URI is only deleted from the store when finished. */
-struct frontier *frontier_open(const char *dir, const struct config *cfg, int create,
-    uint64_t now_ms, char **err);
-struct frontier *frontier_open_opts(const char *dir, const struct frontier_options *o,
-    int create, uint64_t now_ms, char **err);
+struct frontier *frontier_open(
+    const char *dir, const struct config *cfg, int create, uint64_t now_ms, char **err);
+struct frontier *frontier_open_opts(
+    const char *dir, const struct frontier_options *o, int create, uint64_t now_ms, char **err);
 /* Writes what is pending (best effort) and closes. */
 void frontier_close(struct frontier *f);
 
@@ -87,20 +87,20 @@ int frontier_schedule(struct frontier *f, const struct curi *c, const char *cano
 int frontier_next(struct frontier *f, uint64_t now_ms, struct curi **out, uint64_t *wake_ms);
 
 enum frontier_outcome {
-	FRONTIER_SUCCESS,    /* fetched (any HTTP status): success and budget; queue snoozes delay_ms */
-	FRONTIER_FAILED,     /* final failure: cost + error penalty */
-	FRONTIER_DISREGARD,  /* dropped without fetching: no budget; delay_ms still applies (pass 0) */
-	FRONTIER_RETRY,      /* retryable failure: stays at the head, attempts+1, charged its
+	FRONTIER_SUCCESS, /* fetched (any HTTP status): success and budget; queue snoozes delay_ms */
+	FRONTIER_FAILED,  /* final failure: cost + error penalty */
+	FRONTIER_DISREGARD, /* dropped without fetching: no budget; delay_ms still applies (pass 0) */
+	FRONTIER_RETRY,	    /* retryable failure: stays at the head, attempts+1, charged its
 	                      * cost; the queue waits delay_ms (back-off, Retry-After), or
 	                      * retry-delay-seconds when delay_ms is 0 */
-	FRONTIER_DEFER,      /* back to the queue head, attempts unchanged, no charge */
-	FRONTIER_RELOCATED   /* already scheduled again on another queue (IP queue
+	FRONTIER_DEFER,	    /* back to the queue head, attempts unchanged, no charge */
+	FRONTIER_RELOCATED /* already scheduled again on another queue (IP queue
 	                      * assignment): removed from this one, counted nowhere,
 	                      * no charge; pass delay_ms 0 */
 };
 /* Takes c back (and frees it). */
-void frontier_finish(struct frontier *f, struct curi *c, enum frontier_outcome o,
-    uint64_t now_ms, uint64_t delay_ms);
+void frontier_finish(struct frontier *f, struct curi *c, enum frontier_outcome o, uint64_t now_ms,
+    uint64_t delay_ms);
 /* The same in a continuous crawl: a URI that leaves its queue (success,
  * failure, disregard) waits in the store's revisit schedule, with its fetch
  * history (c->history), until due_ms, and then goes back onto its queue
@@ -117,8 +117,8 @@ void frontier_due_counts(struct frontier *f, const uint64_t *times, uint64_t *co
 /* Every URI in the store, queued (waiting 0) then waiting for its revisit
  * (waiting 1), with its fetch history, to cb: one pass over the store, for
  * the revisits report. */
-void frontier_each_uri(struct frontier *f, void (*cb)(void *arg, const struct curi *c, int waiting),
-    void *arg);
+void frontier_each_uri(
+    struct frontier *f, void (*cb)(void *arg, const struct curi *c, int waiting), void *arg);
 /* 1 if a retryable failure of c may be retried: attempts+1 < max-retries. */
 int frontier_may_retry(struct frontier *f, const struct curi *c);
 /* Records whether c's host failed to connect (failed=1) or answered (0)
@@ -141,10 +141,10 @@ typedef int frontier_prewrite_fn(void *arg, char **err);
 void frontier_set_prewrite(struct frontier *f, frontier_prewrite_fn *fn, void *arg);
 
 struct frontier_counts {
-	uint64_t queued, in_flight, queues_total, in_process, ready, snoozed,
-	    inactive, ineligible, retired, exhausted, succeeded, failed,
-	    disregarded, discovered, retired_uris, ineligible_uris;
-	uint64_t revisits;	/* URIs waiting for their revisit (continuous crawl) */
+	uint64_t queued, in_flight, queues_total, in_process, ready, snoozed, inactive, ineligible,
+	    retired, exhausted, succeeded, failed, disregarded, discovered, retired_uris,
+	    ineligible_uris;
+	uint64_t revisits; /* URIs waiting for their revisit (continuous crawl) */
 };
 void frontier_counts(const struct frontier *f, struct frontier_counts *out);
 /* URIs recorded as discovered so far (held ones count once judged new). */
@@ -165,7 +165,8 @@ void frontier_settings_changed(struct frontier *f);
 void frontier_report_summary(struct frontier *f, struct buf *out);
 /* The column header of the text queues report: Heritrix's fields, times
  * in UTC, the wake as the wait left (12s, 3m05s, 2h07m). */
-#define FRONTIER_QUEUES_LEGEND "# state queue precedence size enqueues session-balance " \
+#define FRONTIER_QUEUES_LEGEND                                    \
+	"# state queue precedence size enqueues session-balance " \
 	"last-cost(average) last-dequeue wake-in spend/budget errors last-peeked last-queued\n"
 /* One line (or JSON object) per queue, doc/formats.md, "Reports". */
 void frontier_report_queues(struct frontier *f, struct buf *out, int json);
@@ -176,13 +177,13 @@ void frontier_report_queues_fp(struct frontier *f, FILE *fp, int json);
  * fields). Its strings are the frontier's, valid during the callback. */
 struct frontier_queue_info {
 	const char *key;
-	const char *state;		/* IN-PROCESS, READY, SNOOZED, INACTIVE, INELIGIBLE,
+	const char *state; /* IN-PROCESS, READY, SNOOZED, INACTIVE, INELIGIBLE,
 					 * RETIRED, EXHAUSTED */
 	int precedence;
 	uint64_t size, enqueues, errors, last_dequeue_ms;
 	int64_t session_balance, last_cost, wake_in_ms, spend, budget;
 	double average_cost;
-	const char *last_peeked, *last_queued;	/* NULL when none */
+	const char *last_peeked, *last_queued; /* NULL when none */
 };
 /* Returns 1 to end the walk after this queue. */
 typedef int frontier_queue_fn(void *arg, const struct frontier_queue_info *q);
@@ -193,16 +194,16 @@ typedef int frontier_queue_fn(void *arg, const struct frontier_queue_info *q);
  * it is, without writing the pending batch (a queue made in this loop
  * iteration shows from the next), so a piece never changes the order in
  * which the crawl's records reach the disk. Returns the queues given. */
-size_t frontier_walk_queues(struct frontier *f, const char *after, size_t max,
-    frontier_queue_fn *fn, void *arg, int *more);
+size_t frontier_walk_queues(
+    struct frontier *f, const char *after, size_t max, frontier_queue_fn *fn, void *arg, int *more);
 /* The queue named key: 1 after fn, 0 if there is none. */
 int frontier_queue_get(struct frontier *f, const char *key, frontier_queue_fn *fn, void *arg);
 /* Its first n stored URIs in the order they are handed out (one handed out
  * and not yet finished first), each given to fn with the frontier's curi.
  * Returns how many, or -1 on a store error. */
 typedef void frontier_uri_fn(void *arg, const struct curi *c);
-int frontier_queue_head(struct frontier *f, const char *key, size_t n, frontier_uri_fn *fn,
-    void *arg);
+int frontier_queue_head(
+    struct frontier *f, const char *key, size_t n, frontier_uri_fn *fn, void *arg);
 
 /* The leveldb_t*, for the WARC dedup index sharing the store (it must use
  * key prefixes other than those of src/frontier/keys.h). */
@@ -221,8 +222,8 @@ int frontier_mark_seen(struct frontier *f, const char *canon);
  * stream's replay marks again what is done. The number forgotten, or -1 and
  * *err. */
 long frontier_forget_seen(struct frontier *f, char **err);
-long frontier_drop_where(struct frontier *f, int (*match)(void *ctx, const char *uri), void *ctx,
-    char **err);
+long frontier_drop_where(
+    struct frontier *f, int (*match)(void *ctx, const char *uri), void *ctx, char **err);
 /* The first store error met outside frontier_flush, or NULL. */
 const char *frontier_error(const struct frontier *f);
 

@@ -7,10 +7,10 @@
 
 struct hosts {
 	struct host **buckets;
-	size_t nbuckets;	/* a power of two */
+	size_t nbuckets; /* a power of two */
 	size_t count;
 	size_t capacity;
-	struct host *lru_head;	/* most recently used */
+	struct host *lru_head; /* most recently used */
 	struct host *lru_tail;
 	size_t bytes;
 };

@@ -16,13 +16,13 @@ struct robots;
 
 struct host {
 	char *key;
-	struct robots *robots;		/* NULL until robots.txt was fetched */
+	struct robots *robots; /* NULL until robots.txt was fetched */
 	uint64_t robots_fetched_ms;
 	/* Fetched, and no URI of the server judged by it yet: such a verdict
 	 * is not expired, whatever its age, so that a validity shorter than
 	 * the wait after robots.txt cannot keep a queue fetching nothing else. */
 	int robots_unused;
-	uint64_t bandwidth_next_ms;	/* earliest next fetch for the bandwidth cap */
+	uint64_t bandwidth_next_ms; /* earliest next fetch for the bandwidth cap */
 	/* table links */
 	struct host *hash_next;
 	struct host *lru_prev, *lru_next;

@@ -16,8 +16,7 @@
 #define KEYS_QKEY_MAX 1024
 #define KEYS_STR_MAX (16u << 20)
 
-static void
-keys_be64(struct buf *b, uint64_t v)
+static void keys_be64(struct buf *b, uint64_t v)
 {
 	unsigned char x[8];
 	int i;
@@ -29,8 +28,7 @@ keys_be64(struct buf *b, uint64_t v)
 	buf_append(b, x, 8);
 }
 
-static uint64_t
-keys_get_be64(const unsigned char *p)
+static uint64_t keys_get_be64(const unsigned char *p)
 {
 	uint64_t v = 0;
 	int i;
@@ -40,30 +38,26 @@ keys_get_be64(const unsigned char *p)
 	return v;
 }
 
-static int
-keys_clip(int p, int max)
+static int keys_clip(int p, int max)
 {
 	return p < 0 ? 0 : p > max ? max : p;
 }
 
-int
-keys_qkey_valid(const char *qkey)
+int keys_qkey_valid(const char *qkey)
 {
 	size_t n = qkey != NULL ? strlen(qkey) : 0;
 
 	return n > 0 && n <= KEYS_QKEY_MAX;
 }
 
-void
-keys_uri_prefix(struct buf *b, const char *qkey)
+void keys_uri_prefix(struct buf *b, const char *qkey)
 {
 	buf_appendc(b, KEYS_URI);
 	buf_appends(b, qkey);
 	buf_appendc(b, '\0');
 }
 
-void
-keys_uri(struct buf *b, const char *qkey, int directive, int precedence, uint64_t ordinal)
+void keys_uri(struct buf *b, const char *qkey, int directive, int precedence, uint64_t ordinal)
 {
 	keys_uri_prefix(b, qkey);
 	buf_appendc(b, (char)keys_clip(directive, 255));
@@ -71,9 +65,8 @@ keys_uri(struct buf *b, const char *qkey, int directive, int precedence, uint64_
 	keys_be64(b, ordinal);
 }
 
-int
-keys_uri_parse(const char *k, size_t n, const char **qkey, size_t *qlen,
-    int *directive, int *precedence, uint64_t *ordinal)
+int keys_uri_parse(const char *k, size_t n, const char **qkey, size_t *qlen, int *directive,
+    int *precedence, uint64_t *ordinal)
 {
 	const unsigned char *u = (const unsigned char *)k;
 	const char *nul;
@@ -92,30 +85,26 @@ keys_uri_parse(const char *k, size_t n, const char **qkey, size_t *qlen,
 	return 0;
 }
 
-void
-keys_queue(struct buf *b, const char *qkey)
+void keys_queue(struct buf *b, const char *qkey)
 {
 	buf_appendc(b, KEYS_QUEUE);
 	buf_appends(b, qkey);
 }
 
-void
-keys_active(struct buf *b, const char *qkey)
+void keys_active(struct buf *b, const char *qkey)
 {
 	buf_appendc(b, KEYS_ACTIVE);
 	buf_appends(b, qkey);
 }
 
-void
-keys_inactive(struct buf *b, int precedence, uint64_t seq)
+void keys_inactive(struct buf *b, int precedence, uint64_t seq)
 {
 	buf_appendc(b, KEYS_INACTIVE);
 	buf_appendc(b, (char)keys_clip(precedence, KEYS_MAX_QPRECEDENCE));
 	keys_be64(b, seq);
 }
 
-int
-keys_inactive_parse(const char *k, size_t n, int *precedence, uint64_t *seq)
+int keys_inactive_parse(const char *k, size_t n, int *precedence, uint64_t *seq)
 {
 	if (n != 10 || k[0] != KEYS_INACTIVE)
 		return -1;
@@ -124,57 +113,49 @@ keys_inactive_parse(const char *k, size_t n, int *precedence, uint64_t *seq)
 	return 0;
 }
 
-void
-keys_retired(struct buf *b, uint64_t seq)
+void keys_retired(struct buf *b, uint64_t seq)
 {
 	buf_appendc(b, KEYS_RETIRED);
 	keys_be64(b, seq);
 }
 
-void
-keys_seen(struct buf *b, const char *canon)
+void keys_seen(struct buf *b, const char *canon)
 {
 	buf_appendc(b, KEYS_SEEN);
 	buf_appends(b, canon);
 }
 
-void
-keys_meta(struct buf *b)
+void keys_meta(struct buf *b)
 {
 	keys_meta_named(b, "counters");
 }
 
-void
-keys_meta_named(struct buf *b, const char *name)
+void keys_meta_named(struct buf *b, const char *name)
 {
 	buf_appendc(b, KEYS_META);
 	buf_appends(b, name);
 }
 
-void
-keys_preload(struct buf *b, const char *canon)
+void keys_preload(struct buf *b, const char *canon)
 {
 	buf_appendc(b, KEYS_PRELOAD);
 	buf_appends(b, canon);
 }
 
-void
-keys_robots(struct buf *b, const char *server)
+void keys_robots(struct buf *b, const char *server)
 {
 	buf_appendc(b, KEYS_ROBOTS);
 	buf_appends(b, server);
 }
 
-void
-keys_revisit(struct buf *b, uint64_t due_ms, uint64_t ordinal)
+void keys_revisit(struct buf *b, uint64_t due_ms, uint64_t ordinal)
 {
 	buf_appendc(b, KEYS_REVISIT);
 	keys_be64(b, due_ms);
 	keys_be64(b, ordinal);
 }
 
-int
-keys_revisit_parse(const char *k, size_t n, uint64_t *due_ms, uint64_t *ordinal)
+int keys_revisit_parse(const char *k, size_t n, uint64_t *due_ms, uint64_t *ordinal)
 {
 	if (n != 17 || k[0] != KEYS_REVISIT)
 		return -1;
@@ -185,8 +166,7 @@ keys_revisit_parse(const char *k, size_t n, uint64_t *due_ms, uint64_t *ordinal)
 
 /* Value encoding. */
 
-static void
-keys_put_uv(struct buf *b, uint64_t v)
+static void keys_put_uv(struct buf *b, uint64_t v)
 {
 	unsigned char x[10];
 	size_t n = 0;
@@ -199,16 +179,14 @@ keys_put_uv(struct buf *b, uint64_t v)
 	buf_append(b, x, n);
 }
 
-static void
-keys_put_sv(struct buf *b, int64_t v)
+static void keys_put_sv(struct buf *b, int64_t v)
 {
 	keys_put_uv(b, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
 }
 
 /* A NULL string is encoded as length 0 with a flag in the low bit, so that
  * NULL and "" stay distinct. */
-static void
-keys_put_str(struct buf *b, const char *s)
+static void keys_put_str(struct buf *b, const char *s)
 {
 	size_t n = s != NULL ? strlen(s) : 0;
 
@@ -221,8 +199,7 @@ struct keys_reader {
 	int bad;
 };
 
-static uint64_t
-keys_get_uv(struct keys_reader *r)
+static uint64_t keys_get_uv(struct keys_reader *r)
 {
 	uint64_t v = 0;
 	int shift = 0;
@@ -239,16 +216,14 @@ keys_get_uv(struct keys_reader *r)
 	return 0;
 }
 
-static int64_t
-keys_get_sv(struct keys_reader *r)
+static int64_t keys_get_sv(struct keys_reader *r)
 {
 	uint64_t u = keys_get_uv(r);
 
 	return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
 }
 
-static int
-keys_get_int(struct keys_reader *r, int lo, int hi)
+static int keys_get_int(struct keys_reader *r, int lo, int hi)
 {
 	int64_t v = keys_get_sv(r);
 
@@ -257,8 +232,7 @@ keys_get_int(struct keys_reader *r, int lo, int hi)
 	return r->bad ? lo : (int)v;
 }
 
-static char *
-keys_get_str(struct keys_reader *r)
+static char *keys_get_str(struct keys_reader *r)
 {
 	uint64_t h = keys_get_uv(r);
 	uint64_t n = h >> 1;
@@ -280,8 +254,7 @@ keys_get_str(struct keys_reader *r)
 	return s;
 }
 
-static int
-keys_reader_start_as(struct keys_reader *r, const char *v, size_t n, int version)
+static int keys_reader_start_as(struct keys_reader *r, const char *v, size_t n, int version)
 {
 	r->p = (const unsigned char *)v;
 	r->end = r->p + n;
@@ -292,8 +265,7 @@ keys_reader_start_as(struct keys_reader *r, const char *v, size_t n, int version
 	return 0;
 }
 
-static int
-keys_reader_start(struct keys_reader *r, const char *v, size_t n)
+static int keys_reader_start(struct keys_reader *r, const char *v, size_t n)
 {
 	return keys_reader_start_as(r, v, n, KEYS_VERSION);
 }
@@ -305,14 +277,14 @@ keys_reader_start(struct keys_reader *r, const char *v, size_t n)
  * form, else as text. */
 enum { KEYS_DIGEST_NONE = 0, KEYS_DIGEST_SHA1 = 1, KEYS_DIGEST_TEXT = 2 };
 
-static void
-keys_history_put(struct buf *b, const struct history *h)
+static void keys_history_put(struct buf *b, const struct history *h)
 {
 	unsigned char raw[20];
 
 	if (h->digest == NULL) {
 		keys_put_uv(b, KEYS_DIGEST_NONE);
-	} else if (strncmp(h->digest, "sha1:", 5) == 0 && base32_decode20(h->digest + 5, raw) == 0) {
+	} else if (strncmp(h->digest, "sha1:", 5) == 0 &&
+	    base32_decode20(h->digest + 5, raw) == 0) {
 		keys_put_uv(b, KEYS_DIGEST_SHA1);
 		buf_append(b, raw, sizeof(raw));
 	} else {
@@ -333,8 +305,7 @@ keys_history_put(struct buf *b, const struct history *h)
 	keys_put_sv(b, h->due_ms);
 }
 
-static struct history *
-keys_history_get(struct keys_reader *r)
+static struct history *keys_history_get(struct keys_reader *r)
 {
 	struct history *h = history_new();
 	char text[40];
@@ -375,8 +346,7 @@ keys_history_get(struct keys_reader *r)
 	return h;
 }
 
-void
-keys_curi_encode(struct buf *b, const struct curi *c)
+void keys_curi_encode(struct buf *b, const struct curi *c)
 {
 	buf_appendc(b, c->history != NULL ? KEYS_VERSION_REVISIT : KEYS_VERSION);
 	keys_put_str(b, c->uri);
@@ -393,16 +363,15 @@ keys_curi_encode(struct buf *b, const struct curi *c)
 		keys_history_put(b, c->history);
 }
 
-int
-keys_curi_decode(const char *v, size_t n, struct curi **out)
+int keys_curi_decode(const char *v, size_t n, struct curi **out)
 {
 	struct keys_reader r;
 	struct curi *c;
 	int with_history = n > 0 && v[0] == KEYS_VERSION_REVISIT;
 
 	*out = NULL;
-	if (with_history ? keys_reader_start_as(&r, v, n, KEYS_VERSION_REVISIT) < 0 :
-	    keys_reader_start(&r, v, n) < 0)
+	if (with_history ? keys_reader_start_as(&r, v, n, KEYS_VERSION_REVISIT) < 0
+			 : keys_reader_start(&r, v, n) < 0)
 		return -1;
 	c = xcalloc(1, sizeof(*c));
 	c->uri = keys_get_str(&r);
@@ -425,8 +394,7 @@ keys_curi_decode(const char *v, size_t n, struct curi **out)
 	return 0;
 }
 
-void
-keys_qmeta_encode(struct buf *b, const struct keys_qmeta *m)
+void keys_qmeta_encode(struct buf *b, const struct keys_qmeta *m)
 {
 	size_t i;
 
@@ -463,8 +431,7 @@ keys_qmeta_encode(struct buf *b, const struct keys_qmeta *m)
 	}
 }
 
-void
-keys_qmeta_clear(struct keys_qmeta *m)
+void keys_qmeta_clear(struct keys_qmeta *m)
 {
 	free(m->surt);
 	free(m->last_peeked);
@@ -472,8 +439,7 @@ keys_qmeta_clear(struct keys_qmeta *m)
 	memset(m, 0, sizeof(*m));
 }
 
-int
-keys_qmeta_decode(const char *v, size_t n, struct keys_qmeta *m)
+int keys_qmeta_decode(const char *v, size_t n, struct keys_qmeta *m)
 {
 	struct keys_reader r;
 	size_t i;
@@ -525,8 +491,7 @@ keys_qmeta_decode(const char *v, size_t n, struct keys_qmeta *m)
 	return 0;
 }
 
-void
-keys_counters_encode(struct buf *b, const struct keys_counters *c)
+void keys_counters_encode(struct buf *b, const struct keys_counters *c)
 {
 	size_t i, n = 0;
 
@@ -558,8 +523,7 @@ keys_counters_encode(struct buf *b, const struct keys_counters *c)
 		keys_put_uv(b, c->revisits);
 }
 
-int
-keys_counters_decode(const char *v, size_t n, struct keys_counters *c)
+int keys_counters_decode(const char *v, size_t n, struct keys_counters *c)
 {
 	struct keys_reader r;
 	uint64_t nb, i, p;
@@ -599,8 +563,7 @@ keys_counters_decode(const char *v, size_t n, struct keys_counters *c)
 	return 0;
 }
 
-void
-keys_u64s_encode(struct buf *b, const uint64_t *v, size_t n)
+void keys_u64s_encode(struct buf *b, const uint64_t *v, size_t n)
 {
 	buf_appendc(b, KEYS_VERSION);
 	keys_put_uv(b, n);
@@ -608,8 +571,7 @@ keys_u64s_encode(struct buf *b, const uint64_t *v, size_t n)
 		keys_put_uv(b, v[i]);
 }
 
-int
-keys_u64s_decode(const char *v, size_t n, uint64_t *out, size_t max)
+int keys_u64s_decode(const char *v, size_t n, uint64_t *out, size_t max)
 {
 	struct keys_reader r;
 	uint64_t count, x;
@@ -630,8 +592,7 @@ keys_u64s_decode(const char *v, size_t n, uint64_t *out, size_t max)
 	return 0;
 }
 
-int
-keys_hist_add(struct keys_qmeta *m, int p, int64_t delta)
+int keys_hist_add(struct keys_qmeta *m, int p, int64_t delta)
 {
 	size_t i;
 
@@ -657,8 +618,7 @@ keys_hist_add(struct keys_qmeta *m, int p, int64_t delta)
 	return 0;
 }
 
-int
-keys_hist_min(const struct keys_qmeta *m)
+int keys_hist_min(const struct keys_qmeta *m)
 {
 	size_t i;
 	int best = -1;
@@ -669,16 +629,14 @@ keys_hist_min(const struct keys_qmeta *m)
 	return best;
 }
 
-void
-keys_robots_encode(struct buf *b, uint64_t fetched_ms, const struct robots *r)
+void keys_robots_encode(struct buf *b, uint64_t fetched_ms, const struct robots *r)
 {
 	buf_appendc(b, KEYS_VERSION);
 	keys_put_uv(b, fetched_ms);
 	robots_serialize(r, b);
 }
 
-struct robots *
-keys_robots_decode(const char *v, size_t n, uint64_t *fetched_ms)
+struct robots *keys_robots_decode(const char *v, size_t n, uint64_t *fetched_ms)
 {
 	struct keys_reader r;
 

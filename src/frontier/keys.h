@@ -28,9 +28,16 @@
 #include "lib/curi.h"
 
 enum {
-	KEYS_URI = 'u', KEYS_QUEUE = 'q', KEYS_ACTIVE = 'a', KEYS_INACTIVE = 'i',
-	KEYS_RETIRED = 'r', KEYS_SEEN = 's', KEYS_META = 'm',
-	KEYS_PRELOAD = 'p', KEYS_REVISIT = 'v', KEYS_ROBOTS = 'o'
+	KEYS_URI = 'u',
+	KEYS_QUEUE = 'q',
+	KEYS_ACTIVE = 'a',
+	KEYS_INACTIVE = 'i',
+	KEYS_RETIRED = 'r',
+	KEYS_SEEN = 's',
+	KEYS_META = 'm',
+	KEYS_PRELOAD = 'p',
+	KEYS_REVISIT = 'v',
+	KEYS_ROBOTS = 'o'
 };
 
 /* Largest URI precedence that sorts correctly inside a queue; larger values
@@ -42,20 +49,20 @@ enum {
 
 /* The parts of a queue that outlive its time in memory. */
 struct keys_qmeta {
-	int state;                 /* enum wq_state */
-	int precedence;            /* current queue precedence */
-	int filed_precedence;      /* bucket of its inactive key, when inactive */
-	uint64_t filed_seq;        /* sequence of its inactive or retired key */
-	uint64_t count;            /* URIs stored in the queue */
+	int state;	      /* enum wq_state */
+	int precedence;	      /* current queue precedence */
+	int filed_precedence; /* bucket of its inactive key, when inactive */
+	uint64_t filed_seq;   /* sequence of its inactive or retired key */
+	uint64_t count;	      /* URIs stored in the queue */
 	uint64_t enqueues, successes, errors, cost_count;
 	int64_t total_expenditure, expenditure_at_activation, last_cost;
-	int active;                /* session balance is live (Heritrix's active) */
+	int active; /* session balance is live (Heritrix's active) */
 	uint64_t wake_ms, last_dequeue_ms;
-	unsigned failures;         /* consecutive connection failures (back-off) */
-	size_t nhist;              /* URI precedences enqueued, for highest-uri */
+	unsigned failures; /* consecutive connection failures (back-off) */
+	size_t nhist;	   /* URI precedences enqueued, for highest-uri */
 	int hist_prec[KEYS_HIST_MAX];
 	uint64_t hist_count[KEYS_HIST_MAX];
-	char *surt;                /* SURT of the last URI placed on it: its settings */
+	char *surt; /* SURT of the last URI placed on it: its settings */
 	char *last_peeked, *last_queued;
 	/* A lower bound of the queue's URI keys (head_ord 0: none): the
 	 * last head deleted, or a URI enqueued ahead of it (head_live). The
@@ -69,17 +76,17 @@ struct keys_counters {
 	uint64_t next_ordinal, next_seq;
 	uint64_t queued, succeeded, failed, disregarded, discovered;
 	uint64_t queues_total, retired, retired_uris;
-	uint64_t inactive[KEYS_MAX_QPRECEDENCE + 1];      /* queues per bucket */
+	uint64_t inactive[KEYS_MAX_QPRECEDENCE + 1];	  /* queues per bucket */
 	uint64_t inactive_uris[KEYS_MAX_QPRECEDENCE + 1]; /* their URIs */
-	uint64_t revisits;         /* URIs waiting for their revisit ('v' keys) */
+	uint64_t revisits; /* URIs waiting for their revisit ('v' keys) */
 };
 
 void keys_uri(struct buf *b, const char *qkey, int directive, int precedence, uint64_t ordinal);
 /* The prefix every URI key of a queue starts with: seek here for its head. */
 void keys_uri_prefix(struct buf *b, const char *qkey);
 /* Splits a URI key; 0 or -1 if it is not one. *qkey is not NUL-terminated. */
-int keys_uri_parse(const char *k, size_t n, const char **qkey, size_t *qlen,
-    int *directive, int *precedence, uint64_t *ordinal);
+int keys_uri_parse(const char *k, size_t n, const char **qkey, size_t *qlen, int *directive,
+    int *precedence, uint64_t *ordinal);
 void keys_queue(struct buf *b, const char *qkey);
 void keys_active(struct buf *b, const char *qkey);
 void keys_inactive(struct buf *b, int precedence, uint64_t seq);

@@ -3,8 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
-void
-policy_settings_defaults(struct policy_settings *s)
+void policy_settings_defaults(struct policy_settings *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->balance_replenish = 3000;
@@ -22,18 +21,24 @@ policy_settings_defaults(struct policy_settings *s)
 	s->retry_delay_ms = 900000;
 }
 
-static int
-policy_isdigit(char c)
+static int policy_isdigit(char c)
 {
 	return c >= '0' && c <= '9';
 }
 
-int
-policy_calendarish(const char *uri)
+int policy_calendarish(const char *uri)
 {
 	static const char *const words[] = {
-		"calendar", "year", "month", "day", "date", "viewcal", "event",
-		"yr=", "calendrier", "jour",
+	    "calendar",
+	    "year",
+	    "month",
+	    "day",
+	    "date",
+	    "viewcal",
+	    "event",
+	    "yr=",
+	    "calendrier",
+	    "jour",
 	};
 	size_t i, n = strlen(uri), w;
 
@@ -47,7 +52,7 @@ policy_calendarish(const char *uri)
 		/* \D19\d\d\D and \D20\d\d\D */
 		if (i + 5 < n && !policy_isdigit(uri[i]) &&
 		    ((uri[i + 1] == '1' && uri[i + 2] == '9') ||
-		    (uri[i + 1] == '2' && uri[i + 2] == '0')) &&
+			(uri[i + 1] == '2' && uri[i + 2] == '0')) &&
 		    policy_isdigit(uri[i + 3]) && policy_isdigit(uri[i + 4]) &&
 		    !policy_isdigit(uri[i + 5]))
 			return 1;
@@ -55,8 +60,7 @@ policy_calendarish(const char *uri)
 	return 0;
 }
 
-int64_t
-policy_cost(int policy, const char *uri, const char *via)
+int64_t policy_cost(int policy, const char *uri, const char *via)
 {
 	const char *q;
 	int64_t cost;
@@ -80,9 +84,7 @@ policy_cost(int policy, const char *uri, const char *via)
 	}
 }
 
-int
-policy_uri_precedence(int policy, int base, int64_t cost, const char *hops,
-    int preloaded)
+int policy_uri_precedence(int policy, int base, int64_t cost, const char *hops, int preloaded)
 {
 	int64_t p;
 	const char *h;
@@ -106,9 +108,8 @@ policy_uri_precedence(int policy, int base, int64_t cost, const char *hops,
 	return p < 0 ? 0 : p > 1 << 30 ? 1 << 30 : (int)p;
 }
 
-int
-policy_queue_precedence(int policy, int base, int min_uri, uint64_t successes,
-    const int64_t *counts, size_t ncounts)
+int policy_queue_precedence(
+    int policy, int base, int min_uri, uint64_t successes, const int64_t *counts, size_t ncounts)
 {
 	int64_t p = base, s, inc;
 	size_t i;
@@ -122,7 +123,7 @@ policy_queue_precedence(int policy, int base, int min_uri, uint64_t successes,
 			break;
 		p = base - 1;
 		s = successes > INT64_MAX / 2 ? INT64_MAX / 2 : (int64_t)successes;
-		for (i = 0; s >= 0 && p < 255; ) {
+		for (i = 0; s >= 0 && p < 255;) {
 			inc = counts[i] > 0 ? counts[i] : 1;
 			s -= inc;
 			p++;

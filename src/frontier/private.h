@@ -28,7 +28,7 @@ struct bloom;
 struct frontier_held {
 	struct curi c;
 	const char *canon, *queue_key, *surt;
-	unsigned char fresh;    /* judged new by enqueue_resolve_held */
+	unsigned char fresh; /* judged new by enqueue_resolve_held */
 };
 
 struct frontier_pre {
@@ -46,9 +46,9 @@ struct frontier {
 	leveldb_readoptions_t *ro;
 	leveldb_writeoptions_t *wo;
 	leveldb_writebatch_t *wb;
-	leveldb_writebatch_t *sorted;  /* wb in key order, at each write (store.c) */
+	leveldb_writebatch_t *sorted; /* wb in key order, at each write (store.c) */
 	size_t wb_ops;
-	leveldb_iterator_t *it;        /* reused until the next write */
+	leveldb_iterator_t *it;		/* reused until the next write */
 	frontier_prewrite_fn *prewrite; /* frontier_set_prewrite */
 	void *prewrite_arg;
 	struct frontier_options o;
@@ -60,8 +60,8 @@ struct frontier {
 	/* Every queue key in the store or about to be: a miss means a new
 	 * queue, with no store read (residency.c). */
 	struct bloom *queue_keys;
-	struct wq_list ready;          /* READY, FIFO */
-	struct wq_heap heap;           /* READY, best-first */
+	struct wq_list ready; /* READY, FIFO */
+	struct wq_heap heap;  /* READY, best-first */
 	uint64_t ready_seq;
 	struct wq_list cold;
 	struct wheel *wheel;
@@ -74,7 +74,7 @@ struct frontier {
 	size_t npre, ipre;
 	int pre_prec;
 	uint64_t in_flight;
-	size_t ahead_bytes;            /* held by the queues' read-ahead (ahead.h) */
+	size_t ahead_bytes; /* held by the queues' read-ahead (ahead.h) */
 	/* The revisit schedule (due.c): the earliest due time, URIs released
 	 * since the last flush, and whether the batch holds changes to it. */
 	uint64_t due_next;

@@ -14,14 +14,13 @@
 
 struct qreport_longest {
 	uint64_t count;
-	char *line;     /* the queue's report line */
+	char *line; /* the queue's report line */
 };
 
 /* Offers one queue to the top list (longest first; among equals the first
  * offered, i.e. key order, stays ahead). The report line is built only for
  * a queue that gets in, so the scan keeps QREPORT_LONGEST lines at most. */
-static void
-qreport_longest_offer(struct frontier *f, struct qreport_longest *top, size_t *n,
+static void qreport_longest_offer(struct frontier *f, struct qreport_longest *top, size_t *n,
     const char *key, const struct keys_qmeta *m, const struct policy_settings *s)
 {
 	struct buf line = BUF_INIT;
@@ -45,8 +44,7 @@ typedef void qreport_queue_fn(struct frontier *f, void *arg, const char *key,
 /* Calls fn for every queue record in the store, one at a time, in key
  * order (resident queues from memory, which may be newer): memory holds one
  * record at a time, whatever the number of queues. */
-static void
-qreport_each_queue(struct frontier *f, qreport_queue_fn *fn, void *arg)
+static void qreport_each_queue(struct frontier *f, qreport_queue_fn *fn, void *arg)
 {
 	leveldb_iterator_t *it;
 	const char start = KEYS_QUEUE;
@@ -84,8 +82,7 @@ struct qreport_top {
 	size_t n;
 };
 
-static void
-qreport_longest_cb(struct frontier *f, void *arg, const char *key,
+static void qreport_longest_cb(struct frontier *f, void *arg, const char *key,
     const struct keys_qmeta *m, const struct policy_settings *s)
 {
 	struct qreport_top *top = arg;
@@ -93,8 +90,7 @@ qreport_longest_cb(struct frontier *f, void *arg, const char *key,
 	qreport_longest_offer(f, top->a, &top->n, key, m, s);
 }
 
-static void
-qreport_report_longest(struct frontier *f, struct buf *out)
+static void qreport_report_longest(struct frontier *f, struct buf *out)
 {
 	struct qreport_top top;
 	size_t i;
@@ -108,8 +104,7 @@ qreport_report_longest(struct frontier *f, struct buf *out)
 	}
 }
 
-void
-qreport_summary(struct frontier *f, struct buf *out)
+void qreport_summary(struct frontier *f, struct buf *out)
 {
 	struct frontier_counts n;
 	struct seen_stats ss;
@@ -118,16 +113,17 @@ qreport_summary(struct frontier *f, struct buf *out)
 
 	qstate_counts(f, &n);
 	seen_get_stats(f->seen, &ss);
-	buf_appendf(out, "%s - %llu URI queues: %llu active (%llu in-process; %llu ready; "
+	buf_appendf(out,
+	    "%s - %llu URI queues: %llu active (%llu in-process; %llu ready; "
 	    "%llu snoozed); %llu inactive; %llu ineligible; %llu retired; %llu exhausted\n",
-	    qstate_is_finished(f) ? "EMPTY" : "RUN",
-	    (unsigned long long)n.queues_total,
+	    qstate_is_finished(f) ? "EMPTY" : "RUN", (unsigned long long)n.queues_total,
 	    (unsigned long long)(n.in_process + n.ready + n.snoozed),
 	    (unsigned long long)n.in_process, (unsigned long long)n.ready,
 	    (unsigned long long)n.snoozed, (unsigned long long)n.inactive,
 	    (unsigned long long)n.ineligible, (unsigned long long)n.retired,
 	    (unsigned long long)n.exhausted);
-	buf_appendf(out, "\nFrontier report\n queued URIs: %llu (in flight %llu)\n"
+	buf_appendf(out,
+	    "\nFrontier report\n queued URIs: %llu (in flight %llu)\n"
 	    " discovered: %llu\n succeeded: %llu\n failed: %llu\n disregarded: %llu\n"
 	    " URIs in retired queues: %llu\n URIs in ineligible queues: %llu\n",
 	    (unsigned long long)n.queued, (unsigned long long)n.in_flight,
@@ -137,20 +133,20 @@ qreport_summary(struct frontier *f, struct buf *out)
 	if (n.revisits > 0)
 		buf_appendf(out, " waiting for a revisit: %llu (next due at %llu ms)\n",
 		    (unsigned long long)n.revisits, (unsigned long long)f->due_next);
-	buf_appendf(out, " seen set: %llu URIs, memory set %llu URIs in %zu of %zu bytes (%s; "
+	buf_appendf(out,
+	    " seen set: %llu URIs, memory set %llu URIs in %zu of %zu bytes (%s; "
 	    "%llu dropped, %llu moved), Bloom %zu bytes in %u layers; %llu tests: %llu answered "
 	    "seen by memory, %llu new by the complete memory set, %llu new by Bloom misses, "
 	    "%llu held for %llu sorted checks (%llu store seeks, %llu merge steps, "
 	    "%llu false positives)\n",
-	    (unsigned long long)ss.added, (unsigned long long)ss.memory_entries,
-	    ss.memory_bytes, ss.memory_budget, ss.memory_complete ? "complete" : "partial",
+	    (unsigned long long)ss.added, (unsigned long long)ss.memory_entries, ss.memory_bytes,
+	    ss.memory_budget, ss.memory_complete ? "complete" : "partial",
 	    (unsigned long long)ss.memory_evicted, (unsigned long long)ss.memory_moved,
-	    ss.bloom_bytes, ss.bloom_layers,
-	    (unsigned long long)ss.lookups, (unsigned long long)ss.memory_hits,
-	    (unsigned long long)ss.memory_new, (unsigned long long)ss.bloom_negative,
-	    (unsigned long long)ss.held, (unsigned long long)ss.batches,
-	    (unsigned long long)ss.store_reads, (unsigned long long)ss.merge_steps,
-	    (unsigned long long)ss.store_misses);
+	    ss.bloom_bytes, ss.bloom_layers, (unsigned long long)ss.lookups,
+	    (unsigned long long)ss.memory_hits, (unsigned long long)ss.memory_new,
+	    (unsigned long long)ss.bloom_negative, (unsigned long long)ss.held,
+	    (unsigned long long)ss.batches, (unsigned long long)ss.store_reads,
+	    (unsigned long long)ss.merge_steps, (unsigned long long)ss.store_misses);
 	buf_appends(out, "\n inactive queues by precedence:");
 	for (i = 0; i <= KEYS_MAX_QPRECEDENCE; i++)
 		if (f->c.inactive[i] > 0)
@@ -172,8 +168,7 @@ struct qreport_sink {
 	int json;
 };
 
-static void
-qreport_queue_cb(struct frontier *f, void *arg, const char *key,
+static void qreport_queue_cb(struct frontier *f, void *arg, const char *key,
     const struct keys_qmeta *m, const struct policy_settings *s)
 {
 	struct qreport_sink *k = arg;
@@ -185,10 +180,9 @@ qreport_queue_cb(struct frontier *f, void *arg, const char *key,
 	}
 }
 
-static void
-qreport_queues_sink(struct frontier *f, struct buf *out, int json, FILE *fp)
+static void qreport_queues_sink(struct frontier *f, struct buf *out, int json, FILE *fp)
 {
-	struct qreport_sink k = { out, fp, json };
+	struct qreport_sink k = {out, fp, json};
 
 	qreport_each_queue(f, qreport_queue_cb, &k);
 	if (fp != NULL && out->len > 0) {
@@ -197,14 +191,12 @@ qreport_queues_sink(struct frontier *f, struct buf *out, int json, FILE *fp)
 	}
 }
 
-void
-qreport_queues(struct frontier *f, struct buf *out, int json)
+void qreport_queues(struct frontier *f, struct buf *out, int json)
 {
 	qreport_queues_sink(f, out, json, NULL);
 }
 
-void
-qreport_queues_fp(struct frontier *f, FILE *fp, int json)
+void qreport_queues_fp(struct frontier *f, FILE *fp, int json)
 {
 	struct buf b = BUF_INIT;
 
@@ -215,9 +207,8 @@ qreport_queues_fp(struct frontier *f, FILE *fp, int json)
 /* One queue record as the walks give it: from memory when resident (it may
  * be newer than the store), else decoded from v. 1 when fn asks to stop, 0
  * otherwise, -1 when v does not decode. */
-static int
-qreport_give(struct frontier *f, const char *key, const char *v, size_t vl, frontier_queue_fn *fn,
-    void *arg)
+static int qreport_give(
+    struct frontier *f, const char *key, const char *v, size_t vl, frontier_queue_fn *fn, void *arg)
 {
 	struct frontier_queue_info qi;
 	struct wq *q = wq_table_get(f->queues, key);
@@ -238,9 +229,8 @@ qreport_give(struct frontier *f, const char *key, const char *v, size_t vl, fron
 	return rc;
 }
 
-size_t
-qreport_walk(struct frontier *f, const char *after, size_t max, frontier_queue_fn *fn, void *arg,
-    int *more)
+size_t qreport_walk(
+    struct frontier *f, const char *after, size_t max, frontier_queue_fn *fn, void *arg, int *more)
 {
 	leveldb_iterator_t *it = leveldb_create_iterator(f->db, f->ro);
 	struct buf start = BUF_INIT;
@@ -249,7 +239,7 @@ qreport_walk(struct frontier *f, const char *after, size_t max, frontier_queue_f
 	*more = 0;
 	keys_queue(&start, after != NULL ? after : "");
 	for (leveldb_iter_seek(it, start.data, start.len); leveldb_iter_valid(it);
-	    leveldb_iter_next(it)) {
+	     leveldb_iter_next(it)) {
 		size_t kl, vl;
 		const char *k = leveldb_iter_key(it, &kl);
 		const char *v;
@@ -287,8 +277,7 @@ qreport_walk(struct frontier *f, const char *after, size_t max, frontier_queue_f
 	return given;
 }
 
-int
-qreport_get(struct frontier *f, const char *key, frontier_queue_fn *fn, void *arg)
+int qreport_get(struct frontier *f, const char *key, frontier_queue_fn *fn, void *arg)
 {
 	struct buf k = BUF_INIT;
 	char *v = NULL;
@@ -307,8 +296,7 @@ qreport_get(struct frontier *f, const char *key, frontier_queue_fn *fn, void *ar
 	return rc;
 }
 
-int
-qreport_head(struct frontier *f, const char *key, size_t n, frontier_uri_fn *fn, void *arg)
+int qreport_head(struct frontier *f, const char *key, size_t n, frontier_uri_fn *fn, void *arg)
 {
 	struct wq *q = wq_table_get(f->queues, key);
 	struct keys_qmeta m;
@@ -339,7 +327,7 @@ qreport_head(struct frontier *f, const char *key, size_t n, frontier_uri_fn *fn,
 		buf_append(&start, prefix.data, prefix.len);
 	it = leveldb_create_iterator(f->db, f->ro);
 	for (leveldb_iter_seek(it, start.data, start.len); leveldb_iter_valid(it) && got < n;
-	    leveldb_iter_next(it)) {
+	     leveldb_iter_next(it)) {
 		size_t kl;
 		const char *kk = leveldb_iter_key(it, &kl);
 		const char *vv;

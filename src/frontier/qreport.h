@@ -10,8 +10,8 @@ void qreport_summary(struct frontier *f, struct buf *out);
 void qreport_queues(struct frontier *f, struct buf *out, int json);
 void qreport_queues_fp(struct frontier *f, FILE *fp, int json);
 /* frontier_walk_queues, frontier_queue_get, frontier_queue_head. */
-size_t qreport_walk(struct frontier *f, const char *after, size_t max, frontier_queue_fn *fn,
-    void *arg, int *more);
+size_t qreport_walk(
+    struct frontier *f, const char *after, size_t max, frontier_queue_fn *fn, void *arg, int *more);
 int qreport_get(struct frontier *f, const char *key, frontier_queue_fn *fn, void *arg);
 int qreport_head(struct frontier *f, const char *key, size_t n, frontier_uri_fn *fn, void *arg);
 

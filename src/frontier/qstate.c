@@ -16,8 +16,7 @@
 
 #define QSTATE_READY offsetof(struct wq, ready)
 
-void
-qstate_settings_for(struct frontier *f, const char *surt, struct policy_settings *s)
+void qstate_settings_for(struct frontier *f, const char *surt, struct policy_settings *s)
 {
 	if (f->o.settings_for != NULL && surt != NULL)
 		f->o.settings_for(f->o.settings_ctx, surt, s);
@@ -26,8 +25,7 @@ qstate_settings_for(struct frontier *f, const char *surt, struct policy_settings
 }
 
 /* The queue's settings, from the SURT of the last URI placed on it. */
-const struct policy_settings *
-qstate_settings(struct frontier *f, struct wq *q)
+const struct policy_settings *qstate_settings(struct frontier *f, struct wq *q)
 {
 	if (q->s_gen != f->settings_gen) {
 		qstate_settings_for(f, q->m.surt, &q->s);
@@ -37,8 +35,7 @@ qstate_settings(struct frontier *f, struct wq *q)
 }
 
 /* The lowest inactive bucket holding a queue, or 256 if none. */
-int
-qstate_best_inactive(const struct frontier *f)
+int qstate_best_inactive(const struct frontier *f)
 {
 	int p;
 
@@ -48,8 +45,7 @@ qstate_best_inactive(const struct frontier *f)
 	return KEYS_MAX_QPRECEDENCE + 1;
 }
 
-uint64_t
-qstate_eligible_inactive(const struct frontier *f)
+uint64_t qstate_eligible_inactive(const struct frontier *f)
 {
 	uint64_t n = 0;
 	int p;
@@ -59,16 +55,14 @@ qstate_eligible_inactive(const struct frontier *f)
 	return n;
 }
 
-struct wq *
-qstate_ready_head(const struct frontier *f)
+struct wq *qstate_ready_head(const struct frontier *f)
 {
 	if (f->o.best_first)
 		return f->heap.n > 0 ? f->heap.a[0] : NULL;
 	return f->ready.head;
 }
 
-size_t
-qstate_nready(const struct frontier *f)
+size_t qstate_nready(const struct frontier *f)
 {
 	return f->o.best_first ? f->heap.n : f->ready.n;
 }
@@ -76,8 +70,7 @@ qstate_nready(const struct frontier *f)
 /* The state machine: every change of a queue's state goes through here, so
  * the structures that represent states (ready list, wheel, store lists,
  * counters, working-set keys) always agree with q->m.state. */
-void
-qstate_set(struct frontier *f, struct wq *q, int state)
+void qstate_set(struct frontier *f, struct wq *q, int state)
 {
 	int old = q->m.state;
 
@@ -134,8 +127,8 @@ qstate_set(struct frontier *f, struct wq *q, int state)
 		break;
 	case WQ_INACTIVE:
 		q->m.active = 0;
-		q->m.filed_precedence = q->m.precedence > KEYS_MAX_QPRECEDENCE ?
-		    KEYS_MAX_QPRECEDENCE : q->m.precedence;
+		q->m.filed_precedence =
+		    q->m.precedence > KEYS_MAX_QPRECEDENCE ? KEYS_MAX_QPRECEDENCE : q->m.precedence;
 		q->m.filed_seq = ++f->c.next_seq;
 		buf_reset(&f->k);
 		keys_inactive(&f->k, q->m.filed_precedence, q->m.filed_seq);
@@ -181,12 +174,11 @@ qstate_set(struct frontier *f, struct wq *q, int state)
 
 /* Re-evaluates the queue's precedence, after every enqueue, completion and
  * wake (Heritrix only does so after zero-delay completions). */
-void
-qstate_reevaluate(struct frontier *f, struct wq *q)
+void qstate_reevaluate(struct frontier *f, struct wq *q)
 {
 	const struct policy_settings *s = qstate_settings(f, q);
-	int p = policy_queue_precedence(s->queue_policy, s->queue_base,
-	    keys_hist_min(&q->m), q->m.successes, s->success_counts, s->nsuccess_counts);
+	int p = policy_queue_precedence(s->queue_policy, s->queue_base, keys_hist_min(&q->m),
+	    q->m.successes, s->success_counts, s->nsuccess_counts);
 
 	if (p != q->m.precedence) {
 		q->m.precedence = p;
@@ -202,23 +194,20 @@ qstate_reevaluate(struct frontier *f, struct wq *q)
  * EXHAUSTED when empty (detected at once, not at the next poll); INACTIVE
  * when at or past the floor or when a strictly better queue waits; else the
  * tail of READY. */
-void
-qstate_reenqueue(struct frontier *f, struct wq *q)
+void qstate_reenqueue(struct frontier *f, struct wq *q)
 {
 	qstate_reevaluate(f, q);
 	if (q->m.count == 0) {
 		qstate_set(f, q, WQ_EXHAUSTED);
 		return;
 	}
-	if (q->m.precedence >= f->o.precedence_floor ||
-	    qstate_best_inactive(f) < q->m.precedence)
+	if (q->m.precedence >= f->o.precedence_floor || qstate_best_inactive(f) < q->m.precedence)
 		qstate_set(f, q, WQ_INACTIVE);
 	else
 		qstate_set(f, q, WQ_READY);
 }
 
-void
-qstate_wake(struct frontier *f, uint64_t now)
+void qstate_wake(struct frontier *f, uint64_t now)
 {
 	struct wheel_entry *e;
 
@@ -236,8 +225,7 @@ qstate_wake(struct frontier *f, uint64_t now)
 	}
 }
 
-void
-qstate_restore(struct frontier *f, struct wq *q)
+void qstate_restore(struct frontier *f, struct wq *q)
 {
 	q->m.state = WQ_NONE;
 	if (q->m.count == 0) {
@@ -251,8 +239,7 @@ qstate_restore(struct frontier *f, struct wq *q)
 		qstate_set(f, q, WQ_READY);
 }
 
-int
-qstate_reconsider_retired(struct frontier *f)
+int qstate_reconsider_retired(struct frontier *f)
 {
 	leveldb_iterator_t *it;
 	char **keys = NULL;
@@ -267,7 +254,7 @@ qstate_reconsider_retired(struct frontier *f)
 	buf_reset(&f->k);
 	buf_appendc(&f->k, KEYS_RETIRED);
 	for (leveldb_iter_seek(it, f->k.data, f->k.len); leveldb_iter_valid(it);
-	    leveldb_iter_next(it)) {
+	     leveldb_iter_next(it)) {
 		size_t kl, vl;
 		const char *k = leveldb_iter_key(it, &kl);
 		const char *v = leveldb_iter_value(it, &vl);
@@ -293,8 +280,7 @@ qstate_reconsider_retired(struct frontier *f)
 	return f->error != NULL ? -EIO : moved;
 }
 
-void
-qstate_counts(const struct frontier *f, struct frontier_counts *out)
+void qstate_counts(const struct frontier *f, struct frontier_counts *out)
 {
 	int p;
 
@@ -315,8 +301,8 @@ qstate_counts(const struct frontier *f, struct frontier_counts *out)
 	}
 	out->retired = f->c.retired;
 	out->retired_uris = f->c.retired_uris;
-	out->exhausted = out->queues_total - out->in_process - out->ready -
-	    out->snoozed - out->inactive - out->ineligible - out->retired;
+	out->exhausted = out->queues_total - out->in_process - out->ready - out->snoozed -
+	    out->inactive - out->ineligible - out->retired;
 	out->succeeded = f->c.succeeded;
 	out->failed = f->c.failed;
 	out->disregarded = f->c.disregarded;
@@ -324,9 +310,8 @@ qstate_counts(const struct frontier *f, struct frontier_counts *out)
 	out->revisits = f->c.revisits;
 }
 
-int
-qstate_is_finished(const struct frontier *f)
+int qstate_is_finished(const struct frontier *f)
 {
-	return f->in_flight == 0 && f->nheld == 0 && qstate_nready(f) == 0 && wheel_count(f->wheel) == 0 &&
-	    qstate_eligible_inactive(f) == 0;
+	return f->in_flight == 0 && f->nheld == 0 && qstate_nready(f) == 0 &&
+	    wheel_count(f->wheel) == 0 && qstate_eligible_inactive(f) == 0;
 }

@@ -15,8 +15,7 @@
 
 #define RESIDENCY_COLD offsetof(struct wq, cold)
 
-void
-residency_cold_add(struct frontier *f, struct wq *q)
+void residency_cold_add(struct frontier *f, struct wq *q)
 {
 	if (!q->on_cold) {
 		wq_list_append(&f->cold, q, RESIDENCY_COLD);
@@ -24,8 +23,7 @@ residency_cold_add(struct frontier *f, struct wq *q)
 	}
 }
 
-void
-residency_cold_del(struct frontier *f, struct wq *q)
+void residency_cold_del(struct frontier *f, struct wq *q)
 {
 	if (q->on_cold) {
 		wq_list_unlink(&f->cold, q, RESIDENCY_COLD);
@@ -35,8 +33,7 @@ residency_cold_del(struct frontier *f, struct wq *q)
 
 /* Evicts clean cold queues beyond the cap, oldest first. Only called right
  * after a write, when every queue is clean. */
-static void
-residency_evict(struct frontier *f)
+static void residency_evict(struct frontier *f)
 {
 	struct wq *q;
 
@@ -52,8 +49,7 @@ residency_evict(struct frontier *f)
 
 /* The resident queue for key, loading its metadata from the store, or
  * creating it when create is set; NULL if absent (or on a store error). */
-struct wq *
-residency_get(struct frontier *f, const char *key, int create)
+struct wq *residency_get(struct frontier *f, const char *key, int create)
 {
 	struct wq *q = wq_table_get(f->queues, key);
 	char *v;
@@ -106,8 +102,7 @@ residency_get(struct frontier *f, const char *key, int create)
 	return q;
 }
 
-int
-residency_load(struct frontier *f, char **err)
+int residency_load(struct frontier *f, char **err)
 {
 	leveldb_iterator_t *it = leveldb_create_iterator(f->db, f->ro);
 	const char start = KEYS_QUEUE;
@@ -131,8 +126,7 @@ residency_load(struct frontier *f, char **err)
 	return 0;
 }
 
-int
-residency_write(struct frontier *f, char **err)
+int residency_write(struct frontier *f, char **err)
 {
 	if (store_write(f, err) < 0)
 		return -1;

@@ -21,8 +21,7 @@
 #define ROTATION_POLLS 256
 
 /* The head URI of q and its store key, or NULL (store error or empty). */
-static struct curi *
-rotation_peek(struct frontier *f, struct wq *q)
+static struct curi *rotation_peek(struct frontier *f, struct wq *q)
 {
 	leveldb_iterator_t *it;
 	struct curi *c = NULL;
@@ -92,8 +91,7 @@ rotation_peek(struct frontier *f, struct wq *q)
 /* Activation: the first queue of the best eligible inactive bucket, FIFO,
  * read from the store FRONTIER_PREFETCH keys at a time. 1 if a queue left
  * INACTIVE, 0 if none is eligible, negative on a store error. */
-static int
-rotation_activate(struct frontier *f)
+static int rotation_activate(struct frontier *f)
 {
 	int best = qstate_best_inactive(f), tries;
 
@@ -116,8 +114,8 @@ rotation_activate(struct frontier *f)
 			buf_reset(&f->k);
 			keys_inactive(&f->k, best, 0);
 			for (leveldb_iter_seek(it, f->k.data, f->k.len);
-			    leveldb_iter_valid(it) && f->npre < FRONTIER_PREFETCH;
-			    leveldb_iter_next(it)) {
+			     leveldb_iter_valid(it) && f->npre < FRONTIER_PREFETCH;
+			     leveldb_iter_next(it)) {
 				size_t kl, vl;
 				const char *k = leveldb_iter_key(it, &kl);
 				const char *v = leveldb_iter_value(it, &vl);
@@ -162,8 +160,7 @@ rotation_activate(struct frontier *f)
 	return 0;
 }
 
-int
-rotation_next(struct frontier *f, uint64_t now, struct curi **out, uint64_t *wake_ms)
+int rotation_next(struct frontier *f, uint64_t now, struct curi **out, uint64_t *wake_ms)
 {
 	int polls;
 
@@ -197,8 +194,9 @@ rotation_next(struct frontier *f, uint64_t now, struct curi **out, uint64_t *wak
 			q->m.expenditure_at_activation = q->m.total_expenditure;
 			q->session_taken = 0;
 		}
-		if (s->balance_replenish > 0 && q->m.total_expenditure -
-		    q->m.expenditure_at_activation > s->balance_replenish) {
+		if (s->balance_replenish > 0 &&
+		    q->m.total_expenditure - q->m.expenditure_at_activation >
+			s->balance_replenish) {
 			qstate_set(f, q, WQ_INACTIVE);
 			continue;
 		}
@@ -228,8 +226,7 @@ rotation_next(struct frontier *f, uint64_t now, struct curi **out, uint64_t *wak
 		*out = c;
 		return 1;
 	}
-	if (qstate_ready_head(f) != NULL ||
-	    (qstate_eligible_inactive(f) > 0 && f->error == NULL))
+	if (qstate_ready_head(f) != NULL || (qstate_eligible_inactive(f) > 0 && f->error == NULL))
 		*wake_ms = now;
 	else
 		*wake_ms = wheel_next(f->wheel);
@@ -240,8 +237,7 @@ rotation_next(struct frontier *f, uint64_t now, struct curi **out, uint64_t *wak
 }
 
 /* Charges amount to the queue (Heritrix's WorkQueue.expend). */
-static void
-rotation_expend(struct wq *q, int64_t amount)
+static void rotation_expend(struct wq *q, int64_t amount)
 {
 	q->m.total_expenditure += amount;
 	if (amount >= 0) {
@@ -252,8 +248,7 @@ rotation_expend(struct wq *q, int64_t amount)
 	}
 }
 
-int
-rotation_may_retry(struct frontier *f, const struct curi *c)
+int rotation_may_retry(struct frontier *f, const struct curi *c)
 {
 	struct wq *q = c->queue_key != NULL ? wq_table_get(f->queues, c->queue_key) : NULL;
 	const struct policy_settings *s = q != NULL ? qstate_settings(f, q) : &f->o.defaults;
@@ -261,8 +256,7 @@ rotation_may_retry(struct frontier *f, const struct curi *c)
 	return c->attempts + 1 < s->max_retries;
 }
 
-unsigned
-rotation_note_connect(struct frontier *f, const struct curi *c, int failed)
+unsigned rotation_note_connect(struct frontier *f, const struct curi *c, int failed)
 {
 	struct wq *q = c->queue_key != NULL ? wq_table_get(f->queues, c->queue_key) : NULL;
 
@@ -273,9 +267,8 @@ rotation_note_connect(struct frontier *f, const struct curi *c, int failed)
 	return q->m.failures;
 }
 
-void
-rotation_finish(struct frontier *f, struct curi *c, enum frontier_outcome o,
-    uint64_t now, uint64_t delay_ms, uint64_t due_ms)
+void rotation_finish(struct frontier *f, struct curi *c, enum frontier_outcome o, uint64_t now,
+    uint64_t delay_ms, uint64_t due_ms)
 {
 	struct wq *q = c->queue_key != NULL ? wq_table_get(f->queues, c->queue_key) : NULL;
 	const struct policy_settings *s;

@@ -15,8 +15,7 @@
  * 0.3 s a million here). */
 static size_t seen_load_open = 256u << 10, seen_load_step = 32u << 10;
 
-void
-seen_load_batches(size_t at_open, size_t per_flush)
+void seen_load_batches(size_t at_open, size_t per_flush)
 {
 	seen_load_open = at_open > 0 ? at_open : 256u << 10;
 	seen_load_step = per_flush > 0 ? per_flush : 32u << 10;
@@ -43,14 +42,12 @@ struct seen {
 	struct buf key;
 };
 
-uint64_t
-seen_hash(const char *s, size_t n)
+uint64_t seen_hash(const char *s, size_t n)
 {
 	return urlset_hash(s, n);
 }
 
-struct seen *
-seen_new(leveldb_t *db, size_t memory_budget)
+struct seen *seen_new(leveldb_t *db, size_t memory_budget)
 {
 	struct seen *s = xcalloc(1, sizeof(*s));
 
@@ -66,8 +63,7 @@ seen_new(leveldb_t *db, size_t memory_budget)
 	return s;
 }
 
-static void
-seen_unwritten_clear(struct seen *s)
+static void seen_unwritten_clear(struct seen *s)
 {
 	size_t i;
 
@@ -76,8 +72,7 @@ seen_unwritten_clear(struct seen *s)
 	s->nunwritten = 0;
 }
 
-void
-seen_free(struct seen *s)
+void seen_free(struct seen *s)
 {
 	if (s == NULL)
 		return;
@@ -93,15 +88,13 @@ seen_free(struct seen *s)
 }
 
 /* The memory set holds every URI of the seen set: a miss proves new. */
-static int
-seen_complete(const struct seen *s)
+static int seen_complete(const struct seen *s)
 {
 	return s->load_it == NULL && s->loaded_all && !urlset_dropped(s->mem);
 }
 
 /* Held in memory: the memory set, or the few unwritten URIs it refused. */
-static int
-seen_in_memory(struct seen *s, const char *canon, size_t n, uint64_t h)
+static int seen_in_memory(struct seen *s, const char *canon, size_t n, uint64_t h)
 {
 	size_t i;
 
@@ -114,9 +107,8 @@ seen_in_memory(struct seen *s, const char *canon, size_t n, uint64_t h)
 }
 
 /* Records canon as new: its key goes into wb, and the layers learn it. */
-static void
-seen_record(struct seen *s, const char *canon, size_t n, uint64_t h,
-    leveldb_writebatch_t *wb)
+static void seen_record(
+    struct seen *s, const char *canon, size_t n, uint64_t h, leveldb_writebatch_t *wb)
 {
 	buf_reset(&s->key);
 	keys_seen(&s->key, canon);
@@ -134,8 +126,7 @@ seen_record(struct seen *s, const char *canon, size_t n, uint64_t h,
 
 /* The answers memory can give: SEEN_OLD (held in memory), SEEN_NEW (a miss
  * of the complete memory set, or a Bloom miss), or SEEN_MAYBE. */
-static int
-seen_memory(struct seen *s, const char *canon, size_t n, uint64_t h)
+static int seen_memory(struct seen *s, const char *canon, size_t n, uint64_t h)
 {
 	if (seen_in_memory(s, canon, n, h)) {
 		s->st.memory_hits++;
@@ -154,8 +145,7 @@ seen_memory(struct seen *s, const char *canon, size_t n, uint64_t h)
 	return SEEN_MAYBE;
 }
 
-int
-seen_known_hashed(struct seen *s, const char *canon, size_t len, uint64_t h)
+int seen_known_hashed(struct seen *s, const char *canon, size_t len, uint64_t h)
 {
 	if (!seen_in_memory(s, canon, len, h))
 		return 0;
@@ -164,26 +154,22 @@ seen_known_hashed(struct seen *s, const char *canon, size_t len, uint64_t h)
 	return 1;
 }
 
-int
-seen_known(struct seen *s, const char *canon, size_t len)
+int seen_known(struct seen *s, const char *canon, size_t len)
 {
 	return seen_known_hashed(s, canon, len, seen_hash(canon, len));
 }
 
-void
-seen_prefetch(const struct seen *s, uint64_t h)
+void seen_prefetch(const struct seen *s, uint64_t h)
 {
 	urlset_prefetch(s->mem, h);
 }
 
-void
-seen_prefetch_entry(const struct seen *s, uint64_t h)
+void seen_prefetch_entry(const struct seen *s, uint64_t h)
 {
 	urlset_prefetch_entry(s->mem, h);
 }
 
-int
-seen_check(struct seen *s, const char *canon, leveldb_writebatch_t *wb)
+int seen_check(struct seen *s, const char *canon, leveldb_writebatch_t *wb)
 {
 	size_t n = strlen(canon);
 	uint64_t h = seen_hash(canon, n);
@@ -198,8 +184,7 @@ seen_check(struct seen *s, const char *canon, leveldb_writebatch_t *wb)
 	return r;
 }
 
-int
-seen_add(struct seen *s, const char *canon, leveldb_writebatch_t *wb, char **err)
+int seen_add(struct seen *s, const char *canon, leveldb_writebatch_t *wb, char **err)
 {
 	size_t n = strlen(canon);
 	uint64_t h = seen_hash(canon, n);
@@ -234,8 +219,7 @@ seen_add(struct seen *s, const char *canon, leveldb_writebatch_t *wb, char **err
 
 /* 1 if the iterator's key and key name the same scheme://authority/: only
  * then is the next candidate likely to be a few keys away. */
-static int
-seen_same_site(leveldb_iterator_t *it, const struct buf *key)
+static int seen_same_site(leveldb_iterator_t *it, const struct buf *key)
 {
 	size_t kl, i, slashes = 0;
 	const char *k;
@@ -253,9 +237,8 @@ seen_same_site(leveldb_iterator_t *it, const struct buf *key)
  * candidates come sorted, so the next one is usually a few keys ahead of
  * the last position (the same host's pages sit together), where stepping
  * is cheaper than a seek through every level of the store. */
-static void
-seen_iter_advance(struct seen *s, leveldb_iterator_t *it, int *positioned,
-    const struct buf *key)
+static void seen_iter_advance(
+    struct seen *s, leveldb_iterator_t *it, int *positioned, const struct buf *key)
 {
 	int steps;
 
@@ -279,8 +262,7 @@ seen_iter_advance(struct seen *s, leveldb_iterator_t *it, int *positioned,
 	*positioned = 1;
 }
 
-int
-seen_resolve(struct seen *s, const char *const *canon, size_t n, unsigned char *fresh,
+int seen_resolve(struct seen *s, const char *const *canon, size_t n, unsigned char *fresh,
     leveldb_writebatch_t *wb, char **err)
 {
 	leveldb_iterator_t *it = NULL;
@@ -330,8 +312,7 @@ seen_resolve(struct seen *s, const char *const *canon, size_t n, unsigned char *
 	return 0;
 }
 
-void
-seen_flushed(struct seen *s)
+void seen_flushed(struct seen *s)
 {
 	urlset_seal(s->mem);
 	seen_unwritten_clear(s);
@@ -341,8 +322,7 @@ seen_flushed(struct seen *s)
  * budget allows, the memory set; ends the load at the last one. Keys
  * recorded since the load began are not in the iterator's view, but they
  * are in both layers already. */
-static int
-seen_load_keys(struct seen *s, size_t n, char **err)
+static int seen_load_keys(struct seen *s, size_t n, char **err)
 {
 	leveldb_iterator_t *it = s->load_it;
 	char *lerr = NULL;
@@ -382,8 +362,7 @@ seen_load_keys(struct seen *s, size_t n, char **err)
 	return 0;
 }
 
-int
-seen_load(struct seen *s, char **err)
+int seen_load(struct seen *s, char **err)
 {
 	const char start = KEYS_SEEN;
 
@@ -392,16 +371,14 @@ seen_load(struct seen *s, char **err)
 	return seen_load_keys(s, seen_load_open, err);
 }
 
-int
-seen_load_more(struct seen *s, char **err)
+int seen_load_more(struct seen *s, char **err)
 {
 	if (s->load_it == NULL)
 		return 0;
 	return seen_load_keys(s, seen_load_step, err);
 }
 
-void
-seen_get_stats(const struct seen *s, struct seen_stats *out)
+void seen_get_stats(const struct seen *s, struct seen_stats *out)
 {
 	struct urlset_stats us;
 

@@ -29,22 +29,22 @@
 struct seen;
 
 struct seen_stats {
-	uint64_t added;           /* URIs recorded */
+	uint64_t added; /* URIs recorded */
 	uint64_t lookups;
-	uint64_t memory_hits;     /* answered "seen" by the memory set */
-	uint64_t memory_new;      /* answered "new" by the complete memory set */
-	uint64_t bloom_negative;  /* answered "new" by the Bloom filter */
-	uint64_t held;            /* left to seen_resolve (SEEN_MAYBE) */
-	uint64_t batches;         /* seen_resolve calls */
-	uint64_t store_reads;     /* point reads and seeks of the store */
-	uint64_t merge_steps;     /* iterator steps of the merge, instead of seeks */
-	uint64_t store_misses;    /* the URI was new: Bloom false positives */
-	uint64_t memory_entries;  /* URIs the memory set holds */
-	uint64_t memory_evicted;  /* URIs it dropped for its budget */
-	uint64_t memory_moved;    /* entries moved to its newest part on a hit */
-	size_t memory_bytes;      /* its strings and index */
+	uint64_t memory_hits;	 /* answered "seen" by the memory set */
+	uint64_t memory_new;	 /* answered "new" by the complete memory set */
+	uint64_t bloom_negative; /* answered "new" by the Bloom filter */
+	uint64_t held;		 /* left to seen_resolve (SEEN_MAYBE) */
+	uint64_t batches;	 /* seen_resolve calls */
+	uint64_t store_reads;	 /* point reads and seeks of the store */
+	uint64_t merge_steps;	 /* iterator steps of the merge, instead of seeks */
+	uint64_t store_misses;	 /* the URI was new: Bloom false positives */
+	uint64_t memory_entries; /* URIs the memory set holds */
+	uint64_t memory_evicted; /* URIs it dropped for its budget */
+	uint64_t memory_moved;	 /* entries moved to its newest part on a hit */
+	size_t memory_bytes;	 /* its strings and index */
 	size_t memory_budget;
-	int memory_complete;      /* it holds every URI of the seen set */
+	int memory_complete; /* it holds every URI of the seen set */
 	size_t bloom_bytes;
 	unsigned bloom_layers;
 };

@@ -8,8 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-void
-store_fail(struct frontier *f, const char *what, char *lerr)
+void store_fail(struct frontier *f, const char *what, char *lerr)
 {
 	if (f->error == NULL)
 		f->error = xasprintf("%s: %s", what, lerr != NULL ? lerr : "corrupt record");
@@ -17,8 +16,7 @@ store_fail(struct frontier *f, const char *what, char *lerr)
 		leveldb_free(lerr);
 }
 
-int
-store_get(struct frontier *f, const struct buf *k, char **v, size_t *vlen, const char *what)
+int store_get(struct frontier *f, const struct buf *k, char **v, size_t *vlen, const char *what)
 {
 	char *lerr = NULL;
 
@@ -31,23 +29,20 @@ store_get(struct frontier *f, const struct buf *k, char **v, size_t *vlen, const
 	return 0;
 }
 
-void
-store_put(struct frontier *f, const struct buf *k, const struct buf *v)
+void store_put(struct frontier *f, const struct buf *k, const struct buf *v)
 {
-	leveldb_writebatch_put(f->wb, k->data, k->len, v != NULL ? v->data : "",
-	    v != NULL ? v->len : 0);
+	leveldb_writebatch_put(
+	    f->wb, k->data, k->len, v != NULL ? v->data : "", v != NULL ? v->len : 0);
 	f->wb_ops++;
 }
 
-void
-store_del(struct frontier *f, const struct buf *k)
+void store_del(struct frontier *f, const struct buf *k)
 {
 	leveldb_writebatch_delete(f->wb, k->data, k->len);
 	f->wb_ops++;
 }
 
-void
-store_dirty(struct frontier *f, struct wq *q)
+void store_dirty(struct frontier *f, struct wq *q)
 {
 	if (!q->dirty) {
 		q->dirty = 1;
@@ -56,8 +51,7 @@ store_dirty(struct frontier *f, struct wq *q)
 	}
 }
 
-void
-store_iter_drop(struct frontier *f)
+void store_iter_drop(struct frontier *f)
 {
 	if (f->it != NULL) {
 		leveldb_iter_destroy(f->it);
@@ -65,16 +59,14 @@ store_iter_drop(struct frontier *f)
 	}
 }
 
-leveldb_iterator_t *
-store_iter(struct frontier *f)
+leveldb_iterator_t *store_iter(struct frontier *f)
 {
 	if (f->it == NULL)
 		f->it = leveldb_create_iterator(f->db, f->ro);
 	return f->it;
 }
 
-void
-store_counters_put(struct frontier *f)
+void store_counters_put(struct frontier *f)
 {
 	buf_reset(&f->k);
 	keys_meta(&f->k);
@@ -96,8 +88,8 @@ struct store_ops {
 	size_t n, cap;
 };
 
-static void
-store_ops_add(struct store_ops *o, const char *k, size_t kl, const char *v, size_t vl, int del)
+static void store_ops_add(
+    struct store_ops *o, const char *k, size_t kl, const char *v, size_t vl, int del)
 {
 	if (o->n == o->cap) {
 		o->cap = o->cap ? o->cap * 2 : 1024;
@@ -112,21 +104,18 @@ store_ops_add(struct store_ops *o, const char *k, size_t kl, const char *v, size
 	o->n++;
 }
 
-static void
-store_ops_put(void *arg, const char *k, size_t kl, const char *v, size_t vl)
+static void store_ops_put(void *arg, const char *k, size_t kl, const char *v, size_t vl)
 {
 	store_ops_add(arg, k, kl, v, vl, 0);
 }
 
-static void
-store_ops_del(void *arg, const char *k, size_t kl)
+static void store_ops_del(void *arg, const char *k, size_t kl)
 {
 	store_ops_add(arg, k, kl, NULL, 0, 1);
 }
 
 /* Key order, and the order of addition for one key (the last one wins). */
-static int
-store_op_cmp(const void *a, const void *b)
+static int store_op_cmp(const void *a, const void *b)
 {
 	const struct store_op *x = a, *y = b;
 	int c = memcmp(x->k, y->k, x->kl < y->kl ? x->kl : y->kl);
@@ -144,10 +133,9 @@ store_op_cmp(const void *a, const void *b)
  * each insert's search missed the caches at nearly every level. In key
  * order each search follows the previous one's path, which is cached.
  * Ops on one key keep their order, so the batch means the same. */
-static void
-store_sort_batch(struct frontier *f)
+static void store_sort_batch(struct frontier *f)
 {
-	struct store_ops o = { NULL, 0, 0 };
+	struct store_ops o = {NULL, 0, 0};
 	size_t i;
 
 	leveldb_writebatch_iterate(f->wb, &o, store_ops_put, store_ops_del);
@@ -156,13 +144,13 @@ store_sort_batch(struct frontier *f)
 		if (o.op[i].del)
 			leveldb_writebatch_delete(f->sorted, o.op[i].k, o.op[i].kl);
 		else
-			leveldb_writebatch_put(f->sorted, o.op[i].k, o.op[i].kl, o.op[i].v, o.op[i].vl);
+			leveldb_writebatch_put(
+			    f->sorted, o.op[i].k, o.op[i].kl, o.op[i].v, o.op[i].vl);
 	}
 	free(o.op);
 }
 
-int
-store_write(struct frontier *f, char **err)
+int store_write(struct frontier *f, char **err)
 {
 	struct wq *q, *next;
 	char *lerr = NULL;
@@ -209,8 +197,7 @@ store_write(struct frontier *f, char **err)
 	return 0;
 }
 
-int
-store_mark(struct frontier *f, const char *name, char **err)
+int store_mark(struct frontier *f, const char *name, char **err)
 {
 	leveldb_writeoptions_t *sync;
 	char *lerr = NULL;
@@ -219,8 +206,8 @@ store_mark(struct frontier *f, const char *name, char **err)
 	 * durable: they precede it in the same log. */
 	sync = leveldb_writeoptions_create();
 	leveldb_writeoptions_set_sync(sync, 1);
-	leveldb_put(f->db, sync, FRONTIER_CHECKPOINT_KEY, sizeof(FRONTIER_CHECKPOINT_KEY) - 1,
-	    name, strlen(name), &lerr);
+	leveldb_put(f->db, sync, FRONTIER_CHECKPOINT_KEY, sizeof(FRONTIER_CHECKPOINT_KEY) - 1, name,
+	    strlen(name), &lerr);
 	leveldb_writeoptions_destroy(sync);
 	store_iter_drop(f);
 	if (lerr != NULL) {
@@ -232,8 +219,7 @@ store_mark(struct frontier *f, const char *name, char **err)
 	return 0;
 }
 
-int
-store_open(struct frontier *f, const char *dir, int create, char **err)
+int store_open(struct frontier *f, const char *dir, int create, char **err)
 {
 	const struct frontier_options *o = &f->o;
 	char *lerr = NULL;
@@ -243,8 +229,8 @@ store_open(struct frontier *f, const char *dir, int create, char **err)
 	leveldb_options_set_error_if_exists(f->lopt, create);
 	f->cache = leveldb_cache_create_lru((o->cache_mb > 0 ? o->cache_mb : 8) << 20);
 	leveldb_options_set_cache(f->lopt, f->cache);
-	leveldb_options_set_write_buffer_size(f->lopt,
-	    (o->write_buffer_mb > 0 ? o->write_buffer_mb : 16) << 20);
+	leveldb_options_set_write_buffer_size(
+	    f->lopt, (o->write_buffer_mb > 0 ? o->write_buffer_mb : 16) << 20);
 	/* Per-table Bloom filters make reads of absent seen keys cheap. */
 	f->filter = leveldb_filterpolicy_create_bloom(10);
 	leveldb_options_set_filter_policy(f->lopt, f->filter);
@@ -270,8 +256,7 @@ store_open(struct frontier *f, const char *dir, int create, char **err)
 	return 0;
 }
 
-void
-store_close(struct frontier *f)
+void store_close(struct frontier *f)
 {
 	store_iter_drop(f);
 	if (f->db != NULL)

@@ -16,23 +16,22 @@
 struct urlset_seg {
 	char *data;
 	size_t len;
-	uint64_t gen;		/* the seal generation of its last append */
+	uint64_t gen; /* the seal generation of its last append */
 };
 
 struct urlset {
 	size_t budget, seg_size;
-	struct urlset_seg *seg;	/* a ring: oldest at head */
+	struct urlset_seg *seg; /* a ring: oldest at head */
 	size_t seg_cap, head, count;
-	char *spare;		/* a dropped segment's memory, reused */
-	uint64_t *slot;		/* tag << 32 | (ref + 1); 0 empty */
+	char *spare;	/* a dropped segment's memory, reused */
+	uint64_t *slot; /* tag << 32 | (ref + 1); 0 empty */
 	size_t mask, n, max_slots;
 	uint64_t gen;
 	int dropped;
 	struct urlset_stats st;
 };
 
-uint64_t
-urlset_hash(const char *s, size_t n)
+uint64_t urlset_hash(const char *s, size_t n)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
 	size_t i;
@@ -49,8 +48,7 @@ urlset_hash(const char *s, size_t n)
 	return h;
 }
 
-struct urlset *
-urlset_new(size_t budget)
+struct urlset *urlset_new(size_t budget)
 {
 	struct urlset *u = xcalloc(1, sizeof(*u));
 
@@ -76,8 +74,7 @@ urlset_new(size_t budget)
 	return u;
 }
 
-void
-urlset_free(struct urlset *u)
+void urlset_free(struct urlset *u)
 {
 	size_t i;
 
@@ -91,15 +88,13 @@ urlset_free(struct urlset *u)
 	free(u);
 }
 
-static size_t
-urlset_home(const struct urlset *u, uint64_t v)
+static size_t urlset_home(const struct urlset *u, uint64_t v)
 {
 	return (size_t)(v >> 32) & u->mask;
 }
 
 /* The string at ref: its length and bytes. */
-static const char *
-urlset_entry(const struct urlset *u, uint32_t ref, size_t *len)
+static const char *urlset_entry(const struct urlset *u, uint32_t ref, size_t *len)
 {
 	const unsigned char *p = (const unsigned char *)u->seg[ref >> URLSET_OFF_BITS].data +
 	    (ref & (URLSET_MAX_SEG - 1));
@@ -109,8 +104,7 @@ urlset_entry(const struct urlset *u, uint32_t ref, size_t *len)
 }
 
 /* Places v in the index (not present, room guaranteed). */
-static void
-urlset_place(struct urlset *u, uint64_t v)
+static void urlset_place(struct urlset *u, uint64_t v)
 {
 	size_t i = urlset_home(u, v);
 
@@ -119,8 +113,7 @@ urlset_place(struct urlset *u, uint64_t v)
 	u->slot[i] = v;
 }
 
-static void
-urlset_grow_index(struct urlset *u)
+static void urlset_grow_index(struct urlset *u)
 {
 	uint64_t *old = u->slot;
 	size_t oldcap = u->mask + 1, i;
@@ -136,8 +129,7 @@ urlset_grow_index(struct urlset *u)
 
 /* Removes slot i, shifting back the entries of its probe run that may
  * move closer to their home (linear probing without tombstones). */
-static void
-urlset_unplace(struct urlset *u, size_t i)
+static void urlset_unplace(struct urlset *u, size_t i)
 {
 	size_t j = i, k;
 
@@ -158,8 +150,7 @@ urlset_unplace(struct urlset *u, size_t i)
 /* Drops the oldest segment: each of its strings whose index slot still
  * points there (a moved string's slot points to its copy) leaves the
  * index. Its memory becomes the spare. */
-static void
-urlset_drop_oldest(struct urlset *u)
+static void urlset_drop_oldest(struct urlset *u)
 {
 	struct urlset_seg *s = &u->seg[u->head];
 	uint32_t base = (uint32_t)u->head << URLSET_OFF_BITS;
@@ -198,15 +189,14 @@ urlset_drop_oldest(struct urlset *u)
 
 /* A new newest segment, dropping the oldest sealed ones while the budget
  * says so. 0 if no segment can be had (the ring is full of unsealed ones). */
-static int
-urlset_new_segment(struct urlset *u)
+static int urlset_new_segment(struct urlset *u)
 {
 	struct urlset_seg *s;
 
-	while (u->count > 0 && (u->st.bytes + (u->spare ? 0 : u->seg_size) > u->budget ||
-	    u->count == u->seg_cap)) {
+	while (u->count > 0 &&
+	    (u->st.bytes + (u->spare ? 0 : u->seg_size) > u->budget || u->count == u->seg_cap)) {
 		if (u->seg[u->head].gen >= u->gen)
-			break;		/* not sealed: over budget rather than lose it */
+			break; /* not sealed: over budget rather than lose it */
 		urlset_drop_oldest(u);
 	}
 	if (u->count == u->seg_cap)
@@ -227,8 +217,7 @@ urlset_new_segment(struct urlset *u)
 
 /* Appends the string to the newest segment; its reference, or -1 if the
  * newest segment has no room. */
-static int64_t
-urlset_append(struct urlset *u, const char *str, size_t n)
+static int64_t urlset_append(struct urlset *u, const char *str, size_t n)
 {
 	size_t idx = (u->head + u->count - 1) % u->seg_cap;
 	struct urlset_seg *s = &u->seg[idx];
@@ -247,15 +236,13 @@ urlset_append(struct urlset *u, const char *str, size_t n)
 
 /* Close enough to the budget that segments will soon be dropped: the index
  * at its share and half full, or room for at most one more segment. */
-static int
-urlset_near_budget(const struct urlset *u)
+static int urlset_near_budget(const struct urlset *u)
 {
 	return (u->mask + 1 >= u->max_slots && u->n * 2 > u->mask + 1) ||
 	    u->st.bytes + 2 * u->seg_size > u->budget;
 }
 
-int
-urlset_has(struct urlset *u, const char *s, size_t n, uint64_t h)
+int urlset_has(struct urlset *u, const char *s, size_t n, uint64_t h)
 {
 	uint32_t tag = (uint32_t)(h >> 32);
 	size_t i = tag & u->mask, len;
@@ -268,7 +255,8 @@ urlset_has(struct urlset *u, const char *s, size_t n, uint64_t h)
 
 			e = urlset_entry(u, ref, &len);
 			if (len == n && memcmp(e, s, n) == 0) {
-				size_t age = ((ref >> URLSET_OFF_BITS) + u->seg_cap - u->head) % u->seg_cap;
+				size_t age =
+				    ((ref >> URLSET_OFF_BITS) + u->seg_cap - u->head) % u->seg_cap;
 				int64_t moved;
 
 				/* Second chance: met again while in the older half
@@ -286,33 +274,32 @@ urlset_has(struct urlset *u, const char *s, size_t n, uint64_t h)
 	return 0;
 }
 
-void
-urlset_prefetch(const struct urlset *u, uint64_t h)
+void urlset_prefetch(const struct urlset *u, uint64_t h)
 {
 	__builtin_prefetch(&u->slot[(size_t)(h >> 32) & u->mask]);
 }
 
-void
-urlset_prefetch_entry(const struct urlset *u, uint64_t h)
+void urlset_prefetch_entry(const struct urlset *u, uint64_t h)
 {
 	uint64_t v = u->slot[(size_t)(h >> 32) & u->mask];
 
 	if (v != 0 && (uint32_t)(v >> 32) == (uint32_t)(h >> 32)) {
 		uint32_t ref = (uint32_t)v - 1;
 
-		__builtin_prefetch(u->seg[ref >> URLSET_OFF_BITS].data + (ref & (URLSET_MAX_SEG - 1)));
+		__builtin_prefetch(
+		    u->seg[ref >> URLSET_OFF_BITS].data + (ref & (URLSET_MAX_SEG - 1)));
 	}
 }
 
-int
-urlset_fits(const struct urlset *u, size_t n)
+int urlset_fits(const struct urlset *u, size_t n)
 {
 	size_t idx = (u->head + u->count - 1) % u->seg_cap;
 
 	if (n > URLSET_MAX_LEN)
 		return 0;
-	if ((u->n + 1) * 10 > (u->mask + 1) * 7 && (u->mask + 1 >= u->max_slots ||
-	    u->st.bytes + (u->mask + 1) * sizeof(*u->slot) > u->budget))
+	if ((u->n + 1) * 10 > (u->mask + 1) * 7 &&
+	    (u->mask + 1 >= u->max_slots ||
+		u->st.bytes + (u->mask + 1) * sizeof(*u->slot) > u->budget))
 		return 0;
 	if (u->count > 0 && u->seg[idx].len + 2 + n <= u->seg_size)
 		return 1;
@@ -322,8 +309,7 @@ urlset_fits(const struct urlset *u, size_t n)
 /* Room in the index for one more string: grown up to its share of the
  * budget, then the oldest sealed segments dropped, and grown past its share
  * only rather than lose an unsealed string. */
-static void
-urlset_index_room(struct urlset *u)
+static void urlset_index_room(struct urlset *u)
 {
 	while ((u->n + 1) * 10 > (u->mask + 1) * 7) {
 		if (u->mask + 1 < u->max_slots) {
@@ -336,8 +322,7 @@ urlset_index_room(struct urlset *u)
 	}
 }
 
-int
-urlset_add(struct urlset *u, const char *s, size_t n, uint64_t h)
+int urlset_add(struct urlset *u, const char *s, size_t n, uint64_t h)
 {
 	int64_t ref;
 
@@ -358,20 +343,17 @@ urlset_add(struct urlset *u, const char *s, size_t n, uint64_t h)
 	return 1;
 }
 
-void
-urlset_seal(struct urlset *u)
+void urlset_seal(struct urlset *u)
 {
 	u->gen++;
 }
 
-int
-urlset_dropped(const struct urlset *u)
+int urlset_dropped(const struct urlset *u)
 {
 	return u->dropped;
 }
 
-void
-urlset_get_stats(const struct urlset *u, struct urlset_stats *out)
+void urlset_get_stats(const struct urlset *u, struct urlset_stats *out)
 {
 	*out = u->st;
 	out->entries = u->n;

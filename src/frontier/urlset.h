@@ -25,10 +25,10 @@
 struct urlset;
 
 struct urlset_stats {
-	uint64_t entries;	/* strings held */
-	uint64_t evicted;	/* strings dropped for the budget */
-	uint64_t moved;		/* strings copied to the newest segment on a hit */
-	size_t bytes;		/* segments and index allocated */
+	uint64_t entries; /* strings held */
+	uint64_t evicted; /* strings dropped for the budget */
+	uint64_t moved;	  /* strings copied to the newest segment on a hit */
+	size_t bytes;	  /* segments and index allocated */
 	size_t budget;
 };
 

@@ -4,8 +4,8 @@
 #include "frontier/store.h"
 #include "frontier/keys.h"
 
-void verdicts_put(struct frontier *f, const char *server, uint64_t fetched_ms,
-    const struct robots *r)
+void verdicts_put(
+    struct frontier *f, const char *server, uint64_t fetched_ms, const struct robots *r)
 {
 	buf_reset(&f->k);
 	keys_robots(&f->k, server);

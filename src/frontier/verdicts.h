@@ -14,8 +14,8 @@ struct robots;
 
 /* Puts server's verdict, fetched at fetched_ms (wall clock), into the
  * frontier's next write. */
-void verdicts_put(struct frontier *f, const char *server, uint64_t fetched_ms,
-    const struct robots *r);
+void verdicts_put(
+    struct frontier *f, const char *server, uint64_t fetched_ms, const struct robots *r);
 
 /* The verdict the store holds for server (robots_free it) and its fetch
  * time in *fetched_ms, or NULL when there is none (or it cannot be read:

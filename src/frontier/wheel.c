@@ -26,8 +26,7 @@ struct wheel {
 	struct wheel_list due;
 };
 
-struct wheel *
-wheel_new(uint64_t now_ms)
+struct wheel *wheel_new(uint64_t now_ms)
 {
 	struct wheel *w = xcalloc(1, sizeof(*w));
 
@@ -35,39 +34,33 @@ wheel_new(uint64_t now_ms)
 	return w;
 }
 
-void
-wheel_free(struct wheel *w)
+void wheel_free(struct wheel *w)
 {
 	free(w);
 }
 
-void
-wheel_entry_init(struct wheel_entry *e)
+void wheel_entry_init(struct wheel_entry *e)
 {
 	memset(e, 0, sizeof(*e));
 	e->level = -1;
 }
 
-int
-wheel_entry_pending(const struct wheel_entry *e)
+int wheel_entry_pending(const struct wheel_entry *e)
 {
 	return e->level >= 0;
 }
 
-uint64_t
-wheel_now(const struct wheel *w)
+uint64_t wheel_now(const struct wheel *w)
 {
 	return w->now;
 }
 
-size_t
-wheel_count(const struct wheel *w)
+size_t wheel_count(const struct wheel *w)
 {
 	return w->count;
 }
 
-static void
-wheel_list_append(struct wheel_list *l, struct wheel_entry *e)
+static void wheel_list_append(struct wheel_list *l, struct wheel_entry *e)
 {
 	e->next = NULL;
 	e->prev = l->tail;
@@ -78,8 +71,7 @@ wheel_list_append(struct wheel_list *l, struct wheel_entry *e)
 	l->tail = e;
 }
 
-static void
-wheel_list_unlink(struct wheel_list *l, struct wheel_entry *e)
+static void wheel_list_unlink(struct wheel_list *l, struct wheel_entry *e)
 {
 	if (e->prev != NULL)
 		e->prev->next = e->next;
@@ -92,15 +84,13 @@ wheel_list_unlink(struct wheel_list *l, struct wheel_entry *e)
 	e->next = e->prev = NULL;
 }
 
-static struct wheel_list *
-wheel_list_of(struct wheel *w, const struct wheel_entry *e)
+static struct wheel_list *wheel_list_of(struct wheel *w, const struct wheel_entry *e)
 {
 	return e->level == WHEEL_DUE ? &w->due : &w->slot[e->level][e->slot];
 }
 
 /* Files e by its time relative to the current time, without counting it. */
-static void
-wheel_place(struct wheel *w, struct wheel_entry *e)
+static void wheel_place(struct wheel *w, struct wheel_entry *e)
 {
 	uint64_t diff = e->when ^ w->now;
 	int level;
@@ -118,16 +108,14 @@ wheel_place(struct wheel *w, struct wheel_entry *e)
 	w->bits[level][e->slot / 64] |= 1ull << (e->slot % 64);
 }
 
-void
-wheel_add(struct wheel *w, struct wheel_entry *e, uint64_t when_ms)
+void wheel_add(struct wheel *w, struct wheel_entry *e, uint64_t when_ms)
 {
 	e->when = when_ms;
 	wheel_place(w, e);
 	w->count++;
 }
 
-void
-wheel_remove(struct wheel *w, struct wheel_entry *e)
+void wheel_remove(struct wheel *w, struct wheel_entry *e)
 {
 	struct wheel_list *l;
 
@@ -142,8 +130,7 @@ wheel_remove(struct wheel *w, struct wheel_entry *e)
 }
 
 /* First occupied slot of level at or after index from, or -1. */
-static int
-wheel_next_slot(const struct wheel *w, int level, int from)
+static int wheel_next_slot(const struct wheel *w, int level, int from)
 {
 	int word;
 
@@ -159,8 +146,7 @@ wheel_next_slot(const struct wheel *w, int level, int from)
 }
 
 /* The start time of slot s at level in the current rotation. */
-static uint64_t
-wheel_slot_time(const struct wheel *w, int level, int s)
+static uint64_t wheel_slot_time(const struct wheel *w, int level, int s)
 {
 	int shift = 8 * level;
 	uint64_t high = shift + 8 >= 64 ? 0 : (w->now >> (shift + 8)) << (shift + 8);
@@ -170,8 +156,7 @@ wheel_slot_time(const struct wheel *w, int level, int s)
 
 /* Finds the lowest level with an occupied slot ahead; -1 if the wheel holds
  * nothing but (perhaps) due entries. */
-static int
-wheel_first(const struct wheel *w, int *slot)
+static int wheel_first(const struct wheel *w, int *slot)
 {
 	int level;
 
@@ -189,8 +174,7 @@ wheel_first(const struct wheel *w, int *slot)
 
 /* Moves the clock to the start of the next occupied slot if that is not
  * after target and cascades the slot; 0 if there was nothing to do. */
-static int
-wheel_step(struct wheel *w, uint64_t target)
+static int wheel_step(struct wheel *w, uint64_t target)
 {
 	struct wheel_list l;
 	struct wheel_entry *e;
@@ -213,8 +197,7 @@ wheel_step(struct wheel *w, uint64_t target)
 	return 1;
 }
 
-struct wheel_entry *
-wheel_expire(struct wheel *w, uint64_t now_ms)
+struct wheel_entry *wheel_expire(struct wheel *w, uint64_t now_ms)
 {
 	struct wheel_entry *e;
 
@@ -231,8 +214,7 @@ wheel_expire(struct wheel *w, uint64_t now_ms)
 	return e;
 }
 
-uint64_t
-wheel_next(const struct wheel *w)
+uint64_t wheel_next(const struct wheel *w)
 {
 	const struct wheel_entry *e;
 	uint64_t best = UINT64_MAX;

@@ -13,7 +13,7 @@
 struct wheel_entry {
 	struct wheel_entry *next, *prev;
 	uint64_t when;
-	int level;  /* -1: not on the wheel; 8: on the due list */
+	int level; /* -1: not on the wheel; 8: on the due list */
 	int slot;
 };
 

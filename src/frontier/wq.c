@@ -15,8 +15,7 @@ struct wq_table {
 };
 
 /* Reports. */
-static void
-wq_json_str(struct buf *out, const char *s)
+static void wq_json_str(struct buf *out, const char *s)
 {
 	buf_appendc(out, '"');
 	for (; s != NULL && *s != '\0'; s++) {
@@ -32,17 +31,15 @@ wq_json_str(struct buf *out, const char *s)
 	buf_appendc(out, '"');
 }
 
-static const char *
-wq_state_word(const struct keys_qmeta *m, int floor)
+static const char *wq_state_word(const struct keys_qmeta *m, int floor)
 {
 	if (m->state == WQ_INACTIVE && m->filed_precedence >= floor)
 		return "INELIGIBLE";
 	return wq_state_name(m->state);
 }
 
-void
-wq_info(const char *key, const struct keys_qmeta *m, const struct policy_settings *s, int floor,
-    uint64_t now, struct frontier_queue_info *out)
+void wq_info(const char *key, const struct keys_qmeta *m, const struct policy_settings *s,
+    int floor, uint64_t now, struct frontier_queue_info *out)
 {
 	int64_t spent = m->total_expenditure - m->expenditure_at_activation;
 
@@ -58,26 +55,25 @@ wq_info(const char *key, const struct keys_qmeta *m, const struct policy_setting
 	out->wake_in_ms = m->wake_ms > now ? (int64_t)(m->wake_ms - now) : 0;
 	out->spend = m->total_expenditure;
 	out->budget = s->total_budget;
-	out->average_cost = m->cost_count > 0 ?
-	    (double)m->total_expenditure / (double)m->cost_count : 0;
+	out->average_cost =
+	    m->cost_count > 0 ? (double)m->total_expenditure / (double)m->cost_count : 0;
 	out->last_peeked = m->last_peeked;
 	out->last_queued = m->last_queued;
 }
 
 /* A time of the text report: UTC to the second, or "-" for none. */
-static void
-wq_report_time(char *out, size_t cap, uint64_t ms)
+static void wq_report_time(char *out, size_t cap, uint64_t ms)
 {
 	time_t sec = (time_t)(ms / 1000);
 	struct tm tm;
 
-	if (ms == 0 || gmtime_r(&sec, &tm) == NULL || strftime(out, cap, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+	if (ms == 0 || gmtime_r(&sec, &tm) == NULL ||
+	    strftime(out, cap, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
 		snprintf(out, cap, "-");
 }
 
 /* A wait of the text report: 850ms, 12s, 3m05s, 2h07m, 4d03h; "-" for none. */
-static void
-wq_report_wait(char *out, size_t cap, int64_t ms)
+static void wq_report_wait(char *out, size_t cap, int64_t ms)
 {
 	long long s = ms / 1000;
 
@@ -95,8 +91,7 @@ wq_report_wait(char *out, size_t cap, int64_t ms)
 		snprintf(out, cap, "%lldd%02lldh", s / 86400, s / 3600 % 24);
 }
 
-void
-wq_report_line(const char *key, const struct keys_qmeta *m, const struct policy_settings *s,
+void wq_report_line(const char *key, const struct keys_qmeta *m, const struct policy_settings *s,
     int floor, uint64_t now, struct buf *out, int json)
 {
 	struct frontier_queue_info q;
@@ -108,11 +103,12 @@ wq_report_line(const char *key, const struct keys_qmeta *m, const struct policy_
 		wq_json_str(out, q.state);
 		buf_appends(out, ",\"key\":");
 		wq_json_str(out, key);
-		buf_appendf(out, ",\"precedence\":%d,\"size\":%llu,\"enqueues\":%llu,"
+		buf_appendf(out,
+		    ",\"precedence\":%d,\"size\":%llu,\"enqueues\":%llu,"
 		    "\"session_balance\":%lld,\"last_cost\":%lld,\"average_cost\":%.2f,"
 		    "\"last_dequeue_ms\":%llu,\"wake_in_ms\":%lld,\"spend\":%lld,"
-		    "\"budget\":%lld,\"errors\":%llu,\"last_peeked\":", q.precedence,
-		    (unsigned long long)q.size, (unsigned long long)q.enqueues,
+		    "\"budget\":%lld,\"errors\":%llu,\"last_peeked\":",
+		    q.precedence, (unsigned long long)q.size, (unsigned long long)q.enqueues,
 		    (long long)q.session_balance, (long long)q.last_cost, q.average_cost,
 		    (unsigned long long)q.last_dequeue_ms, (long long)q.wake_in_ms,
 		    (long long)q.spend, (long long)q.budget, (unsigned long long)q.errors);
@@ -124,32 +120,34 @@ wq_report_line(const char *key, const struct keys_qmeta *m, const struct policy_
 	}
 	wq_report_time(when, sizeof when, q.last_dequeue_ms);
 	wq_report_wait(wake, sizeof wake, q.wake_in_ms);
-	buf_appendf(out, "%s %s %d %llu %llu %lld %lld(%.2f) %s %s %lld/%lld %llu %s %s\n",
-	    q.state, key, q.precedence, (unsigned long long)q.size,
-	    (unsigned long long)q.enqueues, (long long)q.session_balance, (long long)q.last_cost,
-	    q.average_cost, when, wake,
+	buf_appendf(out, "%s %s %d %llu %llu %lld %lld(%.2f) %s %s %lld/%lld %llu %s %s\n", q.state,
+	    key, q.precedence, (unsigned long long)q.size, (unsigned long long)q.enqueues,
+	    (long long)q.session_balance, (long long)q.last_cost, q.average_cost, when, wake,
 	    (long long)q.spend, (long long)q.budget, (unsigned long long)q.errors,
 	    q.last_peeked ? q.last_peeked : "-", q.last_queued ? q.last_queued : "-");
 }
 
 static const char *const wq_names[WQ__COUNT] = {
-	"NONE", "EXHAUSTED", "INACTIVE", "READY", "IN-PROCESS", "SNOOZED", "RETIRED",
+    "NONE",
+    "EXHAUSTED",
+    "INACTIVE",
+    "READY",
+    "IN-PROCESS",
+    "SNOOZED",
+    "RETIRED",
 };
 
-const char *
-wq_state_name(int state)
+const char *wq_state_name(int state)
 {
 	return state >= 0 && state < WQ__COUNT ? wq_names[state] : "?";
 }
 
-int
-wq_state_working(int state)
+int wq_state_working(int state)
 {
 	return state == WQ_READY || state == WQ_IN_PROCESS || state == WQ_SNOOZED;
 }
 
-struct wq *
-wq_new(const char *key)
+struct wq *wq_new(const char *key)
 {
 	struct wq *q = xcalloc(1, sizeof(*q));
 
@@ -160,8 +158,7 @@ wq_new(const char *key)
 	return q;
 }
 
-void
-wq_free(struct wq *q)
+void wq_free(struct wq *q)
 {
 	if (q == NULL)
 		return;
@@ -172,8 +169,7 @@ wq_free(struct wq *q)
 	free(q);
 }
 
-struct wq_table *
-wq_table_new(void)
+struct wq_table *wq_table_new(void)
 {
 	struct wq_table *t = xcalloc(1, sizeof(*t));
 
@@ -182,8 +178,7 @@ wq_table_new(void)
 	return t;
 }
 
-void
-wq_table_free(struct wq_table *t)
+void wq_table_free(struct wq_table *t)
 {
 	size_t i;
 	struct wq *q, *next;
@@ -200,14 +195,12 @@ wq_table_free(struct wq_table *t)
 	free(t);
 }
 
-static size_t
-wq_table_slot(const struct wq_table *t, const char *key)
+static size_t wq_table_slot(const struct wq_table *t, const char *key)
 {
 	return (size_t)seen_hash(key, strlen(key)) & t->mask;
 }
 
-struct wq *
-wq_table_get(const struct wq_table *t, const char *key)
+struct wq *wq_table_get(const struct wq_table *t, const char *key)
 {
 	struct wq *q;
 
@@ -217,8 +210,7 @@ wq_table_get(const struct wq_table *t, const char *key)
 	return NULL;
 }
 
-static void
-wq_table_grow(struct wq_table *t)
+static void wq_table_grow(struct wq_table *t)
 {
 	struct wq **old = t->b;
 	size_t oldn = t->mask + 1, i;
@@ -238,8 +230,7 @@ wq_table_grow(struct wq_table *t)
 	free(old);
 }
 
-void
-wq_table_put(struct wq_table *t, struct wq *q)
+void wq_table_put(struct wq_table *t, struct wq *q)
 {
 	size_t s;
 
@@ -251,8 +242,7 @@ wq_table_put(struct wq_table *t, struct wq *q)
 	t->n++;
 }
 
-void
-wq_table_remove(struct wq_table *t, struct wq *q)
+void wq_table_remove(struct wq_table *t, struct wq *q)
 {
 	struct wq **p;
 
@@ -266,14 +256,12 @@ wq_table_remove(struct wq_table *t, struct wq *q)
 	}
 }
 
-static struct wq_link *
-wq_link_of(struct wq *q, size_t off)
+static struct wq_link *wq_link_of(struct wq *q, size_t off)
 {
 	return (struct wq_link *)((char *)q + off);
 }
 
-void
-wq_list_append(struct wq_list *l, struct wq *q, size_t off)
+void wq_list_append(struct wq_list *l, struct wq *q, size_t off)
 {
 	struct wq_link *k = wq_link_of(q, off);
 
@@ -287,8 +275,7 @@ wq_list_append(struct wq_list *l, struct wq *q, size_t off)
 	l->n++;
 }
 
-void
-wq_list_unlink(struct wq_list *l, struct wq *q, size_t off)
+void wq_list_unlink(struct wq_list *l, struct wq *q, size_t off)
 {
 	struct wq_link *k = wq_link_of(q, off);
 
@@ -304,21 +291,18 @@ wq_list_unlink(struct wq_list *l, struct wq *q, size_t off)
 	l->n--;
 }
 
-static int
-wq_heap_less(const struct wq *a, const struct wq *b)
+static int wq_heap_less(const struct wq *a, const struct wq *b)
 {
 	return a->prio < b->prio || (a->prio == b->prio && a->rseq < b->rseq);
 }
 
-static void
-wq_heap_set(struct wq_heap *h, size_t i, struct wq *q)
+static void wq_heap_set(struct wq_heap *h, size_t i, struct wq *q)
 {
 	h->a[i] = q;
 	q->heap_idx = i;
 }
 
-static void
-wq_heap_up(struct wq_heap *h, size_t i)
+static void wq_heap_up(struct wq_heap *h, size_t i)
 {
 	struct wq *q = h->a[i];
 
@@ -329,8 +313,7 @@ wq_heap_up(struct wq_heap *h, size_t i)
 	wq_heap_set(h, i, q);
 }
 
-static void
-wq_heap_down(struct wq_heap *h, size_t i)
+static void wq_heap_down(struct wq_heap *h, size_t i)
 {
 	struct wq *q = h->a[i];
 
@@ -349,8 +332,7 @@ wq_heap_down(struct wq_heap *h, size_t i)
 	wq_heap_set(h, i, q);
 }
 
-void
-wq_heap_push(struct wq_heap *h, struct wq *q)
+void wq_heap_push(struct wq_heap *h, struct wq *q)
 {
 	if (h->n == h->cap) {
 		h->cap = h->cap ? h->cap * 2 : 64;
@@ -360,8 +342,7 @@ wq_heap_push(struct wq_heap *h, struct wq *q)
 	wq_heap_up(h, h->n++);
 }
 
-void
-wq_heap_remove(struct wq_heap *h, struct wq *q)
+void wq_heap_remove(struct wq_heap *h, struct wq *q)
 {
 	size_t i = q->heap_idx;
 	struct wq *last = h->a[--h->n];
@@ -375,8 +356,7 @@ wq_heap_remove(struct wq_heap *h, struct wq *q)
 		wq_heap_down(h, i);
 }
 
-void
-wq_heap_free(struct wq_heap *h)
+void wq_heap_free(struct wq_heap *h)
 {
 	free(h->a);
 	h->a = NULL;

@@ -17,8 +17,14 @@ struct frontier_queue_info;
  * structure yet (just created or just loaded). Ineligible is INACTIVE at a
  * precedence at or past the floor. */
 enum wq_state {
-	WQ_NONE, WQ_EXHAUSTED, WQ_INACTIVE, WQ_READY, WQ_IN_PROCESS, WQ_SNOOZED,
-	WQ_RETIRED, WQ__COUNT
+	WQ_NONE,
+	WQ_EXHAUSTED,
+	WQ_INACTIVE,
+	WQ_READY,
+	WQ_IN_PROCESS,
+	WQ_SNOOZED,
+	WQ_RETIRED,
+	WQ__COUNT
 };
 
 struct wq_list {
@@ -32,26 +38,26 @@ struct wq_link {
 
 struct wq {
 	char *key;
-	struct keys_qmeta m;           /* what the store keeps */
-	struct policy_settings s;      /* settings from m.surt */
-	unsigned s_gen;                /* settings generation s was resolved at */
-	struct wheel_entry wheel;      /* SNOOZED */
-	struct wq_link ready;          /* READY list */
-	struct wq_link cold;           /* resident but outside the working set */
-	size_t heap_idx;               /* READY in best-first order */
-	double prio;                   /* its key there: lower goes first */
-	uint64_t rseq;                 /* FIFO among equal keys */
-	uint64_t session_taken;        /* URIs given out since activation */
+	struct keys_qmeta m;	  /* what the store keeps */
+	struct policy_settings s; /* settings from m.surt */
+	unsigned s_gen;		  /* settings generation s was resolved at */
+	struct wheel_entry wheel; /* SNOOZED */
+	struct wq_link ready;	  /* READY list */
+	struct wq_link cold;	  /* resident but outside the working set */
+	size_t heap_idx;	  /* READY in best-first order */
+	double prio;		  /* its key there: lower goes first */
+	uint64_t rseq;		  /* FIFO among equal keys */
+	uint64_t session_taken;	  /* URIs given out since activation */
 	struct wq *next_dirty;
 	struct wq *hnext;
-	struct buf out_key;            /* store key of the URI in flight */
-	struct buf ahead;              /* the next URIs, read with the head (ahead.h) */
-	size_t ahead_off, ahead_last;  /* its front record, its last record */
-	unsigned dirty : 1;            /* metadata to write at the next flush */
-	unsigned batch_puts : 1;       /* URI keys put in the unwritten batch */
-	unsigned seek_out : 1;         /* URIs before out_key were deleted in the unwritten batch */
-	unsigned skip_out : 1;         /* and out_key too */
-	unsigned out : 1;              /* a URI is in flight */
+	struct buf out_key;	      /* store key of the URI in flight */
+	struct buf ahead;	      /* the next URIs, read with the head (ahead.h) */
+	size_t ahead_off, ahead_last; /* its front record, its last record */
+	unsigned dirty : 1;	      /* metadata to write at the next flush */
+	unsigned batch_puts : 1;      /* URI keys put in the unwritten batch */
+	unsigned seek_out : 1;	      /* URIs before out_key were deleted in the unwritten batch */
+	unsigned skip_out : 1;	      /* and out_key too */
+	unsigned out : 1;	      /* a URI is in flight */
 	unsigned on_cold : 1;
 };
 
@@ -70,8 +76,8 @@ int wq_state_working(int state);
  * state word, key, precedence, size, enqueues, session balance,
  * last(average) cost, last dequeue, wake in, spend/budget, errors, last
  * peeked and last queued URI. */
-void wq_report_line(const char *key, const struct keys_qmeta *m,
-    const struct policy_settings *s, int floor, uint64_t now, struct buf *out, int json);
+void wq_report_line(const char *key, const struct keys_qmeta *m, const struct policy_settings *s,
+    int floor, uint64_t now, struct buf *out, int json);
 /* The same fields as values (the strings point into key and m). */
 void wq_info(const char *key, const struct keys_qmeta *m, const struct policy_settings *s,
     int floor, uint64_t now, struct frontier_queue_info *out);

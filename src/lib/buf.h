@@ -12,7 +12,10 @@ struct buf {
 	size_t cap;
 };
 
-#define BUF_INIT { NULL, 0, 0 }
+#define BUF_INIT           \
+	{                  \
+		NULL, 0, 0 \
+	}
 
 void buf_init(struct buf *b);
 void buf_free(struct buf *b);

@@ -8,8 +8,7 @@
 #include "lib/config.h"
 #include "lib/url.h"
 
-unsigned
-canon_flags(const struct config *cfg)
+unsigned canon_flags(const struct config *cfg)
 {
 	unsigned f = 0;
 
@@ -28,21 +27,18 @@ canon_flags(const struct config *cfg)
 	return f;
 }
 
-static int
-canon_is_alpha(int c)
+static int canon_is_alpha(int c)
 {
 	return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
 }
 
-static int
-canon_is_alnum(int c)
+static int canon_is_alnum(int c)
 {
 	return canon_is_alpha(c) || (c >= '0' && c <= '9');
 }
 
 /* Counts exactly n characters of a class at s, within len. */
-static int
-canon_run(const char *s, size_t len, size_t n, int (*cls)(int))
+static int canon_run(const char *s, size_t len, size_t n, int (*cls)(int))
 {
 	size_t i;
 
@@ -54,8 +50,7 @@ canon_run(const char *s, size_t len, size_t n, int (*cls)(int))
 	return 1;
 }
 
-static int
-canon_prefix(const char *s, size_t len, const char *word)
+static int canon_prefix(const char *s, size_t len, const char *word)
 {
 	size_t n = strlen(word);
 
@@ -64,8 +59,7 @@ canon_prefix(const char *s, size_t len, const char *word)
 
 /* Length of a session id at s that Heritrix's pattern number which matches
  * (up to, not including, the '&' or the end that must follow), or 0. */
-static size_t
-canon_session_id(const char *s, size_t len, int which)
+static size_t canon_session_id(const char *s, size_t len, int which)
 {
 	static const char first[] = "jsac";
 	size_t n = 0;
@@ -75,7 +69,7 @@ canon_session_id(const char *s, size_t len, int which)
 	if (c != first[which] && !(which == 0 && c == 'p'))
 		return 0;
 	switch (which) {
-	case 0:	/* (jsessionid|phpsessid)=[0-9a-zA-Z]{32} */
+	case 0: /* (jsessionid|phpsessid)=[0-9a-zA-Z]{32} */
 		if (canon_prefix(s, len, "jsessionid="))
 			n = 11;
 		else if (canon_prefix(s, len, "phpsessid="))
@@ -86,19 +80,19 @@ canon_session_id(const char *s, size_t len, int which)
 			return 0;
 		n += 32;
 		break;
-	case 1:	/* sid=[0-9a-zA-Z]{32} */
+	case 1: /* sid=[0-9a-zA-Z]{32} */
 		if (!canon_prefix(s, len, "sid=") || !canon_run(s + 4, len - 4, 32, canon_is_alnum))
 			return 0;
 		n = 36;
 		break;
-	case 2:	/* ASPSESSIONID[a-zA-Z]{8}=[a-zA-Z]{24} */
+	case 2: /* ASPSESSIONID[a-zA-Z]{8}=[a-zA-Z]{24} */
 		if (!canon_prefix(s, len, "aspsessionid") ||
-		    !canon_run(s + 12, len - 12, 8, canon_is_alpha) ||
-		    len < 21 || s[20] != '=' || !canon_run(s + 21, len - 21, 24, canon_is_alpha))
+		    !canon_run(s + 12, len - 12, 8, canon_is_alpha) || len < 21 || s[20] != '=' ||
+		    !canon_run(s + 21, len - 21, 24, canon_is_alpha))
 			return 0;
 		n = 45;
 		break;
-	default:	/* cfid=[^&]+&cftoken=[^&]+ (a jsession= after it is
+	default: /* cfid=[^&]+&cftoken=[^&]+ (a jsession= after it is
 			 * inside the second [^&]+, so it changes nothing) */
 		if (!canon_prefix(s, len, "cfid="))
 			return 0;
@@ -125,11 +119,10 @@ canon_session_id(const char *s, size_t len, int which)
  * that distance before an '=' can start one: walking the '='s from the end
  * meets those places from the last one down, as the greedy "^(.+)" does,
  * and a URI without '=' costs one scan. */
-static void
-canon_strip_last(struct buf *b, int which)
+static void canon_strip_last(struct buf *b, int which)
 {
 	/* Distance from an id's start to its '=': the larger start first. */
-	static const size_t eq_at[4][2] = { { 9, 10 }, { 3, 3 }, { 20, 20 }, { 4, 4 } };
+	static const size_t eq_at[4][2] = {{9, 10}, {3, 3}, {20, 20}, {4, 4}};
 	size_t e, i, n, k;
 
 	for (e = b->len; e-- > 1;) {
@@ -151,16 +144,14 @@ canon_strip_last(struct buf *b, int which)
 	}
 }
 
-static void
-canon_cut(struct buf *b, size_t at, size_t n)
+static void canon_cut(struct buf *b, size_t at, size_t n)
 {
 	memmove(b->data + at, b->data + at + n, b->len - at - n + 1);
 	b->len -= n;
 }
 
 /* FixupQueryString, on the last '?'. */
-static void
-canon_fixup_query(struct buf *b)
+static void canon_fixup_query(struct buf *b)
 {
 	char *q = strrchr(b->data, '?');
 	size_t i;
@@ -176,8 +167,7 @@ canon_fixup_query(struct buf *b)
 		canon_cut(b, b->len - 1, 1);
 }
 
-int
-canon_key(const char *href, unsigned flags, struct buf *out)
+int canon_key(const char *href, unsigned flags, struct buf *out)
 {
 	struct url_parts p;
 
@@ -188,8 +178,7 @@ canon_key(const char *href, unsigned flags, struct buf *out)
 	return canon_key_parts(href, &p, flags, out);
 }
 
-int
-canon_key_parts(const char *href, const struct url_parts *pp, unsigned flags, struct buf *out)
+int canon_key_parts(const char *href, const struct url_parts *pp, unsigned flags, struct buf *out)
 {
 	const struct url_parts p = *pp;
 	size_t i, auth;
@@ -223,8 +212,8 @@ canon_key_parts(const char *href, const struct url_parts *pp, unsigned flags, st
 		while (d < out->len && out->data[d] >= '0' && out->data[d] <= '9')
 			d++;
 		slash = strchr(out->data + auth, '/');
-		if (d < out->len && out->data[d] == '.' && slash != NULL &&
-		    slash > out->data + d && slash[1] != '\0')
+		if (d < out->len && out->data[d] == '.' && slash != NULL && slash > out->data + d &&
+		    slash[1] != '\0')
 			canon_cut(out, auth, d + 1 - auth);
 	}
 	if ((flags & (CANON_STRIP_SESSION_IDS | CANON_STRIP_CFIDS)) &&

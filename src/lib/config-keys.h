@@ -5,6 +5,8 @@
  * is the '|'-separated list for CT_ENUM. OVERRIDABLE keys may be set in an
  * [override "SURT-PREFIX"] section because they are per-URI or per-queue. */
 
+/* One key a line, as scripts/gen-conf-doc reads them. */
+/* clang-format off */
 /* [crawl] */
 X(CRAWL_USER_AGENT, "crawl", "user-agent", CT_STR, "tern/" PACKAGE_VERSION " (+https://github.com/tern-crawler/tern)", 0, 0, "", 0)
 X(CRAWL_MAX_CONNECTIONS, "crawl", "max-connections", CT_INT, "256", 1, 100000, "", 0)
@@ -127,3 +129,4 @@ X(CLUSTER_LEASE_SECONDS, "cluster", "lease-seconds", CT_INT, "10", 2, 3600, "", 
 X(CLUSTER_REPLICAS, "cluster", "replicas", CT_INT, "1", 1, 5, "", 0)
 X(CLUSTER_COMPACT_KIB, "cluster", "compact-kib", CT_INT, "4096", 0, 1048576, "", 0)
 X(CLUSTER_PARTITION_BY, "cluster", "partition-by", CT_ENUM, "registered-domain", 0, 0, "registered-domain|queue", 0)
+/* clang-format on */

@@ -18,11 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 struct config_def {
 	const char *section;
 	const char *key;
-	const char *name;	/* "section.key" */
+	const char *name; /* "section.key" */
 	enum config_type type;
 	const char *def;
 	int64_t min;
@@ -33,16 +32,16 @@ struct config_def {
 
 static const struct config_def config_defs[CK__COUNT] = {
 #define X(id, sec, key, type, def, min, max, choices, ovr) \
-	{ sec, key, sec "." key, type, def, min, max, choices, ovr },
+	{sec, key, sec "." key, type, def, min, max, choices, ovr},
 #include "lib/config-keys.h"
 #undef X
 };
 
 struct config_value {
-	int set;		/* meaningful in overrides: the key is given there */
-	int64_t i;		/* CT_BOOL, CT_INT, CT_ENUM index */
+	int set;   /* meaningful in overrides: the key is given there */
+	int64_t i; /* CT_BOOL, CT_INT, CT_ENUM index */
 	double d;
-	char *s;		/* text form for every type, as given or defaulted */
+	char *s; /* text form for every type, as given or defaulted */
 	int64_t *list;
 	size_t nlist;
 };
@@ -55,7 +54,7 @@ struct config_override {
 
 struct config {
 	struct config_value v[CK__COUNT];
-	struct config_override *ovr;	/* sorted by prefix length, longest first */
+	struct config_override *ovr; /* sorted by prefix length, longest first */
 	size_t novr;
 	unsigned generation;
 	int loading;
@@ -67,14 +66,34 @@ struct config {
  * sections. Everything else is read as it is used (frontier, politeness,
  * limits, pause-at-finish, per-URI fetch and extract keys). */
 static const char *const config_at_start[] = {
-	"crawl.user-agent", "crawl.max-connections", "crawl.scope", "crawl.max-hops",
-	"crawl.max-trans-hops", "crawl.max-uri-length", "crawl.max-path-repeats",
-	"crawl.max-query-length", "crawl.pause-at-start", "crawl.mode", "frontier.queue-assignment",
-	"frontier.ready-order", "frontier.host-depth-divisor", "robots.policy",
-	"dns.", "warc.", "storage.", "canonicalize.", "checkpoint.",
-	"fetch.connect-timeout-ms", "fetch.timeout-seconds", "fetch.idle-timeout-seconds",
-	"fetch.max-header-bytes", "fetch.accept-encoding", "fetch.tls-verify", "fetch.ca-file",
-	"fetch.allow-private-addresses", "console.",
+    "crawl.user-agent",
+    "crawl.max-connections",
+    "crawl.scope",
+    "crawl.max-hops",
+    "crawl.max-trans-hops",
+    "crawl.max-uri-length",
+    "crawl.max-path-repeats",
+    "crawl.max-query-length",
+    "crawl.pause-at-start",
+    "crawl.mode",
+    "frontier.queue-assignment",
+    "frontier.ready-order",
+    "frontier.host-depth-divisor",
+    "robots.policy",
+    "dns.",
+    "warc.",
+    "storage.",
+    "canonicalize.",
+    "checkpoint.",
+    "fetch.connect-timeout-ms",
+    "fetch.timeout-seconds",
+    "fetch.idle-timeout-seconds",
+    "fetch.max-header-bytes",
+    "fetch.accept-encoding",
+    "fetch.tls-verify",
+    "fetch.ca-file",
+    "fetch.allow-private-addresses",
+    "console.",
 };
 
 int config_key_at_start(const char *name)
@@ -169,8 +188,8 @@ static int config_enum_index(const char *choices, const char *s)
 
 /* Parses text into v for key k; on error sets *what to a description of the
  * expected value. */
-static int config_parse_value(enum config_key k, const char *text,
-    struct config_value *v, const char **what)
+static int config_parse_value(
+    enum config_key k, const char *text, struct config_value *v, const char **what)
 {
 	const struct config_def *d = &config_defs[k];
 	struct config_value nv;
@@ -197,8 +216,8 @@ static int config_parse_value(enum config_key k, const char *text,
 				    "expected an integer of at least %lld", (long long)d->min);
 			else
 				snprintf(expect, sizeof expect,
-				    "expected an integer from %lld to %lld",
-				    (long long)d->min, (long long)d->max);
+				    "expected an integer from %lld to %lld", (long long)d->min,
+				    (long long)d->max);
 			*what = expect;
 			return -1;
 		}
@@ -229,7 +248,7 @@ static int config_parse_value(enum config_key k, const char *text,
 	case CT_INTLIST: {
 		char *copy = xstrdup(text), *save = NULL, *tok;
 		for (tok = strtok_r(copy, ",", &save); tok != NULL;
-		    tok = strtok_r(NULL, ",", &save)) {
+		     tok = strtok_r(NULL, ",", &save)) {
 			int64_t x;
 			tok = config_trim(tok);
 			if (config_parse_int(tok, &x) < 0 || x < d->min || x > d->max) {
@@ -332,8 +351,8 @@ static struct config_override *config_override_get(struct config *c, const char 
 }
 
 /* Sets name=value globally, or in the override for prefix when not NULL. */
-static int config_assign(struct config *c, const char *prefix, const char *name,
-    const char *value, const char *origin, char **err)
+static int config_assign(struct config *c, const char *prefix, const char *name, const char *value,
+    const char *origin, char **err)
 {
 	int k = config_find(name);
 	const char *what = NULL;
@@ -344,7 +363,8 @@ static int config_assign(struct config *c, const char *prefix, const char *name,
 		return -1;
 	}
 	if (prefix != NULL && !config_defs[k].overridable) {
-		*err = xasprintf("%s: %s: not a per-URI or per-queue key, so it cannot be overridden by SURT prefix",
+		*err = xasprintf(
+		    "%s: %s: not a per-URI or per-queue key, so it cannot be overridden by SURT prefix",
 		    origin, name);
 		return -1;
 	}
@@ -358,8 +378,8 @@ static int config_assign(struct config *c, const char *prefix, const char *name,
 	return 0;
 }
 
-int config_set_key(struct config *c, const char *name, const char *value,
-    const char *origin, char **err)
+int config_set_key(
+    struct config *c, const char *name, const char *value, const char *origin, char **err)
 {
 	return config_assign(c, NULL, name, value, origin, err);
 }
@@ -385,7 +405,7 @@ int config_set(struct config *c, const char *assignment, char **err)
 struct config_load_ctx {
 	struct config *c;
 	const char *path;
-	const char *text, *end;	/* what is left to read */
+	const char *text, *end; /* what is left to read */
 	int lines;		/* lines read so far: the handler's line number */
 	char *section;		/* the current section header's name, whole */
 	char *prefix;		/* its SURT prefix when it is an override, else NULL */
@@ -472,8 +492,7 @@ static char *config_ini_reader(char *str, int num, void *stream)
 
 /* inih calls this once per name=value; the section is the reader's, already
  * judged (inih's own copy may be cut short). */
-static int config_ini_cb(void *user, const char *section, const char *name,
-    const char *value)
+static int config_ini_cb(void *user, const char *section, const char *name, const char *value)
 {
 	struct config_load_ctx *x = user;
 	char origin[512], full[256], *val;
@@ -487,7 +506,8 @@ static int config_ini_cb(void *user, const char *section, const char *name,
 	}
 	if (x->prefix != NULL) {
 		if (strchr(name, '.') == NULL) {
-			x->err = xasprintf("%s: %s: keys in an override section are written fully qualified (section.key)",
+			x->err = xasprintf(
+			    "%s: %s: keys in an override section are written fully qualified (section.key)",
 			    origin, name);
 			return 0;
 		}
@@ -503,8 +523,7 @@ static int config_ini_cb(void *user, const char *section, const char *name,
 	return 1;
 }
 
-int config_load_text(struct config *c, const char *text, size_t len, const char *origin,
-    char **err)
+int config_load_text(struct config *c, const char *text, size_t len, const char *origin, char **err)
 {
 	struct config_load_ctx x;
 	int rc;
@@ -540,8 +559,8 @@ int config_load_text(struct config *c, const char *text, size_t len, const char 
 
 /* The value a URI or queue with this SURT sees: the longest override prefix
  * that sets the key, else the global value. */
-static const struct config_value *config_lookup(const struct config *c,
-    const char *surt, enum config_key k)
+static const struct config_value *config_lookup(
+    const struct config *c, const char *surt, enum config_key k)
 {
 	if (surt != NULL && c->novr > 0 && config_defs[k].overridable) {
 		for (size_t i = 0; i < c->novr; i++) {
@@ -578,8 +597,8 @@ int config_enum_for(const struct config *c, const char *surt, enum config_key k)
 	return (int)config_lookup(c, surt, k)->i;
 }
 
-const int64_t *config_intlist_for(const struct config *c, const char *surt,
-    enum config_key k, size_t *n)
+const int64_t *config_intlist_for(
+    const struct config *c, const char *surt, enum config_key k, size_t *n)
 {
 	const struct config_value *v = config_lookup(c, surt, k);
 	*n = v->nlist;
@@ -663,6 +682,7 @@ void config_format_overrides(const struct config *c, struct buf *out)
 		buf_appendf(out, "\n[override \"%s\"]\n", c->ovr[i].prefix);
 		for (int k = 0; k < CK__COUNT; k++)
 			if (c->ovr[i].v[k].set)
-				buf_appendf(out, "%s = %s\n", config_defs[k].name, c->ovr[i].v[k].s);
+				buf_appendf(
+				    out, "%s = %s\n", config_defs[k].name, c->ovr[i].v[k].s);
 	}
 }

@@ -31,13 +31,13 @@ void config_free(struct config *c);
 /* Reads INI text (a file's contents; the reading is the caller's, e.g.
  * job_config_load) over the current values; origin names it in errors
  * ("tern.conf:12: ..."). */
-int config_load_text(struct config *c, const char *text, size_t len, const char *origin,
-    char **err);
+int config_load_text(
+    struct config *c, const char *text, size_t len, const char *origin, char **err);
 /* Applies "section.key=value" (command-line --set, or a mid-crawl change). */
 int config_set(struct config *c, const char *assignment, char **err);
 /* Sets one key from its text form; origin names where it came from in errors. */
-int config_set_key(struct config *c, const char *name, const char *value,
-    const char *origin, char **err);
+int config_set_key(
+    struct config *c, const char *name, const char *value, const char *origin, char **err);
 /* The effective configuration, every key with its value, as INI text
  * appended to out (the text config_load_text reads back). */
 void config_format(const struct config *c, struct buf *out);
@@ -83,8 +83,8 @@ int64_t config_int_for(const struct config *c, const char *surt, enum config_key
 double config_double_for(const struct config *c, const char *surt, enum config_key k);
 const char *config_str_for(const struct config *c, const char *surt, enum config_key k);
 int config_enum_for(const struct config *c, const char *surt, enum config_key k);
-const int64_t *config_intlist_for(const struct config *c, const char *surt,
-    enum config_key k, size_t *n);
+const int64_t *config_intlist_for(
+    const struct config *c, const char *surt, enum config_key k, size_t *n);
 /* Number of override sections; 0 lets hot paths skip the prefix search. */
 size_t config_override_count(const struct config *c);
 

@@ -4,8 +4,7 @@
 #include "lib/xmalloc.h"
 #include <stdlib.h>
 
-struct curi *
-curi_new(const char *uri, const char *via, const char *hops, unsigned flags)
+struct curi *curi_new(const char *uri, const char *via, const char *hops, unsigned flags)
 {
 	struct curi *c = xcalloc(1, sizeof(*c));
 
@@ -18,8 +17,7 @@ curi_new(const char *uri, const char *via, const char *hops, unsigned flags)
 	return c;
 }
 
-struct curi *
-curi_dup(const struct curi *o)
+struct curi *curi_dup(const struct curi *o)
 {
 	struct curi *c = curi_new(o->uri, o->via, o->hops, o->flags);
 
@@ -33,8 +31,7 @@ curi_dup(const struct curi *o)
 	return c;
 }
 
-void
-curi_free(struct curi *c)
+void curi_free(struct curi *c)
 {
 	if (c == NULL)
 		return;

@@ -16,17 +16,18 @@ enum { CURI_SEED = 1, CURI_SITEMAP = 2, CURI_HINTED = 4 };
 enum { CURI_HIGHEST = 0, CURI_HIGH = 1, CURI_MEDIUM = 2, CURI_NORMAL = 3 };
 
 struct curi {
-	char *uri;        /* absolute URI as discovered (written to crawl.log and WARC) */
-	char *via;        /* NULL for seeds */
-	char *hops;       /* hop path, "" for seeds, e.g. "LLE" */
-	int precedence;   /* URI precedence (lower = earlier) */
-	int directive;    /* scheduling directive: 0 HIGHEST ... 3 NORMAL */
-	int attempts;     /* fetch attempts already made */
-	int64_t cost;     /* from the cost policy; -1 = not yet computed */
-	unsigned flags;   /* CURI_SEED, CURI_SITEMAP, CURI_HINTED */
+	char *uri;	  /* absolute URI as discovered (written to crawl.log and WARC) */
+	char *via;	  /* NULL for seeds */
+	char *hops;	  /* hop path, "" for seeds, e.g. "LLE" */
+	int precedence;	  /* URI precedence (lower = earlier) */
+	int directive;	  /* scheduling directive: 0 HIGHEST ... 3 NORMAL */
+	int attempts;	  /* fetch attempts already made */
+	int64_t cost;	  /* from the cost policy; -1 = not yet computed */
+	unsigned flags;	  /* CURI_SEED, CURI_SITEMAP, CURI_HINTED */
 	uint64_t ordinal; /* set by the frontier */
 	char *queue_key;  /* set by the frontier */
-	struct history *history; /* continuous crawl: the fetch history; NULL before the first visit */
+	struct history
+	    *history; /* continuous crawl: the fetch history; NULL before the first visit */
 };
 
 /* A new URI with directive NORMAL, cost not yet computed, no queue. */

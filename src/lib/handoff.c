@@ -91,8 +91,8 @@ static int handoff_line(char **p, char *end, char **line, size_t *n)
 	return 1;
 }
 
-int handoff_parse_urls(char *data, size_t len,
-    void (*fn)(void *ctx, const struct handoff_url *r), void *ctx, char **err)
+int handoff_parse_urls(char *data, size_t len, void (*fn)(void *ctx, const struct handoff_url *r),
+    void *ctx, char **err)
 {
 	char *p = data, *end = data + len, *line, *f[4];
 	size_t n, lineno = 0, k;
@@ -121,7 +121,8 @@ int handoff_parse_urls(char *data, size_t len,
 		flags = strtoul(f[0], &sp, 10);
 		if (*sp != '\0' || flags > HANDOFF_FLAGS_MAX)
 			return handoff_fail(err, lineno, "bad flags");
-		if (f[1][0] == '\0' || (strcmp(f[1], "-") != 0 && !handoff_hops_ok(f[1], strlen(f[1]))))
+		if (f[1][0] == '\0' ||
+		    (strcmp(f[1], "-") != 0 && !handoff_hops_ok(f[1], strlen(f[1]))))
 			return handoff_fail(err, lineno, "bad hop path");
 		if (!handoff_uri_ok(f[2], strlen(f[2])))
 			return handoff_fail(err, lineno, "bad URI");
@@ -136,8 +137,8 @@ int handoff_parse_urls(char *data, size_t len,
 	return rc < 0 ? handoff_fail(err, lineno + 1, "no newline at its end") : 0;
 }
 
-int handoff_parse_done(char *data, size_t len,
-    void (*fn)(void *ctx, const char *uri), void *ctx, char **err)
+int handoff_parse_done(
+    char *data, size_t len, void (*fn)(void *ctx, const char *uri), void *ctx, char **err)
 {
 	char *p = data, *end = data + len, *line;
 	size_t n, lineno = 0;

@@ -17,14 +17,14 @@
 #include <stddef.h>
 #include "lib/buf.h"
 
-#define HANDOFF_FORCE 0x100u	/* schedule even if seen (an operator's seed) */
+#define HANDOFF_FORCE 0x100u /* schedule even if seen (an operator's seed) */
 #define HANDOFF_FLAGS_MAX 0xffffu
 
 struct handoff_url {
 	unsigned flags;
-	const char *hops;	/* "" for a seed */
+	const char *hops; /* "" for a seed */
 	const char *uri;
-	const char *via;	/* NULL when none */
+	const char *via; /* NULL when none */
 };
 
 /* Appends one url record (0), or -1 if a field cannot be written as one
@@ -36,9 +36,9 @@ int handoff_append_done(struct buf *msg, const char *uri);
 /* Parsers over data[0..len) (which they modify: separators become NULs),
  * calling fn once per record in order. 0, or -1 at the first malformed
  * record with *err naming its line (no call is made for it or after it). */
-int handoff_parse_urls(char *data, size_t len,
-    void (*fn)(void *ctx, const struct handoff_url *r), void *ctx, char **err);
-int handoff_parse_done(char *data, size_t len,
-    void (*fn)(void *ctx, const char *uri), void *ctx, char **err);
+int handoff_parse_urls(char *data, size_t len, void (*fn)(void *ctx, const struct handoff_url *r),
+    void *ctx, char **err);
+int handoff_parse_done(
+    char *data, size_t len, void (*fn)(void *ctx, const char *uri), void *ctx, char **err);
 
 #endif

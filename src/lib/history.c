@@ -7,20 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct history *
-history_new(void)
+struct history *history_new(void)
 {
 	return xcalloc(1, sizeof(struct history));
 }
 
-static char *
-history_strdup(const char *s)
+static char *history_strdup(const char *s)
 {
 	return s != NULL ? xstrdup(s) : NULL;
 }
 
-struct history *
-history_dup(const struct history *h)
+struct history *history_dup(const struct history *h)
 {
 	struct history *d;
 
@@ -35,8 +32,7 @@ history_dup(const struct history *h)
 	return d;
 }
 
-void
-history_free(struct history *h)
+void history_free(struct history *h)
 {
 	if (h == NULL)
 		return;
@@ -48,8 +44,7 @@ history_free(struct history *h)
 }
 
 /* Replaces *slot with a copy of s (NULL clears it). */
-static void
-history_set(char **slot, const char *s)
+static void history_set(char **slot, const char *s)
 {
 	if (*slot == s)
 		return;
@@ -59,8 +54,7 @@ history_set(char **slot, const char *s)
 
 /* A header value may be sent back only if it has no control characters
  * (it came from a parsed header, but the store is not trusted blindly). */
-static int
-history_sendable(const char *v)
+static int history_sendable(const char *v)
 {
 	const unsigned char *p;
 
@@ -72,9 +66,8 @@ history_sendable(const char *v)
 	return 1;
 }
 
-void
-history_validators(const struct history *h, const char **if_none_match,
-    const char **if_modified_since)
+void history_validators(
+    const struct history *h, const char **if_none_match, const char **if_modified_since)
 {
 	*if_none_match = *if_modified_since = NULL;
 	if (h == NULL || h->digest == NULL)
@@ -85,9 +78,8 @@ history_validators(const struct history *h, const char **if_none_match,
 		*if_modified_since = h->last_modified;
 }
 
-enum revisit_change
-history_note(struct history *h, const struct history_visit *v,
-    const struct revisit_rule *rule)
+enum revisit_change history_note(
+    struct history *h, const struct history_visit *v, const struct revisit_rule *rule)
 {
 	enum revisit_change c = REVISIT_UNKNOWN;
 

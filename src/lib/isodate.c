@@ -7,15 +7,13 @@ struct isodate_cursor {
 	const char *p, *end;
 };
 
-static int
-isodate_space(char c)
+static int isodate_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
 /* Reads exactly n decimal digits; -1 if they are not there. */
-static int
-isodate_digits(struct isodate_cursor *c, int n, int *out)
+static int isodate_digits(struct isodate_cursor *c, int n, int *out)
 {
 	int v = 0, i;
 
@@ -33,8 +31,7 @@ isodate_digits(struct isodate_cursor *c, int n, int *out)
 	return 0;
 }
 
-static int
-isodate_take(struct isodate_cursor *c, char want)
+static int isodate_take(struct isodate_cursor *c, char want)
 {
 	if (c->p < c->end && *c->p == want) {
 		c->p++;
@@ -43,24 +40,21 @@ isodate_take(struct isodate_cursor *c, char want)
 	return 0;
 }
 
-static int
-isodate_leap(int y)
+static int isodate_leap(int y)
 {
 	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 }
 
-static int
-isodate_month_days(int y, int m)
+static int isodate_month_days(int y, int m)
 {
-	static const int days[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
 
 	return m == 2 && isodate_leap(y) ? 29 : days[m - 1];
 }
 
 /* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar
  * (Howard Hinnant's days_from_civil). */
-int64_t
-isodate_days(int64_t y, int m, int d)
+int64_t isodate_days(int64_t y, int m, int d)
 {
 	int64_t era, yoe, doy, doe;
 
@@ -73,8 +67,7 @@ isodate_days(int64_t y, int m, int d)
 }
 
 /* The zone: Z, +hh:mm or -hh:mm, as seconds east of UTC; absent: UTC. */
-static int
-isodate_zone(struct isodate_cursor *c, int *offset_s)
+static int isodate_zone(struct isodate_cursor *c, int *offset_s)
 {
 	int sign, h, m;
 
@@ -84,17 +77,16 @@ isodate_zone(struct isodate_cursor *c, int *offset_s)
 	if (*c->p != '+' && *c->p != '-')
 		return -1;
 	sign = *c->p++ == '-' ? -1 : 1;
-	if (isodate_digits(c, 2, &h) < 0 || !isodate_take(c, ':') ||
-	    isodate_digits(c, 2, &m) < 0 || h > 23 || m > 59)
+	if (isodate_digits(c, 2, &h) < 0 || !isodate_take(c, ':') || isodate_digits(c, 2, &m) < 0 ||
+	    h > 23 || m > 59)
 		return -1;
 	*offset_s = sign * (h * 3600 + m * 60);
 	return 0;
 }
 
-int
-isodate_parse(const char *s, size_t n, int64_t *us)
+int isodate_parse(const char *s, size_t n, int64_t *us)
 {
-	struct isodate_cursor c = { s, s + n };
+	struct isodate_cursor c = {s, s + n};
 	int y, mo = 1, d = 1, h = 0, mi = 0, sec = 0, frac = 0, scale = 100000, zone = 0;
 
 	while (c.p < c.end && isodate_space(*c.p))
@@ -107,8 +99,7 @@ isodate_parse(const char *s, size_t n, int64_t *us)
 		if (isodate_digits(&c, 2, &mo) < 0 || mo < 1 || mo > 12)
 			return -1;
 		if (isodate_take(&c, '-')) {
-			if (isodate_digits(&c, 2, &d) < 0 || d < 1 ||
-			    d > isodate_month_days(y, mo))
+			if (isodate_digits(&c, 2, &d) < 0 || d < 1 || d > isodate_month_days(y, mo))
 				return -1;
 			if (isodate_take(&c, 'T')) {
 				if (isodate_digits(&c, 2, &h) < 0 || !isodate_take(&c, ':') ||

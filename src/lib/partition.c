@@ -22,8 +22,8 @@ unsigned partition_of_key(const char *key, size_t len, unsigned nparts)
 	return nparts > 1 ? (unsigned)(h % nparts) : 0;
 }
 
-int partition_of_url(const char *href, unsigned nparts, enum partition_by by, int assign,
-    struct buf *scratch)
+int partition_of_url(
+    const char *href, unsigned nparts, enum partition_by by, int assign, struct buf *scratch)
 {
 	struct url_parts p;
 	char *host;

@@ -22,8 +22,8 @@ enum partition_by { PARTITION_BY_DOMAIN, PARTITION_BY_QUEUE };
 /* The partition (0 .. nparts-1) of href, or -1 for an href url_split
  * refuses. assign is the enum surt_assign of frontier.queue-assignment
  * (read by PARTITION_BY_QUEUE). scratch is reset and used for the key. */
-int partition_of_url(const char *href, unsigned nparts, enum partition_by by, int assign,
-    struct buf *scratch);
+int partition_of_url(
+    const char *href, unsigned nparts, enum partition_by by, int assign, struct buf *scratch);
 /* The partition of a key (a registered domain, an IP literal, a queue key). */
 unsigned partition_of_key(const char *key, size_t len, unsigned nparts);
 

@@ -2,8 +2,7 @@
 #include "lib/revisit.h"
 #include <math.h>
 
-void
-revisit_defaults(struct revisit_rule *r)
+void revisit_defaults(struct revisit_rule *r)
 {
 	r->initial_s = 86400;
 	r->min_s = 3600;
@@ -12,8 +11,7 @@ revisit_defaults(struct revisit_rule *r)
 	r->unchanged_factor = 1.5;
 }
 
-int64_t
-revisit_clamp(const struct revisit_rule *r, int64_t s)
+int64_t revisit_clamp(const struct revisit_rule *r, int64_t s)
 {
 	if (s < r->min_s)
 		s = r->min_s;
@@ -24,8 +22,7 @@ revisit_clamp(const struct revisit_rule *r, int64_t s)
 
 /* prev x f, or prev / f, in doubles and back without overflow: anything
  * past the max is clamped anyway. */
-static int64_t
-revisit_scale(int64_t prev, double f, int grow)
+static int64_t revisit_scale(int64_t prev, double f, int grow)
 {
 	double v = grow ? (double)prev * f : (double)prev / f;
 
@@ -34,8 +31,7 @@ revisit_scale(int64_t prev, double f, int grow)
 	return (int64_t)v;
 }
 
-int64_t
-revisit_interval(const struct revisit_rule *r, int64_t prev_s, enum revisit_change c)
+int64_t revisit_interval(const struct revisit_rule *r, int64_t prev_s, enum revisit_change c)
 {
 	if (prev_s <= 0)
 		return revisit_clamp(r, r->initial_s);
@@ -54,9 +50,8 @@ revisit_interval(const struct revisit_rule *r, int64_t prev_s, enum revisit_chan
 	return revisit_clamp(r, prev_s);
 }
 
-int64_t
-revisit_seed(const struct revisit_rule *r, enum sitemap_changefreq cf,
-    int has_lastmod, int64_t lastmod_ms, int64_t now_ms)
+int64_t revisit_seed(const struct revisit_rule *r, enum sitemap_changefreq cf, int has_lastmod,
+    int64_t lastmod_ms, int64_t now_ms)
 {
 	switch (cf) {
 	case SITEMAP_CF_ALWAYS:
@@ -81,22 +76,19 @@ revisit_seed(const struct revisit_rule *r, enum sitemap_changefreq cf,
 	return revisit_clamp(r, r->initial_s);
 }
 
-int
-revisit_lastmod_newer(int has_lastmod, int64_t lastmod_ms, int64_t last_visit_ms)
+int revisit_lastmod_newer(int has_lastmod, int64_t lastmod_ms, int64_t last_visit_ms)
 {
 	return has_lastmod && lastmod_ms > last_visit_ms;
 }
 
-int
-revisit_priority_precedence(double priority, int base)
+int revisit_priority_precedence(double priority, int base)
 {
 	if (priority < 0.0 || priority > 1.0)
 		priority = 0.5;
 	return base + (int)lround((1.0 - priority) * 10.0);
 }
 
-double
-revisit_change_rate(uint64_t n, uint64_t x, double interval_s)
+double revisit_change_rate(uint64_t n, uint64_t x, double interval_s)
 {
 	if (n == 0 || interval_s <= 0.0)
 		return 0.0;

@@ -24,18 +24,18 @@
 #include "lib/sitemap.h"
 
 struct revisit_rule {
-	int64_t initial_s;		/* revisit.initial-interval-seconds */
-	int64_t min_s;			/* revisit.min-interval-seconds */
-	int64_t max_s;			/* revisit.max-interval-seconds */
-	double changed_factor;		/* revisit.changed-factor (>= 1) */
-	double unchanged_factor;	/* revisit.unchanged-factor (>= 1) */
+	int64_t initial_s;	 /* revisit.initial-interval-seconds */
+	int64_t min_s;		 /* revisit.min-interval-seconds */
+	int64_t max_s;		 /* revisit.max-interval-seconds */
+	double changed_factor;	 /* revisit.changed-factor (>= 1) */
+	double unchanged_factor; /* revisit.unchanged-factor (>= 1) */
 };
 
 /* What a visit learnt about the content. */
 enum revisit_change {
-	REVISIT_UNKNOWN,	/* nothing: a failure, an error status, a first visit */
-	REVISIT_CHANGED,	/* a new payload digest */
-	REVISIT_UNCHANGED	/* 304 Not Modified, or the same payload digest */
+	REVISIT_UNKNOWN,  /* nothing: a failure, an error status, a first visit */
+	REVISIT_CHANGED,  /* a new payload digest */
+	REVISIT_UNCHANGED /* 304 Not Modified, or the same payload digest */
 };
 
 /* The defaults of tern.conf(5) and Heritrix's factors: 1 day,
@@ -54,8 +54,8 @@ int64_t revisit_interval(const struct revisit_rule *r, int64_t prev_s, enum revi
  * monthly 2592000; yearly 31536000; never: max), or without one, when it
  * has a <lastmod> at or before now, the time since that change (a page
  * unchanged for long is likely to stay so), else `initial`; clamped. */
-int64_t revisit_seed(const struct revisit_rule *r, enum sitemap_changefreq cf,
-    int has_lastmod, int64_t lastmod_ms, int64_t now_ms);
+int64_t revisit_seed(const struct revisit_rule *r, enum sitemap_changefreq cf, int has_lastmod,
+    int64_t lastmod_ms, int64_t now_ms);
 
 /* Whether a sitemap's <lastmod> says the page changed after the capture
  * made at last_visit_ms, so that its revisit is due now. */

@@ -73,7 +73,7 @@ static int robots_is_ws(unsigned char c)
 static int robots_is_unreserved(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '-' || c == '.' || c == '_' || c == '~';
+	    c == '-' || c == '.' || c == '_' || c == '~';
 }
 
 /* Bytes RFC 3986 does not allow anywhere in a URI; both sides escape them so
@@ -83,7 +83,7 @@ static int robots_must_escape(unsigned char c)
 	if (c <= 0x20 || c >= 0x7f)
 		return 1;
 	return c == '"' || c == '<' || c == '>' || c == '[' || c == '\\' || c == ']' || c == '^' ||
-	       c == '`' || c == '{' || c == '|' || c == '}';
+	    c == '`' || c == '{' || c == '|' || c == '}';
 }
 
 /* Writes the normalised form of s into out, which holds at least 3 * n bytes;
@@ -127,7 +127,7 @@ static size_t robots_token_len(const char *s, size_t n)
 		unsigned char c = (unsigned char)s[i];
 
 		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		      c == '-' || c == '_'))
+			c == '-' || c == '_'))
 			break;
 	}
 	return i;
@@ -242,10 +242,10 @@ static enum robots_key robots_key(const char *k, size_t n)
 		const char *name;
 		enum robots_key key;
 	} keys[] = {
-		{ "user-agent", ROBOTS_KEY_USER_AGENT },
-		{ "allow", ROBOTS_KEY_ALLOW },
-		{ "disallow", ROBOTS_KEY_DISALLOW },
-		{ "crawl-delay", ROBOTS_KEY_CRAWL_DELAY },
+	    {"user-agent", ROBOTS_KEY_USER_AGENT},
+	    {"allow", ROBOTS_KEY_ALLOW},
+	    {"disallow", ROBOTS_KEY_DISALLOW},
+	    {"crawl-delay", ROBOTS_KEY_CRAWL_DELAY},
 	};
 	size_t i;
 
@@ -326,8 +326,8 @@ static int robots_pending_cmp(const void *a, const void *b, void *pool)
 
 /* Sorts, drops duplicates (a pattern both allowed and disallowed keeps only
  * its allow, which wins the tie anyway) and packs into one allocation. */
-static struct robots *robots_build(int mode, int64_t delay_ms, struct robots_pending *v, size_t n,
-				   const char *pool)
+static struct robots *robots_build(
+    int mode, int64_t delay_ms, struct robots_pending *v, size_t n, const char *pool)
 {
 	struct robots *r;
 	size_t keep = 0;
@@ -359,7 +359,7 @@ static struct robots *robots_build(int mode, int64_t delay_ms, struct robots_pen
 		rr->len = v[i].len;
 		rr->allow = v[i].allow;
 		rr->plain = memchr(dst, '*', v[i].len) == NULL &&
-			    (v[i].len == 0 || dst[v[i].len - 1] != '$');
+		    (v[i].len == 0 || dst[v[i].len - 1] != '$');
 		dst += v[i].len;
 	}
 	*dst = '\0';
@@ -409,8 +409,8 @@ struct robots *robots_parse(const char *body, size_t len, const char *agent)
 	return r;
 }
 
-void robots_sitemaps(const char *body, size_t len,
-    void (*cb)(void *arg, const char *url, size_t n), void *arg)
+void robots_sitemaps(
+    const char *body, size_t len, void (*cb)(void *arg, const char *url, size_t n), void *arg)
 {
 	size_t i = 0;
 
@@ -462,8 +462,8 @@ int robots_is_unavailable(const struct robots *r)
 	return r->mode == ROBOTS_MODE_DISALLOW_ALL;
 }
 
-struct robots *robots_from_fetch(int status, const char *body, size_t len, const char *agent,
-				 int server_error_allow)
+struct robots *robots_from_fetch(
+    int status, const char *body, size_t len, const char *agent, int server_error_allow)
 {
 	if (status >= 200 && status < 300)
 		return robots_parse(body, len, agent);
@@ -576,7 +576,7 @@ void robots_free(struct robots *r)
 /* Serialized form, little-endian: "TRB1", mode (1 byte), crawl delay in ms
  * (8 bytes, two's complement), rule count (4 bytes), then per rule: allow
  * (1 byte), pattern length (4 bytes), the normalised pattern. */
-static const char robots_magic[4] = { 'T', 'R', 'B', '1' };
+static const char robots_magic[4] = {'T', 'R', 'B', '1'};
 
 static void robots_put_le(struct buf *out, uint64_t v, int bytes)
 {

@@ -57,8 +57,8 @@ int robots_is_unavailable(const struct robots *r);
  * all, except 429 which, like Google, counts as the server being unreachable;
  * 5xx, 429, any other status and negative (network failure) statuses
  * disallow all unless server_error_allow is set (robots.on-server-error). */
-struct robots *robots_from_fetch(int status, const char *body, size_t len, const char *agent,
-				 int server_error_allow);
+struct robots *robots_from_fetch(
+    int status, const char *body, size_t len, const char *agent, int server_error_allow);
 
 /* 1 allowed, 0 disallowed. path_query is the path and query of the URI
  * (without the fragment); "/robots.txt" itself is always allowed. */
@@ -74,8 +74,8 @@ void robots_free(struct robots *r);
 /* The Sitemap: records of a robots.txt body (RFC 9309 section 2.3.5: not
  * part of any group), each value with white space trimmed, in order, to
  * cb; over the same first ROBOTS_MAX_BODY bytes the rules are read from. */
-void robots_sitemaps(const char *body, size_t len,
-    void (*cb)(void *arg, const char *url, size_t n), void *arg);
+void robots_sitemaps(
+    const char *body, size_t len, void (*cb)(void *arg, const char *url, size_t n), void *arg);
 
 /* The product token of a User-Agent header: "tern" from
  * "tern/0.1.0 (+https://...)". out always gets a NUL-terminated string. */

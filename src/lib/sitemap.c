@@ -30,7 +30,10 @@
 #define SITEMAP_INFLATE_CHUNK 16384
 
 enum sitemap_field {
-	SITEMAP_F_NONE, SITEMAP_F_LOC, SITEMAP_F_LASTMOD, SITEMAP_F_CHANGEFREQ,
+	SITEMAP_F_NONE,
+	SITEMAP_F_LOC,
+	SITEMAP_F_LASTMOD,
+	SITEMAP_F_CHANGEFREQ,
 	SITEMAP_F_PRIORITY
 };
 
@@ -50,8 +53,8 @@ struct sitemap {
 	int depth, skip_depth;
 	int in_entry;
 	enum sitemap_field field;
-	int field_over;			/* the current field passed the cap */
-	int entry_bad;			/* a field of this entry passed the cap */
+	int field_over; /* the current field passed the cap */
+	int entry_bad;	/* a field of this entry passed the cap */
 	struct buf text, loc;
 	int has_lastmod;
 	int64_t lastmod_ms;
@@ -59,25 +62,23 @@ struct sitemap {
 	double priority;
 	/* Compression. */
 	enum sitemap_coding coding;
-	unsigned char sniff;		/* first byte, held until the second comes */
+	unsigned char sniff; /* first byte, held until the second comes */
 	int sniffed;
 	z_stream z;
 	int z_live;
 };
 
 static const char *const sitemap_cf_names[] = {
-	"", "always", "hourly", "daily", "weekly", "monthly", "yearly", "never"
-};
+    "", "always", "hourly", "daily", "weekly", "monthly", "yearly", "never"};
 
-const char *
-sitemap_changefreq_name(enum sitemap_changefreq cf)
+const char *sitemap_changefreq_name(enum sitemap_changefreq cf)
 {
-	return (unsigned)cf < sizeof(sitemap_cf_names) / sizeof(sitemap_cf_names[0]) ?
-	    sitemap_cf_names[cf] : "";
+	return (unsigned)cf < sizeof(sitemap_cf_names) / sizeof(sitemap_cf_names[0])
+	    ? sitemap_cf_names[cf]
+	    : "";
 }
 
-static void
-sitemap_fail(struct sitemap *s, enum sitemap_result r, const char *why)
+static void sitemap_fail(struct sitemap *s, enum sitemap_result r, const char *why)
 {
 	if (s->result != SITEMAP_OK)
 		return;
@@ -88,10 +89,9 @@ sitemap_fail(struct sitemap *s, enum sitemap_result r, const char *why)
 
 /* The namespaces of the protocol (sitemaps.org, and Google's older ones),
  * or none at all, which many generators write. */
-static int
-sitemap_ns_ok(const char *ns, size_t n)
+static int sitemap_ns_ok(const char *ns, size_t n)
 {
-	static const char *const tails[] = { "/sitemap/0.9", "/sitemap/0.84" };
+	static const char *const tails[] = {"/sitemap/0.9", "/sitemap/0.84"};
 	size_t i;
 
 	if (n == 0)
@@ -107,8 +107,7 @@ sitemap_ns_ok(const char *ns, size_t n)
 
 /* Splits an expat name ("URI local" or "local") and says whether it is
  * one of ours; *local is the local name. */
-static int
-sitemap_name(const XML_Char *name, const char **local)
+static int sitemap_name(const XML_Char *name, const char **local)
 {
 	const char *sep = strrchr(name, SITEMAP_NS_SEP);
 
@@ -120,8 +119,7 @@ sitemap_name(const XML_Char *name, const char **local)
 	return sitemap_ns_ok(name, (size_t)(sep - name));
 }
 
-static void
-sitemap_entry_reset(struct sitemap *s)
+static void sitemap_entry_reset(struct sitemap *s)
 {
 	buf_reset(&s->loc);
 	s->has_lastmod = 0;
@@ -131,8 +129,7 @@ sitemap_entry_reset(struct sitemap *s)
 	s->entry_bad = 0;
 }
 
-static void XMLCALL
-sitemap_start_cb(void *arg, const XML_Char *name, const XML_Char **attrs)
+static void XMLCALL sitemap_start_cb(void *arg, const XML_Char *name, const XML_Char **attrs)
 {
 	struct sitemap *s = arg;
 	const char *local;
@@ -162,10 +159,11 @@ sitemap_start_cb(void *arg, const XML_Char *name, const XML_Char **attrs)
 		return;
 	}
 	if (s->depth == 3 && s->in_entry && ours) {
-		s->field = strcmp(local, "loc") == 0 ? SITEMAP_F_LOC :
-		    strcmp(local, "lastmod") == 0 ? SITEMAP_F_LASTMOD :
-		    strcmp(local, "changefreq") == 0 ? SITEMAP_F_CHANGEFREQ :
-		    strcmp(local, "priority") == 0 ? SITEMAP_F_PRIORITY : SITEMAP_F_NONE;
+		s->field = strcmp(local, "loc") == 0   ? SITEMAP_F_LOC
+		    : strcmp(local, "lastmod") == 0    ? SITEMAP_F_LASTMOD
+		    : strcmp(local, "changefreq") == 0 ? SITEMAP_F_CHANGEFREQ
+		    : strcmp(local, "priority") == 0   ? SITEMAP_F_PRIORITY
+						       : SITEMAP_F_NONE;
 		if (s->field != SITEMAP_F_NONE) {
 			buf_reset(&s->text);
 			s->field_over = 0;
@@ -176,8 +174,7 @@ sitemap_start_cb(void *arg, const XML_Char *name, const XML_Char **attrs)
 	s->skip_depth = s->depth;
 }
 
-static void XMLCALL
-sitemap_text_cb(void *arg, const XML_Char *text, int len)
+static void XMLCALL sitemap_text_cb(void *arg, const XML_Char *text, int len)
 {
 	struct sitemap *s = arg;
 
@@ -192,8 +189,7 @@ sitemap_text_cb(void *arg, const XML_Char *text, int len)
 }
 
 /* The field's text without surrounding white space. */
-static const char *
-sitemap_trim(struct buf *b, size_t *n)
+static const char *sitemap_trim(struct buf *b, size_t *n)
 {
 	const char *p = b->data != NULL ? b->data : "";
 	size_t len = b->len;
@@ -202,15 +198,14 @@ sitemap_trim(struct buf *b, size_t *n)
 		p++;
 		len--;
 	}
-	while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t' || p[len - 1] == '\r' ||
-	    p[len - 1] == '\n'))
+	while (len > 0 &&
+	    (p[len - 1] == ' ' || p[len - 1] == '\t' || p[len - 1] == '\r' || p[len - 1] == '\n'))
 		len--;
 	*n = len;
 	return p;
 }
 
-static void
-sitemap_field_end(struct sitemap *s)
+static void sitemap_field_end(struct sitemap *s)
 {
 	size_t n, i;
 	const char *t = sitemap_trim(&s->text, &n);
@@ -260,8 +255,7 @@ sitemap_field_end(struct sitemap *s)
 	}
 }
 
-static void
-sitemap_entry_end(struct sitemap *s)
+static void sitemap_entry_end(struct sitemap *s)
 {
 	struct sitemap_entry e;
 
@@ -286,8 +280,7 @@ sitemap_entry_end(struct sitemap *s)
 		sitemap_fail(s, SITEMAP_STOPPED, "stopped by the caller");
 }
 
-static void XMLCALL
-sitemap_end_cb(void *arg, const XML_Char *name)
+static void XMLCALL sitemap_end_cb(void *arg, const XML_Char *name)
 {
 	struct sitemap *s = arg;
 
@@ -309,22 +302,26 @@ sitemap_end_cb(void *arg, const XML_Char *name)
 
 /* A DOCTYPE may name a DTD, but a sitemap needs no entities: declaring one
  * ends the parse before anything is expanded. */
-static void XMLCALL
-sitemap_entity_cb(void *arg, const XML_Char *name, int param, const XML_Char *value,
-    int value_len, const XML_Char *base, const XML_Char *system_id,
+static void XMLCALL sitemap_entity_cb(void *arg, const XML_Char *name, int param,
+    const XML_Char *value, int value_len, const XML_Char *base, const XML_Char *system_id,
     const XML_Char *public_id, const XML_Char *notation)
 {
 	struct sitemap *s = arg;
 
-	(void)name; (void)param; (void)value; (void)value_len; (void)base;
-	(void)system_id; (void)public_id; (void)notation;
+	(void)name;
+	(void)param;
+	(void)value;
+	(void)value_len;
+	(void)base;
+	(void)system_id;
+	(void)public_id;
+	(void)notation;
 	sitemap_fail(s, SITEMAP_MALFORMED, "entity declarations are refused");
 }
 
 /* With an external DTD (never read), expat would skip the references it
  * cannot resolve and silently change the URL they stood in. */
-static void XMLCALL
-sitemap_skipped_cb(void *arg, const XML_Char *name, int param)
+static void XMLCALL sitemap_skipped_cb(void *arg, const XML_Char *name, int param)
 {
 	struct sitemap *s = arg;
 
@@ -339,16 +336,14 @@ sitemap_skipped_cb(void *arg, const XML_Char *name, int param)
  * until it sees more, and the entries delivered must not depend on where
  * the reads were cut. The error it then finds (an unclosed element) is
  * not the reason, and is dropped; a result set by a handler stays. */
-static void
-sitemap_drain(struct sitemap *s)
+static void sitemap_drain(struct sitemap *s)
 {
 	if (s->result == SITEMAP_OK)
 		(void)XML_Parse(s->xp, "", 0, 1);
 }
 
 /* Feeds uncompressed XML, charging the byte limit. */
-static void
-sitemap_xml(struct sitemap *s, const char *data, size_t len, int final)
+static void sitemap_xml(struct sitemap *s, const char *data, size_t len, int final)
 {
 	size_t room = s->bytes < s->max_bytes ? (size_t)(s->max_bytes - s->bytes) : 0;
 	int over = len > room;
@@ -390,8 +385,7 @@ sitemap_xml(struct sitemap *s, const char *data, size_t len, int final)
 	}
 }
 
-static void
-sitemap_inflate(struct sitemap *s, const char *data, size_t len)
+static void sitemap_inflate(struct sitemap *s, const char *data, size_t len)
 {
 	unsigned char out[SITEMAP_INFLATE_CHUNK];
 	int full = 0;
@@ -429,7 +423,8 @@ sitemap_inflate(struct sitemap *s, const char *data, size_t len)
 			char why[96];
 
 			sitemap_drain(s);
-			snprintf(why, sizeof(why), "gzip: %s", s->z.msg != NULL ? s->z.msg : "corrupt data");
+			snprintf(why, sizeof(why), "gzip: %s",
+			    s->z.msg != NULL ? s->z.msg : "corrupt data");
 			sitemap_fail(s, SITEMAP_MALFORMED, why);
 			return;
 		}
@@ -440,8 +435,7 @@ sitemap_inflate(struct sitemap *s, const char *data, size_t len)
 	}
 }
 
-static void
-sitemap_start_coding(struct sitemap *s, int gzip)
+static void sitemap_start_coding(struct sitemap *s, int gzip)
 {
 	if (!gzip) {
 		s->coding = SITEMAP_PLAIN;
@@ -457,8 +451,7 @@ sitemap_start_coding(struct sitemap *s, int gzip)
 	s->coding = SITEMAP_GZIP;
 }
 
-static void
-sitemap_route(struct sitemap *s, const char *data, size_t len)
+static void sitemap_route(struct sitemap *s, const char *data, size_t len)
 {
 	if (s->coding == SITEMAP_PLAIN)
 		sitemap_xml(s, data, len, 0);
@@ -466,8 +459,7 @@ sitemap_route(struct sitemap *s, const char *data, size_t len)
 		sitemap_inflate(s, data, len);
 }
 
-enum sitemap_result
-sitemap_feed(struct sitemap *s, const char *data, size_t len)
+enum sitemap_result sitemap_feed(struct sitemap *s, const char *data, size_t len)
 {
 	if (s->result != SITEMAP_OK || len == 0)
 		return s->result;
@@ -485,8 +477,8 @@ sitemap_feed(struct sitemap *s, const char *data, size_t len)
 			s->sniffed = 1;
 			return s->result;
 		}
-		sitemap_start_coding(s, b0 == 0x1f &&
-		    (unsigned char)(s->sniffed ? data[0] : data[1]) == 0x8b);
+		sitemap_start_coding(
+		    s, b0 == 0x1f && (unsigned char)(s->sniffed ? data[0] : data[1]) == 0x8b);
 		if (s->sniffed) {
 			char c = (char)s->sniff;
 
@@ -499,8 +491,7 @@ sitemap_feed(struct sitemap *s, const char *data, size_t len)
 	return s->result;
 }
 
-enum sitemap_result
-sitemap_finish(struct sitemap *s)
+enum sitemap_result sitemap_finish(struct sitemap *s)
 {
 	if (s->result != SITEMAP_OK || s->finished)
 		return s->result;
@@ -523,10 +514,9 @@ sitemap_finish(struct sitemap *s)
 	return s->result;
 }
 
-struct sitemap *
-sitemap_new(sitemap_entry_cb cb, void *arg)
+struct sitemap *sitemap_new(sitemap_entry_cb cb, void *arg)
 {
-	static const XML_Memory_Handling_Suite mem = { xmalloc, xrealloc, free };
+	static const XML_Memory_Handling_Suite mem = {xmalloc, xrealloc, free};
 	struct sitemap *s = xcalloc(1, sizeof(*s));
 
 	s->cb = cb;
@@ -536,7 +526,7 @@ sitemap_new(sitemap_entry_cb cb, void *arg)
 	buf_init(&s->text);
 	buf_init(&s->loc);
 	s->priority = -1;
-	s->xp = XML_ParserCreate_MM(NULL, &mem, (XML_Char[]){ SITEMAP_NS_SEP, '\0' });
+	s->xp = XML_ParserCreate_MM(NULL, &mem, (XML_Char[]){SITEMAP_NS_SEP, '\0'});
 	if (s->xp == NULL)
 		abort();
 	XML_SetUserData(s->xp, s);
@@ -547,8 +537,7 @@ sitemap_new(sitemap_entry_cb cb, void *arg)
 	return s;
 }
 
-void
-sitemap_set_limits(struct sitemap *s, uint64_t max_entries, uint64_t max_bytes)
+void sitemap_set_limits(struct sitemap *s, uint64_t max_entries, uint64_t max_bytes)
 {
 	if (max_entries > 0)
 		s->max_entries = max_entries;
@@ -556,44 +545,37 @@ sitemap_set_limits(struct sitemap *s, uint64_t max_entries, uint64_t max_bytes)
 		s->max_bytes = max_bytes;
 }
 
-enum sitemap_kind
-sitemap_kind(const struct sitemap *s)
+enum sitemap_kind sitemap_kind(const struct sitemap *s)
 {
 	return s->kind;
 }
 
-uint64_t
-sitemap_entries(const struct sitemap *s)
+uint64_t sitemap_entries(const struct sitemap *s)
 {
 	return s->entries;
 }
 
-uint64_t
-sitemap_skipped(const struct sitemap *s)
+uint64_t sitemap_skipped(const struct sitemap *s)
 {
 	return s->skipped;
 }
 
-uint64_t
-sitemap_bytes(const struct sitemap *s)
+uint64_t sitemap_bytes(const struct sitemap *s)
 {
 	return s->bytes;
 }
 
-int
-sitemap_gzipped(const struct sitemap *s)
+int sitemap_gzipped(const struct sitemap *s)
 {
 	return s->z_live;
 }
 
-const char *
-sitemap_error(const struct sitemap *s)
+const char *sitemap_error(const struct sitemap *s)
 {
 	return s->err;
 }
 
-void
-sitemap_free(struct sitemap *s)
+void sitemap_free(struct sitemap *s)
 {
 	if (s == NULL)
 		return;

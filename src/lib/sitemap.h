@@ -28,30 +28,35 @@ enum sitemap_kind { SITEMAP_UNKNOWN, SITEMAP_URLSET, SITEMAP_INDEX };
 /* <changefreq>, in the protocol's order; SITEMAP_CF_NONE when absent or
  * not one of the seven words. */
 enum sitemap_changefreq {
-	SITEMAP_CF_NONE, SITEMAP_CF_ALWAYS, SITEMAP_CF_HOURLY, SITEMAP_CF_DAILY,
-	SITEMAP_CF_WEEKLY, SITEMAP_CF_MONTHLY, SITEMAP_CF_YEARLY, SITEMAP_CF_NEVER
+	SITEMAP_CF_NONE,
+	SITEMAP_CF_ALWAYS,
+	SITEMAP_CF_HOURLY,
+	SITEMAP_CF_DAILY,
+	SITEMAP_CF_WEEKLY,
+	SITEMAP_CF_MONTHLY,
+	SITEMAP_CF_YEARLY,
+	SITEMAP_CF_NEVER
 };
 
 struct sitemap_entry {
-	const char *loc;		/* white space trimmed, entities decoded */
-	int has_lastmod;		/* <lastmod> present and a W3C-DTF date */
-	int64_t lastmod_ms;		/* milliseconds since the epoch */
+	const char *loc;    /* white space trimmed, entities decoded */
+	int has_lastmod;    /* <lastmod> present and a W3C-DTF date */
+	int64_t lastmod_ms; /* milliseconds since the epoch */
 	enum sitemap_changefreq changefreq;
-	double priority;		/* 0.0-1.0, or -1 when absent or invalid */
+	double priority; /* 0.0-1.0, or -1 when absent or invalid */
 };
 
 /* Called for each complete entry of a urlset (kind URLSET, a page) or of a
  * sitemap index (kind INDEX, another sitemap). Nonzero stops the parse
  * (SITEMAP_STOPPED). */
-typedef int (*sitemap_entry_cb)(void *arg, enum sitemap_kind kind,
-    const struct sitemap_entry *e);
+typedef int (*sitemap_entry_cb)(void *arg, enum sitemap_kind kind, const struct sitemap_entry *e);
 
 enum sitemap_result {
-	SITEMAP_OK = 0,			/* fed (or finished) without trouble */
-	SITEMAP_LIMIT = 1,		/* over the entry or byte limit: stopped */
-	SITEMAP_STOPPED = 2,		/* the callback asked to stop */
-	SITEMAP_MALFORMED = -1,		/* not well-formed XML, or bad gzip */
-	SITEMAP_NOT_SITEMAP = -2	/* the root is neither urlset nor sitemapindex */
+	SITEMAP_OK = 0,		 /* fed (or finished) without trouble */
+	SITEMAP_LIMIT = 1,	 /* over the entry or byte limit: stopped */
+	SITEMAP_STOPPED = 2,	 /* the callback asked to stop */
+	SITEMAP_MALFORMED = -1,	 /* not well-formed XML, or bad gzip */
+	SITEMAP_NOT_SITEMAP = -2 /* the root is neither urlset nor sitemapindex */
 };
 
 struct sitemap;

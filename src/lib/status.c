@@ -12,8 +12,8 @@ struct status_code_row {
 };
 
 static const struct status_code_row status_codes[] = {
-#define STATUS_X(name, code, msg) { (code), #name, (msg) },
-	STATUS_CODES(STATUS_X)
+#define STATUS_X(name, code, msg) {(code), #name, (msg)},
+    STATUS_CODES(STATUS_X)
 #undef STATUS_X
 };
 
@@ -25,8 +25,8 @@ struct status_cause_row {
 
 static const struct status_cause_row status_causes[CAUSE_COUNT] = {
 #define STATUS_X(name, code, group, word, msg, settings) \
-	[CAUSE_##name] = { (code), STATUS_GROUP_##group, (word), (msg), (settings) },
-	STATUS_CAUSES(STATUS_X)
+	[CAUSE_##name] = {(code), STATUS_GROUP_##group, (word), (msg), (settings)},
+    STATUS_CAUSES(STATUS_X)
 #undef STATUS_X
 };
 
@@ -35,8 +35,8 @@ struct status_group_row {
 };
 
 static const struct status_group_row status_groups[STATUS_GROUP_COUNT] = {
-#define STATUS_X(name, word, label, settings) [STATUS_GROUP_##name] = { (word), (label), (settings) },
-	STATUS_GROUPS(STATUS_X)
+#define STATUS_X(name, word, label, settings) [STATUS_GROUP_##name] = {(word), (label), (settings)},
+    STATUS_GROUPS(STATUS_X)
 #undef STATUS_X
 };
 

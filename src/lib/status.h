@@ -18,20 +18,20 @@
  * S_DOMAIN_PREREQUISITE_FAILURE DNS_PREREQ, S_UNFETCHABLE_URI UNFETCHABLE,
  * S_ROBOTS_PREREQUISITE_FAILURE ROBOTS_PREREQ, S_TOO_MANY_LINK_HOPS
  * TOO_MANY_HOPS; the others keep their names without S_. */
-#define STATUS_CODES(X) \
-	X(DNS_SUCCESS, 1, "DNS lookup succeeded") \
-	X(DNS_FAILED, -1, "DNS lookup failed") \
-	X(CONNECT_FAILED, -2, "connect failed") \
-	X(CONNECT_LOST, -3, "connection lost") \
-	X(TIMEOUT, -4, "timeout: no response head in time") \
-	X(DNS_PREREQ, -6, "DNS prerequisite failed") \
-	X(UNFETCHABLE, -7, "unfetchable URI") \
-	X(TOO_MANY_RETRIES, -8, "too many retries") \
+#define STATUS_CODES(X)                                         \
+	X(DNS_SUCCESS, 1, "DNS lookup succeeded")               \
+	X(DNS_FAILED, -1, "DNS lookup failed")                  \
+	X(CONNECT_FAILED, -2, "connect failed")                 \
+	X(CONNECT_LOST, -3, "connection lost")                  \
+	X(TIMEOUT, -4, "timeout: no response head in time")     \
+	X(DNS_PREREQ, -6, "DNS prerequisite failed")            \
+	X(UNFETCHABLE, -7, "unfetchable URI")                   \
+	X(TOO_MANY_RETRIES, -8, "too many retries")             \
 	X(ROBOTS_PREREQ, -61, "robots.txt prerequisite failed") \
-	X(DEEMED_NOT_FOUND, -404, "deemed not found") \
-	X(TOO_MANY_HOPS, -4001, "too many link hops") \
-	X(OUT_OF_SCOPE, -5000, "out of scope") \
-	X(BLOCKED_BY_USER, -5001, "blocked by a setting") \
+	X(DEEMED_NOT_FOUND, -404, "deemed not found")           \
+	X(TOO_MANY_HOPS, -4001, "too many link hops")           \
+	X(OUT_OF_SCOPE, -5000, "out of scope")                  \
+	X(BLOCKED_BY_USER, -5001, "blocked by a setting")       \
 	X(ROBOTS_PRECLUDED, -9998, "robots.txt precluded the fetch")
 
 enum status_code {
@@ -44,83 +44,84 @@ enum status_code {
  * settings ("" when none applies) are what a person changes about it. A
  * new group goes last: a job's totals keep the counts by their place
  * (src/crawl/jobtotals.c), across runs of different versions. */
-#define STATUS_GROUPS(X) \
-	X(OTHER, "other", "other failures", "") \
-	X(ROBOTS, "robots", "refused by robots.txt", "robots.policy, robots.on-server-error") \
-	X(PRIVATE, "private", "private addresses refused", "fetch.allow-private-addresses") \
-	X(DNS, "dns", "DNS failures", "dns.servers, dns.timeout-ms, dns.tries") \
-	X(CONNECT, "connect", "connect failures", "fetch.connect-timeout-ms, frontier.max-retries, frontier.retry-delay-seconds") \
-	X(TLS, "tls", "TLS failures", "fetch.tls-verify, fetch.ca-file") \
+#define STATUS_GROUPS(X)                                                                       \
+	X(OTHER, "other", "other failures", "")                                                \
+	X(ROBOTS, "robots", "refused by robots.txt", "robots.policy, robots.on-server-error")  \
+	X(PRIVATE, "private", "private addresses refused", "fetch.allow-private-addresses")    \
+	X(DNS, "dns", "DNS failures", "dns.servers, dns.timeout-ms, dns.tries")                \
+	X(CONNECT, "connect", "connect failures",                                              \
+	    "fetch.connect-timeout-ms, frontier.max-retries, frontier.retry-delay-seconds")    \
+	X(TLS, "tls", "TLS failures", "fetch.tls-verify, fetch.ca-file")                       \
 	X(TIMEOUT, "timeout", "timeouts", "fetch.timeout-seconds, fetch.idle-timeout-seconds") \
-	X(LOST, "lost", "connections lost or broken responses", "") \
+	X(LOST, "lost", "connections lost or broken responses", "")                            \
 	X(HTTP, "http", "HTTP 4xx/5xx answers (counted among the pages too)", "")
 
 enum status_group {
 #define STATUS_X(name, word, label, settings) STATUS_GROUP_##name,
 	STATUS_GROUPS(STATUS_X)
 #undef STATUS_X
-	STATUS_GROUP_COUNT
+	    STATUS_GROUP_COUNT
 };
 
 /* X(NAME, code, group, word, message, settings). code is the status a URI
  * that failed so is logged with (0: an HTTP status, or none); settings (""
  * when none applies) are what changes this very cause. NONE is no cause. */
-#define STATUS_CAUSES(X) \
-	X(NONE, 0, OTHER, "", "", "") \
-	X(DNS_NXDOMAIN, STATUS_DNS_PREREQ, DNS, "dns-nxdomain", \
-	    "name does not exist (NXDOMAIN)", "dns.servers") \
-	X(DNS_NO_ADDRESS, STATUS_DNS_PREREQ, DNS, "dns-no-address", \
-	    "name has no address", "dns.servers") \
-	X(DNS_TIMEOUT, STATUS_DNS_PREREQ, DNS, "dns-timeout", \
-	    "no DNS answer in time", "dns.servers, dns.timeout-ms, dns.tries") \
-	X(DNS_SERVER_FAILURE, STATUS_DNS_PREREQ, DNS, "dns-server-failure", \
-	    "DNS server failed or refused", "dns.servers") \
-	X(DNS_FAILED, STATUS_DNS_PREREQ, DNS, "dns-failed", "DNS lookup failed", "dns.servers") \
-	X(PRIVATE_ADDRESS, STATUS_UNFETCHABLE, PRIVATE, "private-address", \
-	    "private, loopback or reserved address refused", "fetch.allow-private-addresses") \
-	X(BAD_URL, STATUS_UNFETCHABLE, OTHER, "bad-url", "URL cannot be fetched", "") \
-	X(CONNECT_REFUSED, STATUS_CONNECT_FAILED, CONNECT, "connection-refused", \
-	    "connection refused", "frontier.retry-delay-seconds, frontier.max-retries") \
-	X(CONNECT_TIMEOUT, STATUS_CONNECT_FAILED, CONNECT, "connect-timeout", \
-	    "connect timed out", "fetch.connect-timeout-ms") \
-	X(CONNECT_UNREACHABLE, STATUS_CONNECT_FAILED, CONNECT, "unreachable", \
-	    "host or network unreachable", "frontier.retry-delay-seconds, frontier.max-retries") \
-	X(CONNECT_FAILED, STATUS_CONNECT_FAILED, CONNECT, "connect-failed", "connect failed", \
-	    "frontier.retry-delay-seconds, frontier.max-retries") \
-	X(TLS_SELF_SIGNED, STATUS_CONNECT_FAILED, TLS, "tls-verify:self-signed", \
-	    "certificate verify failed (self-signed)", "fetch.tls-verify, fetch.ca-file") \
-	X(TLS_UNKNOWN_ISSUER, STATUS_CONNECT_FAILED, TLS, "tls-verify:unknown-issuer", \
-	    "certificate verify failed (unknown issuer)", "fetch.ca-file, fetch.tls-verify") \
-	X(TLS_EXPIRED, STATUS_CONNECT_FAILED, TLS, "tls-verify:expired", \
-	    "certificate verify failed (expired)", "fetch.tls-verify") \
-	X(TLS_NOT_YET_VALID, STATUS_CONNECT_FAILED, TLS, "tls-verify:not-yet-valid", \
-	    "certificate verify failed (not yet valid)", "fetch.tls-verify") \
-	X(TLS_NAME_MISMATCH, STATUS_CONNECT_FAILED, TLS, "tls-verify:name-mismatch", \
-	    "certificate verify failed (name mismatch)", "fetch.tls-verify") \
-	X(TLS_VERIFY, STATUS_CONNECT_FAILED, TLS, "tls-verify", "certificate verify failed", \
-	    "fetch.tls-verify, fetch.ca-file") \
-	X(TLS_HANDSHAKE, STATUS_CONNECT_FAILED, TLS, "tls-handshake", "TLS handshake failed", \
-	    "fetch.tls-verify") \
-	X(TLS_TIMEOUT, STATUS_CONNECT_FAILED, TLS, "tls-timeout", "TLS handshake timed out", \
-	    "fetch.connect-timeout-ms") \
-	X(CONNECTION_LOST, STATUS_CONNECT_LOST, LOST, "connection-lost", "connection lost", "") \
-	X(BAD_RESPONSE, STATUS_CONNECT_LOST, LOST, "bad-response", "malformed response", \
-	    "fetch.max-header-bytes") \
-	X(HEAD_TIMEOUT, STATUS_TIMEOUT, TIMEOUT, "head-timeout", "no response head in time", \
-	    "fetch.timeout-seconds, fetch.idle-timeout-seconds") \
-	X(CANCELLED, STATUS_CONNECT_LOST, OTHER, "cancelled", "fetch cancelled", "") \
-	X(ROBOTS_DISALLOWED, STATUS_ROBOTS_PRECLUDED, ROBOTS, "robots-disallowed", \
-	    "robots.txt disallows it", "robots.policy") \
-	X(ROBOTS_UNAVAILABLE, STATUS_ROBOTS_PRECLUDED, ROBOTS, "robots-unavailable", \
-	    "robots.txt answered a server error or could not be read, which disallows all", \
-	    "robots.on-server-error, robots.policy") \
+#define STATUS_CAUSES(X)                                                                           \
+	X(NONE, 0, OTHER, "", "", "")                                                              \
+	X(DNS_NXDOMAIN, STATUS_DNS_PREREQ, DNS, "dns-nxdomain", "name does not exist (NXDOMAIN)",  \
+	    "dns.servers")                                                                         \
+	X(DNS_NO_ADDRESS, STATUS_DNS_PREREQ, DNS, "dns-no-address", "name has no address",         \
+	    "dns.servers")                                                                         \
+	X(DNS_TIMEOUT, STATUS_DNS_PREREQ, DNS, "dns-timeout", "no DNS answer in time",             \
+	    "dns.servers, dns.timeout-ms, dns.tries")                                              \
+	X(DNS_SERVER_FAILURE, STATUS_DNS_PREREQ, DNS, "dns-server-failure",                        \
+	    "DNS server failed or refused", "dns.servers")                                         \
+	X(DNS_FAILED, STATUS_DNS_PREREQ, DNS, "dns-failed", "DNS lookup failed", "dns.servers")    \
+	X(PRIVATE_ADDRESS, STATUS_UNFETCHABLE, PRIVATE, "private-address",                         \
+	    "private, loopback or reserved address refused", "fetch.allow-private-addresses")      \
+	X(BAD_URL, STATUS_UNFETCHABLE, OTHER, "bad-url", "URL cannot be fetched", "")              \
+	X(CONNECT_REFUSED, STATUS_CONNECT_FAILED, CONNECT, "connection-refused",                   \
+	    "connection refused", "frontier.retry-delay-seconds, frontier.max-retries")            \
+	X(CONNECT_TIMEOUT, STATUS_CONNECT_FAILED, CONNECT, "connect-timeout", "connect timed out", \
+	    "fetch.connect-timeout-ms")                                                            \
+	X(CONNECT_UNREACHABLE, STATUS_CONNECT_FAILED, CONNECT, "unreachable",                      \
+	    "host or network unreachable", "frontier.retry-delay-seconds, frontier.max-retries")   \
+	X(CONNECT_FAILED, STATUS_CONNECT_FAILED, CONNECT, "connect-failed", "connect failed",      \
+	    "frontier.retry-delay-seconds, frontier.max-retries")                                  \
+	X(TLS_SELF_SIGNED, STATUS_CONNECT_FAILED, TLS, "tls-verify:self-signed",                   \
+	    "certificate verify failed (self-signed)", "fetch.tls-verify, fetch.ca-file")          \
+	X(TLS_UNKNOWN_ISSUER, STATUS_CONNECT_FAILED, TLS, "tls-verify:unknown-issuer",             \
+	    "certificate verify failed (unknown issuer)", "fetch.ca-file, fetch.tls-verify")       \
+	X(TLS_EXPIRED, STATUS_CONNECT_FAILED, TLS, "tls-verify:expired",                           \
+	    "certificate verify failed (expired)", "fetch.tls-verify")                             \
+	X(TLS_NOT_YET_VALID, STATUS_CONNECT_FAILED, TLS, "tls-verify:not-yet-valid",               \
+	    "certificate verify failed (not yet valid)", "fetch.tls-verify")                       \
+	X(TLS_NAME_MISMATCH, STATUS_CONNECT_FAILED, TLS, "tls-verify:name-mismatch",               \
+	    "certificate verify failed (name mismatch)", "fetch.tls-verify")                       \
+	X(TLS_VERIFY, STATUS_CONNECT_FAILED, TLS, "tls-verify", "certificate verify failed",       \
+	    "fetch.tls-verify, fetch.ca-file")                                                     \
+	X(TLS_HANDSHAKE, STATUS_CONNECT_FAILED, TLS, "tls-handshake", "TLS handshake failed",      \
+	    "fetch.tls-verify")                                                                    \
+	X(TLS_TIMEOUT, STATUS_CONNECT_FAILED, TLS, "tls-timeout", "TLS handshake timed out",       \
+	    "fetch.connect-timeout-ms")                                                            \
+	X(CONNECTION_LOST, STATUS_CONNECT_LOST, LOST, "connection-lost", "connection lost", "")    \
+	X(BAD_RESPONSE, STATUS_CONNECT_LOST, LOST, "bad-response", "malformed response",           \
+	    "fetch.max-header-bytes")                                                              \
+	X(HEAD_TIMEOUT, STATUS_TIMEOUT, TIMEOUT, "head-timeout", "no response head in time",       \
+	    "fetch.timeout-seconds, fetch.idle-timeout-seconds")                                   \
+	X(CANCELLED, STATUS_CONNECT_LOST, OTHER, "cancelled", "fetch cancelled", "")               \
+	X(ROBOTS_DISALLOWED, STATUS_ROBOTS_PRECLUDED, ROBOTS, "robots-disallowed",                 \
+	    "robots.txt disallows it", "robots.policy")                                            \
+	X(ROBOTS_UNAVAILABLE, STATUS_ROBOTS_PRECLUDED, ROBOTS, "robots-unavailable",               \
+	    "robots.txt answered a server error or could not be read, which disallows all",        \
+	    "robots.on-server-error, robots.policy")                                               \
 	X(HTTP_ERROR, 0, HTTP, "http", "HTTP error status", "")
 
 enum status_cause {
 #define STATUS_X(name, code, group, word, msg, settings) CAUSE_##name,
 	STATUS_CAUSES(STATUS_X)
 #undef STATUS_X
-	CAUSE_COUNT
+	    CAUSE_COUNT
 };
 
 /* A Heritrix code's message; "HTTP status" for 100..999, NULL for a number

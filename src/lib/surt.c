@@ -11,8 +11,7 @@
 
 /* Appends the host's labels in reverse order, each followed by sep when
  * trailing is set, or joined by sep otherwise. */
-static void
-surt_reverse_host(const char *h, size_t n, int trailing, struct buf *out)
+static void surt_reverse_host(const char *h, size_t n, int trailing, struct buf *out)
 {
 	size_t end = n, i = n;
 
@@ -30,8 +29,7 @@ surt_reverse_host(const char *h, size_t n, int trailing, struct buf *out)
 	}
 }
 
-static void
-surt_lower(struct buf *b, size_t from)
+static void surt_lower(struct buf *b, size_t from)
 {
 	size_t i;
 
@@ -41,8 +39,7 @@ surt_lower(struct buf *b, size_t from)
 }
 
 /* Heritrix's authority: "org,example,www,:8080@user". */
-static void
-surt_heritrix_authority(const char *href, const struct url_parts *p, struct buf *out)
+static void surt_heritrix_authority(const char *href, const struct url_parts *p, struct buf *out)
 {
 	if (p->host_ip == 4)
 		buf_append(out, href + p->host_off, p->host_len);
@@ -62,8 +59,7 @@ struct surt_arg {
 	size_t n;
 };
 
-static int
-surt_cmp(const void *a, const void *b)
+static int surt_cmp(const void *a, const void *b)
 {
 	const struct surt_arg *x = a, *y = b;
 	size_t n = x->n < y->n ? x->n : y->n;
@@ -74,10 +70,9 @@ surt_cmp(const void *a, const void *b)
 
 /* Python surt's query session-id patterns, applied to the query alone:
  * "^(.*)ID(?:&(.*))?$" -> "$1$2", last occurrence, at most once each. */
-static size_t
-surt_query_session(const char *s, size_t len, int which)
+static size_t surt_query_session(const char *s, size_t len, int which)
 {
-	static const char *const names[] = { "jsessionid=", "phpsessid=", "sid=" };
+	static const char *const names[] = {"jsessionid=", "phpsessid=", "sid="};
 	size_t n, k;
 
 	if (which < 3) {
@@ -114,8 +109,7 @@ surt_query_session(const char *s, size_t len, int which)
 
 /* pywb's query: lower-cased (done by the caller), session ids stripped,
  * arguments sorted bytewise, written only if not empty. */
-static void
-surt_pywb_query(char *q, size_t len, struct buf *out)
+static void surt_pywb_query(char *q, size_t len, struct buf *out)
 {
 	struct surt_arg *args;
 	size_t count = 1, i, k;
@@ -159,8 +153,7 @@ surt_pywb_query(char *q, size_t len, struct buf *out)
 	free(args);
 }
 
-static void
-surt_pywb(const char *href, const struct url_parts *p, struct buf *out)
+static void surt_pywb(const char *href, const struct url_parts *p, struct buf *out)
 {
 	const char *h = href + p->host_off;
 	size_t hn = p->host_len, d = 3, plen = p->path_len, start;
@@ -193,8 +186,7 @@ surt_pywb(const char *href, const struct url_parts *p, struct buf *out)
 	}
 }
 
-int
-surt_from_url(const char *href, int with_scheme, struct buf *out)
+int surt_from_url(const char *href, int with_scheme, struct buf *out)
 {
 	struct url_parts p;
 
@@ -205,8 +197,7 @@ surt_from_url(const char *href, int with_scheme, struct buf *out)
 	return surt_from_parts(href, &p, with_scheme, out);
 }
 
-int
-surt_from_parts(const char *href, const struct url_parts *p, int with_scheme, struct buf *out)
+int surt_from_parts(const char *href, const struct url_parts *p, int with_scheme, struct buf *out)
 {
 	buf_reset(out);
 	if (!with_scheme) {
@@ -226,8 +217,7 @@ surt_from_parts(const char *href, const struct url_parts *p, int with_scheme, st
 	return 0;
 }
 
-static void
-surt_colons_to_hash(struct buf *b, size_t from)
+static void surt_colons_to_hash(struct buf *b, size_t from)
 {
 	size_t i;
 
@@ -236,8 +226,7 @@ surt_colons_to_hash(struct buf *b, size_t from)
 			b->data[i] = '#';
 }
 
-static void
-surt_hostname_key(const char *href, const struct url_parts *p, struct buf *out)
+static void surt_hostname_key(const char *href, const struct url_parts *p, struct buf *out)
 {
 	buf_append(out, href + p->host_off, p->host_len);
 	if (p->has_port)
@@ -247,8 +236,7 @@ surt_hostname_key(const char *href, const struct url_parts *p, struct buf *out)
 	surt_colons_to_hash(out, 0);
 }
 
-int
-surt_queue_key(const char *href, enum surt_assign how, struct buf *out)
+int surt_queue_key(const char *href, enum surt_assign how, struct buf *out)
 {
 	struct url_parts p;
 
@@ -259,9 +247,8 @@ surt_queue_key(const char *href, enum surt_assign how, struct buf *out)
 	return surt_queue_key_parts(href, &p, how, out);
 }
 
-int
-surt_queue_key_parts(const char *href, const struct url_parts *pp, enum surt_assign how,
-    struct buf *out)
+int surt_queue_key_parts(
+    const char *href, const struct url_parts *pp, enum surt_assign how, struct buf *out)
 {
 	const struct url_parts p = *pp;
 	struct buf host = BUF_INIT, reg = BUF_INIT;
@@ -306,8 +293,7 @@ surt_queue_key_parts(const char *href, const struct url_parts *pp, enum surt_ass
 	return rc;
 }
 
-int
-surt_ip_queue_key(const char *href, const char *ip, struct buf *out)
+int surt_ip_queue_key(const char *href, const char *ip, struct buf *out)
 {
 	struct url_parts p;
 
@@ -318,8 +304,7 @@ surt_ip_queue_key(const char *href, const char *ip, struct buf *out)
 	return surt_ip_queue_key_parts(&p, ip, out);
 }
 
-int
-surt_ip_queue_key_parts(const struct url_parts *p, const char *ip, struct buf *out)
+int surt_ip_queue_key_parts(const struct url_parts *p, const char *ip, struct buf *out)
 {
 	buf_reset(out);
 	if (ip == NULL || *ip == '\0')
@@ -340,8 +325,7 @@ surt_ip_queue_key_parts(const struct url_parts *p, const char *ip, struct buf *o
 /* Lamping and Veach's jump consistent hash: a bucket in [0, n) such that
  * going from n to n + 1 buckets moves only the keys that land in the new
  * one. */
-static int
-surt_jump_hash(uint64_t key, int n)
+static int surt_jump_hash(uint64_t key, int n)
 {
 	int64_t b = -1, j = 0;
 
@@ -353,8 +337,7 @@ surt_jump_hash(uint64_t key, int n)
 	return (int)b;
 }
 
-int
-surt_parallel_suffix(const char *href, int n, struct buf *out)
+int surt_parallel_suffix(const char *href, int n, struct buf *out)
 {
 	struct url_parts p;
 
@@ -363,8 +346,7 @@ surt_parallel_suffix(const char *href, int n, struct buf *out)
 	return surt_parallel_suffix_parts(href, &p, n, out);
 }
 
-int
-surt_parallel_suffix_parts(const char *href, const struct url_parts *p, int n, struct buf *out)
+int surt_parallel_suffix_parts(const char *href, const struct url_parts *p, int n, struct buf *out)
 {
 	const char *seg, *end;
 	uint64_t h = 14695981039346656037ULL;
@@ -390,8 +372,7 @@ surt_parallel_suffix_parts(const char *href, const struct url_parts *p, int n, s
 
 /* An IP literal, which libpsl must not see: a bracketed IPv6 address, or
  * dotted digits (url_resolve writes every numeric host that way). */
-static int
-surt_is_ip(const char *host)
+static int surt_is_ip(const char *host)
 {
 	size_t i, dots = 0;
 
@@ -406,8 +387,7 @@ surt_is_ip(const char *host)
 	return dots == 3;
 }
 
-static size_t
-surt_count_labels(const char *s)
+static size_t surt_count_labels(const char *s)
 {
 	size_t n = 1;
 
@@ -417,8 +397,7 @@ surt_count_labels(const char *s)
 	return n;
 }
 
-int
-surt_registered_domain(const char *host, struct buf *out)
+int surt_registered_domain(const char *host, struct buf *out)
 {
 	const psl_ctx_t *psl = psl_builtin();
 	char *uni = NULL;
@@ -455,8 +434,7 @@ surt_registered_domain(const char *host, struct buf *out)
 
 /* asPrefix: cut after the last '/' (there is always one after "://("),
  * then https coerced to http. */
-static void
-surt_as_prefix(struct buf *b)
+static void surt_as_prefix(struct buf *b)
 {
 	char *slash = strrchr(b->data, '/');
 
@@ -469,8 +447,7 @@ surt_as_prefix(struct buf *b)
 	}
 }
 
-int
-surt_seed_prefix(const char *href, struct buf *out)
+int surt_seed_prefix(const char *href, struct buf *out)
 {
 	int rc = surt_from_url(href, 1, out);
 
@@ -479,8 +456,7 @@ surt_seed_prefix(const char *href, struct buf *out)
 	return rc;
 }
 
-int
-surt_seed_prefix_plain(const char *seed, size_t len, struct buf *out)
+int surt_seed_prefix_plain(const char *seed, size_t len, struct buf *out)
 {
 	struct buf url = BUF_INIT, text = BUF_INIT;
 	struct url_parts p;

@@ -56,8 +56,8 @@ enum surt_assign {
  *   back to HOSTNAME, as Heritrix's IPQueueAssignmentPolicy does until the
  *   address is known (the caller, who knows it, uses surt_ip_queue_key). */
 int surt_queue_key(const char *href, enum surt_assign how, struct buf *out);
-int surt_queue_key_parts(const char *href, const struct url_parts *p, enum surt_assign how,
-    struct buf *out);
+int surt_queue_key_parts(
+    const char *href, const struct url_parts *p, enum surt_assign how, struct buf *out);
 
 /* The IP queue key of an href whose host resolved to ip (text, as
  * inet_ntop writes it): the address, bracketed if IPv6, then "#port" for an

@@ -12,7 +12,7 @@ struct topn {
 	topn_before_fn before;
 	void *ctx;
 	char *a;
-	char *tmp;			/* one element, for swaps */
+	char *tmp; /* one element, for swaps */
 	int sorted;
 };
 

@@ -16,33 +16,32 @@
 enum { URL_F = 1, URL_Q = 2, URL_P = 4, URL_U = 8, URL_ALL = 15 };
 
 static const unsigned char url_encode_set[256] = {
-	[0x00 ... 0x20] = URL_ALL,
-	['"'] = URL_ALL,
-	['#'] = URL_Q | URL_P | URL_U,
-	['\''] = URL_Q,
-	['/'] = URL_U,
-	[':'] = URL_U,
-	[';'] = URL_U,
-	['<'] = URL_ALL,
-	['='] = URL_U,
-	['>'] = URL_ALL,
-	['?'] = URL_P | URL_U,
-	['@'] = URL_U,
-	['['] = URL_U,
-	['\\'] = URL_U,
-	[']'] = URL_U,
-	['^'] = URL_U,
-	['`'] = URL_F | URL_P | URL_U,
-	['{'] = URL_P | URL_U,
-	['|'] = URL_U,
-	['}'] = URL_P | URL_U,
-	[0x7f ... 0xff] = URL_ALL,
+    [0x00 ... 0x20] = URL_ALL,
+    ['"'] = URL_ALL,
+    ['#'] = URL_Q | URL_P | URL_U,
+    ['\''] = URL_Q,
+    ['/'] = URL_U,
+    [':'] = URL_U,
+    [';'] = URL_U,
+    ['<'] = URL_ALL,
+    ['='] = URL_U,
+    ['>'] = URL_ALL,
+    ['?'] = URL_P | URL_U,
+    ['@'] = URL_U,
+    ['['] = URL_U,
+    ['\\'] = URL_U,
+    [']'] = URL_U,
+    ['^'] = URL_U,
+    ['`'] = URL_F | URL_P | URL_U,
+    ['{'] = URL_P | URL_U,
+    ['|'] = URL_U,
+    ['}'] = URL_P | URL_U,
+    [0x7f ... 0xff] = URL_ALL,
 };
 
 static const char url_hex[] = "0123456789ABCDEF";
 
-static void
-url_encode(struct buf *out, const char *s, size_t n, unsigned set)
+static void url_encode(struct buf *out, const char *s, size_t n, unsigned set)
 {
 	size_t i;
 
@@ -51,7 +50,7 @@ url_encode(struct buf *out, const char *s, size_t n, unsigned set)
 		unsigned char c = (unsigned char)s[i];
 
 		if (url_encode_set[c] & set) {
-			char e[3] = { '%', url_hex[c >> 4], url_hex[c & 15] };
+			char e[3] = {'%', url_hex[c >> 4], url_hex[c & 15]};
 
 			buf_append(out, e, 3);
 		} else {
@@ -60,20 +59,17 @@ url_encode(struct buf *out, const char *s, size_t n, unsigned set)
 	}
 }
 
-static int
-url_is_slash(int c)
+static int url_is_slash(int c)
 {
 	return c == '/' || c == '\\';
 }
 
-static int
-url_lower(int c)
+static int url_lower(int c)
 {
 	return c >= 'A' && c <= 'Z' ? c | 0x20 : c;
 }
 
-static void
-url_truncate(struct buf *out, size_t len)
+static void url_truncate(struct buf *out, size_t len)
 {
 	out->len = len;
 	if (out->data)
@@ -81,20 +77,17 @@ url_truncate(struct buf *out, size_t len)
 }
 
 /* "%2e" in any case, at s. */
-static int
-url_is_pct2e(const char *s)
+static int url_is_pct2e(const char *s)
 {
 	return s[0] == '%' && s[1] == '2' && url_lower((unsigned char)s[2]) == 'e';
 }
 
-static int
-url_is_single_dot(const char *s, size_t n)
+static int url_is_single_dot(const char *s, size_t n)
 {
 	return (n == 1 && s[0] == '.') || (n == 3 && url_is_pct2e(s));
 }
 
-static int
-url_is_double_dot(const char *s, size_t n)
+static int url_is_double_dot(const char *s, size_t n)
 {
 	if (n == 2)
 		return s[0] == '.' && s[1] == '.';
@@ -106,8 +99,7 @@ url_is_double_dot(const char *s, size_t n)
 }
 
 /* Drops the last path segment, if any, of the path starting at path_off. */
-static void
-url_shorten(struct buf *out, size_t path_off)
+static void url_shorten(struct buf *out, size_t path_off)
 {
 	size_t i = out->len;
 
@@ -120,8 +112,7 @@ url_shorten(struct buf *out, size_t path_off)
 static void url_parse_rest(const char *s, size_t n, size_t i, struct buf *out);
 
 /* Path state, then query and fragment states, from s[i] to the end. */
-static void
-url_parse_path(const char *s, size_t n, size_t i, size_t path_off, struct buf *out)
+static void url_parse_path(const char *s, size_t n, size_t i, size_t path_off, struct buf *out)
 {
 	for (;;) {
 		size_t seg = out->len, j = i;
@@ -155,8 +146,7 @@ url_parse_path(const char *s, size_t n, size_t i, size_t path_off, struct buf *o
 }
 
 /* Query and fragment states, from s[i] ('?', '#' or the end). */
-static void
-url_parse_rest(const char *s, size_t n, size_t i, struct buf *out)
+static void url_parse_rest(const char *s, size_t n, size_t i, struct buf *out)
 {
 	if (i < n && s[i] == '?') {
 		size_t j = ++i;
@@ -175,8 +165,7 @@ url_parse_rest(const char *s, size_t n, size_t i, struct buf *out)
 
 /* Authority state and host state, with the scheme already chosen: from the
  * slashes after "http:" to the end of the input. */
-static int
-url_parse_authority(const char *s, size_t n, size_t i, int https, struct buf *out)
+static int url_parse_authority(const char *s, size_t n, size_t i, int https, struct buf *out)
 {
 	size_t end, at = (size_t)-1, hs, hp, k, colon = (size_t)-1, ustart;
 	int brackets = 0, ip;
@@ -239,9 +228,8 @@ url_parse_authority(const char *s, size_t n, size_t i, int https, struct buf *ou
 }
 
 /* Relative state: s has no scheme, or the base's scheme. */
-static int
-url_parse_relative(const char *s, size_t n, size_t i, const char *bh,
-    const struct url_parts *bp, struct buf *out)
+static int url_parse_relative(
+    const char *s, size_t n, size_t i, const char *bh, const struct url_parts *bp, struct buf *out)
 {
 	size_t path_end = bp->path_off + bp->path_len;
 	size_t query_end = bp->has_query ? bp->query_off + bp->query_len : path_end;
@@ -271,17 +259,17 @@ url_parse_relative(const char *s, size_t n, size_t i, const char *bh,
 
 /* Scheme state: an http(s) scheme equal to the base's makes the rest
  * relative ("http:foo"); any other scheme is refused. */
-static int
-url_parse(const char *s, size_t n, const char *bh, const struct url_parts *bp,
-    struct buf *out)
+static int url_parse(
+    const char *s, size_t n, const char *bh, const struct url_parts *bp, struct buf *out)
 {
 	size_t k = 0;
 	int https;
 
 	if (n > 0 && ((s[0] | 0x20) >= 'a' && (s[0] | 0x20) <= 'z')) {
 		k = 1;
-		while (k < n && (((s[k] | 0x20) >= 'a' && (s[k] | 0x20) <= 'z') ||
-		    (s[k] >= '0' && s[k] <= '9') || s[k] == '+' || s[k] == '-' || s[k] == '.'))
+		while (k < n &&
+		    (((s[k] | 0x20) >= 'a' && (s[k] | 0x20) <= 'z') ||
+			(s[k] >= '0' && s[k] <= '9') || s[k] == '+' || s[k] == '-' || s[k] == '.'))
 			k++;
 		if (k >= n || s[k] != ':')
 			k = 0;
@@ -305,8 +293,7 @@ url_parse(const char *s, size_t n, const char *bh, const struct url_parts *bp,
 /* Strips leading and trailing C0 controls and spaces and removes every tab
  * and newline, as the standard does before parsing. Copies at most
  * URL_MAX_LEN + 1 bytes so that a huge data: URL costs nothing. */
-static size_t
-url_clean(const char *ref, size_t len, char *dst)
+static size_t url_clean(const char *ref, size_t len, char *dst)
 {
 	size_t b = 0, e = len, n = 0, i;
 
@@ -320,9 +307,8 @@ url_clean(const char *ref, size_t len, char *dst)
 	return n;
 }
 
-int
-url_resolve_parsed(const char *base, const struct url_parts *bp, const char *ref,
-    size_t len, struct buf *out)
+int url_resolve_parsed(
+    const char *base, const struct url_parts *bp, const char *ref, size_t len, struct buf *out)
 {
 	char stack[1024], *s;
 	size_t n, cap = len < URL_MAX_LEN ? len + 1 : URL_MAX_LEN + 2;
@@ -343,8 +329,7 @@ url_resolve_parsed(const char *base, const struct url_parts *bp, const char *ref
 	return rc;
 }
 
-int
-url_resolve(const char *base, const char *ref, size_t len, struct buf *out)
+int url_resolve(const char *base, const char *ref, size_t len, struct buf *out)
 {
 	struct buf b = BUF_INIT;
 	struct url_parts bp;
@@ -361,15 +346,13 @@ url_resolve(const char *base, const char *ref, size_t len, struct buf *out)
 	return rc;
 }
 
-void
-url_append_port(struct buf *out, int port)
+void url_append_port(struct buf *out, int port)
 {
 	buf_appendc(out, ':');
 	buf_appendu(out, (uint64_t)(port < 0 ? 0 : port));
 }
 
-int
-url_split(const char *href, struct url_parts *p)
+int url_split(const char *href, struct url_parts *p)
 {
 	const char *s = href, *a, *e, *h, *q;
 	size_t k;
@@ -454,8 +437,7 @@ url_split(const char *href, struct url_parts *p)
 	return 0;
 }
 
-void
-url_request_target(const char *href, const struct url_parts *p, struct buf *out)
+void url_request_target(const char *href, const struct url_parts *p, struct buf *out)
 {
 	buf_reset(out);
 	buf_append(out, href + p->path_off, p->path_len);

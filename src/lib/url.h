@@ -28,7 +28,7 @@
 
 enum {
 	URL_EINVAL = -1,
-	URL_ESCHEME = -2,	/* valid, but not http/https */
+	URL_ESCHEME = -2, /* valid, but not http/https */
 	URL_ETOOLONG = -3,
 };
 
@@ -50,22 +50,22 @@ struct url_parts;
 /* The same with the base already resolved and split (base is an href from
  * url_resolve, bp its url_split), for callers resolving many links against
  * one page: it saves re-parsing the base for each link. */
-int url_resolve_parsed(const char *base, const struct url_parts *bp, const char *ref,
-    size_t len, struct buf *out);
+int url_resolve_parsed(
+    const char *base, const struct url_parts *bp, const char *ref, size_t len, struct buf *out);
 
-struct url_parts {		/* offsets into href */
+struct url_parts { /* offsets into href */
 	size_t scheme_len;
-	size_t user_off, user_len;	/* userinfo without '@', len 0 if none */
-	size_t host_off, host_len;	/* ASCII host; IPv6 with brackets */
-	int port;			/* explicit or default (80/443) */
-	int has_port;			/* port was explicit in the href */
-	size_t path_off, path_len;	/* from '/' up to '?' or '#' */
-	size_t query_off, query_len;	/* without '?' */
+	size_t user_off, user_len;   /* userinfo without '@', len 0 if none */
+	size_t host_off, host_len;   /* ASCII host; IPv6 with brackets */
+	int port;		     /* explicit or default (80/443) */
+	int has_port;		     /* port was explicit in the href */
+	size_t path_off, path_len;   /* from '/' up to '?' or '#' */
+	size_t query_off, query_len; /* without '?' */
 	int has_query;
-	size_t frag_off, frag_len;	/* without '#' */
+	size_t frag_off, frag_len; /* without '#' */
 	int has_frag;
 	int https;
-	int host_ip;			/* 0 name, 4, 6 */
+	int host_ip; /* 0 name, 4, 6 */
 };
 
 /* Splits an href produced by url_resolve (fast, no validation beyond

@@ -19,8 +19,7 @@
 #include "lib/xmalloc.h"
 
 /* The IPv6 parser of the standard, pointer for pointer. */
-static int
-urlhost_parse_ipv6(const char *s, size_t n, uint16_t addr[8])
+static int urlhost_parse_ipv6(const char *s, size_t n, uint16_t addr[8])
 {
 	size_t i = 0;
 	int piece = 0, compress = -1;
@@ -118,8 +117,7 @@ urlhost_parse_ipv6(const char *s, size_t n, uint16_t addr[8])
 }
 
 /* Compresses the first longest run of two or more zero pieces. */
-static void
-urlhost_write_ipv6(const uint16_t addr[8], struct buf *out)
+static void urlhost_write_ipv6(const uint16_t addr[8], struct buf *out)
 {
 	int best = -1, bestlen = 1, i, ignore0 = 0;
 
@@ -155,8 +153,7 @@ urlhost_write_ipv6(const uint16_t addr[8], struct buf *out)
 /* One part of a dotted IPv4 form: decimal, octal (leading 0) or hex (0x).
  * Values are clamped just above 2^32 so that hostile digit strings cannot
  * overflow; anything that large fails the range checks anyway. */
-static int
-urlhost_ipv4_number(const char *s, size_t n, uint64_t *v)
+static int urlhost_ipv4_number(const char *s, size_t n, uint64_t *v)
 {
 	unsigned radix = 10;
 	uint64_t x = 0;
@@ -192,8 +189,7 @@ urlhost_ipv4_number(const char *s, size_t n, uint64_t *v)
 
 /* The standard's "ends in a number" check, which decides that a host is to
  * be read as IPv4 (and then must be a valid one). */
-static int
-urlhost_ends_in_number(const char *s, size_t n)
+static int urlhost_ends_in_number(const char *s, size_t n)
 {
 	size_t end = n, start, i;
 
@@ -216,8 +212,7 @@ urlhost_ends_in_number(const char *s, size_t n)
 	return 0;
 }
 
-static int
-urlhost_parse_ipv4(const char *s, size_t n, struct buf *out)
+static int urlhost_parse_ipv4(const char *s, size_t n, struct buf *out)
 {
 	uint64_t nums[4], v;
 	size_t count = 0, i = 0, end = n;
@@ -254,30 +249,28 @@ urlhost_parse_ipv4(const char *s, size_t n, struct buf *out)
 }
 
 /* Forbidden domain code points: what may not appear in an ASCII host. */
-static int
-urlhost_forbidden(int c)
+static int urlhost_forbidden(int c)
 {
-	return c <= 0x20 || c == 0x7f || c == '#' || c == '%' || c == '/' || c == ':' ||
-	    c == '<' || c == '>' || c == '?' || c == '@' || c == '[' || c == '\\' ||
-	    c == ']' || c == '^' || c == '|';
+	return c <= 0x20 || c == 0x7f || c == '#' || c == '%' || c == '/' || c == ':' || c == '<' ||
+	    c == '>' || c == '?' || c == '@' || c == '[' || c == '\\' || c == ']' || c == '^' ||
+	    c == '|';
 }
 
 /* Length of a UTS#46 label separator at s (the full stop and its
  * ideographic, fullwidth and halfwidth forms), or 0. */
-static size_t
-urlhost_dot_len(const unsigned char *s, size_t n)
+static size_t urlhost_dot_len(const unsigned char *s, size_t n)
 {
 	if (s[0] == '.')
 		return 1;
-	if (n >= 3 && ((s[0] == 0xe3 && s[1] == 0x80 && s[2] == 0x82) ||
-	    (s[0] == 0xef && s[1] == 0xbc && s[2] == 0x8e) ||
-	    (s[0] == 0xef && s[1] == 0xbd && s[2] == 0xa1)))
+	if (n >= 3 &&
+	    ((s[0] == 0xe3 && s[1] == 0x80 && s[2] == 0x82) ||
+		(s[0] == 0xef && s[1] == 0xbc && s[2] == 0x8e) ||
+		(s[0] == 0xef && s[1] == 0xbd && s[2] == 0xa1)))
 		return 3;
 	return 0;
 }
 
-static int
-urlhost_label_to_ascii(const char *label, size_t n, struct buf *out)
+static int urlhost_label_to_ascii(const char *label, size_t n, struct buf *out)
 {
 	char stack[256], *copy = n < sizeof(stack) ? stack : xmalloc(n + 1);
 	char *res = NULL;
@@ -302,8 +295,7 @@ urlhost_label_to_ascii(const char *label, size_t n, struct buf *out)
 	return 0;
 }
 
-static int
-urlhost_domain(const char *s, size_t n, struct buf *out)
+static int urlhost_domain(const char *s, size_t n, struct buf *out)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t start = out->len, i = 0, k;
@@ -330,11 +322,13 @@ urlhost_domain(const char *s, size_t n, struct buf *out)
 					ascii = 0;
 				j++;
 			}
-			if (ascii && !(j - i >= 4 && (u[i] | 0x20) == 'x' &&
-			    (u[i + 1] | 0x20) == 'n' && u[i + 2] == '-' && u[i + 3] == '-')) {
+			if (ascii &&
+			    !(j - i >= 4 && (u[i] | 0x20) == 'x' && (u[i + 1] | 0x20) == 'n' &&
+				u[i + 2] == '-' && u[i + 3] == '-')) {
 				for (k = i; k < j; k++)
-					buf_appendc(out, (char)(u[k] >= 'A' && u[k] <= 'Z' ?
-					    u[k] | 0x20 : u[k]));
+					buf_appendc(out,
+					    (char)(u[k] >= 'A' && u[k] <= 'Z' ? u[k] | 0x20
+									      : u[k]));
 			} else if (urlhost_label_to_ascii(s + i, j - i, out) < 0) {
 				return URL_EINVAL;
 			}
@@ -352,8 +346,7 @@ urlhost_domain(const char *s, size_t n, struct buf *out)
 	return 0;
 }
 
-int
-urlhost_parse(const char *host, size_t len, struct buf *out, int *ip)
+int urlhost_parse(const char *host, size_t len, struct buf *out, int *ip)
 {
 	size_t start = out->len, i, n = 0;
 	char stack[512], *dec;
@@ -373,7 +366,8 @@ urlhost_parse(const char *host, size_t len, struct buf *out, int *ip)
 		return URL_EINVAL;
 	dec = len < sizeof(stack) ? stack : xmalloc(len);
 	for (i = 0; i < len; i++) {
-		if (host[i] == '%' && i + 2 < len && (hi = hex_value((unsigned char)host[i + 1])) >= 0 &&
+		if (host[i] == '%' && i + 2 < len &&
+		    (hi = hex_value((unsigned char)host[i + 1])) >= 0 &&
 		    (lo = hex_value((unsigned char)host[i + 2])) >= 0) {
 			dec[n++] = (char)(hi * 16 + lo);
 			i += 2;

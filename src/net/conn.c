@@ -27,9 +27,9 @@ struct conn {
 	void *arg;
 	struct tls *tls;
 	enum conn_state state;
-	unsigned writes;	/* uv_write requests in flight */
+	unsigned writes; /* uv_write requests in flight */
 	char *err;
-	enum status_cause cause;	/* why, by name (set with err) */
+	enum status_cause cause; /* why, by name (set with err) */
 };
 
 struct conn_wreq {
@@ -50,21 +50,18 @@ static void conn_read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *b);
 static void conn_write_cb(uv_write_t *req, int status);
 static void conn_close_cb(uv_handle_t *h);
 
-size_t
-conn_sizeof(void)
+size_t conn_sizeof(void)
 {
 	return sizeof(struct conn);
 }
 
-static void
-conn_emit(struct conn *c, enum conn_event ev, const char *data, size_t len)
+static void conn_emit(struct conn *c, enum conn_event ev, const char *data, size_t len)
 {
 	if (c->state != CONN_S_CLOSING && c->cb)
 		c->cb(c->arg, c, ev, data, len);
 }
 
-enum status_cause
-conn_connect_cause(int uverr)
+enum status_cause conn_connect_cause(int uverr)
 {
 	switch (uverr) {
 	case UV_ECONNREFUSED:
@@ -79,8 +76,7 @@ conn_connect_cause(int uverr)
 	}
 }
 
-static void
-conn_fail(struct conn *c, enum status_cause cause, const char *why)
+static void conn_fail(struct conn *c, enum status_cause cause, const char *why)
 {
 	if (c->state == CONN_S_CLOSING)
 		return;
@@ -92,9 +88,8 @@ conn_fail(struct conn *c, enum status_cause cause, const char *why)
 	conn_emit(c, CONN_ERROR, NULL, 0);
 }
 
-int
-conn_connect(uv_loop_t *loop, const struct sockaddr *sa, struct tls_ctx *tls,
-    const char *host, void *session, conn_cb cb, void *arg, struct conn **out)
+int conn_connect(uv_loop_t *loop, const struct sockaddr *sa, struct tls_ctx *tls, const char *host,
+    void *session, conn_cb cb, void *arg, struct conn **out)
 {
 	struct conn *c = xcalloc(1, sizeof(*c));
 	uv_connect_t *req;
@@ -125,8 +120,7 @@ conn_connect(uv_loop_t *loop, const struct sockaddr *sa, struct tls_ctx *tls,
 	return 0;
 }
 
-void
-conn_set_cb(struct conn *c, conn_cb cb, void *arg)
+void conn_set_cb(struct conn *c, conn_cb cb, void *arg)
 {
 	c->cb = cb;
 	c->arg = arg;
@@ -134,8 +128,7 @@ conn_set_cb(struct conn *c, conn_cb cb, void *arg)
 
 /* Queues w's first n bytes behind the writes in progress; w is freed by
  * conn_write_cb, or here if libuv refuses it. */
-static int
-conn_queue(struct conn *c, struct conn_wreq *w, size_t n)
+static int conn_queue(struct conn *c, struct conn_wreq *w, size_t n)
 {
 	uv_buf_t b = uv_buf_init(w->data, n);
 	int r;
@@ -151,8 +144,7 @@ conn_queue(struct conn *c, struct conn_wreq *w, size_t n)
 }
 
 /* Sends whatever ciphertext TLS has queued. */
-static int
-conn_tls_flush(struct conn *c)
+static int conn_tls_flush(struct conn *c)
 {
 	size_t n;
 
@@ -168,8 +160,7 @@ conn_tls_flush(struct conn *c)
 	return 0;
 }
 
-static void
-conn_handshake(struct conn *c)
+static void conn_handshake(struct conn *c)
 {
 	enum tls_result r = tls_handshake(c->tls);
 
@@ -185,8 +176,7 @@ conn_handshake(struct conn *c)
 	}
 }
 
-static void
-conn_connect_cb(uv_connect_t *req, int status)
+static void conn_connect_cb(uv_connect_t *req, int status)
 {
 	struct conn *c = req->data;
 
@@ -213,8 +203,7 @@ conn_connect_cb(uv_connect_t *req, int status)
 		conn_handshake(c);
 }
 
-static void
-conn_alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *b)
+static void conn_alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *b)
 {
 	/* A nested read before the last one was consumed cannot happen on
 	 * one loop: every read is consumed before its callback returns. */
@@ -225,8 +214,7 @@ conn_alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *b)
 }
 
 /* Pushes received ciphertext through TLS and delivers the plaintext. */
-static void
-conn_tls_input(struct conn *c, const char *p, size_t n)
+static void conn_tls_input(struct conn *c, const char *p, size_t n)
 {
 	while (n > 0 && c->state != CONN_S_CLOSING) {
 		size_t took = tls_push(c->tls, p, n);
@@ -273,8 +261,7 @@ conn_tls_input(struct conn *c, const char *p, size_t n)
 	}
 }
 
-static void
-conn_read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
+static void conn_read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 {
 	struct conn *c = s->data;
 
@@ -301,8 +288,7 @@ conn_read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 	conn_rbuf_busy = 0;
 }
 
-int
-conn_write(struct conn *c, const char *data, size_t len)
+int conn_write(struct conn *c, const char *data, size_t len)
 {
 	struct conn_wreq *w;
 	uv_buf_t b;
@@ -337,8 +323,7 @@ conn_write(struct conn *c, const char *data, size_t len)
 	return conn_queue(c, w, len);
 }
 
-static void
-conn_write_cb(uv_write_t *req, int status)
+static void conn_write_cb(uv_write_t *req, int status)
 {
 	struct conn_wreq *w = (struct conn_wreq *)req;
 	struct conn *c = w->c;
@@ -355,8 +340,7 @@ conn_write_cb(uv_write_t *req, int status)
 	}
 }
 
-void
-conn_close(struct conn *c)
+void conn_close(struct conn *c)
 {
 	if (c == NULL || c->state == CONN_S_CLOSING)
 		return;
@@ -365,8 +349,7 @@ conn_close(struct conn *c)
 	uv_close((uv_handle_t *)&c->tcp, conn_close_cb);
 }
 
-static void
-conn_close_cb(uv_handle_t *h)
+static void conn_close_cb(uv_handle_t *h)
 {
 	struct conn *c = h->data;
 
@@ -375,32 +358,27 @@ conn_close_cb(uv_handle_t *h)
 	free(c);
 }
 
-int
-conn_is_tls(const struct conn *c)
+int conn_is_tls(const struct conn *c)
 {
 	return c->tls != NULL;
 }
 
-int
-conn_tls_resumed(const struct conn *c)
+int conn_tls_resumed(const struct conn *c)
 {
 	return c->tls && tls_resumed(c->tls);
 }
 
-void *
-conn_tls_session(struct conn *c)
+void *conn_tls_session(struct conn *c)
 {
 	return c->tls ? tls_session(c->tls) : NULL;
 }
 
-const char *
-conn_error(const struct conn *c)
+const char *conn_error(const struct conn *c)
 {
 	return c->err ? c->err : "connection error";
 }
 
-enum status_cause
-conn_cause(const struct conn *c)
+enum status_cause conn_cause(const struct conn *c)
 {
 	return c->err ? c->cause : CAUSE_CONNECT_FAILED;
 }

@@ -16,22 +16,22 @@ struct conn;
 struct tls_ctx;
 
 enum conn_event {
-	CONN_CONNECTED,		/* TCP connected (TLS handshake starts) */
-	CONN_TLS_READY,		/* TLS handshake done */
-	CONN_DATA,		/* plaintext bytes (valid during the callback only) */
-	CONN_CLOSED,		/* the peer closed the stream (EOF) */
-	CONN_ERROR		/* connect, TLS or socket error; see conn_error() */
+	CONN_CONNECTED, /* TCP connected (TLS handshake starts) */
+	CONN_TLS_READY, /* TLS handshake done */
+	CONN_DATA,	/* plaintext bytes (valid during the callback only) */
+	CONN_CLOSED,	/* the peer closed the stream (EOF) */
+	CONN_ERROR	/* connect, TLS or socket error; see conn_error() */
 };
 
-typedef void (*conn_cb)(void *arg, struct conn *c, enum conn_event ev,
-    const char *data, size_t len);
+typedef void (*conn_cb)(
+    void *arg, struct conn *c, enum conn_event ev, const char *data, size_t len);
 
 /* Starts connecting to sa. tls NULL: plain TCP; else host names the peer
  * for SNI and verification and session (may be NULL) is resumed. Errors
  * from starting the connect come back as a negative uv error, and no
  * callback follows. */
-int conn_connect(uv_loop_t *loop, const struct sockaddr *sa, struct tls_ctx *tls,
-    const char *host, void *session, conn_cb cb, void *arg, struct conn **out);
+int conn_connect(uv_loop_t *loop, const struct sockaddr *sa, struct tls_ctx *tls, const char *host,
+    void *session, conn_cb cb, void *arg, struct conn **out);
 /* Hands the connection to a new owner (keep-alive reuse). */
 void conn_set_cb(struct conn *c, conn_cb cb, void *arg);
 /* Sends bytes, queueing (a copy of) what the socket does not take at once;

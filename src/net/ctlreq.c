@@ -15,9 +15,9 @@
 struct ctlreq_parser {
 	llhttp_t ll;
 	struct ctlreq req;
-	size_t head_seen;	/* bytes fed before the head was complete */
-	struct buf field;	/* the header name being read */
-	int cur;		/* its enum ctlreq_header, or -1 for one not kept */
+	size_t head_seen; /* bytes fed before the head was complete */
+	struct buf field; /* the header name being read */
+	int cur;	  /* its enum ctlreq_header, or -1 for one not kept */
 	int headers_done;
 	enum ctlreq_result result;
 	int err_status;
@@ -53,7 +53,11 @@ static int ctlreq_on_url_cb(llhttp_t *ll, const char *at, size_t len)
 }
 
 static const char *const ctlreq_header_names[CTLREQ_H__COUNT] = {
-	"host", "origin", "authorization", "sec-fetch-site", "content-type",
+    "host",
+    "origin",
+    "authorization",
+    "sec-fetch-site",
+    "content-type",
 };
 
 static int ctlreq_on_header_field_cb(llhttp_t *ll, const char *at, size_t len)
@@ -70,7 +74,8 @@ static int ctlreq_on_header_field_complete_cb(llhttp_t *ll)
 	for (int h = 0; h < CTLREQ_H__COUNT; h++) {
 		if (strcasecmp(p->field.data, ctlreq_header_names[h]) == 0) {
 			if (p->req.has & (1u << h))
-				return ctlreq_refuse(p, 400, "a header the routes read is repeated");
+				return ctlreq_refuse(
+				    p, 400, "a header the routes read is repeated");
 			p->req.has |= 1u << h;
 			p->cur = h;
 		}
@@ -111,8 +116,7 @@ static int ctlreq_on_headers_complete_cb(llhttp_t *ll)
 	uint8_t m = llhttp_get_method(ll);
 
 	p->headers_done = 1;
-	if (m == HTTP_GET || m == HTTP_POST || m == HTTP_HEAD || m == HTTP_PUT ||
-	    m == HTTP_DELETE)
+	if (m == HTTP_GET || m == HTTP_POST || m == HTTP_HEAD || m == HTTP_PUT || m == HTTP_DELETE)
 		snprintf(p->req.method, sizeof p->req.method, "%s",
 		    llhttp_method_name((llhttp_method_t)m));
 	if (q != NULL) {
@@ -200,7 +204,8 @@ static enum ctlreq_result ctlreq_execute(struct ctlreq_parser *p, const char *da
 	} else if (e != HPE_OK) {
 		if (p->err_status == 0) {
 			char msg[120];
-			snprintf(msg, sizeof msg, "malformed request: %s", llhttp_get_error_reason(&p->ll));
+			snprintf(msg, sizeof msg, "malformed request: %s",
+			    llhttp_get_error_reason(&p->ll));
 			ctlreq_refuse(p, 400, msg);
 		}
 		p->result = CTLREQ_ERROR;

@@ -18,9 +18,9 @@
 #define CTLREQ_MAX_BODY 65536
 
 enum ctlreq_result {
-	CTLREQ_MORE = 0,	/* need more bytes */
-	CTLREQ_DONE = 1,	/* a whole request is parsed */
-	CTLREQ_ERROR = -1,	/* refused: ctlreq_error_status/message say why */
+	CTLREQ_MORE = 0,   /* need more bytes */
+	CTLREQ_DONE = 1,   /* a whole request is parsed */
+	CTLREQ_ERROR = -1, /* refused: ctlreq_error_status/message say why */
 };
 
 /* The request headers the routes look at (the console checks Host, Origin,
@@ -31,18 +31,18 @@ enum ctlreq_header {
 	CTLREQ_H_HOST,
 	CTLREQ_H_ORIGIN,
 	CTLREQ_H_AUTHORIZATION,
-	CTLREQ_H_FETCH_SITE,	/* Sec-Fetch-Site */
+	CTLREQ_H_FETCH_SITE, /* Sec-Fetch-Site */
 	CTLREQ_H_CONTENT_TYPE,
 	CTLREQ_H__COUNT
 };
 
 struct ctlreq {
-	char method[8];		/* "GET", "POST", ...; "" if another method */
-	struct buf path;	/* the target before '?', as sent */
-	struct buf query;	/* after '?', without it; "" when none */
+	char method[8];	  /* "GET", "POST", ...; "" if another method */
+	struct buf path;  /* the target before '?', as sent */
+	struct buf query; /* after '?', without it; "" when none */
 	struct buf body;
-	struct buf header[CTLREQ_H__COUNT];	/* values as sent, "" when absent */
-	unsigned has;		/* bit 1 << CTLREQ_H_x: that header was sent */
+	struct buf header[CTLREQ_H__COUNT]; /* values as sent, "" when absent */
+	unsigned has;			    /* bit 1 << CTLREQ_H_x: that header was sent */
 };
 
 struct ctlreq_parser;

@@ -22,7 +22,10 @@
 #include <unistd.h>
 
 enum ctlserver_state {
-	CTLSERVER_READING, CTLSERVER_DEFERRED, CTLSERVER_WRITING, CTLSERVER_LINGERING,
+	CTLSERVER_READING,
+	CTLSERVER_DEFERRED,
+	CTLSERVER_WRITING,
+	CTLSERVER_LINGERING,
 	CTLSERVER_CLOSING
 };
 
@@ -45,7 +48,7 @@ struct ctlserver_conn {
 	struct ctlserver *s;
 	struct ctlreq_parser *parser;
 	struct ctlserver_reply reply;
-	void (*cancel)(void *arg);	/* DEFERRED: told if the answer cannot be sent */
+	void (*cancel)(void *arg); /* DEFERRED: told if the answer cannot be sent */
 	void *cancel_arg;
 	struct buf out;
 	enum ctlserver_state state;
@@ -58,9 +61,9 @@ struct ctlserver {
 	union ctlserver_stream listener;
 	int tcp;
 	uv_loop_t *loop;
-	char *path;			/* the unix socket's; NULL for TCP */
-	char address[64];		/* the TCP listener's */
-	int loopback;			/* ... bound to a loopback address */
+	char *path;	  /* the unix socket's; NULL for TCP */
+	char address[64]; /* the TCP listener's */
+	int loopback;	  /* ... bound to a loopback address */
 	unsigned port;
 	ctlserver_handler handler;
 	void *ctx;
@@ -74,24 +77,42 @@ struct ctlserver {
 static const char *ctlserver_reason(int status)
 {
 	switch (status) {
-	case 200: return "OK";
-	case 202: return "Accepted";
-	case 303: return "See Other";
-	case 304: return "Not Modified";
-	case 400: return "Bad Request";
-	case 401: return "Unauthorized";
-	case 403: return "Forbidden";
-	case 404: return "Not Found";
-	case 405: return "Method Not Allowed";
-	case 408: return "Request Timeout";
-	case 409: return "Conflict";
-	case 413: return "Payload Too Large";
-	case 414: return "URI Too Long";
-	case 431: return "Request Header Fields Too Large";
-	case 500: return "Internal Server Error";
-	case 501: return "Not Implemented";
-	case 503: return "Service Unavailable";
-	default: return "Status";
+	case 200:
+		return "OK";
+	case 202:
+		return "Accepted";
+	case 303:
+		return "See Other";
+	case 304:
+		return "Not Modified";
+	case 400:
+		return "Bad Request";
+	case 401:
+		return "Unauthorized";
+	case 403:
+		return "Forbidden";
+	case 404:
+		return "Not Found";
+	case 405:
+		return "Method Not Allowed";
+	case 408:
+		return "Request Timeout";
+	case 409:
+		return "Conflict";
+	case 413:
+		return "Payload Too Large";
+	case 414:
+		return "URI Too Long";
+	case 431:
+		return "Request Header Fields Too Large";
+	case 500:
+		return "Internal Server Error";
+	case 501:
+		return "Not Implemented";
+	case 503:
+		return "Service Unavailable";
+	default:
+		return "Status";
 	}
 }
 
@@ -192,7 +213,8 @@ static void ctlserver_written_cb(uv_write_t *w, int status)
 static int ctlserver_has_cache_control(const struct buf *h)
 {
 	for (size_t i = 0; h->data != NULL && i < h->len; i++)
-		if ((i == 0 || h->data[i - 1] == '\n') && strncasecmp(h->data + i, "Cache-Control:", 14) == 0)
+		if ((i == 0 || h->data[i - 1] == '\n') &&
+		    strncasecmp(h->data + i, "Cache-Control:", 14) == 0)
 			return 1;
 	return 0;
 }
@@ -202,9 +224,11 @@ static void ctlserver_send(struct ctlserver_conn *c, struct ctlserver_reply *r)
 	uv_buf_t b;
 
 	buf_reset(&c->out);
-	buf_appendf(&c->out, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-	    "%sConnection: close\r\n", r->status, ctlserver_reason(r->status), r->content_type,
-	    r->body.len, ctlserver_has_cache_control(&r->headers) ? "" : "Cache-Control: no-store\r\n");
+	buf_appendf(&c->out,
+	    "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
+	    "%sConnection: close\r\n",
+	    r->status, ctlserver_reason(r->status), r->content_type, r->body.len,
+	    ctlserver_has_cache_control(&r->headers) ? "" : "Cache-Control: no-store\r\n");
 	buf_append(&c->out, r->headers.data, r->headers.len);
 	buf_appends(&c->out, "\r\n");
 	buf_append(&c->out, r->body.data, r->body.len);
@@ -224,11 +248,11 @@ static void ctlserver_send_error(struct ctlserver_conn *c, int status, const cha
 	ctlserver_send(c, &c->reply);
 }
 
-struct ctlserver_defer *ctlserver_defer(struct ctlserver_reply *reply, void (*cancel)(void *arg),
-    void *arg)
+struct ctlserver_defer *ctlserver_defer(
+    struct ctlserver_reply *reply, void (*cancel)(void *arg), void *arg)
 {
-	struct ctlserver_conn *c = (struct ctlserver_conn *)((char *)reply -
-	    offsetof(struct ctlserver_conn, reply));
+	struct ctlserver_conn *c =
+	    (struct ctlserver_conn *)((char *)reply - offsetof(struct ctlserver_conn, reply));
 
 	c->state = CTLSERVER_DEFERRED;
 	c->cancel = cancel;
@@ -273,13 +297,13 @@ static void ctlserver_read_cb(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
 		return;
 	}
 	if (c->state != CTLSERVER_READING)
-		return;	/* after the request: dropped */
+		return; /* after the request: dropped */
 	switch (ctlreq_feed(c->parser, b->base, (size_t)n)) {
 	case CTLREQ_MORE:
 		return;
 	case CTLREQ_ERROR:
-		ctlserver_send_error(c, ctlreq_error_status(c->parser),
-		    ctlreq_error_message(c->parser));
+		ctlserver_send_error(
+		    c, ctlreq_error_status(c->parser), ctlreq_error_message(c->parser));
 		return;
 	case CTLREQ_DONE:
 		break;
@@ -292,7 +316,7 @@ static void ctlserver_read_cb(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
 	s->handler(s->ctx, ctlreq_request(c->parser), &c->reply);
 	if (c->state == CTLSERVER_READING)
 		ctlserver_send(c, &c->reply);
-	else	/* deferred: the answer has its own time to be made */
+	else /* deferred: the answer has its own time to be made */
 		uv_timer_start(&c->timer, ctlserver_timeout_cb, CTLSERVER_TIMEOUT_MS, 0);
 }
 
@@ -356,8 +380,8 @@ static void ctlserver_listener_closed_cb(uv_handle_t *h)
 	ctlserver_maybe_free(s);
 }
 
-struct ctlserver *ctlserver_start(uv_loop_t *loop, const char *path, ctlserver_handler h,
-    void *ctx, char **err)
+struct ctlserver *ctlserver_start(
+    uv_loop_t *loop, const char *path, ctlserver_handler h, void *ctx, char **err)
 {
 	struct sockaddr_un sun;
 	struct ctlserver *s;
@@ -438,8 +462,8 @@ static int ctlserver_parse_addr(const char *addr, struct sockaddr_storage *ss)
 	return uv_ip4_addr(host, (int)port, (struct sockaddr_in *)ss) == 0 ? 0 : -1;
 }
 
-struct ctlserver *ctlserver_start_tcp(uv_loop_t *loop, const char *addr, ctlserver_handler h,
-    void *ctx, char **err)
+struct ctlserver *ctlserver_start_tcp(
+    uv_loop_t *loop, const char *addr, ctlserver_handler h, void *ctx, char **err)
 {
 	struct sockaddr_storage ss, bound;
 	int len = (int)sizeof bound, rc;
@@ -478,7 +502,8 @@ struct ctlserver *ctlserver_start_tcp(uv_loop_t *loop, const char *addr, ctlserv
 		s->port = ntohs(((const struct sockaddr_in6 *)&bound)->sin6_port);
 		snprintf(s->address, sizeof s->address, "[%s]:%u", ip, s->port);
 	} else {
-		s->loopback = (ntohl(((const struct sockaddr_in *)&bound)->sin_addr.s_addr) >> 24) == 127;
+		s->loopback =
+		    (ntohl(((const struct sockaddr_in *)&bound)->sin_addr.s_addr) >> 24) == 127;
 		uv_ip4_name((const struct sockaddr_in *)&bound, ip, sizeof ip);
 		s->port = ntohs(((const struct sockaddr_in *)&bound)->sin_port);
 		snprintf(s->address, sizeof s->address, "%s:%u", ip, s->port);

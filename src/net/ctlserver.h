@@ -21,29 +21,29 @@
 #define CTLSERVER_TIMEOUT_MS 10000
 
 struct ctlserver_reply {
-	int status;			/* 200 unless set */
-	const char *content_type;	/* "application/json" unless set */
+	int status;		  /* 200 unless set */
+	const char *content_type; /* "application/json" unless set */
 	struct buf body;
 	/* More header lines, each ending in CRLF. "Cache-Control: no-store"
 	 * is added unless they hold a Cache-Control of their own. */
 	struct buf headers;
 };
 
-typedef void (*ctlserver_handler)(void *ctx, const struct ctlreq *req,
-    struct ctlserver_reply *reply);
+typedef void (*ctlserver_handler)(
+    void *ctx, const struct ctlreq *req, struct ctlserver_reply *reply);
 
 struct ctlserver;
 
 /* Listens on path (a stale socket file there is replaced: the caller holds
  * the job's lock). NULL and *err on failure (path too long for a unix
  * socket, bind or listen refused). */
-struct ctlserver *ctlserver_start(uv_loop_t *loop, const char *path, ctlserver_handler h,
-    void *ctx, char **err);
+struct ctlserver *ctlserver_start(
+    uv_loop_t *loop, const char *path, ctlserver_handler h, void *ctx, char **err);
 /* Listens on TCP at addr, "IPv4:PORT" or "[IPv6]:PORT" (port 0: one the
  * system picks; ctlserver_address says which). NULL and *err when addr is
  * not of that form or bind or listen is refused. */
-struct ctlserver *ctlserver_start_tcp(uv_loop_t *loop, const char *addr, ctlserver_handler h,
-    void *ctx, char **err);
+struct ctlserver *ctlserver_start_tcp(
+    uv_loop_t *loop, const char *addr, ctlserver_handler h, void *ctx, char **err);
 /* A TCP listener's address as "IPv4:PORT" or "[IPv6]:PORT" (cap >= 64),
  * and its port; "" and 0 for a unix socket. */
 void ctlserver_address(const struct ctlserver *s, char *out, size_t cap);
@@ -67,8 +67,8 @@ void ctlserver_reply_error(struct ctlserver_reply *r, int status, const char *ms
  * client gets 503 and cancel(arg) is called, as it is when the server
  * closes first; after cancel the handle is gone). */
 struct ctlserver_defer;
-struct ctlserver_defer *ctlserver_defer(struct ctlserver_reply *reply, void (*cancel)(void *arg),
-    void *arg);
+struct ctlserver_defer *ctlserver_defer(
+    struct ctlserver_reply *reply, void (*cancel)(void *arg), void *arg);
 /* The reply to fill before sending. */
 struct ctlserver_reply *ctlserver_defer_reply(struct ctlserver_defer *d);
 /* Sends the reply; the handle is gone. */

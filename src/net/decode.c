@@ -45,13 +45,13 @@
 struct decode {
 	enum decode_coding coding;
 	z_stream zs;
-	int zinit;		/* inflateInit2 done */
-	unsigned char hdr[2];	/* deflate: the first bytes, to tell zlib from raw */
+	int zinit;	      /* inflateInit2 done */
+	unsigned char hdr[2]; /* deflate: the first bytes, to tell zlib from raw */
 	int nhdr;
 	int ended;
 	int capped;
 	int failed;
-	int holding;		/* gzip body held in held, not yet decoded */
+	int holding; /* gzip body held in held, not yet decoded */
 	struct buf held;
 	uint64_t max_out;
 	unsigned max_ratio;
@@ -61,8 +61,7 @@ struct decode {
 };
 
 /* Trims optional whitespace around a token. */
-static int
-decode_token_is(const char *s, size_t n, const char *tok)
+static int decode_token_is(const char *s, size_t n, const char *tok)
 {
 	while (n > 0 && (*s == ' ' || *s == '\t'))
 		s++, n--;
@@ -71,8 +70,7 @@ decode_token_is(const char *s, size_t n, const char *tok)
 	return strlen(tok) == n && strncasecmp(s, tok, n) == 0;
 }
 
-int
-decode_coding_parse(const char *ce, enum decode_coding *out)
+int decode_coding_parse(const char *ce, enum decode_coding *out)
 {
 	size_t n;
 
@@ -93,8 +91,7 @@ decode_coding_parse(const char *ce, enum decode_coding *out)
 	return -1;
 }
 
-struct decode *
-decode_new(enum decode_coding c, uint64_t max_out, unsigned max_ratio)
+struct decode *decode_new(enum decode_coding c, uint64_t max_out, unsigned max_ratio)
 {
 	struct decode *d = xcalloc(1, sizeof(*d));
 
@@ -107,8 +104,7 @@ decode_new(enum decode_coding c, uint64_t max_out, unsigned max_ratio)
 	return d;
 }
 
-void
-decode_free(struct decode *d)
+void decode_free(struct decode *d)
 {
 	if (d == NULL)
 		return;
@@ -118,11 +114,10 @@ decode_free(struct decode *d)
 	free(d);
 }
 
-static enum decode_result decode_run(struct decode *d, const char *in, size_t len,
-    decode_out_cb cb, void *arg, char *out);
+static enum decode_result decode_run(
+    struct decode *d, const char *in, size_t len, decode_out_cb cb, void *arg, char *out);
 
-static int
-decode_zinit(struct decode *d, int wbits)
+static int decode_zinit(struct decode *d, int wbits)
 {
 	if (d->zinit)
 		inflateEnd(&d->zs);
@@ -137,8 +132,8 @@ decode_zinit(struct decode *d, int wbits)
 }
 
 /* Hands n decoded bytes to the callback within the caps. */
-static enum decode_result
-decode_emit(struct decode *d, const char *p, size_t n, decode_out_cb cb, void *arg)
+static enum decode_result decode_emit(
+    struct decode *d, const char *p, size_t n, decode_out_cb cb, void *arg)
 {
 	if (d->out_bytes + n > d->max_out) {
 		n = d->max_out - d->out_bytes;
@@ -154,8 +149,8 @@ decode_emit(struct decode *d, const char *p, size_t n, decode_out_cb cb, void *a
 }
 
 /* Decodes len more bytes of a compressed stream with zlib. */
-static enum decode_result
-decode_stream(struct decode *d, const char *in, size_t len, decode_out_cb cb, void *arg)
+static enum decode_result decode_stream(
+    struct decode *d, const char *in, size_t len, decode_out_cb cb, void *arg)
 {
 	char out[DECODE_CHUNK];
 
@@ -180,15 +175,18 @@ decode_stream(struct decode *d, const char *in, size_t len, decode_out_cb cb, vo
 		}
 		if (d->nhdr < 2)
 			return DECODE_OK;
-		if (decode_zinit(d, ((d->hdr[0] & 0x0f) == 8 &&
-		    ((d->hdr[0] << 8) | d->hdr[1]) % 31 == 0) ? 15 : -15) != 0) {
+		if (decode_zinit(d,
+			((d->hdr[0] & 0x0f) == 8 && ((d->hdr[0] << 8) | d->hdr[1]) % 31 == 0)
+			    ? 15
+			    : -15) != 0) {
 			d->failed = 1;
 			return DECODE_FAILED;
 		}
-		if (decode_run(d, (const char *)d->hdr, 2, cb, arg, out) != DECODE_OK ||
-		    len == 0)
-			return d->failed ? DECODE_FAILED : d->capped ? DECODE_CAPPED :
-			    d->ended ? DECODE_END : DECODE_OK;
+		if (decode_run(d, (const char *)d->hdr, 2, cb, arg, out) != DECODE_OK || len == 0)
+			return d->failed ? DECODE_FAILED
+			    : d->capped	 ? DECODE_CAPPED
+			    : d->ended	 ? DECODE_END
+					 : DECODE_OK;
 	}
 	if (!d->zinit && decode_zinit(d, 15 + 16) != 0) {
 		d->failed = 1;
@@ -198,8 +196,8 @@ decode_stream(struct decode *d, const char *in, size_t len, decode_out_cb cb, vo
 }
 
 /* Inflates len bytes of in through out. */
-static enum decode_result
-decode_run(struct decode *d, const char *in, size_t len, decode_out_cb cb, void *arg, char *out)
+static enum decode_result decode_run(
+    struct decode *d, const char *in, size_t len, decode_out_cb cb, void *arg, char *out)
 {
 	d->zs.next_in = (Bytef *)in;
 	d->zs.avail_in = len;
@@ -240,8 +238,8 @@ decode_run(struct decode *d, const char *in, size_t len, decode_out_cb cb, void 
 }
 
 /* Stops holding: what was held, then in, goes through zlib. */
-static enum decode_result
-decode_unhold(struct decode *d, const char *in, size_t len, decode_out_cb cb, void *arg)
+static enum decode_result decode_unhold(
+    struct decode *d, const char *in, size_t len, decode_out_cb cb, void *arg)
 {
 	enum decode_result r = DECODE_OK;
 
@@ -254,16 +252,15 @@ decode_unhold(struct decode *d, const char *in, size_t len, decode_out_cb cb, vo
 	return r;
 }
 
-static int
-decode_held_is_gzip(const struct decode *d)
+static int decode_held_is_gzip(const struct decode *d)
 {
 	const unsigned char *p = (const unsigned char *)d->held.data;
 
 	return d->held.len < 2 || (p[0] == 0x1f && p[1] == 0x8b);
 }
 
-enum decode_result
-decode_feed(struct decode *d, const char *in, size_t len, decode_out_cb cb, void *arg)
+enum decode_result decode_feed(
+    struct decode *d, const char *in, size_t len, decode_out_cb cb, void *arg)
 {
 	if (d->failed)
 		return DECODE_FAILED;
@@ -301,8 +298,8 @@ static int decode_scratch_busy;
 
 /* Decodes the held gzip body in one libdeflate call. 1 when it could not
  * be settled that way (nothing was emitted: the caller streams it). */
-static int
-decode_held_oneshot(struct decode *d, decode_out_cb cb, void *arg, enum decode_result *res)
+static int decode_held_oneshot(
+    struct decode *d, decode_out_cb cb, void *arg, enum decode_result *res)
 {
 	const unsigned char *p = (const unsigned char *)d->held.data;
 	size_t n = d->held.len, used = 0, got = 0;
@@ -349,8 +346,7 @@ decode_held_oneshot(struct decode *d, decode_out_cb cb, void *arg, enum decode_r
 }
 #endif
 
-enum decode_result
-decode_finish(struct decode *d, decode_out_cb cb, void *arg)
+enum decode_result decode_finish(struct decode *d, decode_out_cb cb, void *arg)
 {
 	if (d->holding && d->held.len > 0) {
 #ifdef HAVE_LIBDEFLATE
@@ -374,20 +370,17 @@ decode_finish(struct decode *d, decode_out_cb cb, void *arg)
 	return DECODE_FAILED;
 }
 
-uint64_t
-decode_in_bytes(const struct decode *d)
+uint64_t decode_in_bytes(const struct decode *d)
 {
 	return d->in_bytes + (d->holding ? d->held.len : 0);
 }
 
-uint64_t
-decode_out_bytes(const struct decode *d)
+uint64_t decode_out_bytes(const struct decode *d)
 {
 	return d->out_bytes;
 }
 
-const char *
-decode_error(const struct decode *d)
+const char *decode_error(const struct decode *d)
 {
 	return d->err;
 }

@@ -24,10 +24,10 @@ enum decode_coding { DECODE_IDENTITY, DECODE_GZIP, DECODE_DEFLATE };
 int decode_coding_parse(const char *content_encoding, enum decode_coding *out);
 
 enum decode_result {
-	DECODE_OK = 0,		/* consumed (or held) everything, wants more */
-	DECODE_END = 1,		/* the compressed stream ended */
-	DECODE_CAPPED = 2,	/* output or ratio cap reached; decoding stopped */
-	DECODE_FAILED = -1	/* corrupt stream; see decode_error() */
+	DECODE_OK = 0,	   /* consumed (or held) everything, wants more */
+	DECODE_END = 1,	   /* the compressed stream ended */
+	DECODE_CAPPED = 2, /* output or ratio cap reached; decoding stopped */
+	DECODE_FAILED = -1 /* corrupt stream; see decode_error() */
 };
 
 /* Receives decoded bytes; nonzero stops decoding (reported as DECODE_CAPPED). */
@@ -37,8 +37,8 @@ struct decode;
 
 struct decode *decode_new(enum decode_coding c, uint64_t max_out, unsigned max_ratio);
 void decode_free(struct decode *d);
-enum decode_result decode_feed(struct decode *d, const char *in, size_t len,
-    decode_out_cb cb, void *arg);
+enum decode_result decode_feed(
+    struct decode *d, const char *in, size_t len, decode_out_cb cb, void *arg);
 /* At the end of the input: decodes what is still held, then DECODE_END if
  * the stream was complete (DECODE_CAPPED, DECODE_FAILED as for feed). */
 enum decode_result decode_finish(struct decode *d, decode_out_cb cb, void *arg);

@@ -41,25 +41,25 @@ enum dns_estate { DNS_E_QUEUED, DNS_E_QUERYING, DNS_E_DONE };
 struct dns_entry {
 	struct dns *d;
 	char *host;
-	struct dns_entry *hnext;	/* hash chain */
-	struct dns_entry *qnext;	/* start queue */
+	struct dns_entry *hnext; /* hash chain */
+	struct dns_entry *qnext; /* start queue */
 	enum dns_estate state;
-	int qtype;			/* ns_t_a, then ns_t_aaaa on NODATA */
-	const char *next;		/* lookups left, in dns->order */
-	int dns_status;			/* DNS's failure, when the file follows */
-	const char *source;		/* what answered if not DNS: the hosts
+	int qtype;	    /* ns_t_a, then ns_t_aaaa on NODATA */
+	const char *next;   /* lookups left, in dns->order */
+	int dns_status;	    /* DNS's failure, when the file follows */
+	const char *source; /* what answered if not DNS: the hosts
 					 * file's path, or the RFC 6761 rule */
-	unsigned refs;			/* queries pointing here */
-	uint64_t expires;		/* loop time, ms */
+	unsigned refs;	    /* queries pointing here */
+	uint64_t expires;   /* loop time, ms */
 	struct dns_answer ans;
-	struct sockaddr_storage *addrs;	/* ans.addrs, owned */
+	struct sockaddr_storage *addrs; /* ans.addrs, owned */
 	char *rr_text;
 	char *error;
 	struct dns_query *waiters;
-	uint64_t deadline;		/* loop time the lookup gives up */
-	struct dns_entry *wnext, *wprev;	/* on the wire, oldest first */
+	uint64_t deadline;		 /* loop time the lookup gives up */
+	struct dns_entry *wnext, *wprev; /* on the wire, oldest first */
 	int on_wire;
-	int abandoned;			/* answered "timeout", c-ares still busy */
+	int abandoned; /* answered "timeout", c-ares still busy */
 };
 
 struct dns_query {
@@ -67,8 +67,8 @@ struct dns_query {
 	struct dns_entry *e;
 	dns_cb cb;
 	void *arg;
-	int hit;			/* answered from the cache */
-	struct dns_query *next, *prev;	/* entry's waiters, or the ready list */
+	int hit;		       /* answered from the cache */
+	struct dns_query *next, *prev; /* entry's waiters, or the ready list */
 	int ready;
 };
 
@@ -82,24 +82,24 @@ struct dns_sock {
 struct dns {
 	uv_loop_t *loop;
 	ares_channel ch;
-	ares_channel files;			/* lookups "f": the hosts file only */
-	char order[3];				/* "fb", "bf", "f" or "b" */
-	char hosts_file[256];			/* what answered a file lookup */
+	ares_channel files;   /* lookups "f": the hosts file only */
+	char order[3];	      /* "fb", "bf", "f" or "b" */
+	char hosts_file[256]; /* what answered a file lookup */
 	uv_timer_t timer;
 	uv_idle_t idle;
 	struct dns_sock *socks;
 	struct dns_entry **tab;
 	size_t nbuckets, nentries;
-	struct dns_entry *qhead, *qtail;	/* lookups waiting for a slot */
+	struct dns_entry *qhead, *qtail; /* lookups waiting for a slot */
 	unsigned outstanding;
-	struct dns_entry *whead, *wtail;	/* lookups on the wire by deadline */
-	uint64_t lookup_ms;			/* dns.timeout-ms x dns.tries */
-	struct dns_query *ready;		/* answered, to deliver */
+	struct dns_entry *whead, *wtail; /* lookups on the wire by deadline */
+	uint64_t lookup_ms;		 /* dns.timeout-ms x dns.tries */
+	struct dns_query *ready;	 /* answered, to deliver */
 	struct dns_query *ready_tail;
 	uint64_t ip_validity_ms;
 	char server[64];
 	int closing;
-	int handles;				/* open uv handles, for dns_free */
+	int handles; /* open uv handles, for dns_free */
 };
 
 static void dns_tick_cb(uv_idle_t *h);
@@ -116,8 +116,7 @@ static void dns_idle_start(struct dns *d);
 static void dns_ares_cb(void *arg, int status, int timeouts, unsigned char *abuf, int alen);
 static void dns_step(struct dns *d, struct dns_entry *e);
 
-static uint32_t
-dns_hash(const char *s)
+static uint32_t dns_hash(const char *s)
 {
 	uint32_t h = 2166136261u;
 
@@ -126,8 +125,7 @@ dns_hash(const char *s)
 	return h;
 }
 
-int
-dns_numeric(const char *host, struct sockaddr_storage *sa)
+int dns_numeric(const char *host, struct sockaddr_storage *sa)
 {
 	struct in_addr a4;
 	char tmp[INET6_ADDRSTRLEN + 2];
@@ -153,8 +151,7 @@ dns_numeric(const char *host, struct sockaddr_storage *sa)
 }
 
 /* Keeps c-ares' one timer armed for its next timeout. */
-static void
-dns_timer_rearm(struct dns *d)
+static void dns_timer_rearm(struct dns *d)
 {
 	struct timeval tv, *tvp;
 	uint64_t ms = UINT64_MAX;
@@ -176,8 +173,7 @@ dns_timer_rearm(struct dns *d)
 		uv_timer_start(&d->timer, dns_timer_cb, ms, 0);
 }
 
-static void
-dns_timer_cb(uv_timer_t *t)
+static void dns_timer_cb(uv_timer_t *t)
 {
 	struct dns *d = t->data;
 
@@ -186,8 +182,7 @@ dns_timer_cb(uv_timer_t *t)
 	dns_timer_rearm(d);
 }
 
-static void
-dns_poll_cb(uv_poll_t *p, int status, int events)
+static void dns_poll_cb(uv_poll_t *p, int status, int events)
 {
 	struct dns_sock *s = p->data;
 	struct dns *d = s->d;
@@ -202,8 +197,7 @@ dns_poll_cb(uv_poll_t *p, int status, int events)
 }
 
 /* c-ares tells us which of its sockets to watch for what. */
-static void
-dns_sock_state_cb(void *data, ares_socket_t fd, int readable, int writable)
+static void dns_sock_state_cb(void *data, ares_socket_t fd, int readable, int writable)
 {
 	struct dns *d = data;
 	struct dns_sock **pp, *s;
@@ -225,8 +219,8 @@ dns_sock_state_cb(void *data, ares_socket_t fd, int readable, int writable)
 			d->socks = s;
 			d->handles++;
 		}
-		uv_poll_start(&s->poll, (readable ? UV_READABLE : 0) |
-		    (writable ? UV_WRITABLE : 0), dns_poll_cb);
+		uv_poll_start(&s->poll, (readable ? UV_READABLE : 0) | (writable ? UV_WRITABLE : 0),
+		    dns_poll_cb);
 	} else if (s) {
 		*pp = s->next;
 		uv_poll_stop(&s->poll);
@@ -236,8 +230,7 @@ dns_sock_state_cb(void *data, ares_socket_t fd, int readable, int writable)
 
 /* The system's lookup order, as c-ares read it into d->ch, and a second
  * channel whose only lookup is the hosts file. */
-static int
-dns_files_init(struct dns *d, char **err)
+static int dns_files_init(struct dns *d, char **err)
 {
 	struct ares_options o;
 	const char *env;
@@ -267,8 +260,7 @@ dns_files_init(struct dns *d, char **err)
 	return 0;
 }
 
-struct dns *
-dns_new(uv_loop_t *loop, const struct config *cfg, char **err)
+struct dns *dns_new(uv_loop_t *loop, const struct config *cfg, char **err)
 {
 	struct dns *d;
 	struct ares_options o;
@@ -291,8 +283,8 @@ dns_new(uv_loop_t *loop, const struct config *cfg, char **err)
 	o.timeout = (int)config_int(cfg, CK_DNS_TIMEOUT_MS);
 	o.tries = (int)config_int(cfg, CK_DNS_TRIES);
 	o.flags = ARES_FLAG_NOSEARCH | ARES_FLAG_NOALIASES;
-	r = ares_init_options(&d->ch, &o, ARES_OPT_SOCK_STATE_CB | ARES_OPT_TIMEOUTMS |
-	    ARES_OPT_TRIES | ARES_OPT_FLAGS);
+	r = ares_init_options(&d->ch, &o,
+	    ARES_OPT_SOCK_STATE_CB | ARES_OPT_TIMEOUTMS | ARES_OPT_TRIES | ARES_OPT_FLAGS);
 	if (r != ARES_SUCCESS) {
 		*err = xasprintf("c-ares: %s", ares_strerror(r));
 		free(d);
@@ -301,8 +293,8 @@ dns_new(uv_loop_t *loop, const struct config *cfg, char **err)
 	if (list && *list) {
 		r = ares_set_servers_ports_csv(d->ch, list);
 		if (r != ARES_SUCCESS) {
-			*err = xasprintf("dns.servers: bad server list '%s': %s", list,
-			    ares_strerror(r));
+			*err = xasprintf(
+			    "dns.servers: bad server list '%s': %s", list, ares_strerror(r));
 			ares_destroy(d->ch);
 			free(d);
 			return NULL;
@@ -316,8 +308,9 @@ dns_new(uv_loop_t *loop, const struct config *cfg, char **err)
 	if (ares_get_servers_ports(d->ch, &servers) == ARES_SUCCESS && servers) {
 		char ip[INET6_ADDRSTRLEN] = "?";
 		inet_ntop(servers->family, &servers->addr, ip, sizeof(ip));
-		snprintf(d->server, sizeof(d->server), servers->family == AF_INET6 ?
-		    "[%s]:%d" : "%s:%d", ip, servers->udp_port ? servers->udp_port : 53);
+		snprintf(d->server, sizeof(d->server),
+		    servers->family == AF_INET6 ? "[%s]:%d" : "%s:%d", ip,
+		    servers->udp_port ? servers->udp_port : 53);
 		ares_free_data(servers);
 	}
 	d->lookup_ms = (uint64_t)o.timeout * o.tries;
@@ -332,8 +325,7 @@ dns_new(uv_loop_t *loop, const struct config *cfg, char **err)
 	return d;
 }
 
-static struct dns_entry *
-dns_find(struct dns *d, const char *host)
+static struct dns_entry *dns_find(struct dns *d, const char *host)
 {
 	struct dns_entry *e = d->tab[dns_hash(host) & (d->nbuckets - 1)];
 
@@ -342,8 +334,7 @@ dns_find(struct dns *d, const char *host)
 	return e;
 }
 
-static void
-dns_entry_free(struct dns_entry *e)
+static void dns_entry_free(struct dns_entry *e)
 {
 	free(e->host);
 	free(e->addrs);
@@ -352,8 +343,7 @@ dns_entry_free(struct dns_entry *e)
 	free(e);
 }
 
-static void
-dns_grow(struct dns *d)
+static void dns_grow(struct dns *d)
 {
 	size_t nb = d->nbuckets * 2;
 	struct dns_entry **tab = xcalloc(nb, sizeof(*tab));
@@ -374,8 +364,7 @@ dns_grow(struct dns *d)
 /* Drops answered entries nobody waits on: expired ones first, then any,
  * until the cache is back to three quarters of its cap. Runs once per
  * DNS_CACHE_MAX/4 insertions, so its cost is constant per insertion. */
-static void
-dns_purge(struct dns *d)
+static void dns_purge(struct dns *d)
 {
 	uint64_t now = uv_now(d->loop);
 
@@ -396,15 +385,13 @@ dns_purge(struct dns *d)
 		}
 }
 
-static void
-dns_idle_start(struct dns *d)
+static void dns_idle_start(struct dns *d)
 {
 	if (!d->closing)
 		uv_idle_start(&d->idle, dns_tick_cb);
 }
 
-static void
-dns_ready_push(struct dns *d, struct dns_query *q)
+static void dns_ready_push(struct dns *d, struct dns_query *q)
 {
 	q->ready = 1;
 	q->next = NULL;
@@ -417,11 +404,10 @@ dns_ready_push(struct dns *d, struct dns_query *q)
 	dns_idle_start(d);
 }
 
-static void
-dns_enqueue(struct dns *d, struct dns_entry *e)
+static void dns_enqueue(struct dns *d, struct dns_entry *e)
 {
 	e->state = DNS_E_QUEUED;
-	e->qtype = 1;	/* A */
+	e->qtype = 1; /* A */
 	e->next = d->order;
 	e->dns_status = ARES_ENOTFOUND;
 	e->source = NULL;
@@ -434,8 +420,7 @@ dns_enqueue(struct dns *d, struct dns_entry *e)
 	dns_idle_start(d);
 }
 
-int
-dns_resolve(struct dns *d, const char *host, dns_cb cb, void *arg, struct dns_query **qp)
+int dns_resolve(struct dns *d, const char *host, dns_cb cb, void *arg, struct dns_query **qp)
 {
 	struct dns_entry *e;
 	struct dns_query *q;
@@ -468,9 +453,10 @@ dns_resolve(struct dns *d, const char *host, dns_cb cb, void *arg, struct dns_qu
 			e->addrs = xmalloc(sizeof(*e->addrs));
 			e->addrs[0] = sa;
 			e->ans.addrs = e->addrs;
-			inet_ntop(sa.ss_family, sa.ss_family == AF_INET ?
-			    (void *)&((struct sockaddr_in *)&sa)->sin_addr :
-			    (void *)&((struct sockaddr_in6 *)&sa)->sin6_addr,
+			inet_ntop(sa.ss_family,
+			    sa.ss_family == AF_INET
+				? (void *)&((struct sockaddr_in *)&sa)->sin_addr
+				: (void *)&((struct sockaddr_in6 *)&sa)->sin6_addr,
 			    e->ans.ip, sizeof(e->ans.ip));
 			e->ans.fetch_time_ms = clock_wall_ms();
 			e->ans.server = "";
@@ -507,20 +493,18 @@ dns_resolve(struct dns *d, const char *host, dns_cb cb, void *arg, struct dns_qu
 	return 0;
 }
 
-int
-dns_peek(struct dns *d, const char *host, char ip[INET6_ADDRSTRLEN])
+int dns_peek(struct dns *d, const char *host, char ip[INET6_ADDRSTRLEN])
 {
 	struct dns_entry *e = dns_find(d, host);
 
-	if (e == NULL || e->state != DNS_E_DONE || e->ans.status != STATUS_DNS_SUCCESS || e->ans.naddrs < 1 ||
-	    e->expires <= uv_now(d->loop))
+	if (e == NULL || e->state != DNS_E_DONE || e->ans.status != STATUS_DNS_SUCCESS ||
+	    e->ans.naddrs < 1 || e->expires <= uv_now(d->loop))
 		return -1;
 	memcpy(ip, e->ans.ip, INET6_ADDRSTRLEN);
 	return 0;
 }
 
-static void
-dns_query_unlink(struct dns_query *q)
+static void dns_query_unlink(struct dns_query *q)
 {
 	struct dns *d = q->d;
 
@@ -544,8 +528,7 @@ dns_query_unlink(struct dns_query *q)
 	q->e->refs--;
 }
 
-void
-dns_cancel(struct dns_query *q)
+void dns_cancel(struct dns_query *q)
 {
 	if (q == NULL)
 		return;
@@ -554,8 +537,7 @@ dns_cancel(struct dns_query *q)
 }
 
 /* Fills e's answer from a DNS reply. */
-static int
-dns_parse(struct dns_entry *e, unsigned char *abuf, int alen)
+static int dns_parse(struct dns_entry *e, unsigned char *abuf, int alen)
 {
 	struct hostent *he = NULL;
 	int n = 8, r, naliases = 0;
@@ -608,16 +590,16 @@ dns_parse(struct dns_entry *e, unsigned char *abuf, int alen)
 	e->ans.naddrs = n;
 	e->ans.addrs = e->addrs;
 	e->ans.ttl = ttl;
-	inet_ntop(e->addrs[0].ss_family, e->addrs[0].ss_family == AF_INET ?
-	    (void *)&((struct sockaddr_in *)&e->addrs[0])->sin_addr :
-	    (void *)&((struct sockaddr_in6 *)&e->addrs[0])->sin6_addr,
+	inet_ntop(e->addrs[0].ss_family,
+	    e->addrs[0].ss_family == AF_INET
+		? (void *)&((struct sockaddr_in *)&e->addrs[0])->sin_addr
+		: (void *)&((struct sockaddr_in6 *)&e->addrs[0])->sin6_addr,
 	    e->ans.ip, sizeof(e->ans.ip));
 	e->rr_text = buf_steal(&rr);
 	return ARES_SUCCESS;
 }
 
-static void
-dns_ares_cb(void *arg, int status, int timeouts, unsigned char *abuf, int alen)
+static void dns_ares_cb(void *arg, int status, int timeouts, unsigned char *abuf, int alen)
 {
 	struct dns_entry *e = arg;
 	struct dns *d;
@@ -653,8 +635,7 @@ dns_ares_cb(void *arg, int status, int timeouts, unsigned char *abuf, int alen)
 }
 
 /* Records the outcome of e's lookup and hands it to every waiter. */
-static void
-dns_answered(struct dns *d, struct dns_entry *e, int status)
+static void dns_answered(struct dns *d, struct dns_entry *e, int status)
 {
 	struct dns_query *q, *next;
 	uint64_t keep;
@@ -671,15 +652,18 @@ dns_answered(struct dns *d, struct dns_entry *e, int status)
 	} else {
 		e->ans.status = STATUS_DNS_FAILED;
 		/* 1.18 reports SERVFAIL and REFUSED as ECONNREFUSED. */
-		e->ans.cause = status == ARES_ENOTFOUND ? CAUSE_DNS_NXDOMAIN :
-		    status == ARES_ENODATA ? CAUSE_DNS_NO_ADDRESS :
-		    status == ARES_ETIMEOUT ? CAUSE_DNS_TIMEOUT :
-		    status == ARES_ECONNREFUSED || status == ARES_ESERVFAIL ||
-		    status == ARES_EREFUSED ? CAUSE_DNS_SERVER_FAILURE : CAUSE_DNS_FAILED;
+		e->ans.cause = status == ARES_ENOTFOUND ? CAUSE_DNS_NXDOMAIN
+		    : status == ARES_ENODATA		? CAUSE_DNS_NO_ADDRESS
+		    : status == ARES_ETIMEOUT		? CAUSE_DNS_TIMEOUT
+		    : status == ARES_ECONNREFUSED || status == ARES_ESERVFAIL ||
+			status == ARES_EREFUSED
+		    ? CAUSE_DNS_SERVER_FAILURE
+		    : CAUSE_DNS_FAILED;
 		e->error = xasprintf("%s (%s)", ares_strerror(status),
-		    status == ARES_ENOTFOUND ? "NXDOMAIN" :
-		    status == ARES_ETIMEOUT ? "no answer within dns.timeout-ms x dns.tries" :
-		    status == ARES_ECONNREFUSED ? "server failure or refused" : "lookup failed");
+		    status == ARES_ENOTFOUND	  ? "NXDOMAIN"
+			: status == ARES_ETIMEOUT ? "no answer within dns.timeout-ms x dns.tries"
+			: status == ARES_ECONNREFUSED ? "server failure or refused"
+						      : "lookup failed");
 		e->ans.error = e->error;
 		e->ans.rr_text = "";
 		keep = DNS_NEGATIVE_TTL_S * 1000;
@@ -693,8 +677,7 @@ dns_answered(struct dns *d, struct dns_entry *e, int status)
 	dns_idle_start(d);
 }
 
-static void
-dns_wire_unlink(struct dns *d, struct dns_entry *e)
+static void dns_wire_unlink(struct dns *d, struct dns_entry *e)
 {
 	if (!e->on_wire)
 		return;
@@ -712,8 +695,7 @@ dns_wire_unlink(struct dns *d, struct dns_entry *e)
 /* c-ares backs off by doubling its timeout on every round, so a dead server
  * would cost timeout x (2^tries - 1); give up at timeout x tries instead.
  * Every lookup has the same budget, so the oldest on the wire expires first. */
-static void
-dns_expire(struct dns *d)
+static void dns_expire(struct dns *d)
 {
 	uint64_t now = uv_now(d->loop);
 
@@ -722,7 +704,7 @@ dns_expire(struct dns *d)
 
 		dns_wire_unlink(d, e);
 		e->abandoned = 1;
-		e->refs++;	/* pinned until c-ares lets go of it */
+		e->refs++; /* pinned until c-ares lets go of it */
 		e->dns_status = ARES_ETIMEOUT;
 		dns_step(d, e);
 	}
@@ -730,8 +712,7 @@ dns_expire(struct dns *d)
 
 /* Whether host is localhost or a name under it (RFC 6761 6.3), with or
  * without the root's dot. */
-static int
-dns_localhost(const char *host)
+static int dns_localhost(const char *host)
 {
 	size_t n = strlen(host);
 
@@ -744,8 +725,8 @@ dns_localhost(const char *host)
 /* Keeps addresses a[0..n) as e's answer, IPv4 first as DNS's A-then-AAAA
  * would give them, with their records for the WARC (TTL 0: nothing said
  * how long they hold; the cache keeps them dns.ip-validity-seconds). */
-static void
-dns_keep(struct dns_entry *e, const struct sockaddr_storage *a, int n, const char *source)
+static void dns_keep(
+    struct dns_entry *e, const struct sockaddr_storage *a, int n, const char *source)
 {
 	struct buf rr = BUF_INIT;
 	int k = 0;
@@ -761,9 +742,9 @@ dns_keep(struct dns_entry *e, const struct sockaddr_storage *a, int n, const cha
 			if ((a[i].ss_family == AF_INET) != (fam == 0))
 				continue;
 			e->addrs[k++] = a[i];
-			raw = a[i].ss_family == AF_INET ?
-			    (const void *)&((const struct sockaddr_in *)&a[i])->sin_addr :
-			    (const void *)&((const struct sockaddr_in6 *)&a[i])->sin6_addr;
+			raw = a[i].ss_family == AF_INET
+			    ? (const void *)&((const struct sockaddr_in *)&a[i])->sin_addr
+			    : (const void *)&((const struct sockaddr_in6 *)&a[i])->sin6_addr;
 			inet_ntop(a[i].ss_family, raw, ip, sizeof(ip));
 			if (k == 1)
 				snprintf(e->ans.ip, sizeof(e->ans.ip), "%s", ip);
@@ -782,8 +763,7 @@ struct dns_file_result {
 	struct ares_addrinfo *ai;
 };
 
-static void
-dns_file_cb(void *arg, int status, int timeouts, struct ares_addrinfo *ai)
+static void dns_file_cb(void *arg, int status, int timeouts, struct ares_addrinfo *ai)
 {
 	struct dns_file_result *r = arg;
 
@@ -794,11 +774,10 @@ dns_file_cb(void *arg, int status, int timeouts, struct ares_addrinfo *ai)
 }
 
 /* The hosts file's answer for e through c-ares: 0, or -1 if it has none. */
-static int
-dns_file(struct dns *d, struct dns_entry *e)
+static int dns_file(struct dns *d, struct dns_entry *e)
 {
 	struct ares_addrinfo_hints h;
-	struct dns_file_result r = { 0, 0, NULL };
+	struct dns_file_result r = {0, 0, NULL};
 	struct sockaddr_storage a[16];
 	const char *name = e->host;
 	int n = 0;
@@ -836,8 +815,7 @@ dns_file(struct dns *d, struct dns_entry *e)
 }
 
 /* localhost names the hosts file left out: the loopback addresses. */
-static void
-dns_loopback(struct dns_entry *e)
+static void dns_loopback(struct dns_entry *e)
 {
 	struct sockaddr_storage a[2];
 	struct sockaddr_in *s4 = (struct sockaddr_in *)&a[0];
@@ -854,8 +832,7 @@ dns_loopback(struct dns_entry *e)
 /* Takes e through its lookups left: the hosts file's at once, DNS's on the
  * wire (its answer comes back to dns_ares_cb), and answers it when one
  * succeeds or none is left. */
-static void
-dns_step(struct dns *d, struct dns_entry *e)
+static void dns_step(struct dns *d, struct dns_entry *e)
 {
 	for (;;) {
 		char how = *e->next;
@@ -897,8 +874,7 @@ dns_step(struct dns *d, struct dns_entry *e)
 /* Starts queued lookups, as many as there is room for on the wire (a
  * lookup that starts with the hosts file or a localhost name takes none
  * until it goes to DNS), at most DNS_TICK_BUDGET a wakeup. */
-static void
-dns_start(struct dns *d)
+static void dns_start(struct dns *d)
 {
 	int budget = DNS_TICK_BUDGET;
 
@@ -918,8 +894,7 @@ dns_start(struct dns *d)
 	dns_timer_rearm(d);
 }
 
-static void
-dns_tick_cb(uv_idle_t *h)
+static void dns_tick_cb(uv_idle_t *h)
 {
 	struct dns *d = h->data;
 	int budget = DNS_TICK_BUDGET;
@@ -940,8 +915,7 @@ dns_tick_cb(uv_idle_t *h)
 		uv_idle_stop(&d->idle);
 }
 
-static void
-dns_sock_close_cb(uv_handle_t *h)
+static void dns_sock_close_cb(uv_handle_t *h)
 {
 	struct dns_sock *s = h->data;
 	struct dns *d = s->d;
@@ -950,15 +924,13 @@ dns_sock_close_cb(uv_handle_t *h)
 	dns_handle_gone(d);
 }
 
-static void
-dns_close_cb(uv_handle_t *h)
+static void dns_close_cb(uv_handle_t *h)
 {
 	dns_handle_gone(h->data);
 }
 
 /* Frees the resolver once its last handle has closed. */
-static void
-dns_handle_gone(struct dns *d)
+static void dns_handle_gone(struct dns *d)
 {
 	if (--d->handles == 0 && d->closing) {
 		free(d->tab);
@@ -966,8 +938,7 @@ dns_handle_gone(struct dns *d)
 	}
 }
 
-void
-dns_free(struct dns *d)
+void dns_free(struct dns *d)
 {
 	if (d == NULL)
 		return;

@@ -30,21 +30,22 @@ struct dns_query;
 #define DNS_MAX_CNAMES 16
 
 struct dns_answer {
-	int status;              /* STATUS_DNS_SUCCESS or STATUS_DNS_FAILED (crawl.log dns: line) */
+	int status; /* STATUS_DNS_SUCCESS or STATUS_DNS_FAILED (crawl.log dns: line) */
 	int naddrs;
 	/* naddrs addresses, valid during the callback (copy what you keep):
 	 * the cache holds exactly as many as the answer had, so that a cache
 	 * of 100,000 hosts does not cost a kilobyte each. */
 	const struct sockaddr_storage *addrs;
-	char ip[INET6_ADDRSTRLEN];   /* first address, text */
+	char ip[INET6_ADDRSTRLEN]; /* first address, text */
 	uint32_t ttl;
-	uint64_t fetch_time_ms;  /* wall clock of the answer */
-	const char *server;      /* "127.0.0.1:5353", the DNS server asked; or
+	uint64_t fetch_time_ms; /* wall clock of the answer */
+	const char *server;	/* "127.0.0.1:5353", the DNS server asked; or
 				  * the hosts file that answered (a path), or
 				  * "loopback (RFC 6761)" for a localhost name */
-	const char *rr_text;     /* the answer as RFC 1035 master-file lines, for a WARC text/dns record */
+	const char
+	    *rr_text; /* the answer as RFC 1035 master-file lines, for a WARC text/dns record */
 	int from_cache;
-	const char *error;       /* human text on failure */
+	const char *error;	 /* human text on failure */
 	enum status_cause cause; /* the failure by name (CAUSE_DNS_NXDOMAIN...) */
 };
 

@@ -33,13 +33,17 @@
 #include "lib/xmalloc.h"
 
 enum fetch_state {
-	FETCH_S_INIT, FETCH_S_RESOLVE, FETCH_S_CONNECT, FETCH_S_TLS,
-	FETCH_S_WAIT, FETCH_S_BODY, FETCH_S_DONE
+	FETCH_S_INIT,
+	FETCH_S_RESOLVE,
+	FETCH_S_CONNECT,
+	FETCH_S_TLS,
+	FETCH_S_WAIT,
+	FETCH_S_BODY,
+	FETCH_S_DONE
 };
 
 static const char *fetch_state_names[] = {
-	"INIT", "RESOLVE", "CONNECT", "TLS", "WAIT", "BODY", "DONE"
-};
+    "INIT", "RESOLVE", "CONNECT", "TLS", "WAIT", "BODY", "DONE"};
 
 struct fetch {
 	/* First, so that the fetcher's member is the fetch (fetch_of). */
@@ -54,7 +58,7 @@ struct fetch {
 	struct http_url u;
 	struct sockaddr_storage addr;
 	int have_addr;
-	int caller_addr;	/* the address came in the request */
+	int caller_addr; /* the address came in the request */
 	int operator_host;
 	int64_t max_length;
 	struct dns_query *dq;
@@ -66,7 +70,7 @@ struct fetch {
 	int decoding;
 	struct buf req;
 	int status;
-	enum status_cause cause;	/* why a negative status, by name */
+	enum status_cause cause; /* why a negative status, by name */
 	unsigned annotations;
 	char *error;
 	char ip[INET6_ADDRSTRLEN];
@@ -75,14 +79,15 @@ struct fetch {
 	uint64_t deadline_total, last_io;
 	struct fetch_timings tm;
 	uint64_t raw_bytes, dec_bytes;
-	int in_cb;		/* inside on_head/on_body: defer cancel and release */
+	int in_cb; /* inside on_head/on_body: defer cancel and release */
 	int cancel_req;
 	int released;
-	int delivering;		/* inside on_done */
+	int delivering; /* inside on_done */
 	int done_called;
 };
 
-static void fetch_conn_cb(void *arg, struct conn *c, enum conn_event ev, const char *data, size_t len);
+static void fetch_conn_cb(
+    void *arg, struct conn *c, enum conn_event ev, const char *data, size_t len);
 static int fetch_http_head_cb(void *arg);
 static int fetch_http_body_cb(void *arg, const char *data, size_t len);
 static void fetch_connect(struct fetch *f);
@@ -91,24 +96,22 @@ static void fetch_fail(struct fetch *f, enum status_cause cause, const char *why
 static void fetch_begin(struct fetch *f);
 
 static const struct http_cbs fetch_http_cbs = {
-	.on_head = fetch_http_head_cb,
-	.on_body = fetch_http_body_cb,
+    .on_head = fetch_http_head_cb,
+    .on_body = fetch_http_body_cb,
 };
 
-static void
-fetch_set_state(struct fetch *f, enum fetch_state s)
+static void fetch_set_state(struct fetch *f, enum fetch_state s)
 {
 	if (f->set->trace)
-		fprintf(stderr, "fetch %p: %s -> %s %s\n", (void *)f,
-		    fetch_state_names[f->state], fetch_state_names[s], f->url);
+		fprintf(stderr, "fetch %p: %s -> %s %s\n", (void *)f, fetch_state_names[f->state],
+		    fetch_state_names[s], f->url);
 	f->state = s;
 }
 
 static const struct fetcher_member_ops fetch_member_ops;
 
-int
-fetch_start(struct fetcher *fr, const struct fetch_req *req,
-    const struct fetch_cbs *cbs, void *arg, struct fetch **out)
+int fetch_start(struct fetcher *fr, const struct fetch_req *req, const struct fetch_cbs *cbs,
+    void *arg, struct fetch **out)
 {
 	struct fetch *f = xcalloc(1, sizeof(*f));
 	const char *why = NULL;
@@ -127,8 +130,8 @@ fetch_start(struct fetcher *fr, const struct fetch_req *req,
 	f->tm.start_wall_ms = clock_wall_ms();
 	f->status = 0;
 	if (req->addr) {
-		size_t n = req->addr->sa_family == AF_INET6 ?
-		    sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+		size_t n = req->addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+							    : sizeof(struct sockaddr_in);
 		memcpy(&f->addr, req->addr, n);
 		f->have_addr = 1;
 		f->caller_addr = 1;
@@ -136,7 +139,8 @@ fetch_start(struct fetcher *fr, const struct fetch_req *req,
 	fetcher_activate(fr, &f->m);
 	if (req->parts == NULL && url_split(f->url, &split) != 0)
 		fetch_fail(f, CAUSE_BAD_URL, "not an http or https URL");
-	else if (http_url_from(f->url, req->parts != NULL ? req->parts : &split, &f->u, &why) != 0) {
+	else if (http_url_from(f->url, req->parts != NULL ? req->parts : &split, &f->u, &why) !=
+	    0) {
 		fetch_fail(f, CAUSE_BAD_URL, why);
 	} else {
 		http_request_build(&f->req, &f->u, f->set->user_agent, f->set->gzip,
@@ -152,8 +156,7 @@ fetch_start(struct fetcher *fr, const struct fetch_req *req,
 	return 0;
 }
 
-static void
-fetch_dns_cb(void *arg, const struct dns_answer *a)
+static void fetch_dns_cb(void *arg, const struct dns_answer *a)
 {
 	struct fetch *f = arg;
 
@@ -165,8 +168,8 @@ fetch_dns_cb(void *arg, const struct dns_answer *a)
 	f->dns->rr_text = xstrdup(a->rr_text ? a->rr_text : "");
 	f->dns->error = a->error ? xstrdup(a->error) : NULL;
 	if (a->status != 1) {
-		char *why = xasprintf("DNS lookup of %s failed: %s", f->u.host,
-		    a->error ? a->error : "no address");
+		char *why = xasprintf(
+		    "DNS lookup of %s failed: %s", f->u.host, a->error ? a->error : "no address");
 		fetch_fail(f, a->cause != CAUSE_NONE ? a->cause : CAUSE_DNS_FAILED, why);
 		free(why);
 		return;
@@ -177,8 +180,7 @@ fetch_dns_cb(void *arg, const struct dns_answer *a)
 }
 
 /* Starts a fetch from the tick: resolve, or go straight to connecting. */
-static void
-fetch_begin(struct fetch *f)
+static void fetch_begin(struct fetch *f)
 {
 	struct sockaddr_storage sa;
 
@@ -200,8 +202,7 @@ fetch_begin(struct fetch *f)
 		fetch_fail(f, CAUSE_DNS_FAILED, "host name cannot be looked up");
 }
 
-static void
-fetch_send(struct fetch *f)
+static void fetch_send(struct fetch *f)
 {
 	int r;
 
@@ -225,8 +226,7 @@ fetch_send(struct fetch *f)
 }
 
 /* Connects to f->addr, or reuses a kept-alive connection to the site. */
-static void
-fetch_connect(struct fetch *f)
+static void fetch_connect(struct fetch *f)
 {
 	struct fetcher *fr = f->fr;
 	struct conn *idle;
@@ -236,18 +236,20 @@ fetch_connect(struct fetch *f)
 
 	if (f->addr.ss_family == AF_INET6) {
 		((struct sockaddr_in6 *)&f->addr)->sin6_port = htons(f->u.port);
-		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&f->addr)->sin6_addr, f->ip, sizeof(f->ip));
+		inet_ntop(
+		    AF_INET6, &((struct sockaddr_in6 *)&f->addr)->sin6_addr, f->ip, sizeof(f->ip));
 	} else {
 		((struct sockaddr_in *)&f->addr)->sin_port = htons(f->u.port);
-		inet_ntop(AF_INET, &((struct sockaddr_in *)&f->addr)->sin_addr, f->ip, sizeof(f->ip));
+		inet_ntop(
+		    AF_INET, &((struct sockaddr_in *)&f->addr)->sin_addr, f->ip, sizeof(f->ip));
 	}
 	/* An address given by the caller was vetted there; one we resolved
 	 * ourselves is checked here, before connecting to that very address. */
 	if (!f->caller_addr && !f->set->allow_private && !f->operator_host &&
 	    (guard = addrguard_sockaddr((const struct sockaddr *)&f->addr)) != NULL) {
 		char *why = xasprintf("%s resolves to %s, in %s (%s), which is refused "
-		    "(fetch.allow-private-addresses is false)", f->u.host, f->ip, guard->block,
-		    guard->name);
+				      "(fetch.allow-private-addresses is false)",
+		    f->u.host, f->ip, guard->block, guard->name);
 		fetch_fail(f, CAUSE_PRIVATE_ADDRESS, why);
 		free(why);
 		return;
@@ -280,8 +282,7 @@ fetch_connect(struct fetch *f)
 /* A kept-alive connection failed before any byte of the response: the
  * server closed it as we reused it (RFC 9112 9.3.1). GET is safe to
  * repeat, once, on a new connection. */
-static int
-fetch_retry_fresh(struct fetch *f)
+static int fetch_retry_fresh(struct fetch *f)
 {
 	if (!f->reused || f->retried || (f->http && http_started(f->http)))
 		return 0;
@@ -296,8 +297,7 @@ fetch_retry_fresh(struct fetch *f)
 }
 
 /* Called by the response parser when the final head is complete. */
-static int
-fetch_http_head_cb(void *arg)
+static int fetch_http_head_cb(void *arg)
 {
 	struct fetch *f = arg;
 	enum decode_coding c;
@@ -325,8 +325,7 @@ struct fetch_deliver {
 };
 
 /* Decoded output: pairs the first piece with the raw bytes it came from. */
-static int
-fetch_decoded_cb(void *arg, const char *data, size_t len)
+static int fetch_decoded_cb(void *arg, const char *data, size_t len)
 {
 	struct fetch_deliver *d = arg;
 	struct fetch *f = d->f;
@@ -343,11 +342,10 @@ fetch_decoded_cb(void *arg, const char *data, size_t len)
 }
 
 /* Entity bytes from the parser: length cap, decoding, delivery. */
-static int
-fetch_http_body_cb(void *arg, const char *data, size_t len)
+static int fetch_http_body_cb(void *arg, const char *data, size_t len)
 {
 	struct fetch *f = arg;
-	struct fetch_deliver d = { f, data, len };
+	struct fetch_deliver d = {f, data, len};
 	int stop = 0;
 
 	if (f->max_length > 0 && f->raw_bytes + len >= (uint64_t)f->max_length) {
@@ -388,10 +386,9 @@ fetch_http_body_cb(void *arg, const char *data, size_t len)
 /* The body ended (whole or cut): the decoder delivers what it still holds
  * (a gzip body held whole comes out here) and says whether the stream was
  * complete. */
-static void
-fetch_decode_end(struct fetch *f)
+static void fetch_decode_end(struct fetch *f)
 {
-	struct fetch_deliver d = { f, NULL, 0 };
+	struct fetch_deliver d = {f, NULL, 0};
 	enum decode_result r;
 
 	if (!f->decoding)
@@ -405,8 +402,7 @@ fetch_decode_end(struct fetch *f)
 }
 
 /* The response is complete: keep the connection if it may be reused. */
-static void
-fetch_complete(struct fetch *f, int reusable)
+static void fetch_complete(struct fetch *f, int reusable)
 {
 	struct conn *c = f->conn;
 
@@ -428,8 +424,7 @@ fetch_complete(struct fetch *f, int reusable)
 	fetch_finish(f, f->status, NULL);
 }
 
-static void
-fetch_data(struct fetch *f, const char *data, size_t len)
+static void fetch_data(struct fetch *f, const char *data, size_t len)
 {
 	size_t used;
 	enum http_result r;
@@ -457,17 +452,18 @@ fetch_data(struct fetch *f, const char *data, size_t len)
 		fetch_complete(f, 0);
 		break;
 	case HTTP_ERROR: {
-		char *why = xasprintf("%s: %s", http_head_done(f->http) ?
-		    "broken response body" : "malformed response head", http_error(f->http));
-		fetch_fail(f, http_head_done(f->http) ? CAUSE_CONNECTION_LOST : CAUSE_BAD_RESPONSE, why);
+		char *why = xasprintf("%s: %s",
+		    http_head_done(f->http) ? "broken response body" : "malformed response head",
+		    http_error(f->http));
+		fetch_fail(
+		    f, http_head_done(f->http) ? CAUSE_CONNECTION_LOST : CAUSE_BAD_RESPONSE, why);
 		free(why);
 		break;
 	}
 	}
 }
 
-static void
-fetch_eof(struct fetch *f)
+static void fetch_eof(struct fetch *f)
 {
 	if (f->state != FETCH_S_WAIT && f->state != FETCH_S_BODY) {
 		fetch_fail(f, CAUSE_TLS_HANDSHAKE, "connection closed during the TLS handshake");
@@ -486,8 +482,8 @@ fetch_eof(struct fetch *f)
 	}
 }
 
-static void
-fetch_conn_cb(void *arg, struct conn *c, enum conn_event ev, const char *data, size_t len)
+static void fetch_conn_cb(
+    void *arg, struct conn *c, enum conn_event ev, const char *data, size_t len)
 {
 	struct fetch *f = arg;
 
@@ -527,8 +523,7 @@ fetch_conn_cb(void *arg, struct conn *c, enum conn_event ev, const char *data, s
 
 /* Ends the fetch with the code of cause (every failure goes through here,
  * so that its status and its cause never disagree). */
-static void
-fetch_fail(struct fetch *f, enum status_cause cause, const char *why)
+static void fetch_fail(struct fetch *f, enum status_cause cause, const char *why)
 {
 	int status = status_cause_code(cause);
 
@@ -543,8 +538,7 @@ fetch_fail(struct fetch *f, enum status_cause cause, const char *why)
 /* Ends the fetch with status (an HTTP code keeps its value) and queues
  * on_done for the tick. A fetch may be ended twice (a cancel racing its
  * end): the first end stands. */
-static void
-fetch_finish(struct fetch *f, int status, const char *why)
+static void fetch_finish(struct fetch *f, int status, const char *why)
 {
 	uint64_t now = uv_hrtime();
 
@@ -580,8 +574,7 @@ fetch_finish(struct fetch *f, int status, const char *why)
 	fetcher_soon(f->fr, &f->m);
 }
 
-static void
-fetch_free(struct fetch *f)
+static void fetch_free(struct fetch *f)
 {
 	http_free(f->http);
 	http_url_clear(&f->u);
@@ -597,16 +590,14 @@ fetch_free(struct fetch *f)
 	free(f);
 }
 
-static struct fetch *
-fetch_of(struct fetcher_member *m)
+static struct fetch *fetch_of(struct fetcher_member *m)
 {
 	return (struct fetch *)m;
 }
 
 /* Its turn on the fetcher's idle handle: on_done, once, then freeing once
  * released. */
-static void
-fetch_run(struct fetcher_member *m)
+static void fetch_run(struct fetcher_member *m)
 {
 	struct fetch *f = fetch_of(m);
 
@@ -630,33 +621,37 @@ fetch_run(struct fetcher_member *m)
 /* The deadlines: connect and TLS (STATUS_CONNECT_FAILED), the response
  * head (STATUS_TIMEOUT), the body (the status is kept, annotated
  * timeTrunc). */
-static void
-fetch_sweep(struct fetcher_member *m, uint64_t now)
+static void fetch_sweep(struct fetcher_member *m, uint64_t now)
 {
 	struct fetch *f = fetch_of(m);
 
 	switch (f->state) {
 	case FETCH_S_CONNECT:
 		if (now - f->last_io >= f->set->connect_ms)
-			fetch_fail(f, CAUSE_CONNECT_TIMEOUT, "connect timed out (fetch.connect-timeout-ms)");
+			fetch_fail(f, CAUSE_CONNECT_TIMEOUT,
+			    "connect timed out (fetch.connect-timeout-ms)");
 		break;
 	case FETCH_S_TLS:
 		if (now - f->last_io >= f->set->connect_ms)
-			fetch_fail(f, CAUSE_TLS_TIMEOUT, "TLS handshake timed out (fetch.connect-timeout-ms)");
+			fetch_fail(f, CAUSE_TLS_TIMEOUT,
+			    "TLS handshake timed out (fetch.connect-timeout-ms)");
 		break;
 	case FETCH_S_WAIT:
 		if (now - f->last_io >= f->set->idle_ms)
-			fetch_fail(f, CAUSE_HEAD_TIMEOUT, "no response head within fetch.idle-timeout-seconds");
+			fetch_fail(f, CAUSE_HEAD_TIMEOUT,
+			    "no response head within fetch.idle-timeout-seconds");
 		else if (now >= f->deadline_total)
-			fetch_fail(f, CAUSE_HEAD_TIMEOUT, "no response head within fetch.timeout-seconds");
+			fetch_fail(
+			    f, CAUSE_HEAD_TIMEOUT, "no response head within fetch.timeout-seconds");
 		break;
 	case FETCH_S_BODY:
 		if (now - f->last_io >= f->set->idle_ms || now >= f->deadline_total) {
 			f->annotations |= FETCH_TIMETRUNC;
 			fetch_decode_end(f);
-			fetch_finish(f, f->status, now >= f->deadline_total ?
-			    "body cut at fetch.timeout-seconds" :
-			    "body cut: no data within fetch.idle-timeout-seconds");
+			fetch_finish(f, f->status,
+			    now >= f->deadline_total
+				? "body cut at fetch.timeout-seconds"
+				: "body cut: no data within fetch.idle-timeout-seconds");
 		}
 		break;
 	default:
@@ -665,8 +660,7 @@ fetch_sweep(struct fetcher_member *m, uint64_t now)
 }
 
 /* The fetcher is closing: the fetch ends, and nobody is called. */
-static void
-fetch_shutdown(struct fetcher_member *m)
+static void fetch_shutdown(struct fetcher_member *m)
 {
 	struct fetch *f = fetch_of(m);
 
@@ -674,18 +668,19 @@ fetch_shutdown(struct fetcher_member *m)
 	fetch_fail(f, CAUSE_CANCELLED, "engine shut down");
 }
 
-static void
-fetch_destroy(struct fetcher_member *m)
+static void fetch_destroy(struct fetcher_member *m)
 {
 	fetch_free(fetch_of(m));
 }
 
 static const struct fetcher_member_ops fetch_member_ops = {
-	fetch_run, fetch_sweep, fetch_shutdown, fetch_destroy,
+    fetch_run,
+    fetch_sweep,
+    fetch_shutdown,
+    fetch_destroy,
 };
 
-void
-fetch_cancel(struct fetch *f)
+void fetch_cancel(struct fetch *f)
 {
 	if (f == NULL || f->state == FETCH_S_DONE)
 		return;
@@ -696,8 +691,7 @@ fetch_cancel(struct fetch *f)
 	fetch_fail(f, CAUSE_CANCELLED, "cancelled");
 }
 
-void
-fetch_release(struct fetch *f)
+void fetch_release(struct fetch *f)
 {
 	if (f == NULL)
 		return;
@@ -710,45 +704,38 @@ fetch_release(struct fetch *f)
 	fetcher_soon(f->fr, &f->m);
 }
 
-int
-fetch_status(const struct fetch *f)
+int fetch_status(const struct fetch *f)
 {
 	return f->status;
 }
 
-enum status_cause
-fetch_cause(const struct fetch *f)
+enum status_cause fetch_cause(const struct fetch *f)
 {
 	return f->status < 0 ? f->cause : status_cause_of(f->status);
 }
 
-unsigned
-fetch_annotations(const struct fetch *f)
+unsigned fetch_annotations(const struct fetch *f)
 {
 	return f->annotations;
 }
 
-const char *
-fetch_header(const struct fetch *f, const char *name)
+const char *fetch_header(const struct fetch *f, const char *name)
 {
 	return f->http && http_head_done(f->http) ? http_header(f->http, name) : NULL;
 }
 
-int
-fetch_header_at(const struct fetch *f, size_t i, const char **name, const char **value)
+int fetch_header_at(const struct fetch *f, size_t i, const char **name, const char **value)
 {
 	return f->http && http_head_done(f->http) ? http_header_at(f->http, i, name, value) : 0;
 }
 
-const char *
-fetch_request_head(const struct fetch *f, size_t *len)
+const char *fetch_request_head(const struct fetch *f, size_t *len)
 {
 	*len = f->req.len;
 	return f->req.data ? f->req.data : "";
 }
 
-const char *
-fetch_response_head(const struct fetch *f, size_t *len)
+const char *fetch_response_head(const struct fetch *f, size_t *len)
 {
 	if (f->http == NULL || !http_head_done(f->http)) {
 		*len = 0;
@@ -757,26 +744,22 @@ fetch_response_head(const struct fetch *f, size_t *len)
 	return http_head(f->http, len);
 }
 
-const char *
-fetch_ip(const struct fetch *f)
+const char *fetch_ip(const struct fetch *f)
 {
 	return f->ip;
 }
 
-const char *
-fetch_url(const struct fetch *f)
+const char *fetch_url(const struct fetch *f)
 {
 	return f->url;
 }
 
-const struct fetch_timings *
-fetch_timings(const struct fetch *f)
+const struct fetch_timings *fetch_timings(const struct fetch *f)
 {
 	return &f->tm;
 }
 
-uint64_t
-fetch_duration_ms(const struct fetch *f)
+uint64_t fetch_duration_ms(const struct fetch *f)
 {
 	uint64_t from = f->reused ? f->t_sent : f->t_conn0;
 
@@ -785,44 +768,37 @@ fetch_duration_ms(const struct fetch *f)
 	return (f->t_end - from) / 1000000;
 }
 
-uint64_t
-fetch_raw_bytes(const struct fetch *f)
+uint64_t fetch_raw_bytes(const struct fetch *f)
 {
 	return f->raw_bytes;
 }
 
-uint64_t
-fetch_decoded_bytes(const struct fetch *f)
+uint64_t fetch_decoded_bytes(const struct fetch *f)
 {
 	return f->dec_bytes;
 }
 
-const char *
-fetch_error(const struct fetch *f)
+const char *fetch_error(const struct fetch *f)
 {
 	return f->error;
 }
 
-const struct dns_answer *
-fetch_dns_answer(const struct fetch *f)
+const struct dns_answer *fetch_dns_answer(const struct fetch *f)
 {
 	return f->dns;
 }
 
-int
-fetch_reused(const struct fetch *f)
+int fetch_reused(const struct fetch *f)
 {
 	return f->reused;
 }
 
-int
-fetch_tls_resumed(const struct fetch *f)
+int fetch_tls_resumed(const struct fetch *f)
 {
 	return f->tls_resumed;
 }
 
-size_t
-fetch_sizeof(void)
+size_t fetch_sizeof(void)
 {
 	return sizeof(struct fetch);
 }

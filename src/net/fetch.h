@@ -20,19 +20,19 @@ struct fetcher;
 struct fetch;
 
 struct fetch_req {
-	const char *url;		/* as url_resolve wrote it */
-	const struct url_parts *parts;	/* url as url_split split it (NULL:
+	const char *url;	       /* as url_resolve wrote it */
+	const struct url_parts *parts; /* url as url_split split it (NULL:
 					 * fetch_start splits it) */
-	const struct sockaddr *addr;	/* NULL: resolve via dns (and refuse
+	const struct sockaddr *addr;   /* NULL: resolve via dns (and refuse
 					 * what net/addrguard.h refuses,
 					 * STATUS_UNFETCHABLE, unless allowed);
 					 * given: used as is, the port from the URL */
-	int64_t max_length;		/* 0: fetch.max-length-bytes */
-	int operator_host;		/* the operator named this URL's host
+	int64_t max_length;	       /* 0: fetch.max-length-bytes */
+	int operator_host;	       /* the operator named this URL's host
 					 * (an IP literal or a name): its
 					 * private addresses are allowed */
-	const char *if_none_match;	/* a revisit's validators (NULL: not sent), */
-	const char *if_modified_since;	/* used while fetch_start runs */
+	const char *if_none_match;     /* a revisit's validators (NULL: not sent), */
+	const char *if_modified_since; /* used while fetch_start runs */
 };
 
 struct fetch_cbs {
@@ -44,8 +44,8 @@ struct fetch_cbs {
 	 * identity body they are the same bytes. A gzip body is decoded
 	 * when it ends, so its decoded bytes come in one late call, before
 	 * on_done; a fetch that fails (negative status) may deliver none. */
-	void (*on_body)(void *arg, struct fetch *f, const char *raw, size_t rawlen,
-	    const char *dec, size_t declen);
+	void (*on_body)(void *arg, struct fetch *f, const char *raw, size_t rawlen, const char *dec,
+	    size_t declen);
 	/* Exactly once, never synchronously from fetch_start. */
 	void (*on_done)(void *arg, struct fetch *f);
 	/* Optional: asked right before the request is written, on a new
@@ -57,8 +57,8 @@ struct fetch_cbs {
 
 /* Starts a fetch on fr; cbs is copied. Always 0: errors (a bad URL gives
  * STATUS_UNFETCHABLE) arrive through on_done. */
-int fetch_start(struct fetcher *fr, const struct fetch_req *req,
-    const struct fetch_cbs *cbs, void *arg, struct fetch **out);
+int fetch_start(struct fetcher *fr, const struct fetch_req *req, const struct fetch_cbs *cbs,
+    void *arg, struct fetch **out);
 /* on_done follows with STATUS_CONNECT_LOST (CAUSE_CANCELLED), asynchronously. */
 void fetch_cancel(struct fetch *f);
 /* The caller is done with f (may be called inside on_done; freeing is
@@ -76,10 +76,10 @@ int fetch_status(const struct fetch *f);
  * 4xx or 5xx, CAUSE_NONE otherwise. */
 enum status_cause fetch_cause(const struct fetch *f);
 enum {
-	FETCH_LENTRUNC = 1,	/* body cut at max-length: lenTrunc */
-	FETCH_TIMETRUNC = 2,	/* body cut by a timeout: timeTrunc */
-	FETCH_DECTRUNC = 4,	/* decoding stopped at the decode caps (raw body whole) */
-	FETCH_DECERR = 8,	/* Content-Encoding not decodable (corrupt or unsupported) */
+	FETCH_LENTRUNC = 1,  /* body cut at max-length: lenTrunc */
+	FETCH_TIMETRUNC = 2, /* body cut by a timeout: timeTrunc */
+	FETCH_DECTRUNC = 4,  /* decoding stopped at the decode caps (raw body whole) */
+	FETCH_DECERR = 8,    /* Content-Encoding not decodable (corrupt or unsupported) */
 	/* The connection could not be made for want of a local resource
 	 * (file descriptors, kernel buffers, a local port): the status is
 	 * STATUS_CONNECT_FAILED,

@@ -33,8 +33,8 @@ struct fetcher_idle {
 	struct conn *conn;
 	struct fetcher_site *site;
 	uint64_t expires;
-	struct fetcher_idle *next, *prev;	/* in the site */
-	struct fetcher_idle *gnext, *gprev;	/* in the fetcher */
+	struct fetcher_idle *next, *prev;   /* in the site */
+	struct fetcher_idle *gnext, *gprev; /* in the fetcher */
 };
 
 /* What fetches to one scheme+host+port share. */
@@ -43,7 +43,7 @@ struct fetcher_site {
 	struct fetcher_site *hnext;
 	struct fetcher_idle *idle;
 	int nidle;
-	void *session;		/* TLS session to resume */
+	void *session; /* TLS session to resume */
 };
 
 struct fetcher {
@@ -56,19 +56,18 @@ struct fetcher {
 	uv_idle_t tick;
 	int handles;
 	int closing;
-	struct fetcher_member *active;		/* fetches not yet done */
+	struct fetcher_member *active; /* fetches not yet done */
 	struct fetcher_member *soon, *soon_tail;
-	struct fetcher_idle *idle;		/* all idle connections */
+	struct fetcher_idle *idle; /* all idle connections */
 	size_t nidle;
-	size_t idle_max;	/* fetcher_limit_idle; FETCHER_IDLE_MAX by default */
+	size_t idle_max; /* fetcher_limit_idle; FETCHER_IDLE_MAX by default */
 	struct fetcher_site **sites;
 	size_t nbuckets, nsites, nsessions;
 };
 
 static void fetcher_sweep_cb(uv_timer_t *t);
 
-static uint32_t
-fetcher_hash(const char *s)
+static uint32_t fetcher_hash(const char *s)
 {
 	uint32_t h = 2166136261u;
 
@@ -78,8 +77,8 @@ fetcher_hash(const char *s)
 }
 
 /* The site of scheme+host+port, created if create. */
-static struct fetcher_site *
-fetcher_site_get(struct fetcher *fr, int tls, const char *host, int port, int create)
+static struct fetcher_site *fetcher_site_get(
+    struct fetcher *fr, int tls, const char *host, int port, int create)
 {
 	char key[300];
 	struct fetcher_site *s, **bucket;
@@ -124,14 +123,14 @@ fetcher_site_get(struct fetcher *fr, int tls, const char *host, int port, int cr
 }
 
 /* Forgets a site that holds nothing any more. */
-static void
-fetcher_site_gc(struct fetcher *fr, struct fetcher_site *s)
+static void fetcher_site_gc(struct fetcher *fr, struct fetcher_site *s)
 {
 	struct fetcher_site **pp;
 
 	if (s->idle || s->session)
 		return;
-	for (pp = &fr->sites[fetcher_hash(s->key) & (fr->nbuckets - 1)]; *pp != s; pp = &(*pp)->hnext)
+	for (pp = &fr->sites[fetcher_hash(s->key) & (fr->nbuckets - 1)]; *pp != s;
+	     pp = &(*pp)->hnext)
 		;
 	*pp = s->hnext;
 	fr->nsites--;
@@ -140,8 +139,7 @@ fetcher_site_gc(struct fetcher *fr, struct fetcher_site *s)
 }
 
 /* Takes an idle connection off the pool; returns its conn (not closed). */
-static struct conn *
-fetcher_idle_take(struct fetcher *fr, struct fetcher_idle *i)
+static struct conn *fetcher_idle_take(struct fetcher *fr, struct fetcher_idle *i)
 {
 	struct fetcher_site *s = i->site;
 	struct conn *c = i->conn;
@@ -165,8 +163,8 @@ fetcher_idle_take(struct fetcher *fr, struct fetcher_idle *i)
 	return c;
 }
 
-static void
-fetcher_idle_conn_cb(void *arg, struct conn *c, enum conn_event ev, const char *data, size_t len)
+static void fetcher_idle_conn_cb(
+    void *arg, struct conn *c, enum conn_event ev, const char *data, size_t len)
 {
 	struct fetcher_idle *i = arg;
 
@@ -175,15 +173,13 @@ fetcher_idle_conn_cb(void *arg, struct conn *c, enum conn_event ev, const char *
 	conn_close(fetcher_idle_take(i->fr, i));
 }
 
-static void
-fetcher_sweep_start(struct fetcher *fr)
+static void fetcher_sweep_start(struct fetcher *fr)
 {
 	if (!uv_is_active((uv_handle_t *)&fr->sweep))
 		uv_timer_start(&fr->sweep, fetcher_sweep_cb, FETCHER_SWEEP_MS, FETCHER_SWEEP_MS);
 }
 
-struct conn *
-fetcher_reuse(struct fetcher *fr, int tls, const char *host, int port, void **session)
+struct conn *fetcher_reuse(struct fetcher *fr, int tls, const char *host, int port, void **session)
 {
 	struct fetcher_site *s = fetcher_site_get(fr, tls, host, port, 0);
 
@@ -193,12 +189,12 @@ fetcher_reuse(struct fetcher *fr, int tls, const char *host, int port, void **se
 	return fetcher_idle_take(fr, s->idle);
 }
 
-void
-fetcher_keep(struct fetcher *fr, int tls, const char *host, int port, struct conn *c)
+void fetcher_keep(struct fetcher *fr, int tls, const char *host, int port, struct conn *c)
 {
 	struct fetcher_site *s;
 	struct fetcher_idle *i;
-	uint64_t keep = FETCHER_IDLE_KEEP_MS < fr->set.idle_ms ? FETCHER_IDLE_KEEP_MS : fr->set.idle_ms;
+	uint64_t keep =
+	    FETCHER_IDLE_KEEP_MS < fr->set.idle_ms ? FETCHER_IDLE_KEEP_MS : fr->set.idle_ms;
 
 	s = fetcher_site_get(fr, tls, host, port, 1);
 	if (fr->closing || s->nidle >= FETCHER_IDLE_PER_SITE || fr->nidle >= fr->idle_max) {
@@ -225,8 +221,7 @@ fetcher_keep(struct fetcher *fr, int tls, const char *host, int port, struct con
 	fetcher_sweep_start(fr);
 }
 
-void
-fetcher_session_put(struct fetcher *fr, const char *host, int port, void *sess)
+void fetcher_session_put(struct fetcher *fr, const char *host, int port, void *sess)
 {
 	struct fetcher_site *s;
 
@@ -242,8 +237,7 @@ fetcher_session_put(struct fetcher *fr, const char *host, int port, void *sess)
 	s->session = sess;
 }
 
-struct fetcher *
-fetcher_new(uv_loop_t *loop, const struct config *cfg, struct dns *dns, char **err)
+struct fetcher *fetcher_new(uv_loop_t *loop, const struct config *cfg, struct dns *dns, char **err)
 {
 	struct fetcher *fr = xcalloc(1, sizeof(*fr));
 
@@ -260,8 +254,8 @@ fetcher_new(uv_loop_t *loop, const struct config *cfg, struct dns *dns, char **e
 	fr->user_agent = xstrdup(config_str(cfg, CK_CRAWL_USER_AGENT));
 	fr->set.user_agent = fr->user_agent;
 	fr->set.trace = getenv("TERN_TRACE_FETCH") != NULL;
-	fr->tls = tls_ctx_new(config_bool(cfg, CK_FETCH_TLS_VERIFY),
-	    config_str(cfg, CK_FETCH_CA_FILE), err);
+	fr->tls = tls_ctx_new(
+	    config_bool(cfg, CK_FETCH_TLS_VERIFY), config_str(cfg, CK_FETCH_CA_FILE), err);
 	if (fr->tls == NULL) {
 		char *e = *err;
 		*err = xasprintf("fetch.ca-file: %s", e);
@@ -280,32 +274,27 @@ fetcher_new(uv_loop_t *loop, const struct config *cfg, struct dns *dns, char **e
 	return fr;
 }
 
-uv_loop_t *
-fetcher_loop(struct fetcher *fr)
+uv_loop_t *fetcher_loop(struct fetcher *fr)
 {
 	return fr->loop;
 }
 
-struct dns *
-fetcher_dns(struct fetcher *fr)
+struct dns *fetcher_dns(struct fetcher *fr)
 {
 	return fr->dns;
 }
 
-struct tls_ctx *
-fetcher_tls(struct fetcher *fr)
+struct tls_ctx *fetcher_tls(struct fetcher *fr)
 {
 	return fr->tls;
 }
 
-const struct fetcher_settings *
-fetcher_settings(const struct fetcher *fr)
+const struct fetcher_settings *fetcher_settings(const struct fetcher *fr)
 {
 	return &fr->set;
 }
 
-static void
-fetcher_tick_cb(uv_idle_t *h)
+static void fetcher_tick_cb(uv_idle_t *h)
 {
 	struct fetcher *fr = h->data;
 	int budget = FETCHER_TICK_BUDGET;
@@ -323,8 +312,7 @@ fetcher_tick_cb(uv_idle_t *h)
 		uv_idle_stop(&fr->tick);
 }
 
-void
-fetcher_soon(struct fetcher *fr, struct fetcher_member *m)
+void fetcher_soon(struct fetcher *fr, struct fetcher_member *m)
 {
 	if (m->in_soon)
 		return;
@@ -339,8 +327,7 @@ fetcher_soon(struct fetcher *fr, struct fetcher_member *m)
 		uv_idle_start(&fr->tick, fetcher_tick_cb);
 }
 
-void
-fetcher_activate(struct fetcher *fr, struct fetcher_member *m)
+void fetcher_activate(struct fetcher *fr, struct fetcher_member *m)
 {
 	m->aprev = NULL;
 	m->anext = fr->active;
@@ -350,8 +337,7 @@ fetcher_activate(struct fetcher *fr, struct fetcher_member *m)
 	fetcher_sweep_start(fr);
 }
 
-void
-fetcher_deactivate(struct fetcher *fr, struct fetcher_member *m)
+void fetcher_deactivate(struct fetcher *fr, struct fetcher_member *m)
 {
 	if (m->aprev)
 		m->aprev->anext = m->anext;
@@ -363,8 +349,7 @@ fetcher_deactivate(struct fetcher *fr, struct fetcher_member *m)
 }
 
 /* Every member's deadlines, then the idle connections' expiry. */
-static void
-fetcher_sweep_cb(uv_timer_t *t)
+static void fetcher_sweep_cb(uv_timer_t *t)
 {
 	struct fetcher *fr = t->data;
 	uint64_t now = uv_now(fr->loop);
@@ -384,15 +369,15 @@ fetcher_sweep_cb(uv_timer_t *t)
 		uv_timer_stop(&fr->sweep);
 }
 
-void
-fetcher_close_idle(struct fetcher *fr, const char *host, int port)
+void fetcher_close_idle(struct fetcher *fr, const char *host, int port)
 {
 	for (int tls = 0; tls < 2; tls++) {
 		struct fetcher_site *s;
 		if (port == 0) {
 			/* Any port: walk the idle list. */
 			char pre[300];
-			size_t n = (size_t)snprintf(pre, sizeof(pre), "%c%s:", tls ? 's' : 'p', host);
+			size_t n =
+			    (size_t)snprintf(pre, sizeof(pre), "%c%s:", tls ? 's' : 'p', host);
 			for (struct fetcher_idle *i = fr->idle, *in; i; i = in) {
 				in = i->gnext;
 				if (strncmp(i->site->key, pre, n) == 0)
@@ -411,8 +396,7 @@ fetcher_close_idle(struct fetcher *fr, const char *host, int port)
 	}
 }
 
-static void
-fetcher_close_cb(uv_handle_t *h)
+static void fetcher_close_cb(uv_handle_t *h)
 {
 	struct fetcher *fr = h->data;
 
@@ -420,8 +404,7 @@ fetcher_close_cb(uv_handle_t *h)
 		free(fr);
 }
 
-void
-fetcher_free(struct fetcher *fr)
+void fetcher_free(struct fetcher *fr)
 {
 	if (fr == NULL)
 		return;
@@ -450,8 +433,7 @@ fetcher_free(struct fetcher *fr)
 	uv_close((uv_handle_t *)&fr->tick, fetcher_close_cb);
 }
 
-void
-fetcher_limit_idle(struct fetcher *fr, size_t max)
+void fetcher_limit_idle(struct fetcher *fr, size_t max)
 {
 	if (max > FETCHER_IDLE_MAX)
 		max = FETCHER_IDLE_MAX;
@@ -460,8 +442,7 @@ fetcher_limit_idle(struct fetcher *fr, size_t max)
 		conn_close(fetcher_idle_take(fr, fr->idle));
 }
 
-size_t
-fetcher_idle_count(const struct fetcher *fr)
+size_t fetcher_idle_count(const struct fetcher *fr)
 {
 	return fr->nidle;
 }

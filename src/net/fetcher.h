@@ -27,7 +27,7 @@ struct fetcher_settings {
 	int64_t max_length;
 	size_t max_header;
 	int gzip, allow_private;
-	int trace;			/* TERN_TRACE_FETCH: state changes on stderr */
+	int trace; /* TERN_TRACE_FETCH: state changes on stderr */
 	const char *user_agent;
 };
 
@@ -47,8 +47,8 @@ struct fetcher_member_ops {
 /* Embedded in a fetch; every field but ops is the fetcher's. */
 struct fetcher_member {
 	const struct fetcher_member_ops *ops;
-	struct fetcher_member *anext, *aprev;	/* the active list */
-	struct fetcher_member *snext;		/* the soon list */
+	struct fetcher_member *anext, *aprev; /* the active list */
+	struct fetcher_member *snext;	      /* the soon list */
 	int in_soon;
 };
 
@@ -74,8 +74,7 @@ void fetcher_soon(struct fetcher *fr, struct fetcher_member *m);
 /* A kept-alive connection to the site, taken off the pool (its callback is
  * the caller's to set), or NULL; *session is then the site's TLS session
  * to resume (NULL if none). */
-struct conn *fetcher_reuse(struct fetcher *fr, int tls, const char *host, int port,
-    void **session);
+struct conn *fetcher_reuse(struct fetcher *fr, int tls, const char *host, int port, void **session);
 /* A connection whose response ended cleanly, kept for reuse (or closed
  * when the site or the pool is full). */
 void fetcher_keep(struct fetcher *fr, int tls, const char *host, int port, struct conn *c);

@@ -54,18 +54,18 @@ struct http {
 	enum http_phase phase;
 	enum http_event event;
 	int status;
-	int interim;		/* the current message is 1xx */
+	int interim; /* the current message is 1xx */
 	int ninterim;
 	int keep_alive;
 	int started;
-	int head_done;	/* the final head was seen */
-	int stopped;		/* a callback asked to stop */
-	struct buf head;	/* raw bytes of the current head */
-	struct buf hdrs;	/* "name\0value\0" pairs of the current head */
+	int head_done;	 /* the final head was seen */
+	int stopped;	 /* a callback asked to stop */
+	struct buf head; /* raw bytes of the current head */
+	struct buf hdrs; /* "name\0value\0" pairs of the current head */
 	size_t nhdrs;
 	size_t name_start;
 	size_t value_start;
-	size_t known[HTTP_K_COUNT];	/* offset + 1 of a known header's first value in hdrs */
+	size_t known[HTTP_K_COUNT]; /* offset + 1 of a known header's first value in hdrs */
 	const char *err;
 };
 
@@ -79,19 +79,36 @@ static int http_on_body_cb(llhttp_t *p, const char *at, size_t len);
 static int http_on_message_complete_cb(llhttp_t *p);
 
 /* Which known header name (len bytes, any case) is, or -1. */
-static int
-http_known_index(const char *name, size_t len)
+static int http_known_index(const char *name, size_t len)
 {
 	int k;
 	const char *want;
 
 	switch (len) {
-	case 4: k = HTTP_K_ETAG; want = "etag"; break;
-	case 7: k = HTTP_K_REFRESH; want = "refresh"; break;
-	case 8: k = HTTP_K_LOCATION; want = "location"; break;
-	case 11: k = HTTP_K_RETRY_AFTER; want = "retry-after"; break;
-	case 12: k = HTTP_K_CONTENT_TYPE; want = "content-type"; break;
-	case 13: k = HTTP_K_LAST_MODIFIED; want = "last-modified"; break;
+	case 4:
+		k = HTTP_K_ETAG;
+		want = "etag";
+		break;
+	case 7:
+		k = HTTP_K_REFRESH;
+		want = "refresh";
+		break;
+	case 8:
+		k = HTTP_K_LOCATION;
+		want = "location";
+		break;
+	case 11:
+		k = HTTP_K_RETRY_AFTER;
+		want = "retry-after";
+		break;
+	case 12:
+		k = HTTP_K_CONTENT_TYPE;
+		want = "content-type";
+		break;
+	case 13:
+		k = HTTP_K_LAST_MODIFIED;
+		want = "last-modified";
+		break;
 	case 16:
 		if ((name[8] | 0x20) == 'l') {
 			k = HTTP_K_CONTENT_LOCATION;
@@ -115,8 +132,7 @@ static int http_settings_ready;
  * ASCII already (the URL layer turns IDNs into punycode) and the path and
  * query are percent-encoded by the URL serializer, so what is left to check
  * is what a request line and a socket need. */
-int
-http_url_from(const char *href, const struct url_parts *p, struct http_url *u, const char **err)
+int http_url_from(const char *href, const struct url_parts *p, struct http_url *u, const char **err)
 {
 	const char *h = href + p->host_off;
 	size_t hl = p->host_len;
@@ -127,7 +143,7 @@ http_url_from(const char *href, const struct url_parts *p, struct http_url *u, c
 	u->port = p->port;
 	u->host_is_literal = p->host_ip != 0;
 	if (p->host_ip == 6) {
-		h++;		/* without the brackets */
+		h++; /* without the brackets */
 		hl -= 2;
 	}
 	if (hl == 0 || hl > 253) {
@@ -174,8 +190,7 @@ http_url_from(const char *href, const struct url_parts *p, struct http_url *u, c
 	return 0;
 }
 
-void
-http_url_clear(struct http_url *u)
+void http_url_clear(struct http_url *u)
 {
 	free(u->target);
 	u->target = NULL;
@@ -183,8 +198,7 @@ http_url_clear(struct http_url *u)
 
 /* Appends s with control characters replaced, so a configured value can
  * never split the request head. */
-static void
-http_append_clean(struct buf *out, const char *s)
+static void http_append_clean(struct buf *out, const char *s)
 {
 	const char *run = s;
 
@@ -198,10 +212,8 @@ http_append_clean(struct buf *out, const char *s)
 	buf_append(out, run, s - run);
 }
 
-void
-http_request_build(struct buf *out, const struct http_url *u,
-    const char *user_agent, int accept_gzip, const char *if_none_match,
-    const char *if_modified_since)
+void http_request_build(struct buf *out, const struct http_url *u, const char *user_agent,
+    int accept_gzip, const char *if_none_match, const char *if_modified_since)
 {
 	buf_appends(out, "GET ");
 	buf_appends(out, u->target);
@@ -209,7 +221,8 @@ http_request_build(struct buf *out, const struct http_url *u,
 	buf_appends(out, u->hostport);
 	buf_appends(out, "\r\nUser-Agent: ");
 	http_append_clean(out, user_agent);
-	buf_appends(out, "\r\nAccept: text/html,application/xhtml+xml,"
+	buf_appends(out,
+	    "\r\nAccept: text/html,application/xhtml+xml,"
 	    "application/xml;q=0.9,*/*;q=0.8\r\nAccept-Encoding: ");
 	buf_appends(out, accept_gzip ? "gzip" : "identity");
 	if (if_none_match != NULL) {
@@ -223,8 +236,7 @@ http_request_build(struct buf *out, const struct http_url *u,
 	buf_appends(out, "\r\nConnection: keep-alive\r\n\r\n");
 }
 
-static void
-http_settings_init(void)
+static void http_settings_init(void)
 {
 	if (http_settings_ready)
 		return;
@@ -240,8 +252,7 @@ http_settings_init(void)
 	http_settings_ready = 1;
 }
 
-struct http *
-http_new(size_t max_header_bytes, const struct http_cbs *cbs, void *arg)
+struct http *http_new(size_t max_header_bytes, const struct http_cbs *cbs, void *arg)
 {
 	struct http *h = xcalloc(1, sizeof(*h));
 
@@ -255,8 +266,7 @@ http_new(size_t max_header_bytes, const struct http_cbs *cbs, void *arg)
 	return h;
 }
 
-void
-http_free(struct http *h)
+void http_free(struct http *h)
 {
 	if (h == NULL)
 		return;
@@ -265,8 +275,7 @@ http_free(struct http *h)
 	free(h);
 }
 
-static int
-http_on_message_begin_cb(llhttp_t *p)
+static int http_on_message_begin_cb(llhttp_t *p)
 {
 	struct http *h = p->data;
 
@@ -277,8 +286,7 @@ http_on_message_begin_cb(llhttp_t *p)
 	return 0;
 }
 
-static int
-http_on_header_field_cb(llhttp_t *p, const char *at, size_t len)
+static int http_on_header_field_cb(llhttp_t *p, const char *at, size_t len)
 {
 	struct http *h = p->data;
 
@@ -286,8 +294,7 @@ http_on_header_field_cb(llhttp_t *p, const char *at, size_t len)
 	return 0;
 }
 
-static int
-http_on_header_field_complete_cb(llhttp_t *p)
+static int http_on_header_field_complete_cb(llhttp_t *p)
 {
 	struct http *h = p->data;
 	int k;
@@ -304,8 +311,7 @@ http_on_header_field_complete_cb(llhttp_t *p)
 	return 0;
 }
 
-static int
-http_on_header_value_cb(llhttp_t *p, const char *at, size_t len)
+static int http_on_header_value_cb(llhttp_t *p, const char *at, size_t len)
 {
 	struct http *h = p->data;
 
@@ -313,8 +319,7 @@ http_on_header_value_cb(llhttp_t *p, const char *at, size_t len)
 	return 0;
 }
 
-static int
-http_on_header_value_complete_cb(llhttp_t *p)
+static int http_on_header_value_complete_cb(llhttp_t *p)
 {
 	struct http *h = p->data;
 
@@ -331,8 +336,7 @@ http_on_header_value_complete_cb(llhttp_t *p)
  * of any number of digits) and decides whether a body follows. Setting
  * F_SKIPBODY is what returning 1 does; we pause instead so that the caller
  * learns where the head ends, and llhttp resumes at the body decision. */
-static int
-http_on_headers_complete_cb(llhttp_t *p)
+static int http_on_headers_complete_cb(llhttp_t *p)
 {
 	struct http *h = p->data;
 	int code = p->status_code;
@@ -357,8 +361,7 @@ http_on_headers_complete_cb(llhttp_t *p)
 	return HPE_PAUSED;
 }
 
-static int
-http_on_body_cb(llhttp_t *p, const char *at, size_t len)
+static int http_on_body_cb(llhttp_t *p, const char *at, size_t len)
 {
 	struct http *h = p->data;
 
@@ -369,8 +372,7 @@ http_on_body_cb(llhttp_t *p, const char *at, size_t len)
 	return 0;
 }
 
-static int
-http_on_message_complete_cb(llhttp_t *p)
+static int http_on_message_complete_cb(llhttp_t *p)
 {
 	struct http *h = p->data;
 
@@ -380,8 +382,7 @@ http_on_message_complete_cb(llhttp_t *p)
 	return HPE_PAUSED;
 }
 
-static enum http_result
-http_fail(struct http *h, const char *why)
+static enum http_result http_fail(struct http *h, const char *why)
 {
 	h->phase = HTTP_PHASE_FAILED;
 	if (h->err == NULL)
@@ -390,8 +391,7 @@ http_fail(struct http *h, const char *why)
 }
 
 /* Acts on the pause that ended the last llhttp_execute. */
-static enum http_result
-http_event(struct http *h)
+static enum http_result http_event(struct http *h)
 {
 	enum http_event ev = h->event;
 
@@ -417,8 +417,7 @@ http_event(struct http *h)
 	return HTTP_MORE;
 }
 
-enum http_result
-http_feed(struct http *h, const char *data, size_t len, size_t *used)
+enum http_result http_feed(struct http *h, const char *data, size_t len, size_t *used)
 {
 	size_t off = 0;
 	int again = 0;
@@ -470,8 +469,7 @@ http_feed(struct http *h, const char *data, size_t len, size_t *used)
 	return r;
 }
 
-enum http_result
-http_eof(struct http *h)
+enum http_result http_eof(struct http *h)
 {
 	llhttp_errno_t e;
 
@@ -493,39 +491,33 @@ http_eof(struct http *h)
 	return http_fail(h, "connection closed before the end of the body");
 }
 
-int
-http_started(const struct http *h)
+int http_started(const struct http *h)
 {
 	return h->started;
 }
 
-int
-http_head_done(const struct http *h)
+int http_head_done(const struct http *h)
 {
 	return h->head_done;
 }
 
-int
-http_status(const struct http *h)
+int http_status(const struct http *h)
 {
 	return h->status;
 }
 
-int
-http_keep_alive(const struct http *h)
+int http_keep_alive(const struct http *h)
 {
 	return h->phase == HTTP_PHASE_DONE && h->keep_alive;
 }
 
-const char *
-http_head(const struct http *h, size_t *len)
+const char *http_head(const struct http *h, size_t *len)
 {
 	*len = h->head.len;
 	return h->head.data ? h->head.data : "";
 }
 
-int
-http_header_at(const struct http *h, size_t i, const char **name, const char **value)
+int http_header_at(const struct http *h, size_t i, const char **name, const char **value)
 {
 	const char *p = h->hdrs.data, *end = h->hdrs.data + h->hdrs.len;
 
@@ -549,8 +541,7 @@ http_header_at(const struct http *h, size_t i, const char **name, const char **v
 
 /* One walk over the name/value pairs (http_header_at from the start for
  * each index made every lookup quadratic in the number of headers). */
-const char *
-http_header(const struct http *h, const char *name)
+const char *http_header(const struct http *h, const char *name)
 {
 	const char *p = h->hdrs.data, *end = h->hdrs.data + h->hdrs.len, *n;
 	int k = http_known_index(name, strlen(name));
@@ -571,8 +562,7 @@ http_header(const struct http *h, const char *name)
 	return NULL;
 }
 
-const char *
-http_error(const struct http *h)
+const char *http_error(const struct http *h)
 {
 	return h->err;
 }

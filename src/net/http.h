@@ -15,20 +15,20 @@ struct buf;
 
 /* The parts of an absolute http(s) URL a fetch needs. */
 struct http_url {
-	int tls;		/* https */
+	int tls; /* https */
 	int port;
-	int host_is_literal;	/* IPv4 dotted or [IPv6] */
-	char host[256];		/* lower case, without brackets for IPv6 */
-	char hostport[272];	/* the Host header value */
-	char *target;		/* path and query, allocated; never contains the fragment */
+	int host_is_literal; /* IPv4 dotted or [IPv6] */
+	char host[256];	     /* lower case, without brackets for IPv6 */
+	char hostport[272];  /* the Host header value */
+	char *target;	     /* path and query, allocated; never contains the fragment */
 };
 
 struct url_parts;
 
 /* Fills u from href as url_split split it into p (lib/url.h, the one URL
  * parser); 0 or -1 with *err set to a static message. */
-int http_url_from(const char *href, const struct url_parts *p, struct http_url *u,
-    const char **err);
+int http_url_from(
+    const char *href, const struct url_parts *p, struct http_url *u, const char **err);
 void http_url_clear(struct http_url *u);
 
 /* Appends a GET request head (ending with the blank line) to out. A
@@ -36,9 +36,8 @@ void http_url_clear(struct http_url *u);
  * holds: if_none_match (an ETag as the server sent it) and
  * if_modified_since (a Last-Modified as sent), each NULL when absent;
  * control characters in them are sent as spaces. */
-void http_request_build(struct buf *out, const struct http_url *u,
-    const char *user_agent, int accept_gzip, const char *if_none_match,
-    const char *if_modified_since);
+void http_request_build(struct buf *out, const struct http_url *u, const char *user_agent,
+    int accept_gzip, const char *if_none_match, const char *if_modified_since);
 
 struct http;
 
@@ -50,10 +49,10 @@ struct http_cbs {
 };
 
 enum http_result {
-	HTTP_MORE = 0,		/* want more bytes */
-	HTTP_DONE = 1,		/* final response complete */
-	HTTP_STOPPED = 2,	/* a callback asked to stop */
-	HTTP_ERROR = -1		/* protocol violation; see http_error() */
+	HTTP_MORE = 0,	  /* want more bytes */
+	HTTP_DONE = 1,	  /* final response complete */
+	HTTP_STOPPED = 2, /* a callback asked to stop */
+	HTTP_ERROR = -1	  /* protocol violation; see http_error() */
 };
 
 struct http *http_new(size_t max_header_bytes, const struct http_cbs *cbs, void *arg);

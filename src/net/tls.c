@@ -25,14 +25,13 @@ struct tls_ctx {
 
 struct tls {
 	SSL *ssl;
-	BIO *rbio;		/* network -> SSL */
-	BIO *wbio;		/* SSL -> network */
+	BIO *rbio; /* network -> SSL */
+	BIO *wbio; /* SSL -> network */
 	char *err;
-	enum status_cause cause;	/* why, by name (set with err) */
+	enum status_cause cause; /* why, by name (set with err) */
 };
 
-struct tls_ctx *
-tls_ctx_new(int verify, const char *ca_file, char **err)
+struct tls_ctx *tls_ctx_new(int verify, const char *ca_file, char **err)
 {
 	struct tls_ctx *c;
 	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
@@ -44,11 +43,11 @@ tls_ctx_new(int verify, const char *ca_file, char **err)
 	SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
 	SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
 	/* We keep sessions per host ourselves (the fetcher's site table). */
-	SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
+	SSL_CTX_set_session_cache_mode(
+	    ctx, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
 	if (verify) {
-		int ok = ca_file && *ca_file ?
-		    SSL_CTX_load_verify_locations(ctx, ca_file, NULL) :
-		    SSL_CTX_set_default_verify_paths(ctx);
+		int ok = ca_file && *ca_file ? SSL_CTX_load_verify_locations(ctx, ca_file, NULL)
+					     : SSL_CTX_set_default_verify_paths(ctx);
 		if (ok != 1) {
 			/* A missing file is a system error, which has no
 			 * reason string of OpenSSL's own. */
@@ -73,8 +72,7 @@ tls_ctx_new(int verify, const char *ca_file, char **err)
 	return c;
 }
 
-void
-tls_ctx_free(struct tls_ctx *c)
+void tls_ctx_free(struct tls_ctx *c)
 {
 	if (c == NULL)
 		return;
@@ -82,8 +80,7 @@ tls_ctx_free(struct tls_ctx *c)
 	free(c);
 }
 
-struct tls *
-tls_new(struct tls_ctx *c, const char *host, void *session)
+struct tls *tls_new(struct tls_ctx *c, const char *host, void *session)
 {
 	struct tls *t = xcalloc(1, sizeof(*t));
 	unsigned char ipbuf[16];
@@ -91,7 +88,7 @@ tls_new(struct tls_ctx *c, const char *host, void *session)
 
 	t->ssl = SSL_new(c->ctx);
 	if (t->ssl == NULL)
-		abort();	/* only fails on allocation */
+		abort(); /* only fails on allocation */
 	t->rbio = BIO_new(BIO_s_mem());
 	t->wbio = BIO_new(BIO_s_mem());
 	if (t->rbio == NULL || t->wbio == NULL)
@@ -115,8 +112,7 @@ tls_new(struct tls_ctx *c, const char *host, void *session)
 	return t;
 }
 
-void
-tls_free(struct tls *t)
+void tls_free(struct tls *t)
 {
 	if (t == NULL)
 		return;
@@ -126,15 +122,14 @@ tls_free(struct tls *t)
 	 * that treatment. */
 	if (t->err == NULL && SSL_is_init_finished(t->ssl))
 		SSL_set_shutdown(t->ssl, SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN);
-	SSL_free(t->ssl);	/* frees both BIOs */
+	SSL_free(t->ssl); /* frees both BIOs */
 	free(t->err);
 	free(t);
 }
 
 /* The named cause of a verification result: the few a person can act on
  * differently, the rest as a plain verify failure. */
-static enum status_cause
-tls_verify_cause(long vr)
+static enum status_cause tls_verify_cause(long vr)
 {
 	switch (vr) {
 	case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT:
@@ -158,8 +153,7 @@ tls_verify_cause(long vr)
 
 /* Records why an operation failed: the verification result if the chain
  * or name was refused, else OpenSSL's error queue. */
-static void
-tls_set_error(struct tls *t, int sslerr)
+static void tls_set_error(struct tls *t, int sslerr)
 {
 	long vr = SSL_get_verify_result(t->ssl);
 	unsigned long e = ERR_peek_error();
@@ -168,8 +162,8 @@ tls_set_error(struct tls *t, int sslerr)
 		return;
 	t->cause = vr != X509_V_OK ? tls_verify_cause(vr) : CAUSE_TLS_HANDSHAKE;
 	if (vr != X509_V_OK)
-		t->err = xasprintf("certificate verify failed: %s",
-		    X509_verify_cert_error_string(vr));
+		t->err =
+		    xasprintf("certificate verify failed: %s", X509_verify_cert_error_string(vr));
 	else if (e)
 		t->err = xasprintf("TLS error: %s", ERR_reason_error_string(e));
 	else if (sslerr == SSL_ERROR_ZERO_RETURN)
@@ -179,8 +173,7 @@ tls_set_error(struct tls *t, int sslerr)
 	ERR_clear_error();
 }
 
-enum tls_result
-tls_handshake(struct tls *t)
+enum tls_result tls_handshake(struct tls *t)
 {
 	int r = SSL_do_handshake(t->ssl), e;
 
@@ -198,8 +191,7 @@ tls_handshake(struct tls *t)
 	return TLS_ERROR;
 }
 
-size_t
-tls_push(struct tls *t, const char *data, size_t len)
+size_t tls_push(struct tls *t, const char *data, size_t len)
 {
 	size_t pend = BIO_ctrl_pending(t->rbio);
 	int n;
@@ -212,8 +204,7 @@ tls_push(struct tls *t, const char *data, size_t len)
 	return n > 0 ? (size_t)n : 0;
 }
 
-int
-tls_read(struct tls *t, char *out, size_t cap)
+int tls_read(struct tls *t, char *out, size_t cap)
 {
 	int r = SSL_read(t->ssl, out, (int)cap), e;
 
@@ -231,8 +222,7 @@ tls_read(struct tls *t, char *out, size_t cap)
 	return TLS_ERROR;
 }
 
-int
-tls_write(struct tls *t, const char *data, size_t len)
+int tls_write(struct tls *t, const char *data, size_t len)
 {
 	while (len > 0) {
 		int r = SSL_write(t->ssl, data, (int)len);
@@ -246,28 +236,24 @@ tls_write(struct tls *t, const char *data, size_t len)
 	return 0;
 }
 
-size_t
-tls_pending(struct tls *t)
+size_t tls_pending(struct tls *t)
 {
 	return BIO_ctrl_pending(t->wbio);
 }
 
-size_t
-tls_pull(struct tls *t, char *out, size_t cap)
+size_t tls_pull(struct tls *t, char *out, size_t cap)
 {
 	int n = BIO_read(t->wbio, out, (int)cap);
 
 	return n > 0 ? (size_t)n : 0;
 }
 
-int
-tls_resumed(const struct tls *t)
+int tls_resumed(const struct tls *t)
 {
 	return SSL_session_reused(t->ssl);
 }
 
-void *
-tls_session(struct tls *t)
+void *tls_session(struct tls *t)
 {
 	SSL_SESSION *s = SSL_get1_session(t->ssl);
 
@@ -278,20 +264,17 @@ tls_session(struct tls *t)
 	return s;
 }
 
-void
-tls_session_free(void *s)
+void tls_session_free(void *s)
 {
 	SSL_SESSION_free(s);
 }
 
-const char *
-tls_error(const struct tls *t)
+const char *tls_error(const struct tls *t)
 {
 	return t->err ? t->err : "TLS error";
 }
 
-enum status_cause
-tls_cause(const struct tls *t)
+enum status_cause tls_cause(const struct tls *t)
 {
 	return t->err ? t->cause : CAUSE_TLS_HANDSHAKE;
 }

@@ -35,7 +35,7 @@ struct console {
 	console_view_fn *view;
 	void *ctx;
 	int live;
-	const char *token;		/* the owner's */
+	const char *token; /* the owner's */
 	struct series *ring;
 	struct consolehosts *hosts;
 	struct consolequeues *queues;
@@ -85,8 +85,8 @@ void console_sample(struct console *c, uint64_t now_ms)
 
 /* Pages/s and MB/s over the last seconds of the ring; the averages over
  * the crawl until the ring has two samples. */
-static void console_rates(const struct console *c, const struct console_view *v, double *pps,
-    double *mbps)
+static void console_rates(
+    const struct console *c, const struct console_view *v, double *pps, double *mbps)
 {
 	size_t n = series_count(c->ring);
 
@@ -94,8 +94,8 @@ static void console_rates(const struct console *c, const struct console_view *v,
 	*mbps = v->seconds > 0 ? (double)v->bytes / v->seconds / 1e6 : 0;
 	if (n >= 2) {
 		const struct series_point *b = series_at(c->ring, n - 1);
-		const struct series_point *a = series_at(c->ring,
-		    n > CONSOLE_RATE_WINDOW ? n - 1 - CONSOLE_RATE_WINDOW : 0);
+		const struct series_point *a =
+		    series_at(c->ring, n > CONSOLE_RATE_WINDOW ? n - 1 - CONSOLE_RATE_WINDOW : 0);
 		double dt = (double)(b->t_ms - a->t_ms) / 1000.0;
 		if (dt > 0) {
 			*pps = (double)(b->pages - a->pages) / dt;
@@ -154,8 +154,8 @@ static void console_limit_row(struct buf *out, const char *label, const char *k,
 	buf_appends(out, "</td></tr>\n");
 }
 
-static void console_overview(struct console *c, const struct consoleview_rq *q,
-    const struct console_view *v)
+static void console_overview(
+    struct console *c, const struct consoleview_rq *q, const struct console_view *v)
 {
 	struct buf s[12];
 	struct buf states = BUF_INIT, limits = BUF_INIT;
@@ -198,16 +198,23 @@ static void console_overview(struct console *c, const struct consoleview_rq *q,
 	    config_int(c->cfg, CK_CRAWL_MAX_TIME_SECONDS), " s");
 	{
 		const struct tmpl_var vars[] = {
-			{ "pages", s[0].data, 0 }, { "failures", s[1].data, 0 },
-			{ "pages-per-s", s[2].data, 0 }, { "pages-per-s-avg", s[3].data, 0 },
-			{ "mb-per-s", s[4].data, 0 }, { "mb", s[5].data, 0 },
-			{ "in-flight", s[6].data, 0 }, { "queued", s[7].data, 0 },
-			{ "discovered", s[8].data, 0 }, { "rss-mb", s[9].data, 0 },
-			{ "elapsed", s[10].data, 0 }, { "since", s[11].data, 0 },
-			{ "queue-states", states.data, 1 }, { "limits", limits.data, 1 },
+		    {"pages", s[0].data, 0},
+		    {"failures", s[1].data, 0},
+		    {"pages-per-s", s[2].data, 0},
+		    {"pages-per-s-avg", s[3].data, 0},
+		    {"mb-per-s", s[4].data, 0},
+		    {"mb", s[5].data, 0},
+		    {"in-flight", s[6].data, 0},
+		    {"queued", s[7].data, 0},
+		    {"discovered", s[8].data, 0},
+		    {"rss-mb", s[9].data, 0},
+		    {"elapsed", s[10].data, 0},
+		    {"since", s[11].data, 0},
+		    {"queue-states", states.data, 1},
+		    {"limits", limits.data, 1},
 		};
-		consoleview_page(q, "overview", "Overview", "overview.html", vars,
-		    sizeof vars / sizeof vars[0]);
+		consoleview_page(
+		    q, "overview", "Overview", "overview.html", vars, sizeof vars / sizeof vars[0]);
 	}
 	for (size_t i = 0; i < 12; i++)
 		buf_free(&s[i]);
@@ -224,14 +231,13 @@ static void console_live(struct console *c, const struct consolereq *r,
 	char *text;
 
 	console_rates(c, v, &pps, &mbps);
-	j = json_pack("{s:s, s:s?, s:I, s:I, s:I, s:I, s:f, s:I, s:f, s:f, s:f, s:o}",
-	    "state", v->state, "reason", v->reason,
-	    "pages", (json_int_t)v->pages, "bytes", (json_int_t)v->bytes,
-	    "failures", (json_int_t)v->failures, "in_flight", (json_int_t)v->in_flight,
-	    "seconds", v->seconds, "rss_kb", (json_int_t)v->rss_kb,
-	    "pages_per_s", pps, "pages_per_s_avg", v->seconds > 0 ? (double)v->pages / v->seconds : 0.0,
-	    "mb_per_s", mbps,
-	    "frontier", counts_json(&v->fc));
+	j = json_pack("{s:s, s:s?, s:I, s:I, s:I, s:I, s:f, s:I, s:f, s:f, s:f, s:o}", "state",
+	    v->state, "reason", v->reason, "pages", (json_int_t)v->pages, "bytes",
+	    (json_int_t)v->bytes, "failures", (json_int_t)v->failures, "in_flight",
+	    (json_int_t)v->in_flight, "seconds", v->seconds, "rss_kb", (json_int_t)v->rss_kb,
+	    "pages_per_s", pps, "pages_per_s_avg",
+	    v->seconds > 0 ? (double)v->pages / v->seconds : 0.0, "mb_per_s", mbps, "frontier",
+	    counts_json(&v->fc));
 	text = j != NULL ? json_dumps(j, JSON_COMPACT) : NULL;
 	json_decref(j);
 	if (text == NULL || text[0] != '{') {
@@ -264,8 +270,9 @@ static void console_history(struct console *c, struct ctlserver_reply *reply)
 
 	for (size_t i = 0; fd >= 0 && size > 0 && i <= CONSOLE_HISTORY_POINTS; i++) {
 		/* The last pass reads the file's end for its last line. */
-		off_t off = i < CONSOLE_HISTORY_POINTS ? (off_t)((uint64_t)size * i /
-		    CONSOLE_HISTORY_POINTS) : (size > (off_t)sizeof win ? size - (off_t)sizeof win : 0);
+		off_t off = i < CONSOLE_HISTORY_POINTS
+		    ? (off_t)((uint64_t)size * i / CONSOLE_HISTORY_POINTS)
+		    : (size > (off_t)sizeof win ? size - (off_t)sizeof win : 0);
 		ssize_t got = pread(fd, win, sizeof win - 1, off);
 		char *p = win, *nl;
 		struct series_point sp;
@@ -348,13 +355,14 @@ static void console_checkpoints(struct console *c, const struct consoleview_rq *
 			buf_appends(&rows, "</code></td></tr>\n");
 		}
 		if (n == 0)
-			buf_appends(&rows, "<tr><td class=\"empty\" colspan=\"3\">none yet</td></tr>\n");
+			buf_appends(
+			    &rows, "<tr><td class=\"empty\" colspan=\"3\">none yet</td></tr>\n");
 	}
 	checkpoint_list_free(names);
 	{
 		const struct tmpl_var vars[] = {
-			{ "note", note.data, 0 },
-			{ "rows", rows.data, 1 },
+		    {"note", note.data, 0},
+		    {"rows", rows.data, 1},
 		};
 		consoleview_page(q, "checkpoints", "Checkpoints", "checkpoints.html", vars, 2);
 	}
@@ -379,8 +387,8 @@ static void console_asset(const struct consolereq *r, struct ctlserver_reply *re
 	consoleview_headers(&reply->headers);
 }
 
-void console_answer(struct console *c, const struct consolereq *r, int tcp,
-    struct ctlserver_reply *reply)
+void console_answer(
+    struct console *c, const struct consolereq *r, int tcp, struct ctlserver_reply *reply)
 {
 	struct console_view v;
 	struct consoleview_rq q;
@@ -444,8 +452,7 @@ void console_answer(struct console *c, const struct consolereq *r, int tcp,
 }
 
 void console_handle(struct console *c, const struct consolereq_listener *l,
-    const struct ctlreq *req, ctlserver_handler control, void *ctx,
-    struct ctlserver_reply *reply)
+    const struct ctlreq *req, ctlserver_handler control, void *ctx, struct ctlserver_reply *reply)
 {
 	struct consolereq r;
 	struct consolereq_in in;
@@ -462,8 +469,10 @@ void console_handle(struct console *c, const struct consolereq_listener *l,
 	if (r.kind != CONSOLEREQ_CONTROL) {
 		console_answer(c, &r, l->tcp, reply);
 	} else if (control == NULL) {
-		consoleview_error(reply, 503, "the crawl is not running: this console shows the job "
-		    "as it was left", 1);
+		consoleview_error(reply, 503,
+		    "the crawl is not running: this console shows the job "
+		    "as it was left",
+		    1);
 	} else {
 		control(ctx, req, reply);
 		if (l->tcp)

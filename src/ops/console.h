@@ -23,30 +23,31 @@ struct config;
 /* Said on the terminal and in logs/tern.log when the console's TCP listener
  * (%s: its address) is bound beyond loopback: the console speaks plain
  * HTTP, so its token travels in clear to anyone on the path. */
-#define CONSOLE_CLEAR_WARNING "warning: the console listens on %s, beyond loopback, " \
+#define CONSOLE_CLEAR_WARNING                                                            \
+	"warning: the console listens on %s, beyond loopback, "                          \
 	"over plain HTTP: its token travels in clear; listen on 127.0.0.1 and reach it " \
 	"through an SSH tunnel instead (tern(1), console)"
 
 /* The crawl's figures at this moment. */
 struct console_view {
-	const char *state;	/* RUNNING ... FINISHED; OFFLINE when no crawl runs */
-	const char *reason;	/* may be NULL */
+	const char *state;  /* RUNNING ... FINISHED; OFFLINE when no crawl runs */
+	const char *reason; /* may be NULL */
 	uint64_t pages, bytes, failures, in_flight;
-	double seconds;		/* since the crawl (or this resume) started */
-	long rss_kb;		/* the crawl's resident memory; 0 when unknown */
+	double seconds; /* since the crawl (or this resume) started */
+	long rss_kb;	/* the crawl's resident memory; 0 when unknown */
 	struct frontier_counts fc;
 };
 typedef void console_view_fn(void *ctx, struct console_view *out);
 
 struct console_opts {
-	uv_loop_t *loop;		/* where pages that wait for work run it */
+	uv_loop_t *loop; /* where pages that wait for work run it */
 	const char *jobdir;
-	struct config *cfg;		/* the crawl's live configuration */
+	struct config *cfg; /* the crawl's live configuration */
 	struct frontier *frontier;
 	console_view_fn *view;
 	void *ctx;
-	int live;			/* a crawl runs: actions apply, pages refresh */
-	const char *token;		/* the job's token: the owner's buffer, kept by the
+	int live;	   /* a crawl runs: actions apply, pages refresh */
+	const char *token; /* the job's token: the owner's buffer, kept by the
 				 * console for its life ("" until the owner has one) */
 };
 
@@ -62,11 +63,10 @@ void console_sample(struct console *c, uint64_t now_ms);
  * console's checks (ops/consolereq.h), then its page, or the control route
  * handed to control(ctx, ...) (NULL when no crawl runs: 503). */
 void console_handle(struct console *c, const struct consolereq_listener *l,
-    const struct ctlreq *req, ctlserver_handler control, void *ctx,
-    struct ctlserver_reply *reply);
+    const struct ctlreq *req, ctlserver_handler control, void *ctx, struct ctlserver_reply *reply);
 /* Answers r (any kind but CONSOLEREQ_CONTROL), arrived on the TCP listener
  * when tcp, into reply. */
-void console_answer(struct console *c, const struct consolereq *r, int tcp,
-    struct ctlserver_reply *reply);
+void console_answer(
+    struct console *c, const struct consolereq *r, int tcp, struct ctlserver_reply *reply);
 
 #endif

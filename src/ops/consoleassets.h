@@ -7,11 +7,11 @@
 #include <stddef.h>
 
 struct consoleasset {
-	const char *name;		/* the file's name in src/ops/console/ */
-	const char *type;		/* its Content-Type */
-	const unsigned char *data;	/* len bytes, then a NUL */
+	const char *name;	   /* the file's name in src/ops/console/ */
+	const char *type;	   /* its Content-Type */
+	const unsigned char *data; /* len bytes, then a NUL */
 	size_t len;
-	const char *etag;		/* a strong ETag, quotes included */
+	const char *etag; /* a strong ETag, quotes included */
 };
 
 extern const struct consoleasset consoleassets[];

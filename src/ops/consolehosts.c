@@ -16,11 +16,11 @@
 #define CONSOLEHOSTS_AT_ONCE (256u << 10)
 
 struct consolehosts {
-	char *path;			/* JOBDIR/logs/crawl.log */
+	char *path; /* JOBDIR/logs/crawl.log */
 	struct hostsreport *h;
-	uint64_t off;			/* bytes of crawl.log fed, up to a newline */
-	uint64_t target;		/* the size to reach for the requests waiting */
-	uint64_t batch;			/* bytes fed for them so far */
+	uint64_t off;	 /* bytes of crawl.log fed, up to a newline */
+	uint64_t target; /* the size to reach for the requests waiting */
+	uint64_t batch;	 /* bytes fed for them so far */
 	char *chunk;
 	uv_idle_t idle;
 	int idle_on;
@@ -89,13 +89,14 @@ static void consolehosts_cell(struct buf *out, uint64_t v)
 
 static void consolehosts_render(struct consolehosts *ch, const struct consoleview_rq *q)
 {
-	static const char *const ov[] = { "urls", "bytes", "failed", "name" };
-	static const char *const ol[] = { "URIs (most first)", "bytes (most first)",
-		"failed (most first)", "name" };
+	static const char *const ov[] = {"urls", "bytes", "failed", "name"};
+	static const char *const ol[] = {
+	    "URIs (most first)", "bytes (most first)", "failed (most first)", "name"};
 	const char *by = q->r->sort[0] ? q->r->sort : "urls";
 	size_t from = (size_t)(q->r->pageno - 1) * CONSOLEREQ_PAGE_ROWS, n, total;
 	struct hostsreport_row *rows = xcalloc(CONSOLEREQ_PAGE_ROWS, sizeof *rows);
-	struct buf body = BUF_INIT, note = BUF_INIT, pager = BUF_INIT, so = BUF_INIT, tok = BUF_INIT;
+	struct buf body = BUF_INIT, note = BUF_INIT, pager = BUF_INIT, so = BUF_INIT,
+		   tok = BUF_INIT;
 	struct stat st;
 	char page[16];
 
@@ -120,7 +121,8 @@ static void consolehosts_render(struct consolehosts *ch, const struct consolevie
 		buf_appends(&body, "\">lines</a></td></tr>\n");
 	}
 	if (n == 0)
-		buf_appends(&body, "<tr><td class=\"empty\" colspan=\"11\">no host here</td></tr>\n");
+		buf_appends(
+		    &body, "<tr><td class=\"empty\" colspan=\"11\">no host here</td></tr>\n");
 	consoleview_num(&note, total);
 	buf_appends(&note, total == 1 ? " host in " : " hosts in ");
 	consoleview_num(&note, ch->off / 1024);
@@ -134,19 +136,20 @@ static void consolehosts_render(struct consolehosts *ch, const struct consolevie
 	if (q->r->pageno > 1) {
 		snprintf(page, sizeof page, "%u", q->r->pageno - 1);
 		buf_appends(&pager, "<a href=\"");
-		consoleview_href(&pager, q, "hosts", "sort", q->r->sort, "page", page,
-		    (const char *)NULL);
+		consoleview_href(
+		    &pager, q, "hosts", "sort", q->r->sort, "page", page, (const char *)NULL);
 		buf_appends(&pager, "\">Previous</a>");
 	}
 	if (from + n < total && q->r->pageno < CONSOLEREQ_MAX_PAGE) {
 		snprintf(page, sizeof page, "%u", q->r->pageno + 1);
 		buf_appends(&pager, "<a href=\"");
-		consoleview_href(&pager, q, "hosts", "sort", q->r->sort, "page", page,
-		    (const char *)NULL);
+		consoleview_href(
+		    &pager, q, "hosts", "sort", q->r->sort, "page", page, (const char *)NULL);
 		buf_appends(&pager, "\">Next</a>");
 	}
 	for (size_t i = 0; i < 4; i++) {
-		buf_appends(&so, strcmp(ov[i], by) == 0 ? "<option selected value=\"" : "<option value=\"");
+		buf_appends(
+		    &so, strcmp(ov[i], by) == 0 ? "<option selected value=\"" : "<option value=\"");
 		buf_appends(&so, ov[i]);
 		buf_appends(&so, "\">");
 		buf_appends(&so, ol[i]);
@@ -155,11 +158,11 @@ static void consolehosts_render(struct consolehosts *ch, const struct consolevie
 	consoleview_token_input(&tok, q);
 	{
 		const struct tmpl_var v[] = {
-			{ "token-input", tok.data, 1 },
-			{ "sort-options", so.data, 1 },
-			{ "note", note.data, 0 },
-			{ "rows", body.data, 1 },
-			{ "pager", pager.data, 1 },
+		    {"token-input", tok.data, 1},
+		    {"sort-options", so.data, 1},
+		    {"note", note.data, 0},
+		    {"rows", body.data, 1},
+		    {"pager", pager.data, 1},
 		};
 		consoleview_page(q, "hosts", "Hosts", "hosts.html", v, sizeof v / sizeof v[0]);
 	}
@@ -218,7 +221,8 @@ void consolehosts_free(struct consolehosts *ch)
 	if (ch == NULL)
 		return;
 	while (ch->waiters != NULL) {
-		consoleview_error(consoleview_wait_rq(ch->waiters)->reply, 503, "the console is closing", 0);
+		consoleview_error(
+		    consoleview_wait_rq(ch->waiters)->reply, 503, "the console is closing", 0);
 		consoleview_wait_send(ch->waiters);
 	}
 	hostsreport_free(ch->h);

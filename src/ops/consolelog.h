@@ -16,10 +16,10 @@
 #define CONSOLELOG_SCAN_BYTES (4u << 20)
 
 struct consolelog_result {
-	size_t rows;		/* lines shown */
-	uint64_t next;		/* offset to read older lines before; 0: none */
-	uint64_t size;		/* crawl.log's size */
-	uint64_t scanned;	/* bytes read */
+	size_t rows;	  /* lines shown */
+	uint64_t next;	  /* offset to read older lines before; 0: none */
+	uint64_t size;	  /* crawl.log's size */
+	uint64_t scanned; /* bytes read */
 };
 
 /* Appends up to max_rows table rows (<tr>...</tr>) of the lines that pass
@@ -27,8 +27,7 @@ struct consolelog_result {
  * annotations column is included when annotations is set. -1 and *err on a
  * read error. */
 int consolelog_rows(const char *jobdir, const struct logline_filter *f, uint64_t before,
-    size_t max_rows, int annotations, struct buf *rows, struct consolelog_result *res,
-    char **err);
+    size_t max_rows, int annotations, struct buf *rows, struct consolelog_result *res, char **err);
 /* The log page. */
 void consolelog_page(const struct consoleview_rq *q);
 

@@ -23,17 +23,17 @@
 
 struct consolequeues_row {
 	int64_t sortv;
-	struct frontier_queue_info info;	/* its strings owned by the row */
+	struct frontier_queue_info info; /* its strings owned by the row */
 };
 
 struct consolequeues_walk {
 	struct consolequeues *cq;
 	char state[16], sort[8];
-	size_t keep;				/* rows kept: the pages asked for */
-	struct topn *top;			/* the best rows met so far */
-	struct consolequeues_row *rows;		/* top's, sorted once done */
+	size_t keep;			/* rows kept: the pages asked for */
+	struct topn *top;		/* the best rows met so far */
+	struct consolequeues_row *rows; /* top's, sorted once done */
 	size_t n;
-	struct buf cursor;			/* the last key walked */
+	struct buf cursor; /* the last key walked */
 	uint64_t walked, matched, done_ms;
 	int done;
 	struct consoleview_wait *waiters;
@@ -44,7 +44,7 @@ struct consolequeues {
 	struct frontier *f;
 	uv_idle_t idle;
 	int idle_on;
-	struct consolequeues_walk *walks;	/* under way, and finished ones kept */
+	struct consolequeues_walk *walks; /* under way, and finished ones kept */
 };
 
 static void consolequeues_row_free(struct consolequeues_row *row)
@@ -55,8 +55,8 @@ static void consolequeues_row_free(struct consolequeues_row *row)
 	free((char *)row->info.last_queued);
 }
 
-static void consolequeues_row_copy(struct consolequeues_row *row, const struct frontier_queue_info *qi,
-    int64_t sortv)
+static void consolequeues_row_copy(
+    struct consolequeues_row *row, const struct frontier_queue_info *qi, int64_t sortv)
 {
 	row->sortv = sortv;
 	row->info = *qi;
@@ -119,8 +119,9 @@ static int consolequeues_offer_cb(void *arg, const struct frontier_queue_info *q
 static void consolequeues_state_class(struct buf *out, const char *state)
 {
 	for (const char *p = state; *p; p++)
-		buf_appendc(out, *p >= 'A' && *p <= 'Z' ? (char)(*p + 32) :
-		    ((*p >= 'a' && *p <= 'z') || *p == '-' ? *p : '-'));
+		buf_appendc(out,
+		    *p >= 'A' && *p <= 'Z' ? (char)(*p + 32)
+					   : ((*p >= 'a' && *p <= 'z') || *p == '-' ? *p : '-'));
 }
 
 static void consolequeues_cell_num(struct buf *out, int64_t v)
@@ -146,8 +147,8 @@ static void consolequeues_cell_text(struct buf *out, const char *cls, const char
 	buf_appends(out, "</td>");
 }
 
-static void consolequeues_row_html(struct buf *out, const struct consoleview_rq *q,
-    const struct frontier_queue_info *qi)
+static void consolequeues_row_html(
+    struct buf *out, const struct consoleview_rq *q, const struct frontier_queue_info *qi)
 {
 	buf_appends(out, "<tr><td><span class=\"qs qs-");
 	consolequeues_state_class(out, qi->state);
@@ -162,8 +163,8 @@ static void consolequeues_row_html(struct buf *out, const struct consoleview_rq 
 	consolequeues_cell_num(out, (int64_t)qi->size);
 	consolequeues_cell_num(out, (int64_t)qi->enqueues);
 	consolequeues_cell_num(out, qi->session_balance);
-	buf_appendf(out, "<td class=\"n\">%lld (%.2f)</td>", (long long)qi->last_cost,
-	    qi->average_cost);
+	buf_appendf(
+	    out, "<td class=\"n\">%lld (%.2f)</td>", (long long)qi->last_cost, qi->average_cost);
 	buf_appends(out, "<td>");
 	consoleview_time(out, qi->last_dequeue_ms);
 	buf_appends(out, "</td>");
@@ -186,8 +187,9 @@ static void consolequeues_options(struct buf *out, const char *const *values,
     const char *const *labels, size_t n, const char *selected)
 {
 	for (size_t i = 0; i < n; i++) {
-		buf_appends(out, strcmp(values[i], selected) == 0 ? "<option selected value=\"" :
-		    "<option value=\"");
+		buf_appends(out,
+		    strcmp(values[i], selected) == 0 ? "<option selected value=\""
+						     : "<option value=\"");
 		buf_appends(out, values[i]);
 		buf_appends(out, "\">");
 		buf_appends(out, labels[i]);
@@ -196,16 +198,16 @@ static void consolequeues_options(struct buf *out, const char *const *values,
 }
 
 /* The list page around rows, note and pager. */
-static void consolequeues_render(const struct consoleview_rq *q, const char *rows, const char *note,
-    const char *pager)
+static void consolequeues_render(
+    const struct consoleview_rq *q, const char *rows, const char *note, const char *pager)
 {
-	static const char *const sv[] = { "", "in-process", "ready", "snoozed", "inactive",
-		"ineligible", "retired", "exhausted" };
-	static const char *const sl[] = { "all", "in process", "ready", "snoozed", "inactive",
-		"ineligible", "retired", "exhausted" };
-	static const char *const ov[] = { "key", "size", "spend", "errors" };
-	static const char *const ol[] = { "key", "size (most first)", "spend (most first)",
-		"errors (most first)" };
+	static const char *const sv[] = {
+	    "", "in-process", "ready", "snoozed", "inactive", "ineligible", "retired", "exhausted"};
+	static const char *const sl[] = {"all", "in process", "ready", "snoozed", "inactive",
+	    "ineligible", "retired", "exhausted"};
+	static const char *const ov[] = {"key", "size", "spend", "errors"};
+	static const char *const ol[] = {
+	    "key", "size (most first)", "spend (most first)", "errors (most first)"};
 	struct buf so = BUF_INIT, oo = BUF_INIT, tok = BUF_INIT;
 
 	consolequeues_options(&so, sv, sl, 8, q->r->state);
@@ -213,12 +215,12 @@ static void consolequeues_render(const struct consoleview_rq *q, const char *row
 	consoleview_token_input(&tok, q);
 	{
 		const struct tmpl_var v[] = {
-			{ "token-input", tok.data, 1 },
-			{ "state-options", so.data, 1 },
-			{ "sort-options", oo.data, 1 },
-			{ "note", note, 0 },
-			{ "rows", rows, 1 },
-			{ "pager", pager, 1 },
+		    {"token-input", tok.data, 1},
+		    {"state-options", so.data, 1},
+		    {"sort-options", oo.data, 1},
+		    {"note", note, 0},
+		    {"rows", rows, 1},
+		    {"pager", pager, 1},
 		};
 		consoleview_page(q, "queues", "Queues", "queues.html", v, sizeof v / sizeof v[0]);
 	}
@@ -251,20 +253,24 @@ static int consolequeues_keyed_cb(void *arg, const struct frontier_queue_info *q
  * one the previous page walked. */
 static void consolequeues_keyed(struct consolequeues *cq, const struct consoleview_rq *q)
 {
-	struct consolequeues_keyed k = { q, NULL, BUF_INIT, 0, 0 };
+	struct consolequeues_keyed k = {q, NULL, BUF_INIT, 0, 0};
 	struct buf rows = BUF_INIT, note = BUF_INIT, pager = BUF_INIT;
 	int more = 0;
 
 	k.rows = &rows;
 	buf_appends(&rows, "");
 	buf_appends(&pager, "");
-	frontier_walk_queues(cq->f, q->r->key.data, CONSOLEQUEUES_SCAN, consolequeues_keyed_cb, &k,
-	    &more);
+	frontier_walk_queues(
+	    cq->f, q->r->key.data, CONSOLEQUEUES_SCAN, consolequeues_keyed_cb, &k, &more);
 	if (k.shown == 0)
-		buf_appends(&rows, "<tr><td class=\"empty\" colspan=\"13\">no queue here</td></tr>\n");
+		buf_appends(
+		    &rows, "<tr><td class=\"empty\" colspan=\"13\">no queue here</td></tr>\n");
 	buf_appendf(&note, "%zu queues%s%s, in key order%s; %zu queue records read for this page",
-	    k.shown, q->r->state[0] ? " " : "", q->r->state, q->r->key.len > 0 ? " after the last "
-	    "page's" : "", k.walked);
+	    k.shown, q->r->state[0] ? " " : "", q->r->state,
+	    q->r->key.len > 0 ? " after the last "
+				"page's"
+			      : "",
+	    k.walked);
 	if (more && k.shown < CONSOLEREQ_PAGE_ROWS)
 		buf_appendf(&note, " (at most %d a page: Next goes on)", CONSOLEQUEUES_SCAN);
 	buf_appendc(&note, '.');
@@ -287,11 +293,12 @@ static void consolequeues_keyed(struct consolequeues *cq, const struct consolevi
 }
 
 /* A finished walk's page for q. */
-static void consolequeues_sorted_page(const struct consolequeues_walk *w,
-    const struct consoleview_rq *q)
+static void consolequeues_sorted_page(
+    const struct consolequeues_walk *w, const struct consoleview_rq *q)
 {
 	struct buf rows = BUF_INIT, note = BUF_INIT, pager = BUF_INIT;
-	size_t from = (size_t)(q->r->pageno - 1) * CONSOLEREQ_PAGE_ROWS, to = from + CONSOLEREQ_PAGE_ROWS;
+	size_t from = (size_t)(q->r->pageno - 1) * CONSOLEREQ_PAGE_ROWS,
+	       to = from + CONSOLEREQ_PAGE_ROWS;
 	char page[16];
 
 	buf_appends(&rows, "");
@@ -301,10 +308,11 @@ static void consolequeues_sorted_page(const struct consolequeues_walk *w,
 	for (size_t i = from; i < to; i++)
 		consolequeues_row_html(&rows, q, &w->rows[i].info);
 	if (from >= to)
-		buf_appends(&rows, "<tr><td class=\"empty\" colspan=\"13\">no queue here</td></tr>\n");
+		buf_appends(
+		    &rows, "<tr><td class=\"empty\" colspan=\"13\">no queue here</td></tr>\n");
 	buf_appendf(&note, "%llu of %llu queues%s%s, by %s, most first; rows %zu to %zu.",
-	    (unsigned long long)w->matched, (unsigned long long)w->walked, w->state[0] ? " are " : "",
-	    w->state, w->sort, from < to ? from + 1 : 0, to);
+	    (unsigned long long)w->matched, (unsigned long long)w->walked,
+	    w->state[0] ? " are " : "", w->state, w->sort, from < to ? from + 1 : 0, to);
 	if (q->r->pageno > 1) {
 		snprintf(page, sizeof page, "%u", q->r->pageno - 1);
 		buf_appends(&pager, "<a href=\"");
@@ -356,8 +364,8 @@ static void consolequeues_idle_cb(uv_idle_t *h)
 		int more = 0;
 		if (w->done)
 			continue;
-		frontier_walk_queues(cq->f, w->cursor.data, CONSOLEQUEUES_STEP,
-		    consolequeues_offer_cb, w, &more);
+		frontier_walk_queues(
+		    cq->f, w->cursor.data, CONSOLEQUEUES_STEP, consolequeues_offer_cb, w, &more);
 		if (more)
 			running = 1;
 		else
@@ -388,8 +396,9 @@ static void consolequeues_prune(struct consolequeues *cq)
 static void consolequeues_sorted(struct consolequeues *cq, const struct consoleview_rq *q)
 {
 	/* Four pages more than asked for, so that Next is served by this walk. */
-	size_t keep = (size_t)(q->r->pageno + 4 < CONSOLEREQ_MAX_PAGE ? q->r->pageno + 4 :
-	    CONSOLEREQ_MAX_PAGE) * CONSOLEREQ_PAGE_ROWS;
+	size_t keep = (size_t)(q->r->pageno + 4 < CONSOLEREQ_MAX_PAGE ? q->r->pageno + 4
+								      : CONSOLEREQ_MAX_PAGE) *
+	    CONSOLEREQ_PAGE_ROWS;
 	struct consolequeues_walk *w;
 
 	consolequeues_prune(cq);
@@ -407,7 +416,8 @@ static void consolequeues_sorted(struct consolequeues *cq, const struct consolev
 		snprintf(w->state, sizeof w->state, "%s", q->r->state);
 		snprintf(w->sort, sizeof w->sort, "%s", q->r->sort);
 		w->keep = keep;
-		w->top = topn_new(keep, sizeof(struct consolequeues_row), consolequeues_before, NULL);
+		w->top =
+		    topn_new(keep, sizeof(struct consolequeues_row), consolequeues_before, NULL);
 		buf_appends(&w->cursor, "");
 		w->next = cq->walks;
 		cq->walks = w;
@@ -498,7 +508,7 @@ void consolequeues_detail(struct consolequeues *cq, const struct consoleview_rq 
 	struct buf fields = BUF_INIT, next = BUF_INIT, log = BUF_INIT, host = BUF_INIT;
 	struct buf next_note = BUF_INIT, log_note = BUF_INIT;
 	struct consolelog_result res;
-	struct logline_filter lf = { NULL, NULL, NULL };
+	struct logline_filter lf = {NULL, NULL, NULL};
 	char *err = NULL;
 	int n;
 
@@ -508,10 +518,13 @@ void consolequeues_detail(struct consolequeues *cq, const struct consoleview_rq 
 		return;
 	}
 	buf_appends(&next, "");
-	n = frontier_queue_head(cq->f, q->r->key.data, CONSOLEQUEUES_HEAD, consolequeues_uri_cb,
-	    &next);
-	buf_appendf(&next_note, n < 0 ? "could not read the queue's URIs" : n == 0 ?
-	    "the queue holds no URI" : "the first %d, in the order they will be fetched", n);
+	n = frontier_queue_head(
+	    cq->f, q->r->key.data, CONSOLEQUEUES_HEAD, consolequeues_uri_cb, &next);
+	buf_appendf(&next_note,
+	    n < 0	 ? "could not read the queue's URIs"
+		: n == 0 ? "the queue holds no URI"
+			 : "the first %d, in the order they will be fetched",
+	    n);
 	surt_queue_host(q->r->key.data, &host);
 	lf.host = host.data;
 	buf_appends(&log, "");
@@ -528,13 +541,14 @@ void consolequeues_detail(struct consolequeues *cq, const struct consoleview_rq 
 	}
 	{
 		const struct tmpl_var v[] = {
-			{ "fields", fields.data, 1 },
-			{ "next-note", next_note.data, 0 },
-			{ "next", next.data, 1 },
-			{ "log-note", log_note.data, 0 },
-			{ "log", log.data, 1 },
+		    {"fields", fields.data, 1},
+		    {"next-note", next_note.data, 0},
+		    {"next", next.data, 1},
+		    {"log-note", log_note.data, 0},
+		    {"log", log.data, 1},
 		};
-		consoleview_page(q, "queue", q->r->key.data, "queue.html", v, sizeof v / sizeof v[0]);
+		consoleview_page(
+		    q, "queue", q->r->key.data, "queue.html", v, sizeof v / sizeof v[0]);
 	}
 	buf_free(&fields);
 	buf_free(&next);

@@ -14,11 +14,25 @@
 #define CONSOLEREQ_PREFIX "/console/"
 
 static const char *const consolereq_paths[CONSOLEREQ__NPAGES] = {
-	"", "queues", "queue", "hosts", "log", "settings", "checkpoints", "api/live", "api/history",
+    "",
+    "queues",
+    "queue",
+    "hosts",
+    "log",
+    "settings",
+    "checkpoints",
+    "api/live",
+    "api/history",
 };
 
 static const char *const consolereq_states[] = {
-	"in-process", "ready", "snoozed", "inactive", "ineligible", "retired", "exhausted",
+    "in-process",
+    "ready",
+    "snoozed",
+    "inactive",
+    "ineligible",
+    "retired",
+    "exhausted",
 };
 
 const char *consolereq_page_path(enum consolereq_page p)
@@ -47,8 +61,8 @@ void consolereq_free(struct consolereq *r)
 
 void consolereq_copy(struct consolereq *dst, const struct consolereq *src)
 {
-	struct buf keep[5] = { dst->location, dst->key, dst->code, dst->host, dst->mime };
-	const struct buf *from[5] = { &src->location, &src->key, &src->code, &src->host, &src->mime };
+	struct buf keep[5] = {dst->location, dst->key, dst->code, dst->host, dst->mime};
+	const struct buf *from[5] = {&src->location, &src->key, &src->code, &src->host, &src->mime};
 
 	*dst = *src;
 	dst->asset = NULL;
@@ -58,7 +72,7 @@ void consolereq_copy(struct consolereq *dst, const struct consolereq *src)
 	dst->host = keep[3];
 	dst->mime = keep[4];
 	{
-		struct buf *to[5] = { &dst->location, &dst->key, &dst->code, &dst->host, &dst->mime };
+		struct buf *to[5] = {&dst->location, &dst->key, &dst->code, &dst->host, &dst->mime};
 		for (size_t i = 0; i < 5; i++) {
 			buf_reset(to[i]);
 			buf_append(to[i], from[i]->data != NULL ? from[i]->data : "", from[i]->len);
@@ -68,7 +82,7 @@ void consolereq_copy(struct consolereq *dst, const struct consolereq *src)
 
 static void consolereq_reset(struct consolereq *r)
 {
-	struct buf *bufs[] = { &r->location, &r->key, &r->code, &r->host, &r->mime };
+	struct buf *bufs[] = {&r->location, &r->key, &r->code, &r->host, &r->mime};
 
 	for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) {
 		buf_reset(bufs[i]);
@@ -247,8 +261,8 @@ static int consolereq_param(struct consolereq *r, const struct buf *n, const str
 		if (v->len > 0 && !consolereq_is_state(val, r->state, sizeof r->state))
 			goto bad;
 	} else if (strcmp(name, "sort") == 0 && (q || h)) {
-		static const char *const qs[] = { "key", "size", "spend", "errors" };
-		static const char *const hs[] = { "urls", "bytes", "failed", "name" };
+		static const char *const qs[] = {"key", "size", "spend", "errors"};
+		static const char *const hs[] = {"urls", "bytes", "failed", "name"};
 		const char *const *set = q ? qs : hs;
 		size_t i;
 		for (i = 0; i < 4; i++)
@@ -273,14 +287,15 @@ static int consolereq_param(struct consolereq *r, const struct buf *n, const str
 		buf_append(&r->code, val, v->len);
 	} else if (strcmp(name, "host") == 0 && r->page == CONSOLEREQ_LOG) {
 		for (size_t i = 0; i < v->len; i++)
-			v->data[i] = (char)(v->data[i] >= 'A' && v->data[i] <= 'Z' ? v->data[i] + 32 :
-			    v->data[i]);
+			v->data[i] = (char)(v->data[i] >= 'A' && v->data[i] <= 'Z' ? v->data[i] + 32
+										   : v->data[i]);
 		if (v->len > 0 && !consolereq_chars(val, v->len, 255, consolereq_hostchars))
 			goto bad;
 		buf_append(&r->host, val, v->len);
 	} else if (strcmp(name, "mime") == 0 && r->page == CONSOLEREQ_LOG) {
-		if (v->len > 0 && !consolereq_chars(val, v->len, 127,
-		    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/.+-_;=* "))
+		if (v->len > 0 &&
+		    !consolereq_chars(val, v->len, 127,
+			"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/.+-_;=* "))
 			goto bad;
 		buf_append(&r->mime, val, v->len);
 	} else if (strcmp(name, "before") == 0 && r->page == CONSOLEREQ_LOG) {
@@ -326,8 +341,8 @@ static int consolereq_page_of(const char *rest)
 	return -1;
 }
 
-void consolereq_route(const struct consolereq_listener *l, const struct consolereq_in *in,
-    struct consolereq *r)
+void consolereq_route(
+    const struct consolereq_listener *l, const struct consolereq_in *in, struct consolereq *r)
 {
 	const char *path = in->path, *query = in->query != NULL ? in->query : "";
 	int get = strcmp(in->method, "GET") == 0, post = strcmp(in->method, "POST") == 0;
@@ -338,14 +353,17 @@ void consolereq_route(const struct consolereq_listener *l, const struct consoler
 	r->json = !console && strcmp(path, "/") != 0 && strcmp(path, "/console") != 0;
 	if (console && strncmp(path, "/console/api/", 13) == 0)
 		r->json = 1;
-	if ((l->tcp && in->host == NULL) || (in->host != NULL && !consolereq_host_ok(l, in->host))) {
-		consolereq_refuse(r, 403, "this Host is not served here (a name other than "
+	if ((l->tcp && in->host == NULL) ||
+	    (in->host != NULL && !consolereq_host_ok(l, in->host))) {
+		consolereq_refuse(r, 403,
+		    "this Host is not served here (a name other than "
 		    "localhost or an IP address must be listed in console.host-names)");
 		return;
 	}
 	if (console && strncmp(path, "/console/static/", 16) == 0) {
 		const char *name = path + 16;
-		if (!consolereq_chars(name, strlen(name), 64, "abcdefghijklmnopqrstuvwxyz0123456789.-")) {
+		if (!consolereq_chars(
+			name, strlen(name), 64, "abcdefghijklmnopqrstuvwxyz0123456789.-")) {
 			consolereq_refuse(r, 404, "no such asset");
 		} else if (!get) {
 			consolereq_refuse(r, 405, "use GET");
@@ -359,7 +377,8 @@ void consolereq_route(const struct consolereq_listener *l, const struct consoler
 		r->kind = r->json ? CONSOLEREQ_REFUSE : CONSOLEREQ_LOGIN;
 		r->status = tok == 0 ? 401 : 403;
 		r->why = tok == 0 ? "this console needs its token (printed by tern console; "
-		    "also in JOBDIR/console.token)" : "wrong token";
+				    "also in JOBDIR/console.token)"
+				  : "wrong token";
 		return;
 	}
 	if (post && consolereq_cross_origin(in)) {

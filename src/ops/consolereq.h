@@ -32,10 +32,10 @@
 
 /* Where the request arrived. */
 struct consolereq_listener {
-	int tcp;			/* 1: the TCP listener; 0: control.sock */
-	const char *token;		/* the job's token (TCP) */
-	unsigned port;			/* the TCP listener's port */
-	const char *const *names;	/* more host names accepted in Host */
+	int tcp;		  /* 1: the TCP listener; 0: control.sock */
+	const char *token;	  /* the job's token (TCP) */
+	unsigned port;		  /* the TCP listener's port */
+	const char *const *names; /* more host names accepted in Host */
 	size_t nnames;
 };
 
@@ -46,12 +46,12 @@ struct consolereq_in {
 };
 
 enum consolereq_kind {
-	CONSOLEREQ_REFUSE,	/* answer status and why (JSON when json, else a page) */
-	CONSOLEREQ_LOGIN,	/* the login page, with status 401 or 403 */
-	CONSOLEREQ_REDIRECT,	/* 303 to location */
-	CONSOLEREQ_ASSET,	/* the static asset named asset */
-	CONSOLEREQ_PAGE,	/* a console page or its JSON (page) */
-	CONSOLEREQ_CONTROL,	/* a control-socket route (doc/formats.md, "Control socket") */
+	CONSOLEREQ_REFUSE,   /* answer status and why (JSON when json, else a page) */
+	CONSOLEREQ_LOGIN,    /* the login page, with status 401 or 403 */
+	CONSOLEREQ_REDIRECT, /* 303 to location */
+	CONSOLEREQ_ASSET,    /* the static asset named asset */
+	CONSOLEREQ_PAGE,     /* a console page or its JSON (page) */
+	CONSOLEREQ_CONTROL,  /* a control-socket route (doc/formats.md, "Control socket") */
 };
 
 enum consolereq_page {
@@ -62,30 +62,30 @@ enum consolereq_page {
 	CONSOLEREQ_LOG,
 	CONSOLEREQ_SETTINGS,
 	CONSOLEREQ_CHECKPOINTS,
-	CONSOLEREQ_LIVE,	/* JSON: the status and the samples since `since` */
-	CONSOLEREQ_HISTORY,	/* JSON: the long view from progress.log */
+	CONSOLEREQ_LIVE,    /* JSON: the status and the samples since `since` */
+	CONSOLEREQ_HISTORY, /* JSON: the long view from progress.log */
 	CONSOLEREQ__NPAGES
 };
 
 struct consolereq {
 	enum consolereq_kind kind;
-	int status;		/* REFUSE, LOGIN */
-	const char *why;	/* REFUSE, LOGIN: for a person */
-	int json;		/* errors as JSON: an API or control route */
+	int status;	 /* REFUSE, LOGIN */
+	const char *why; /* REFUSE, LOGIN: for a person */
+	int json;	 /* errors as JSON: an API or control route */
 	enum consolereq_page page;
-	const char *asset;	/* ASSET: the name after /console/static/ (in in->path) */
-	struct buf location;	/* REDIRECT */
-	int token_in_query;	/* links of the answer must carry the token */
+	const char *asset;   /* ASSET: the name after /console/static/ (in in->path) */
+	struct buf location; /* REDIRECT */
+	int token_in_query;  /* links of the answer must carry the token */
 	/* Parameters, checked: */
-	char state[16];		/* queues: a state word, lowercase; "" for all */
-	char sort[8];		/* queues: key size spend errors; hosts: urls bytes failed name */
-	unsigned pageno;	/* 1 to CONSOLEREQ_MAX_PAGE */
-	struct buf key;		/* queue: its key; queues: resume after this key */
-	struct buf code;	/* log: a status "200", "-6", "4xx", or "" */
-	struct buf host;	/* log: a host, lowercase, or "" */
-	struct buf mime;	/* log: a MIME type prefix, or "" */
-	uint64_t before;	/* log: read what lies before this offset; 0: the end */
-	uint64_t since;		/* live: samples after this time (ms) */
+	char state[16];	 /* queues: a state word, lowercase; "" for all */
+	char sort[8];	 /* queues: key size spend errors; hosts: urls bytes failed name */
+	unsigned pageno; /* 1 to CONSOLEREQ_MAX_PAGE */
+	struct buf key;	 /* queue: its key; queues: resume after this key */
+	struct buf code; /* log: a status "200", "-6", "4xx", or "" */
+	struct buf host; /* log: a host, lowercase, or "" */
+	struct buf mime; /* log: a MIME type prefix, or "" */
+	uint64_t before; /* log: read what lies before this offset; 0: the end */
+	uint64_t since;	 /* live: samples after this time (ms) */
 };
 
 void consolereq_init(struct consolereq *r);
@@ -94,8 +94,8 @@ void consolereq_free(struct consolereq *r);
  * is not kept: it points into the request's path). */
 void consolereq_copy(struct consolereq *dst, const struct consolereq *src);
 /* Decides what to do with in, arriving at l, into r (reset first). */
-void consolereq_route(const struct consolereq_listener *l, const struct consolereq_in *in,
-    struct consolereq *r);
+void consolereq_route(
+    const struct consolereq_listener *l, const struct consolereq_in *in, struct consolereq *r);
 /* 1 if host (a Host header's value) may be served at l. */
 int consolereq_host_ok(const struct consolereq_listener *l, const char *host);
 /* The page's path under /console/ ("" for the overview, "queues", ...). */

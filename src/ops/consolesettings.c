@@ -7,8 +7,8 @@
 
 /* A <select> of the choices (enum) or true/false (bool), else a text
  * field; name, value and choices are escaped. */
-static void consolesettings_input(struct buf *out, const char *name, enum config_key k,
-    const char *value, int editable)
+static void consolesettings_input(
+    struct buf *out, const char *name, enum config_key k, const char *value, int editable)
 {
 	enum config_type t = config_type(k);
 	const char *choices = t == CT_ENUM ? config_choices(k) : t == CT_BOOL ? "true|false" : NULL;
@@ -72,18 +72,21 @@ void consolesettings_page(const struct config *cfg, const struct consoleview_rq 
 			buf_appends(&ov, "(none)");
 		{
 			const struct tmpl_var v[] = {
-				{ "note", editable ? "A change takes effect at once unless marked "
-				    "\"on resume\"; tern.conf in the job directory is rewritten with it. "
-				    "Descriptions of every key: tern.conf(5)." :
-				    "The crawl is not running: edit tern.conf in the job directory, or "
-				    "resume with --set, to change settings.", 0 },
-				{ "editable", editable ? "1" : "0", 0 },
-				{ "disabled", editable ? "" : "disabled", 1 },
-				{ "sections", sections.data, 1 },
-				{ "overrides", ov.data, 1 },
+			    {"note",
+				editable
+				    ? "A change takes effect at once unless marked "
+				      "\"on resume\"; tern.conf in the job directory is rewritten with it. "
+				      "Descriptions of every key: tern.conf(5)."
+				    : "The crawl is not running: edit tern.conf in the job directory, or "
+				      "resume with --set, to change settings.",
+				0},
+			    {"editable", editable ? "1" : "0", 0},
+			    {"disabled", editable ? "" : "disabled", 1},
+			    {"sections", sections.data, 1},
+			    {"overrides", ov.data, 1},
 			};
-			consoleview_page(q, "settings", "Settings", "settings.html", v,
-			    sizeof v / sizeof v[0]);
+			consoleview_page(
+			    q, "settings", "Settings", "settings.html", v, sizeof v / sizeof v[0]);
 		}
 		buf_free(&ov);
 	}

@@ -27,7 +27,8 @@ static int consoletoken_read(const char *path, char *out, char **err)
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
 	    (st.st_mode & 077) != 0) {
 		*err = xasprintf("%s: must be a file of yours readable by you only (chmod 600), "
-		    "or removed to make a new token", path);
+				 "or removed to make a new token",
+		    path);
 		close(fd);
 		return -1;
 	}
@@ -35,11 +36,13 @@ static int consoletoken_read(const char *path, char *out, char **err)
 	close(fd);
 	if (n >= 0 && (size_t)n < sizeof text)
 		text[n] = '\0';
-	if (n < CONSOLEREQ_TOKEN_LEN || (n == CONSOLEREQ_TOKEN_LEN + 1 &&
-	    text[CONSOLEREQ_TOKEN_LEN] != '\n') || n > CONSOLEREQ_TOKEN_LEN + 1 ||
+	if (n < CONSOLEREQ_TOKEN_LEN ||
+	    (n == CONSOLEREQ_TOKEN_LEN + 1 && text[CONSOLEREQ_TOKEN_LEN] != '\n') ||
+	    n > CONSOLEREQ_TOKEN_LEN + 1 ||
 	    strspn(text, "0123456789abcdef") < CONSOLEREQ_TOKEN_LEN) {
 		*err = xasprintf("%s: does not hold a token (64 hex digits); remove it to make "
-		    "a new one", path);
+				 "a new one",
+		    path);
 		return -1;
 	}
 	memcpy(out, text, CONSOLEREQ_TOKEN_LEN);
@@ -71,7 +74,7 @@ static int consoletoken_create(const char *path, char **err)
 	} else if (link(tmp, path) != 0 && errno != EEXIST) {
 		*err = xasprintf("%s: %s", path, strerror(errno));
 	} else {
-		rc = 0;	/* made here, or by another process just now: read it */
+		rc = 0; /* made here, or by another process just now: read it */
 	}
 	if (fd >= 0)
 		close(fd);

@@ -13,7 +13,7 @@
 
 struct consoleview_wait {
 	struct ctlserver_defer *d;
-	struct consolereq r;		/* a copy: the request's own is gone */
+	struct consolereq r; /* a copy: the request's own is gone */
 	struct consoleview_rq q;
 	struct consoleview_wait **list;
 	struct consoleview_wait *next;
@@ -86,7 +86,8 @@ const struct consoleasset *consoleview_asset(const char *name)
 
 void consoleview_headers(struct buf *h)
 {
-	buf_appends(h, "Content-Security-Policy: default-src 'none'; script-src 'self'; "
+	buf_appends(h,
+	    "Content-Security-Policy: default-src 'none'; script-src 'self'; "
 	    "style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; "
 	    "frame-ancestors 'none'; base-uri 'none'\r\n"
 	    "X-Content-Type-Options: nosniff\r\n"
@@ -190,8 +191,8 @@ static void consoleview_standalone(struct ctlserver_reply *reply, int status, co
 void consoleview_login(struct ctlserver_reply *reply, int status, const char *why, const char *path)
 {
 	const struct tmpl_var v[] = {
-		{ "why", why, 0 },
-		{ "action", path, 0 },
+	    {"why", why, 0},
+	    {"action", path, 0},
 	};
 
 	consoleview_standalone(reply, status, "login.html", v, sizeof v / sizeof v[0]);
@@ -203,9 +204,9 @@ void consoleview_error(struct ctlserver_reply *reply, int status, const char *wh
 {
 	char code[16];
 	const struct tmpl_var v[] = {
-		{ "status", code, 0 },
-		{ "why", why, 0 },
-		{ "tq", "", 1 },
+	    {"status", code, 0},
+	    {"why", why, 0},
+	    {"tq", "", 1},
 	};
 
 	if (json) {
@@ -239,20 +240,20 @@ void consoleview_page(const struct consoleview_rq *q, const char *page, const ch
 		consoleview_time(&now, (uint64_t)ts.tv_sec * 1000);
 		{
 			const struct tmpl_var lv[] = {
-				/* The page's script sends the token in a header; on
+			    /* The page's script sends the token in a header; on
 				 * control.sock there is none to send. */
-				{ "token", q->tcp ? q->token : "", 0 },
-				{ "title", title, 0 },
-				{ "job", q->jobdir, 0 },
-				{ "page", page, 0 },
-				{ "live", q->live ? "1" : "0", 0 },
-				{ "tq", tq.data, 1 },
-				{ "state", q->state, 0 },
-				{ "reason", q->reason, 0 },
-				{ "body", body.data, 1 },
-				{ "version", PACKAGE_VERSION, 0 },
-				{ "where", q->tcp ? "TCP listener" : "control.sock", 0 },
-				{ "now", now.data, 0 },
+			    {"token", q->tcp ? q->token : "", 0},
+			    {"title", title, 0},
+			    {"job", q->jobdir, 0},
+			    {"page", page, 0},
+			    {"live", q->live ? "1" : "0", 0},
+			    {"tq", tq.data, 1},
+			    {"state", q->state, 0},
+			    {"reason", q->reason, 0},
+			    {"body", body.data, 1},
+			    {"version", PACKAGE_VERSION, 0},
+			    {"where", q->tcp ? "TCP listener" : "control.sock", 0},
+			    {"now", now.data, 0},
 			};
 			buf_reset(&q->reply->body);
 			t = consoleview_tmpl("layout.html", &len);

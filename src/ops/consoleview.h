@@ -18,11 +18,11 @@
 /* One request being answered with a page. */
 struct consoleview_rq {
 	const struct consolereq *r;
-	int tcp;			/* on the TCP listener */
-	const char *token;		/* the job's token ("" if none) */
+	int tcp;	   /* on the TCP listener */
+	const char *token; /* the job's token ("" if none) */
 	const char *jobdir;
-	const char *state, *reason;	/* the crawl's, for the header */
-	int live;			/* the crawl runs: pages refresh, actions work */
+	const char *state, *reason; /* the crawl's, for the header */
+	int live;		    /* the crawl runs: pages refresh, actions work */
 	struct ctlserver_reply *reply;
 };
 
@@ -47,8 +47,8 @@ void consoleview_time(struct buf *out, uint64_t ms);
 void consoleview_page(const struct consoleview_rq *q, const char *page, const char *title,
     const char *tmpl, const struct tmpl_var *vars, size_t nvars);
 /* The login page (401 or 403 and why), naming the path to come back to. */
-void consoleview_login(struct ctlserver_reply *reply, int status, const char *why,
-    const char *path);
+void consoleview_login(
+    struct ctlserver_reply *reply, int status, const char *why, const char *path);
 /* A refusal: JSON {"error", "status"} when json, else a standalone page. */
 void consoleview_error(struct ctlserver_reply *reply, int status, const char *why, int json);
 /* The headers every answer of the console carries (the TCP listener's

@@ -44,14 +44,14 @@
 
 struct crawlctl {
 	struct crawl *cr;
-	struct ctlserver *srv;		/* control.sock */
-	struct ctlserver *tcp;		/* the console's TCP listener, once asked for */
+	struct ctlserver *srv; /* control.sock */
+	struct ctlserver *tcp; /* the console's TCP listener, once asked for */
 	struct console *console;
 	struct consolereq_listener unix_l, tcp_l;
 	char token[CONSOLEREQ_TOKEN_LEN + 1];
-	char **names;			/* console.host-names */
+	char **names; /* console.host-names */
 	char url[192];
-	uv_timer_t sample;		/* the console's sample, once a second */
+	uv_timer_t sample; /* the console's sample, once a second */
 };
 
 static enum crawl_state crawlctl_state(const struct crawl *cr)
@@ -92,17 +92,12 @@ static void crawlctl_status(struct crawl *cr, struct ctlserver_reply *r)
 
 	crawl_status(cr, &cs);
 	frontier_counts(crawl_frontier(cr), &fc);
-	crawlctl_json(r, json_pack("{s:s, s:s?, s:b, s:I, s:I, s:I, s:o, s:i, s:f, s:o}",
-	    "state", crawl_state_name(cs.state),
-	    "reason", cs.reason,
-	    "at_finish", cs.at_finish,
-	    "pages", (json_int_t)st->pages,
-	    "bytes", (json_int_t)st->bytes,
-	    "failures", (json_int_t)st->failures,
-	    "failures_by_cause", failures_json(st),
-	    "in_flight", cs.in_flight,
-	    "seconds", cs.seconds,
-	    "frontier", counts_json(&fc)));
+	crawlctl_json(r,
+	    json_pack("{s:s, s:s?, s:b, s:I, s:I, s:I, s:o, s:i, s:f, s:o}", "state",
+		crawl_state_name(cs.state), "reason", cs.reason, "at_finish", cs.at_finish, "pages",
+		(json_int_t)st->pages, "bytes", (json_int_t)st->bytes, "failures",
+		(json_int_t)st->failures, "failures_by_cause", failures_json(st), "in_flight",
+		cs.in_flight, "seconds", cs.seconds, "frontier", counts_json(&fc)));
 }
 
 static void crawlctl_metrics(struct crawlctl *cc, struct ctlserver_reply *r)
@@ -110,12 +105,20 @@ static void crawlctl_metrics(struct crawlctl *cc, struct ctlserver_reply *r)
 	struct crawl *cr = cc->cr;
 	const struct crawl_stats *st = crawl_stats(cr);
 	struct crawl_status cs;
-	static const char *const classes[6] = { "negative", "1xx", "2xx", "3xx", "4xx", "5xx" };
+	static const char *const classes[6] = {"negative", "1xx", "2xx", "3xx", "4xx", "5xx"};
 	struct frontier_counts fc;
 	struct buf *b = &r->body;
-	const struct { const char *name; uint64_t v; } qs[] = {
-		{ "in-process", 0 }, { "ready", 0 }, { "snoozed", 0 }, { "inactive", 0 },
-		{ "ineligible", 0 }, { "retired", 0 }, { "exhausted", 0 },
+	const struct {
+		const char *name;
+		uint64_t v;
+	} qs[] = {
+	    {"in-process", 0},
+	    {"ready", 0},
+	    {"snoozed", 0},
+	    {"inactive", 0},
+	    {"ineligible", 0},
+	    {"retired", 0},
+	    {"exhausted", 0},
 	};
 	uint64_t qv[7];
 
@@ -129,87 +132,104 @@ static void crawlctl_metrics(struct crawlctl *cc, struct ctlserver_reply *r)
 	qv[5] = fc.retired;
 	qv[6] = fc.exhausted;
 	r->content_type = "text/plain; version=0.0.4";
-	buf_appends(b, "# HELP tern_pages_total Final dispositions with an HTTP status.\n"
+	buf_appends(b,
+	    "# HELP tern_pages_total Final dispositions with an HTTP status.\n"
 	    "# TYPE tern_pages_total counter\n");
 	buf_appendf(b, "tern_pages_total %llu\n", (unsigned long long)st->pages);
-	buf_appends(b, "# HELP tern_bytes_total Entity bytes of those pages.\n"
+	buf_appends(b,
+	    "# HELP tern_bytes_total Entity bytes of those pages.\n"
 	    "# TYPE tern_bytes_total counter\n");
 	buf_appendf(b, "tern_bytes_total %llu\n", (unsigned long long)st->bytes);
-	buf_appends(b, "# HELP tern_responses_total Final dispositions by status class.\n"
+	buf_appends(b,
+	    "# HELP tern_responses_total Final dispositions by status class.\n"
 	    "# TYPE tern_responses_total counter\n");
 	for (int i = 0; i < 6; i++)
 		buf_appendf(b, "tern_responses_total{class=\"%s\"} %llu\n", classes[i],
 		    (unsigned long long)st->status_class[i]);
 	buf_appends(b, "# TYPE tern_failures_total counter\n");
 	buf_appendf(b, "tern_failures_total %llu\n", (unsigned long long)st->failures);
-	buf_appends(b, "# HELP tern_failures_by_cause_total Final failures by cause (tern(1) FAILURES; "
+	buf_appends(b,
+	    "# HELP tern_failures_by_cause_total Final failures by cause (tern(1) FAILURES; "
 	    "http counts 4xx and 5xx pages).\n# TYPE tern_failures_by_cause_total counter\n");
 	for (int g = 0; g < STATUS_GROUP_COUNT; g++)
-		buf_appendf(b, "tern_failures_by_cause_total{cause=\"%s\"} %llu\n", status_group_word(g),
-		    (unsigned long long)st->failures_by_cause[g]);
+		buf_appendf(b, "tern_failures_by_cause_total{cause=\"%s\"} %llu\n",
+		    status_group_word(g), (unsigned long long)st->failures_by_cause[g]);
 	buf_appends(b, "# TYPE tern_retries_total counter\n");
 	buf_appendf(b, "tern_retries_total %llu\n", (unsigned long long)st->retries);
 	buf_appends(b, "# TYPE tern_dns_lookups_total counter\n");
 	buf_appendf(b, "tern_dns_lookups_total %llu\n", (unsigned long long)st->dns_lookups);
 	buf_appends(b, "# TYPE tern_robots_fetches_total counter\n");
-	buf_appendf(b, "tern_robots_fetches_total %llu\n",
-	    (unsigned long long)st->robots_fetches);
+	buf_appendf(b, "tern_robots_fetches_total %llu\n", (unsigned long long)st->robots_fetches);
 	buf_appends(b, "# TYPE tern_revisits_total counter\n");
 	buf_appendf(b, "tern_revisits_total %llu\n", (unsigned long long)st->revisits);
 	buf_appends(b, "# TYPE tern_not_modified_total counter\n");
 	buf_appendf(b, "tern_not_modified_total %llu\n", (unsigned long long)st->not_modified);
 	buf_appends(b, "# TYPE tern_links_scheduled_total counter\n");
-	buf_appendf(b, "tern_links_scheduled_total %llu\n",
-	    (unsigned long long)st->links_scheduled);
+	buf_appendf(
+	    b, "tern_links_scheduled_total %llu\n", (unsigned long long)st->links_scheduled);
 	buf_appends(b, "# HELP tern_in_flight Fetches in flight.\n# TYPE tern_in_flight gauge\n");
 	buf_appendf(b, "tern_in_flight %d\n", cs.in_flight);
 	buf_appends(b, "# HELP tern_queues Frontier queues by state.\n# TYPE tern_queues gauge\n");
 	for (int i = 0; i < 7; i++)
-		buf_appendf(b, "tern_queues{state=\"%s\"} %llu\n", qs[i].name,
-		    (unsigned long long)qv[i]);
-	buf_appends(b, "# HELP tern_uris_queued URIs queued (retired and ineligible queues included).\n"
+		buf_appendf(
+		    b, "tern_queues{state=\"%s\"} %llu\n", qs[i].name, (unsigned long long)qv[i]);
+	buf_appends(b,
+	    "# HELP tern_uris_queued URIs queued (retired and ineligible queues included).\n"
 	    "# TYPE tern_uris_queued gauge\n");
 	buf_appendf(b, "tern_uris_queued %llu\n", (unsigned long long)fc.queued);
 	buf_appends(b, "# TYPE tern_uris_discovered_total counter\n");
 	buf_appendf(b, "tern_uris_discovered_total %llu\n", (unsigned long long)fc.discovered);
-	buf_appends(b, "# HELP tern_robots_cache_entries Servers whose robots.txt verdict is in memory.\n"
+	buf_appends(b,
+	    "# HELP tern_robots_cache_entries Servers whose robots.txt verdict is in memory.\n"
 	    "# TYPE tern_robots_cache_entries gauge\n");
 	buf_appendf(b, "tern_robots_cache_entries %zu\n", hosts_count(crawl_hosts(cr)));
 	buf_appends(b, "# TYPE tern_robots_cache_bytes gauge\n");
 	buf_appendf(b, "tern_robots_cache_bytes %zu\n", hosts_memory(crawl_hosts(cr)));
-	buf_appends(b, "# HELP tern_dns_cache_entries Names in the DNS cache (answers and failures).\n"
+	buf_appends(b,
+	    "# HELP tern_dns_cache_entries Names in the DNS cache (answers and failures).\n"
 	    "# TYPE tern_dns_cache_entries gauge\n");
-	buf_appendf(b, "tern_dns_cache_entries %zu\n", crawl_dns(cr) ? dns_cache_count(crawl_dns(cr)) : 0);
-	buf_appends(b, "# HELP tern_store_write_seconds_total Time in the frontier's LevelDB writes, stalls included.\n"
+	buf_appendf(
+	    b, "tern_dns_cache_entries %zu\n", crawl_dns(cr) ? dns_cache_count(crawl_dns(cr)) : 0);
+	buf_appends(b,
+	    "# HELP tern_store_write_seconds_total Time in the frontier's LevelDB writes, stalls included.\n"
 	    "# TYPE tern_store_write_seconds_total counter\n");
 	buf_appendf(b, "tern_store_write_seconds_total %.6f\n", (double)cs.store_write_ns / 1e9);
-	buf_appends(b, "# HELP tern_store_write_max_seconds The longest single LevelDB write.\n"
+	buf_appends(b,
+	    "# HELP tern_store_write_max_seconds The longest single LevelDB write.\n"
 	    "# TYPE tern_store_write_max_seconds gauge\n");
 	buf_appendf(b, "tern_store_write_max_seconds %.6f\n", (double)cs.store_write_max_ns / 1e9);
-	buf_appends(b, "# HELP tern_checkpoints_total Checkpoints taken by this process.\n"
+	buf_appends(b,
+	    "# HELP tern_checkpoints_total Checkpoints taken by this process.\n"
 	    "# TYPE tern_checkpoints_total counter\n");
 	buf_appendf(b, "tern_checkpoints_total %llu\n", (unsigned long long)cs.checkpoints);
-	buf_appends(b, "# HELP tern_checkpoint_seconds_total Time spent taking them (the loop stalls meanwhile).\n"
+	buf_appends(b,
+	    "# HELP tern_checkpoint_seconds_total Time spent taking them (the loop stalls meanwhile).\n"
 	    "# TYPE tern_checkpoint_seconds_total counter\n");
-	buf_appendf(b, "tern_checkpoint_seconds_total %.6f\n", (double)cs.checkpoint_total_us / 1e6);
-	buf_appends(b, "# HELP tern_checkpoint_last_seconds Duration of the latest checkpoint.\n"
+	buf_appendf(
+	    b, "tern_checkpoint_seconds_total %.6f\n", (double)cs.checkpoint_total_us / 1e6);
+	buf_appends(b,
+	    "# HELP tern_checkpoint_last_seconds Duration of the latest checkpoint.\n"
 	    "# TYPE tern_checkpoint_last_seconds gauge\n");
 	buf_appendf(b, "tern_checkpoint_last_seconds %.6f\n", (double)cs.checkpoint_last_us / 1e6);
-	buf_appends(b, "# HELP tern_resident_memory_bytes Resident set size.\n"
+	buf_appends(b,
+	    "# HELP tern_resident_memory_bytes Resident set size.\n"
 	    "# TYPE tern_resident_memory_bytes gauge\n");
 	buf_appendf(b, "tern_resident_memory_bytes %lld\n", (long long)crawl_rss_kb() * 1024);
-	buf_appends(b, "# HELP tern_state The crawl's state (1 for the current one).\n"
+	buf_appends(b,
+	    "# HELP tern_state The crawl's state (1 for the current one).\n"
 	    "# TYPE tern_state gauge\n");
 	for (int s = 0; s < CRAWL__NSTATES; s++)
-		buf_appendf(b, "tern_state{state=\"%s\"} %d\n", crawl_state_name((enum crawl_state)s),
-		    cs.state == (enum crawl_state)s);
-	buf_appends(b, "# HELP tern_uptime_seconds Time the job has crawled, over every run "
+		buf_appendf(b, "tern_state{state=\"%s\"} %d\n",
+		    crawl_state_name((enum crawl_state)s), cs.state == (enum crawl_state)s);
+	buf_appends(b,
+	    "# HELP tern_uptime_seconds Time the job has crawled, over every run "
 	    "(the counters above are the job's too).\n"
 	    "# TYPE tern_uptime_seconds gauge\n");
 	buf_appendf(b, "tern_uptime_seconds %.3f\n", cs.seconds);
 	buf_appends(b, "# TYPE tern_control_connections gauge\n");
 	buf_appendf(b, "tern_control_connections %u\n",
-	    ctlserver_connections(cc->srv) + (cc->tcp != NULL ? ctlserver_connections(cc->tcp) : 0));
+	    ctlserver_connections(cc->srv) +
+		(cc->tcp != NULL ? ctlserver_connections(cc->tcp) : 0));
 }
 
 static void crawlctl_report(struct crawl *cr, const struct ctlreq *req, struct ctlserver_reply *r)
@@ -232,8 +252,9 @@ static void crawlctl_report(struct crawl *cr, const struct ctlreq *req, struct c
 		report_frontier(crawl_frontier(cr), crawl_report_word(cr), json, &r->body);
 	} else if (strcmp(what, "queues") == 0) {
 		int has = ctlreq_query_param(req->query.data, "state", &state) == 0;
-		if (report_queues(crawl_frontier(cr), has ? (state.data != NULL ? state.data : "") : NULL,
-		    json, &r->body, &err) < 0) {
+		if (report_queues(crawl_frontier(cr),
+			has ? (state.data != NULL ? state.data : "") : NULL, json, &r->body,
+			&err) < 0) {
 			ctlserver_reply_error(r, 400, err);
 			free(err);
 		}
@@ -249,9 +270,11 @@ static void crawlctl_report(struct crawl *cr, const struct ctlreq *req, struct c
 		report_revisits(crawl_frontier(cr), clock_wall_ms(), json, &r->body);
 	} else if (strcmp(what, "cluster") == 0) {
 		if (crawl_cluster_report(cr, &r->body, json) < 0)
-			ctlserver_reply_error(r, 404, "this crawl is not a cluster node (cluster.url is empty)");
+			ctlserver_reply_error(
+			    r, 404, "this crawl is not a cluster node (cluster.url is empty)");
 	} else {
-		ctlserver_reply_error(r, 404, "no such report (frontier, queues, hosts, stats, revisits, cluster)");
+		ctlserver_reply_error(
+		    r, 404, "no such report (frontier, queues, hosts, stats, revisits, cluster)");
 	}
 out:
 	buf_free(&fmt);
@@ -266,7 +289,9 @@ static int crawlctl_value_text(json_t *v, struct buf *out)
 	case JSON_STRING:
 		buf_append(out, json_string_value(v), json_string_length(v));
 		return memchr(json_string_value(v), '\n', json_string_length(v)) == NULL &&
-		    strlen(json_string_value(v)) == json_string_length(v) ? 0 : -1;
+			strlen(json_string_value(v)) == json_string_length(v)
+		    ? 0
+		    : -1;
 	case JSON_INTEGER:
 		buf_appendf(out, "%lld", (long long)json_integer_value(v));
 		return 0;
@@ -321,8 +346,8 @@ static json_t *crawlctl_form(const struct ctlreq *req)
 
 /* Applies the settings object j (taken), or says why not. A cluster node
  * passes settings asked here (local) on to every other node, as JSON. */
-static void crawlctl_settings_apply(struct crawl *cr, json_t *j, json_error_t *jerr, int local,
-    struct ctlserver_reply *r)
+static void crawlctl_settings_apply(
+    struct crawl *cr, json_t *j, json_error_t *jerr, int local, struct ctlserver_reply *r)
 {
 	json_t *v, *applied;
 	struct config *scratch;
@@ -332,10 +357,11 @@ static void crawlctl_settings_apply(struct crawl *cr, json_t *j, json_error_t *j
 	int pass;
 
 	if (j == NULL || !json_is_object(j) || json_object_size(j) == 0) {
-		buf_appendf(&a, "expected a JSON object of settings such as "
+		buf_appendf(&a,
+		    "expected a JSON object of settings such as "
 		    "{\"frontier.queue-total-budget\": 500}, or a form body "
-		    "frontier.queue-total-budget=500%s%s", j == NULL ? ": " : "",
-		    j == NULL ? jerr->text : "");
+		    "frontier.queue-total-budget=500%s%s",
+		    j == NULL ? ": " : "", j == NULL ? jerr->text : "");
 		ctlserver_reply_error(r, 400, a.data);
 		buf_free(&a);
 		json_decref(j);
@@ -346,16 +372,19 @@ static void crawlctl_settings_apply(struct crawl *cr, json_t *j, json_error_t *j
 	scratch = config_new();
 	applied = json_object();
 	for (pass = 0; pass < 2; pass++) {
-		json_object_foreach(j, key, v) {
+		json_object_foreach(j, key, v)
+		{
 			buf_reset(&a);
 			buf_appends(&a, key);
 			buf_appendc(&a, '=');
 			if (crawlctl_value_text(v, &a) < 0) {
 				err = xasprintf("%s: expected a string, number or boolean", key);
-			} else if (config_set(pass == 0 ? scratch : crawl_config(cr), a.data, &err) == 0) {
+			} else if (config_set(
+				       pass == 0 ? scratch : crawl_config(cr), a.data, &err) == 0) {
 				if (pass == 1) {
-					json_object_set_new(applied, key, json_string(
-					    config_key_at_start(key) ? "on resume" : "now"));
+					json_object_set_new(applied, key,
+					    json_string(
+						config_key_at_start(key) ? "on resume" : "now"));
 					crawl_log_event(cr, "setting changed: %s", a.data);
 				}
 				continue;
@@ -383,8 +412,9 @@ static void crawlctl_settings_apply(struct crawl *cr, json_t *j, json_error_t *j
 		free(text);
 	}
 	json_decref(j);
-	crawlctl_json(r, json_pack("{s:o, s:s}", "applied", applied,
-	    "state", crawl_state_name(crawlctl_state(cr))));
+	crawlctl_json(r,
+	    json_pack(
+		"{s:o, s:s}", "applied", applied, "state", crawl_state_name(crawlctl_state(cr))));
 }
 
 static void crawlctl_settings(struct crawl *cr, const struct ctlreq *req, struct ctlserver_reply *r)
@@ -417,14 +447,16 @@ static void crawlctl_action(struct crawl *cr, const char *what, struct ctlserver
 			free(err);
 			return;
 		}
-		crawlctl_json(r, json_pack("{s:s, s:s, s:f}", "state", crawl_state_name(crawlctl_state(cr)),
-		    "checkpoint", name, "ms", (double)crawlctl_checkpoint_ms(cr)));
+		crawlctl_json(r,
+		    json_pack("{s:s, s:s, s:f}", "state", crawl_state_name(crawlctl_state(cr)),
+			"checkpoint", name, "ms", (double)crawlctl_checkpoint_ms(cr)));
 		return;
 	} else {
 		moved = frontier_reconsider_retired(crawl_frontier(cr));
 		if (moved < 0) {
-			ctlserver_reply_error(r, 500, frontier_error(crawl_frontier(cr)) ?
-			    frontier_error(crawl_frontier(cr)) : "frontier store error");
+			ctlserver_reply_error(r, 500,
+			    frontier_error(crawl_frontier(cr)) ? frontier_error(crawl_frontier(cr))
+							       : "frontier store error");
 			return;
 		}
 		crawl_log_event(cr, "reconsider-retired: %d queues back to inactive", moved);
@@ -435,17 +467,23 @@ static void crawlctl_action(struct crawl *cr, const char *what, struct ctlserver
 		return;
 	}
 	if (moved >= 0)
-		crawlctl_json(r, json_pack("{s:s, s:i}", "state", crawl_state_name(crawlctl_state(cr)),
-		    "reconsidered", moved));
+		crawlctl_json(r,
+		    json_pack("{s:s, s:i}", "state", crawl_state_name(crawlctl_state(cr)),
+			"reconsidered", moved));
 	else
-		crawlctl_json(r, json_pack("{s:s, s:s?}", "state", crawl_state_name(crawlctl_state(cr)),
-		    "note", why));
+		crawlctl_json(r,
+		    json_pack(
+			"{s:s, s:s?}", "state", crawl_state_name(crawlctl_state(cr)), "note", why));
 }
 
 static void crawlctl_routes(void *ctx, const struct ctlreq *req, struct ctlserver_reply *r)
 {
 	static const char *const posts[] = {
-		"/pause", "/unpause", "/stop", "/checkpoint", "/reconsider-retired",
+	    "/pause",
+	    "/unpause",
+	    "/stop",
+	    "/checkpoint",
+	    "/reconsider-retired",
 	};
 	struct crawlctl *cc = ctx;
 	struct crawl *cr = cc->cr;
@@ -490,7 +528,8 @@ static void crawlctl_routes(void *ctx, const struct ctlreq *req, struct ctlserve
 			return;
 		}
 	}
-	ctlserver_reply_error(r, 404, "no such resource (see doc/formats.md, Control socket: /status, "
+	ctlserver_reply_error(r, 404,
+	    "no such resource (see doc/formats.md, Control socket: /status, "
 	    "/report/..., /metrics, /pause, /unpause, /stop, /checkpoint, /reconsider-retired, "
 	    "/settings)");
 }
@@ -584,8 +623,8 @@ static int crawlctl_listen(struct crawlctl *cc, const char *addr, char *moved, c
 /* POST /listen {"listen": "ADDR:PORT"} or {} (the listener open, or a
  * new one on loopback), control.sock only. The answer names the console's
  * URL and address, and "moved_from" when it left another address. */
-static void crawlctl_listen_route(struct crawlctl *cc, const struct ctlreq *req,
-    struct ctlserver_reply *r)
+static void crawlctl_listen_route(
+    struct crawlctl *cc, const struct ctlreq *req, struct ctlserver_reply *r)
 {
 	json_t *j = json_loadb(req->body.data, req->body.len, 0, NULL), *ans;
 	json_t *given = json_object_get(j, "listen");
@@ -601,8 +640,8 @@ static void crawlctl_listen_route(struct crawlctl *cc, const struct ctlreq *req,
 		free(err);
 	} else {
 		ctlserver_address(cc->tcp, bound, sizeof bound);
-		ans = json_pack("{s:s, s:s, s:b}", "url", cc->url, "address", bound,
-		    "loopback", ctlserver_loopback(cc->tcp));
+		ans = json_pack("{s:s, s:s, s:b}", "url", cc->url, "address", bound, "loopback",
+		    ctlserver_loopback(cc->tcp));
 		if (moved[0] != '\0')
 			json_object_set_new(ans, "moved_from", json_string(moved));
 		crawlctl_json(r, ans);

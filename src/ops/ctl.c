@@ -20,26 +20,26 @@
 #define CTL_TIMEOUT_S 60
 
 static const char ctl_usage[] =
-"usage: tern ctl JOBDIR COMMAND\n"
-"Control the crawl running in JOBDIR through its control socket.\n"
-"\n"
-"  status                      the crawl's state and counts (JSON)\n"
-"  pause | unpause | stop      hold, resume, or end the crawl\n"
-"  checkpoint                  write a checkpoint\n"
-"  reconsider-retired          move retired queues back to inactive\n"
-"  set KEY=VALUE...            change settings mid-crawl (tern.conf(5) keys)\n"
-"  report [frontier|queues|hosts|stats|revisits] [--json] [--state STATE]\n"
-"                              a report of the running crawl\n"
-"  metrics                     Prometheus text\n"
-"\n"
-"  --json                      with report: JSON instead of text\n"
-"  --state STATE               with report queues: only queues in STATE\n"
-"  -h, --help                  this help\n";
+    "usage: tern ctl JOBDIR COMMAND\n"
+    "Control the crawl running in JOBDIR through its control socket.\n"
+    "\n"
+    "  status                      the crawl's state and counts (JSON)\n"
+    "  pause | unpause | stop      hold, resume, or end the crawl\n"
+    "  checkpoint                  write a checkpoint\n"
+    "  reconsider-retired          move retired queues back to inactive\n"
+    "  set KEY=VALUE...            change settings mid-crawl (tern.conf(5) keys)\n"
+    "  report [frontier|queues|hosts|stats|revisits] [--json] [--state STATE]\n"
+    "                              a report of the running crawl\n"
+    "  metrics                     Prometheus text\n"
+    "\n"
+    "  --json                      with report: JSON instead of text\n"
+    "  --state STATE               with report queues: only queues in STATE\n"
+    "  -h, --help                  this help\n";
 
 static int ctl_connect(const char *jobdir, char **err)
 {
 	struct sockaddr_un sun;
-	struct timeval tv = { CTL_TIMEOUT_S, 0 };
+	struct timeval tv = {CTL_TIMEOUT_S, 0};
 	char *path = xasprintf("%s/control.sock", jobdir);
 	int fd;
 
@@ -89,8 +89,8 @@ static int ctl_write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-int ctl_request(const char *jobdir, const char *method, const char *target,
-    const char *body, int *status, struct buf *out, char **err)
+int ctl_request(const char *jobdir, const char *method, const char *target, const char *body,
+    int *status, struct buf *out, char **err)
 {
 	struct buf req = BUF_INIT, ans = BUF_INIT;
 	char chunk[65536];
@@ -100,9 +100,11 @@ int ctl_request(const char *jobdir, const char *method, const char *target,
 
 	if (fd < 0)
 		return fd;
-	buf_appendf(&req, "%s %s HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n", method, target);
+	buf_appendf(
+	    &req, "%s %s HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n", method, target);
 	if (body != NULL)
-		buf_appendf(&req, "Content-Type: application/json\r\nContent-Length: %zu\r\n", blen);
+		buf_appendf(
+		    &req, "Content-Type: application/json\r\nContent-Length: %zu\r\n", blen);
 	buf_appends(&req, "\r\n");
 	if (body != NULL)
 		buf_append(&req, body, blen);
@@ -205,9 +207,8 @@ int ctl_run(int argc, char **argv)
 	}
 	jobdir = argv[1];
 	cmd = argv[2];
-	if (strcmp(cmd, "pause") == 0 || strcmp(cmd, "unpause") == 0 ||
-	    strcmp(cmd, "stop") == 0 || strcmp(cmd, "checkpoint") == 0 ||
-	    strcmp(cmd, "reconsider-retired") == 0) {
+	if (strcmp(cmd, "pause") == 0 || strcmp(cmd, "unpause") == 0 || strcmp(cmd, "stop") == 0 ||
+	    strcmp(cmd, "checkpoint") == 0 || strcmp(cmd, "reconsider-retired") == 0) {
 		if (argc != 3) {
 			fputs(ctl_usage, stderr);
 			return 2;
@@ -249,7 +250,8 @@ int ctl_run(int argc, char **argv)
 	}
 	rc = ctl_request(jobdir, method, target.data, payload, &status, &body, &err);
 	if (rc == CTL_NOT_RUNNING) {
-		fprintf(stderr, "tern: ctl: no crawl is running in %s (no control socket)\n", jobdir);
+		fprintf(
+		    stderr, "tern: ctl: no crawl is running in %s (no control socket)\n", jobdir);
 		rc = 1;
 	} else if (rc < 0) {
 		fprintf(stderr, "tern: ctl: %s\n", err);

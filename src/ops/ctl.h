@@ -12,8 +12,8 @@
 /* Sends one request (body may be NULL) to JOBDIR/control.sock; *status and
  * body get the answer. 0; CTL_NOT_RUNNING when nothing listens there; -1
  * with *err on any other failure. */
-int ctl_request(const char *jobdir, const char *method, const char *target,
-    const char *body, int *status, struct buf *out, char **err);
+int ctl_request(const char *jobdir, const char *method, const char *target, const char *body,
+    int *status, struct buf *out, char **err);
 
 /* tern ctl JOBDIR COMMAND [ARGS]: argv[0] is "ctl". Returns the exit status. */
 int ctl_run(int argc, char **argv);

@@ -70,16 +70,26 @@ void html_text(struct buf *out, const char *s, size_t len)
 			continue;
 		}
 		switch (cp) {
-		case '&': buf_appends(out, "&amp;"); break;
-		case '<': buf_appends(out, "&lt;"); break;
-		case '>': buf_appends(out, "&gt;"); break;
-		case '"': buf_appends(out, "&quot;"); break;
-		case '\'': buf_appends(out, "&#39;"); break;
+		case '&':
+			buf_appends(out, "&amp;");
+			break;
+		case '<':
+			buf_appends(out, "&lt;");
+			break;
+		case '>':
+			buf_appends(out, "&gt;");
+			break;
+		case '"':
+			buf_appends(out, "&quot;");
+			break;
+		case '\'':
+			buf_appends(out, "&#39;");
+			break;
 		default:
 			if (cp < 0x20 || cp == 0x7f) {
 				/* U+2400 + c, or U+2421 for DEL: E2 90 80+c / E2 90 A1. */
-				char pic[3] = { (char)0xe2, (char)0x90,
-				    (char)(cp == 0x7f ? 0xa1 : 0x80 + cp) };
+				char pic[3] = {
+				    (char)0xe2, (char)0x90, (char)(cp == 0x7f ? 0xa1 : 0x80 + cp)};
 				buf_append(out, pic, 3);
 			} else if (html_hidden(cp)) {
 				buf_appends(out, html_replacement);
@@ -108,7 +118,7 @@ void html_query(struct buf *out, const char *s, size_t len)
 		    c == '-' || c == '.' || c == '_' || c == '~') {
 			buf_appendc(out, (char)c);
 		} else {
-			char e[3] = { '%', hex[c >> 4], hex[c & 15] };
+			char e[3] = {'%', hex[c >> 4], hex[c & 15]};
 			buf_append(out, e, 3);
 		}
 	}

@@ -94,8 +94,9 @@ static int logline_status_match(int status, const char *want)
 
 	if (n == 3 && want[1] == 'x' && want[2] == 'x' && want[0] >= '1' && want[0] <= '9')
 		return status / 100 == want[0] - '0';
-	return atoi(want) == status && strspn(want + (want[0] == '-'), "0123456789") ==
-	    n - (want[0] == '-') && n > (size_t)(want[0] == '-');
+	return atoi(want) == status &&
+	    strspn(want + (want[0] == '-'), "0123456789") == n - (want[0] == '-') &&
+	    n > (size_t)(want[0] == '-');
 }
 
 int logline_match(const struct logline *l, const struct logline_filter *f)

@@ -6,13 +6,23 @@
 #include <stddef.h>
 
 enum logline_field {
-	LOGLINE_TIME, LOGLINE_STATUS, LOGLINE_SIZE, LOGLINE_URI, LOGLINE_HOPS, LOGLINE_VIA,
-	LOGLINE_MIME, LOGLINE_SLOT, LOGLINE_FETCH, LOGLINE_DIGEST, LOGLINE_SOURCE,
-	LOGLINE_ANNOTATIONS, LOGLINE__COUNT
+	LOGLINE_TIME,
+	LOGLINE_STATUS,
+	LOGLINE_SIZE,
+	LOGLINE_URI,
+	LOGLINE_HOPS,
+	LOGLINE_VIA,
+	LOGLINE_MIME,
+	LOGLINE_SLOT,
+	LOGLINE_FETCH,
+	LOGLINE_DIGEST,
+	LOGLINE_SOURCE,
+	LOGLINE_ANNOTATIONS,
+	LOGLINE__COUNT
 };
 
 struct logline {
-	const char *f[LOGLINE__COUNT];	/* into the line; absent trailing fields are "" */
+	const char *f[LOGLINE__COUNT]; /* into the line; absent trailing fields are "" */
 	size_t n[LOGLINE__COUNT];
 	int status;
 };

@@ -17,10 +17,10 @@
  * this much more (crawl.log lines are a few KiB at most). */
 #define LOGTAIL_MAX_LINE (1 << 20)
 
-int logtail_read(const char *path, uint64_t before, size_t max_bytes, logtail_fn *fn,
-    void *arg, struct logtail_result *res, char **err)
+int logtail_read(const char *path, uint64_t before, size_t max_bytes, logtail_fn *fn, void *arg,
+    struct logtail_result *res, char **err)
 {
-	struct buf b = BUF_INIT;	/* [pos, end) of the file, whole lines after the first '\n' */
+	struct buf b = BUF_INIT; /* [pos, end) of the file, whole lines after the first '\n' */
 	struct stat st;
 	uint64_t pos, end;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), stop = 0, over = 0;
@@ -41,8 +41,9 @@ int logtail_read(const char *path, uint64_t before, size_t max_bytes, logtail_fn
 	end = before > 0 && before < res->size ? before : res->size;
 	pos = end;
 	/* Past the bound, only the line that straddles it is finished. */
-	while (!stop && pos > 0 && (res->scanned < max_bytes ||
-	    (b.len > 0 && !over && res->scanned < max_bytes + LOGTAIL_MAX_LINE))) {
+	while (!stop && pos > 0 &&
+	    (res->scanned < max_bytes ||
+		(b.len > 0 && !over && res->scanned < max_bytes + LOGTAIL_MAX_LINE))) {
 		int finishing = res->scanned >= max_bytes;
 
 		/* Blocks within the bound, then small ones to reach the start
@@ -76,7 +77,8 @@ int logtail_read(const char *path, uint64_t before, size_t max_bytes, logtail_fn
 		 * written is only whole once its newline is there). */
 		{
 			size_t stop_at = b.len;
-			if (pos + b.len == end && before == 0 && b.len > 0 && b.data[b.len - 1] != '\n') {
+			if (pos + b.len == end && before == 0 && b.len > 0 &&
+			    b.data[b.len - 1] != '\n') {
 				char *last = memrchr(b.data, '\n', b.len);
 				stop_at = last != NULL ? (size_t)(last - b.data) + 1 : 0;
 				end = pos + stop_at;
@@ -89,10 +91,11 @@ int logtail_read(const char *path, uint64_t before, size_t max_bytes, logtail_fn
 				lend--;
 			nl = lend > 0 ? memrchr(b.data, '\n', lend) : NULL;
 			if (nl == NULL && pos > 0)
-				break;	/* the line starts in the block before */
+				break; /* the line starts in the block before */
 			{
 				size_t start = nl != NULL ? (size_t)(nl - b.data) + 1 : 0;
-				if (lend > start && fn(arg, b.data + start, lend - start, pos + start) == 1) {
+				if (lend > start &&
+				    fn(arg, b.data + start, lend - start, pos + start) == 1) {
 					stop = 1;
 					res->next = pos + start;
 					break;

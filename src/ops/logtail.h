@@ -13,16 +13,16 @@
 typedef int logtail_fn(void *arg, const char *line, size_t len, uint64_t off);
 
 struct logtail_result {
-	uint64_t size;		/* the file's size now */
-	uint64_t next;		/* pass as before to go on further back; 0: the start was reached */
-	uint64_t scanned;	/* bytes read */
+	uint64_t size;	  /* the file's size now */
+	uint64_t next;	  /* pass as before to go on further back; 0: the start was reached */
+	uint64_t scanned; /* bytes read */
 };
 
 /* Walks path's lines that end before offset before (0: the end of the
  * file; a last line without its newline, still being written, is left
  * out), reading at most max_bytes. A missing file is an empty one. -1 and
  * *err on a read error. */
-int logtail_read(const char *path, uint64_t before, size_t max_bytes, logtail_fn *fn,
-    void *arg, struct logtail_result *res, char **err);
+int logtail_read(const char *path, uint64_t before, size_t max_bytes, logtail_fn *fn, void *arg,
+    struct logtail_result *res, char **err);
 
 #endif

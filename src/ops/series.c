@@ -8,7 +8,7 @@
 
 struct series {
 	struct series_point *a;
-	size_t cap, head, n;	/* a[head] is the oldest */
+	size_t cap, head, n; /* a[head] is the oldest */
 };
 
 struct series *series_new(size_t cap)
@@ -92,7 +92,7 @@ void series_json_since(const struct series *s, uint64_t t_ms, struct buf *out)
 static int series_time(const char *s, size_t n, uint64_t *ms)
 {
 	static const char shape[] = "dddd-dd-ddTdd:dd:dd.dddZ";
-	int v[7] = { 0 }, k = 0;
+	int v[7] = {0}, k = 0;
 	struct tm tm;
 	time_t t;
 

@@ -11,9 +11,9 @@
 
 /* Cumulative pages and bytes, so rates come from any two samples. */
 struct series_point {
-	uint64_t t_ms;		/* wall clock */
+	uint64_t t_ms; /* wall clock */
 	uint64_t pages;
-	int64_t bytes;		/* -1: unknown (a progress.log line without it) */
+	int64_t bytes; /* -1: unknown (a progress.log line without it) */
 	uint64_t in_flight;
 	uint64_t queued;
 };

@@ -10,8 +10,8 @@ static int tmpl_name_char(char c)
 	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
 }
 
-static const struct tmpl_var *tmpl_find(const struct tmpl_var *vars, size_t n, const char *name,
-    size_t len)
+static const struct tmpl_var *tmpl_find(
+    const struct tmpl_var *vars, size_t n, const char *name, size_t len)
 {
 	for (size_t i = 0; i < n; i++)
 		if (strlen(vars[i].name) == len && memcmp(vars[i].name, name, len) == 0)

@@ -14,8 +14,8 @@
 
 struct tmpl_var {
 	const char *name;
-	const char *value;	/* NUL-terminated; NULL renders as nothing */
-	int html;		/* 1: a fragment built from escaped pieces; 0: text */
+	const char *value; /* NUL-terminated; NULL renders as nothing */
+	int html;	   /* 1: a fragment built from escaped pieces; 0: text */
 };
 
 /* Appends template t (len bytes) to out with every {{name}} replaced by its

@@ -14,9 +14,9 @@ static const struct {
 	const char *in;
 	const char *out;
 } digest_vectors[] = {
-	{ "", "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ" },
-	{ "abc", "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5" },
-	{ "The quick brown fox jumps over the lazy dog", "sha1:F7KODRT2FUUPZ3MET3Q3W5XHHENZH2YS" },
+    {"", "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ"},
+    {"abc", "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5"},
+    {"The quick brown fox jumps over the lazy dog", "sha1:F7KODRT2FUUPZ3MET3Q3W5XHHENZH2YS"},
 };
 
 static void test_digest_vectors(void **state)
@@ -66,7 +66,7 @@ static void test_digest_million(void **state)
 
 static void test_digest_base32(void **state)
 {
-	unsigned char zero[20] = { 0 }, ones[20];
+	unsigned char zero[20] = {0}, ones[20];
 	char out[33];
 
 	digest_base32(zero, out);
@@ -79,10 +79,10 @@ static void test_digest_base32(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_digest_vectors),
-		cmocka_unit_test(test_digest_streaming),
-		cmocka_unit_test(test_digest_million),
-		cmocka_unit_test(test_digest_base32),
+	    cmocka_unit_test(test_digest_vectors),
+	    cmocka_unit_test(test_digest_streaming),
+	    cmocka_unit_test(test_digest_million),
+	    cmocka_unit_test(test_digest_base32),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,10 +23,11 @@
 #include "archive/warcread.h"
 #include "lib/xmalloc.h"
 
-#define T_DATE_US 1763740800123456ull	/* 2025-11-21T16:00:00.123456Z */
+#define T_DATE_US 1763740800123456ull /* 2025-11-21T16:00:00.123456Z */
 
 static const char t_req[] = "GET /a HTTP/1.1\r\nHost: example.com\r\nUser-Agent: tern\r\n\r\n";
-static const char t_head[] = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 11\r\n\r\n";
+static const char t_head[] =
+    "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 11\r\n\r\n";
 static const char t_body[] = "hello world";
 
 struct t_rec {
@@ -76,7 +77,7 @@ static void t_job_free(struct t_job *j)
 
 static struct warc_opts t_opts(const struct t_job *j)
 {
-	struct warc_opts o = { 0 };
+	struct warc_opts o = {0};
 
 	o.dir = j->dir;
 	o.prefix = "TEST";
@@ -190,7 +191,7 @@ static void t_check_common(const struct t_job *j, size_t i, const char *version)
 
 static struct warc_capture t_capture(const char *uri)
 {
-	struct warc_capture c = { 0 };
+	struct warc_capture c = {0};
 
 	c.uri = uri;
 	c.ip = "192.0.2.1";
@@ -219,7 +220,8 @@ static void test_warc_response(void **state)
 	struct warc_opts o;
 	struct warc_writer *w;
 	struct warc_capture c = t_capture("http://example.com/a");
-	const char *outlinks[] = { "http://example.com/b L a/@href", "http://example.com/c.css E link/@href" };
+	const char *outlinks[] = {
+	    "http://example.com/b L a/@href", "http://example.com/c.css E link/@href"};
 	struct warc_ids ids;
 	char *err = NULL, body_digest[DIGEST_STRLEN], *block;
 	char wid[48];
@@ -244,7 +246,8 @@ static void test_warc_response(void **state)
 	assert_true(strncmp(j.files[0], "TEST-", 5) == 0);
 	assert_non_null(strstr(j.files[0], "-00007-"));
 	assert_non_null(strstr(j.files[0], "~box~8443.warc.gz"));
-	assert_int_equal(strstr(j.files[0], "-00007-") - j.files[0], strlen("TEST-YYYYMMDDHHMMSSmmm"));
+	assert_int_equal(
+	    strstr(j.files[0], "-00007-") - j.files[0], strlen("TEST-YYYYMMDDHHMMSSmmm"));
 	assert_int_equal(j.n, 4);
 	for (size_t i = 0; i < j.n; i++)
 		t_check_common(&j, i, "WARC/1.1\r\n");
@@ -284,9 +287,10 @@ static void test_warc_response(void **state)
 	t_expect_hdr(&j, 3, "WARC-Concurrent-To", ids.response_id);
 	t_expect_hdr(&j, 3, "WARC-Target-URI", "http://example.com/a");
 	t_expect_hdr(&j, 3, "Content-Type", "application/warc-fields");
-	assert_string_equal(j.recs[3].block, "via: http://example.com/\r\nhopsFromSeed: L\r\n"
-			    "title: A page\r\noutlink: http://example.com/b L a/@href\r\n"
-			    "outlink: http://example.com/c.css E link/@href\r\n");
+	assert_string_equal(j.recs[3].block,
+	    "via: http://example.com/\r\nhopsFromSeed: L\r\n"
+	    "title: A page\r\noutlink: http://example.com/b L a/@href\r\n"
+	    "outlink: http://example.com/c.css E link/@href\r\n");
 	t_job_free(&j);
 }
 
@@ -298,22 +302,23 @@ static const struct {
 	const char *truncated;
 	const char *stored_head;
 } t_variants[] = {
-	{ "chunked", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: text/plain\r\n\r\n",
-	  "de-chunked body", NULL,
-	  "HTTP/1.1 200 OK\r\nX-Orig-Transfer-Encoding: chunked\r\nContent-Type: text/plain\r\n\r\n" },
-	{ "lower-case te", "HTTP/1.1 200 OK\r\ntransfer-encoding:  gzip, chunked\r\n\r\n",
-	  "\x1f\x8b\x08", NULL,
-	  "HTTP/1.1 200 OK\r\nX-Orig-transfer-encoding:  gzip, chunked\r\n\r\n" },
-	{ "gzip content coding kept", "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 4\r\n\r\n",
-	  "\x1f\x8b\x08\x00", NULL,
-	  "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 4\r\n\r\n" },
-	{ "truncated length", "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n", "part", "length",
-	  "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n" },
-	{ "truncated time", "HTTP/1.1 200 OK\r\n\r\n", "slow", "time", "HTTP/1.1 200 OK\r\n\r\n" },
-	{ "304", "HTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\n\r\n", "", NULL,
-	  "HTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\n\r\n" },
-	{ "redirect", "HTTP/1.1 301 Moved Permanently\r\nLocation: /b\r\nContent-Length: 0\r\n\r\n", "", NULL,
-	  "HTTP/1.1 301 Moved Permanently\r\nLocation: /b\r\nContent-Length: 0\r\n\r\n" },
+    {"chunked", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: text/plain\r\n\r\n",
+	"de-chunked body", NULL,
+	"HTTP/1.1 200 OK\r\nX-Orig-Transfer-Encoding: chunked\r\nContent-Type: text/plain\r\n\r\n"},
+    {"lower-case te", "HTTP/1.1 200 OK\r\ntransfer-encoding:  gzip, chunked\r\n\r\n",
+	"\x1f\x8b\x08", NULL,
+	"HTTP/1.1 200 OK\r\nX-Orig-transfer-encoding:  gzip, chunked\r\n\r\n"},
+    {"gzip content coding kept",
+	"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 4\r\n\r\n",
+	"\x1f\x8b\x08\x00", NULL,
+	"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 4\r\n\r\n"},
+    {"truncated length", "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n", "part", "length",
+	"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n"},
+    {"truncated time", "HTTP/1.1 200 OK\r\n\r\n", "slow", "time", "HTTP/1.1 200 OK\r\n\r\n"},
+    {"304", "HTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\n\r\n", "", NULL,
+	"HTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\n\r\n"},
+    {"redirect", "HTTP/1.1 301 Moved Permanently\r\nLocation: /b\r\nContent-Length: 0\r\n\r\n", "",
+	NULL, "HTTP/1.1 301 Moved Permanently\r\nLocation: /b\r\nContent-Length: 0\r\n\r\n"},
 };
 
 static void test_warc_variants(void **state)
@@ -337,7 +342,7 @@ static void test_warc_variants(void **state)
 		t_write(w, &c, &ids);
 		warc_close(w);
 		t_job_read(&j);
-		assert_int_equal(j.n, 3);	/* no metadata without via/hops/outlinks */
+		assert_int_equal(j.n, 3); /* no metadata without via/hops/outlinks */
 		t_check_common(&j, 1, "WARC/1.1\r\n");
 		t_expect_hdr(&j, 1, "WARC-Type", "response");
 		block = xasprintf("%s%s", t_variants[v].stored_head, t_variants[v].body);
@@ -413,8 +418,9 @@ static void test_warc_revisit_dns_v10(void **state)
 		o = t_opts(&j);
 		o.version10 = v10;
 		w = warc_open(&o, &err);
-		assert_int_equal(warc_write_dns(w, "example.com", "127.0.0.53", T_DATE_US, rr,
-						strlen(rr), &err), 0);
+		assert_int_equal(
+		    warc_write_dns(w, "example.com", "127.0.0.53", T_DATE_US, rr, strlen(rr), &err),
+		    0);
 		c.payload_digest = "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5";
 		c.refers_to_uri = "http://example.com/orig";
 		c.refers_to_date = "2025-11-21T15:00:00.000001Z";
@@ -424,19 +430,20 @@ static void test_warc_revisit_dns_v10(void **state)
 		assert_int_equal(j.n, 4);
 		for (size_t i = 0; i < j.n; i++)
 			t_check_common(&j, i, version);
-		assert_non_null(strstr(j.recs[0].block, v10 ? "format: WARC File Format 1.0"
-					: "format: WARC File Format 1.1"));
+		assert_non_null(strstr(j.recs[0].block,
+		    v10 ? "format: WARC File Format 1.0" : "format: WARC File Format 1.1"));
 		t_expect_hdr(&j, 1, "WARC-Type", "response");
 		t_expect_hdr(&j, 1, "WARC-Target-URI", "dns:example.com");
 		t_expect_hdr(&j, 1, "Content-Type", "text/dns");
 		t_expect_hdr(&j, 1, "WARC-IP-Address", "127.0.0.53");
 		assert_string_equal(j.recs[1].block, rr);
-		t_expect_hdr(&j, 1, "WARC-Date", v10 ? "2025-11-21T16:00:00Z"
-				: "2025-11-21T16:00:00.123456Z");
+		t_expect_hdr(&j, 1, "WARC-Date",
+		    v10 ? "2025-11-21T16:00:00Z" : "2025-11-21T16:00:00.123456Z");
 
 		t_expect_hdr(&j, 2, "WARC-Type", "revisit");
-		profile = xasprintf("http://netpreserve.org/warc/%s/revisit/identical-payload-digest",
-				    v10 ? "1.0" : "1.1");
+		profile =
+		    xasprintf("http://netpreserve.org/warc/%s/revisit/identical-payload-digest",
+			v10 ? "1.0" : "1.1");
 		t_expect_hdr(&j, 2, "WARC-Profile", profile);
 		free(profile);
 		t_expect_hdr(&j, 2, "WARC-Refers-To-Target-URI", "http://example.com/orig");
@@ -486,7 +493,7 @@ static void test_warc_not_modified(void **state)
 			t_check_common(&j, i, v10 ? "WARC/1.0\r\n" : "WARC/1.1\r\n");
 		t_expect_hdr(&j, 1, "WARC-Type", "revisit");
 		profile = xasprintf("http://netpreserve.org/warc/%s/revisit/server-not-modified",
-				    v10 ? "1.0" : "1.1");
+		    v10 ? "1.0" : "1.1");
 		t_expect_hdr(&j, 1, "WARC-Profile", profile);
 		free(profile);
 		t_expect_hdr(&j, 1, "WARC-Refers-To-Target-URI", "http://example.com/page");
@@ -586,7 +593,7 @@ static void test_warc_rejects(void **state)
 	free(err);
 	warc_close(w);
 	t_job_read(&j);
-	assert_int_equal(j.n, 0);	/* no file was even opened */
+	assert_int_equal(j.n, 0); /* no file was even opened */
 	t_job_free(&j);
 }
 
@@ -660,17 +667,21 @@ static void test_dedup(void **state)
 	db = leveldb_open(opt, dir, &lerr);
 	assert_null(lerr);
 	d = dedup_open(db, &err);
-	assert_int_equal(dedup_check(d, a, "http://a/1", "2025-01-01T00:00:00.000001Z", &u, &dt), 0);
+	assert_int_equal(
+	    dedup_check(d, a, "http://a/1", "2025-01-01T00:00:00.000001Z", &u, &dt), 0);
 	/* Seen again before the batch is written: answered from memory. */
 	assert_int_equal(dedup_check(d, a, "http://a/2", "2025-01-02T00:00:00Z", &u, &dt), 1);
 	assert_string_equal(u.data, "http://a/1");
 	assert_string_equal(dt.data, "2025-01-01T00:00:00.000001Z");
-	assert_int_equal(dedup_check(d, "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ", "http://a/3", "x", &u, &dt), 0);
-	assert_int_equal(dedup_check(d, "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ", "http://a/4", "x", &u, &dt), 0);
+	assert_int_equal(
+	    dedup_check(d, "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ", "http://a/3", "x", &u, &dt), 0);
+	assert_int_equal(
+	    dedup_check(d, "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ", "http://a/4", "x", &u, &dt), 0);
 	for (int i = 0; i < 300; i++) {
 		char dg[DIGEST_STRLEN];
 		digest_of(&i, sizeof i, dg);
-		assert_int_equal(dedup_check(d, dg, "http://b/", "2025-01-03T00:00:00Z", &u, &dt), 0);
+		assert_int_equal(
+		    dedup_check(d, dg, "http://b/", "2025-01-03T00:00:00Z", &u, &dt), 0);
 	}
 	assert_int_equal(dedup_pending(d), 301);
 	assert_int_equal(dedup_flush(d, &err), 0);
@@ -710,7 +721,8 @@ static void test_dedup_hold(void **state)
 	leveldb_t *db;
 	struct dedup *d;
 	struct buf u = BUF_INIT, dt = BUF_INIT;
-	const char *a = "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5", *b = "sha1:AAMT4NSHA2AWVOR6EVYXQUGCNSONBWE5";
+	const char *a = "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5",
+		   *b = "sha1:AAMT4NSHA2AWVOR6EVYXQUGCNSONBWE5";
 	const char *c = "sha1:BBMT4NSHA2AWVOR6EVYXQUGCNSONBWE5";
 
 	(void)state;
@@ -762,15 +774,16 @@ static void test_warcread_bad(void **state)
 		size_t len;
 		int rc;
 	} cases[] = {
-		{ "", 0, 0 },
-		{ "not gzip at all", 15, -1 },
-		{ "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10, -1 },
+	    {"", 0, 0},
+	    {"not gzip at all", 15, -1},
+	    {"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10, -1},
 	};
 	struct warcread_record rec;
 
 	warcread_record_init(&rec);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		FILE *fp = fmemopen((void *)(uintptr_t)cases[i].data, cases[i].len ? cases[i].len : 1, "rb");
+		FILE *fp = fmemopen(
+		    (void *)(uintptr_t)cases[i].data, cases[i].len ? cases[i].len : 1, "rb");
 		struct warcread *r;
 		char *err = NULL;
 
@@ -849,18 +862,18 @@ static void test_warcread_damaged(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_warc_response),
-		cmocka_unit_test(test_warc_variants),
-		cmocka_unit_test(test_warc_spill),
-		cmocka_unit_test(test_warc_revisit_dns_v10),
-		cmocka_unit_test(test_warc_not_modified),
-		cmocka_unit_test(test_warc_rotation),
-		cmocka_unit_test(test_warc_rejects),
-		cmocka_unit_test(test_warc_disk_full),
-		cmocka_unit_test(test_dedup),
-		cmocka_unit_test(test_dedup_hold),
-		cmocka_unit_test(test_warcread_bad),
-		cmocka_unit_test(test_warcread_damaged),
+	    cmocka_unit_test(test_warc_response),
+	    cmocka_unit_test(test_warc_variants),
+	    cmocka_unit_test(test_warc_spill),
+	    cmocka_unit_test(test_warc_revisit_dns_v10),
+	    cmocka_unit_test(test_warc_not_modified),
+	    cmocka_unit_test(test_warc_rotation),
+	    cmocka_unit_test(test_warc_rejects),
+	    cmocka_unit_test(test_warc_disk_full),
+	    cmocka_unit_test(test_dedup),
+	    cmocka_unit_test(test_dedup_hold),
+	    cmocka_unit_test(test_warcread_bad),
+	    cmocka_unit_test(test_warcread_damaged),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,7 +28,7 @@ struct t_member {
 	uint64_t offset;
 	uint64_t length;
 	char digest[DIGEST_STRLEN];
-	int opens;		/* an HTTP response or revisit: its request follows */
+	int opens; /* an HTTP response or revisit: its request follows */
 };
 
 /* One closed WARC written by the writer, with its members. */
@@ -130,9 +130,10 @@ static struct t_member *t_read_all(const char *path, size_t *n)
 		m[*n].length = rec.length;
 		memcpy(m[*n].digest, rec.block_digest, DIGEST_STRLEN);
 		assert_int_equal(warcread_header(&rec, "WARC-Type", &type), 0);
-		m[*n].opens = (strcmp(type.data, "response") == 0 || strcmp(type.data, "revisit") == 0) &&
-			      (warcread_header(&rec, "WARC-Target-URI", &uri) < 0 ||
-			       strncmp(uri.data, "dns:", 4) != 0);
+		m[*n].opens =
+		    (strcmp(type.data, "response") == 0 || strcmp(type.data, "revisit") == 0) &&
+		    (warcread_header(&rec, "WARC-Target-URI", &uri) < 0 ||
+			strncmp(uri.data, "dns:", 4) != 0);
 		(*n)++;
 	}
 	if (rc < 0)
@@ -145,13 +146,13 @@ static struct t_member *t_read_all(const char *path, size_t *n)
 	return m;
 }
 
-static void t_capture(struct warc_writer *w, const char *uri, const char *body, size_t len,
-		      const char *refers_to)
+static void t_capture(
+    struct warc_writer *w, const char *uri, const char *body, size_t len, const char *refers_to)
 {
 	static const char req[] = "GET / HTTP/1.1\r\nHost: example.com\r\n\r\n";
 	static const char head[] = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n";
-	static const char *const links[] = { "http://example.com/a L a/@href",
-					     "http://example.com/b L a/@href" };
+	static const char *const links[] = {
+	    "http://example.com/a L a/@href", "http://example.com/b L a/@href"};
 	struct warc_capture c;
 	struct warc_ids ids;
 	char *err = NULL;
@@ -205,7 +206,8 @@ static void t_src_make(struct t_src *s)
 	w = warc_open(&o, &err);
 	if (w == NULL)
 		fail_msg("%s", err);
-	if (warc_write_dns(w, "example.com", "127.0.0.53", T_DATE_US, dns, sizeof dns - 1, &err) < 0)
+	if (warc_write_dns(w, "example.com", "127.0.0.53", T_DATE_US, dns, sizeof dns - 1, &err) <
+	    0)
 		fail_msg("%s", err);
 	t_capture(w, "http://example.com/", "<a href=/a>a</a>", 16, NULL);
 	t_capture(w, "http://example.com/big", big, T_BIG, NULL);
@@ -325,8 +327,8 @@ static void test_every_cut(void **state)
 		/* Member start; inside the gzip header (10 bytes with no
 		 * optional fields); just past it; inside the deflate data;
 		 * at the trailer (CRC-32 then ISIZE); inside it; one short. */
-		const uint64_t at[] = { 0, 1, 5, 9, 10, 11, len / 3, len / 2, len - 9, len - 8,
-					len - 6, len - 4, len - 2, len - 1 };
+		const uint64_t at[] = {0, 1, 5, 9, 10, 11, len / 3, len / 2, len - 9, len - 8,
+		    len - 6, len - 4, len - 2, len - 1};
 
 		for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
 			if (at[k] >= len)
@@ -350,7 +352,7 @@ static void test_every_cut(void **state)
  * starts in the window: the whole file is read) and on small members. */
 static void test_every_cut_tail(void **state)
 {
-	static const uint64_t tails[] = { 16u << 10, 64u << 10 };
+	static const uint64_t tails[] = {16u << 10, 64u << 10};
 
 	for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
 		t_tail_scans = 0;
@@ -358,8 +360,8 @@ static void test_every_cut_tail(void **state)
 		test_every_cut(state);
 		/* Cuts past the large member, at least, were read from the tail. */
 		if (t_tail_scans < 20)
-			fail_msg("window %llu: %zu scans from the tail", (unsigned long long)tails[i],
-				 t_tail_scans);
+			fail_msg("window %llu: %zu scans from the tail",
+			    (unsigned long long)tails[i], t_tail_scans);
 	}
 	warcrecover_set_tail(0);
 }
@@ -409,7 +411,7 @@ static void test_directory(void **state)
 	size_t len, n, lines = 0;
 	unsigned char *got;
 	struct t_member *m;
-	static const char *const others[] = { "notes.open", "x.warc.open", "closed.warc.gz" };
+	static const char *const others[] = {"notes.open", "x.warc.open", "closed.warc.gz"};
 
 	(void)state;
 	t_src_make(&s);
@@ -548,12 +550,12 @@ static void test_missing_dir(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_every_cut),
-		cmocka_unit_test(test_every_cut_tail),
-		cmocka_unit_test(test_zero_tail),
-		cmocka_unit_test(test_directory),
-		cmocka_unit_test(test_refusals),
-		cmocka_unit_test(test_missing_dir),
+	    cmocka_unit_test(test_every_cut),
+	    cmocka_unit_test(test_every_cut_tail),
+	    cmocka_unit_test(test_zero_tail),
+	    cmocka_unit_test(test_directory),
+	    cmocka_unit_test(test_refusals),
+	    cmocka_unit_test(test_missing_dir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -40,8 +40,8 @@ static void sample_die(const char *what, char *err)
 }
 
 /* One crawl.log line in the contract's column layout. */
-static void sample_log(struct sample *s, int status, size_t size, const char *uri,
-		       const char *mime, const char *digest, const char *annot)
+static void sample_log(struct sample *s, int status, size_t size, const char *uri, const char *mime,
+    const char *digest, const char *annot)
 {
 	time_t t = (time_t)(s->now / 1000000u);
 	struct tm tm;
@@ -51,29 +51,29 @@ static void sample_log(struct sample *s, int status, size_t size, const char *ur
 	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
 	strftime(fetch, sizeof fetch, "%Y%m%d%H%M%S", &tm);
 	fprintf(s->log, "%s.%03uZ %5d %10zu %s - - %s #000 %s%03u+5 %s - %s\n", stamp,
-		(unsigned)(s->now / 1000u % 1000u), status, size, uri, mime, fetch,
-		(unsigned)(s->now / 1000u % 1000u), digest, annot);
+	    (unsigned)(s->now / 1000u % 1000u), status, size, uri, mime, fetch,
+	    (unsigned)(s->now / 1000u % 1000u), digest, annot);
 }
 
 /* Archives one fetch: dedup lookup, then a response or a revisit. */
-static void sample_fetch(struct sample *s, const char *uri, const char *head,
-			 const void *body, size_t len, const char *truncated, int status,
-			 const char *mime)
+static void sample_fetch(struct sample *s, const char *uri, const char *head, const void *body,
+    size_t len, const char *truncated, int status, const char *mime)
 {
-	struct warc_capture c = { 0 };
+	struct warc_capture c = {0};
 	struct warc_ids ids;
 	struct buf ru = BUF_INIT, rd = BUF_INIT;
 	char dg[DIGEST_STRLEN], date[32], *req, *err = NULL;
-	const char *outlinks[] = { "http://example.com/chunked L a/@href",
-				   "http://example.com/style.css E link/@href" };
-	const char *annot = truncated == NULL ? "-" : strcmp(truncated, "time") == 0 ? "timeTrunc"
-									       : "lenTrunc";
+	const char *outlinks[] = {
+	    "http://example.com/chunked L a/@href", "http://example.com/style.css E link/@href"};
+	const char *annot = truncated == NULL ? "-"
+	    : strcmp(truncated, "time") == 0  ? "timeTrunc"
+					      : "lenTrunc";
 	int dup;
 
 	s->now += 1000;
 	digest_of(body, len, dg);
 	req = xasprintf("GET %s HTTP/1.1\r\nHost: example.com\r\nUser-Agent: tern/0.1.0\r\n\r\n",
-			strchr(uri + 8, '/'));
+	    strchr(uri + 8, '/'));
 	c.uri = uri;
 	c.ip = "127.0.0.1";
 	c.date_us = s->now;
@@ -114,7 +114,7 @@ static void sample_fetch(struct sample *s, const char *uri, const char *head,
 
 static void sample_gzip(const char *text, struct buf *out)
 {
-	z_stream z = { 0 };
+	z_stream z = {0};
 
 	buf_reset(out);
 	buf_reserve(out, compressBound((uLong)strlen(text)) + 64);
@@ -130,10 +130,11 @@ static void sample_gzip(const char *text, struct buf *out)
 
 int main(int argc, char **argv)
 {
-	static const char html[] = "<html><a href=chunked>c</a><link rel=stylesheet href=style.css></html>\n";
+	static const char html[] =
+	    "<html><a href=chunked>c</a><link rel=stylesheet href=style.css></html>\n";
 	static const char rr[] = "20251121160000\nexample.com.\t300\tIN\tA\t127.0.0.1\n";
-	struct sample s = { 0 };
-	struct warc_opts o = { 0 };
+	struct sample s = {0};
+	struct warc_opts o = {0};
 	struct buf gz = BUF_INIT;
 	leveldb_options_t *lopt;
 	leveldb_t *db;
@@ -176,31 +177,43 @@ int main(int argc, char **argv)
 	if (warc_write_dns(s.w, "example.com", "127.0.0.53", s.now, rr, strlen(rr), &err) < 0)
 		sample_die("dns", err);
 	sample_log(&s, 1, strlen(rr), "dns:example.com", "text/dns", "-", "-");
-	sample_fetch(&s, "http://example.com/", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
-		     "Content-Length: 71\r\n\r\n", html, strlen(html), NULL, 200, "text/html");
-	sample_fetch(&s, "http://example.com/chunked", "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
-		     "Transfer-Encoding: chunked\r\n\r\n", "5\r\nhello\r\n0\r\n\r\n is text, not framing",
-		     strlen("5\r\nhello\r\n0\r\n\r\n is text, not framing"), NULL, 200, "text/plain");
+	sample_fetch(&s, "http://example.com/",
+	    "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
+	    "Content-Length: 71\r\n\r\n",
+	    html, strlen(html), NULL, 200, "text/html");
+	sample_fetch(&s, "http://example.com/chunked",
+	    "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+	    "Transfer-Encoding: chunked\r\n\r\n",
+	    "5\r\nhello\r\n0\r\n\r\n is text, not framing",
+	    strlen("5\r\nhello\r\n0\r\n\r\n is text, not framing"), NULL, 200, "text/plain");
 	sample_gzip("a gzip-encoded body, stored with its content coding\n", &gz);
-	sample_fetch(&s, "http://example.com/gzip", "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
-		     "Content-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n", gz.data, gz.len,
-		     NULL, 200, "text/plain");
-	sample_fetch(&s, "http://example.com/trunc-length", "HTTP/1.1 200 OK\r\nContent-Type: "
-		     "application/octet-stream\r\nContent-Length: 100000\r\n\r\n", "first bytes only",
-		     16, "length", 200, "application/octet-stream");
-	sample_fetch(&s, "http://example.com/trunc-time", "HTTP/1.1 200 OK\r\nContent-Type: "
-		     "text/plain\r\n\r\n", "slow drip", 9, "time", 200, "text/plain");
-	sample_fetch(&s, "http://example.com/notmod", "HTTP/1.1 304 Not Modified\r\nETag: \"1\"\r\n\r\n",
-		     "", 0, NULL, 304, "-");
-	sample_fetch(&s, "http://example.com/redirect", "HTTP/1.1 301 Moved Permanently\r\n"
-		     "Location: http://example.com/\r\nContent-Length: 0\r\n\r\n", "", 0, NULL, 301, "-");
+	sample_fetch(&s, "http://example.com/gzip",
+	    "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+	    "Content-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n",
+	    gz.data, gz.len, NULL, 200, "text/plain");
+	sample_fetch(&s, "http://example.com/trunc-length",
+	    "HTTP/1.1 200 OK\r\nContent-Type: "
+	    "application/octet-stream\r\nContent-Length: 100000\r\n\r\n",
+	    "first bytes only", 16, "length", 200, "application/octet-stream");
+	sample_fetch(&s, "http://example.com/trunc-time",
+	    "HTTP/1.1 200 OK\r\nContent-Type: "
+	    "text/plain\r\n\r\n",
+	    "slow drip", 9, "time", 200, "text/plain");
+	sample_fetch(&s, "http://example.com/notmod",
+	    "HTTP/1.1 304 Not Modified\r\nETag: \"1\"\r\n\r\n", "", 0, NULL, 304, "-");
+	sample_fetch(&s, "http://example.com/redirect",
+	    "HTTP/1.1 301 Moved Permanently\r\n"
+	    "Location: http://example.com/\r\nContent-Length: 0\r\n\r\n",
+	    "", 0, NULL, 301, "-");
 	/* Same payload as the home page at another URI: a revisit. */
-	sample_fetch(&s, "http://example.com/copy", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
-		     "Content-Length: 71\r\n\r\n", html, strlen(html), NULL, 200, "text/html");
+	sample_fetch(&s, "http://example.com/copy",
+	    "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
+	    "Content-Length: 71\r\n\r\n",
+	    html, strlen(html), NULL, 200, "text/html");
 	/* The home page again, answered 304 to a conditional request: a
 	 * server-not-modified revisit of its first capture. */
 	{
-		struct warc_capture c = { 0 };
+		struct warc_capture c = {0};
 		struct warc_ids ids;
 		static const char req[] = "GET / HTTP/1.1\r\nHost: example.com\r\n"
 					  "If-None-Match: \"1\"\r\n\r\n";
@@ -241,8 +254,10 @@ int main(int argc, char **argv)
 			body[k] = (char)('a' + x % 26);
 		}
 		snprintf(uri, sizeof uri, "http://example.com/page/%d?x=%d", i, i);
-		sample_fetch(&s, uri, "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\n"
-			     "Content-Length: 3000\r\n\r\n", body, sizeof body, NULL, 200, "text/plain");
+		sample_fetch(&s, uri,
+		    "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\n"
+		    "Content-Length: 3000\r\n\r\n",
+		    body, sizeof body, NULL, 200, "text/plain");
 	}
 	/* A body spilled to a file, as the fetch engine does for large ones. */
 	spill = tmpfile();
@@ -250,7 +265,7 @@ int main(int argc, char **argv)
 		fwrite(body, 1, sizeof body, spill);
 	fflush(spill);
 	{
-		struct warc_capture c = { 0 };
+		struct warc_capture c = {0};
 		struct warc_ids ids;
 		static const char req[] = "GET /big HTTP/1.1\r\nHost: example.com\r\n\r\n";
 
@@ -268,7 +283,7 @@ int main(int argc, char **argv)
 		if (warc_write_http(s.w, &c, &ids, &err) < 0)
 			sample_die("spill", err);
 		sample_log(&s, 200, 100 * sizeof body, c.uri, "application/octet-stream",
-			   ids.payload_digest, "-");
+		    ids.payload_digest, "-");
 	}
 	fclose(spill);
 	if (dedup_flush(s.dd, &err) < 0 || warc_flush(s.w, &err) < 0)

@@ -53,8 +53,8 @@ static void test_fpset_bounded(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fpset_exact),
-		cmocka_unit_test(test_fpset_bounded),
+	    cmocka_unit_test(test_fpset_exact),
+	    cmocka_unit_test(test_fpset_bounded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

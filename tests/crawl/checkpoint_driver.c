@@ -29,7 +29,8 @@ static uint64_t checkpoint_driver_now_ms(void)
 
 static struct frontier *checkpoint_driver_open(const char *jobdir, struct config **cfg)
 {
-	char *conf = xasprintf("%s/tern.conf", jobdir), *dir = xasprintf("%s/state/frontier", jobdir);
+	char *conf = xasprintf("%s/tern.conf", jobdir),
+	     *dir = xasprintf("%s/state/frontier", jobdir);
 	char *err = NULL;
 	struct frontier *f = NULL;
 
@@ -65,8 +66,8 @@ static int checkpoint_driver_create(const char *jobdir, int forget)
 		free(err);
 	} else {
 		printf("%s total_us=%" PRIu64 " mark_us=%" PRIu64 " freeze_us=%" PRIu64
-		    " tables=%u copied=%" PRIu64 " attempts=%u\n", name, t.total_us, t.mark_us,
-		    t.freeze_us, t.tables, t.copied_bytes, t.attempts);
+		       " tables=%u copied=%" PRIu64 " attempts=%u\n",
+		    name, t.total_us, t.mark_us, t.freeze_us, t.tables, t.copied_bytes, t.attempts);
 	}
 	frontier_close(p.frontier);
 	config_free(cfg);
@@ -114,7 +115,8 @@ static int checkpoint_driver_counts(const char *jobdir)
 		return 1;
 	frontier_counts(f, &c);
 	printf("queued=%" PRIu64 " succeeded=%" PRIu64 " failed=%" PRIu64 " disregarded=%" PRIu64
-	    " discovered=%" PRIu64 "\n", c.queued, c.succeeded, c.failed, c.disregarded, c.discovered);
+	       " discovered=%" PRIu64 "\n",
+	    c.queued, c.succeeded, c.failed, c.disregarded, c.discovered);
 	frontier_close(f);
 	config_free(cfg);
 	return 0;
@@ -123,14 +125,16 @@ static int checkpoint_driver_counts(const char *jobdir)
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && strcmp(argv[1], "create") == 0)
-		return checkpoint_driver_create(argv[2], argc > 3 && strcmp(argv[3], "--forget") == 0);
+		return checkpoint_driver_create(
+		    argv[2], argc > 3 && strcmp(argv[3], "--forget") == 0);
 	if (argc == 3 && strcmp(argv[1], "list") == 0)
 		return checkpoint_driver_list(argv[2]);
 	if (argc == 4 && strcmp(argv[1], "restore") == 0)
 		return checkpoint_driver_restore(argv[2], argv[3]);
 	if (argc == 3 && strcmp(argv[1], "counts") == 0)
 		return checkpoint_driver_counts(argv[2]);
-	fprintf(stderr, "usage: checkpoint_driver (create JOBDIR [--forget] | list JOBDIR | "
+	fprintf(stderr,
+	    "usage: checkpoint_driver (create JOBDIR [--forget] | list JOBDIR | "
 	    "restore JOBDIR NAME|latest | counts JOBDIR)\n");
 	return 2;
 }

@@ -19,11 +19,20 @@ static void extract_driver_put(const char *s, size_t n)
 
 	for (i = 0; i < n; i++) {
 		switch (s[i]) {
-		case '\t': fputs("\\t", stdout); break;
-		case '\n': fputs("\\n", stdout); break;
-		case '\r': fputs("\\r", stdout); break;
-		case '\\': fputs("\\\\", stdout); break;
-		default: putchar(s[i]);
+		case '\t':
+			fputs("\\t", stdout);
+			break;
+		case '\n':
+			fputs("\\n", stdout);
+			break;
+		case '\r':
+			fputs("\\r", stdout);
+			break;
+		case '\\':
+			fputs("\\\\", stdout);
+			break;
+		default:
+			putchar(s[i]);
 		}
 	}
 }
@@ -43,7 +52,7 @@ static void extract_driver_link_cb(void *arg, const struct extract_link *l)
 
 int main(int argc, char **argv)
 {
-	struct extract_opts o = { 0, 0 };
+	struct extract_opts o = {0, 0};
 	enum extract_type type = EXTRACT_HTML;
 	long seed = -1;
 	int bytewise = 0, opt;
@@ -55,13 +64,24 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "cfm:s:b")) != -1) {
 		switch (opt) {
-		case 'c': type = EXTRACT_CSS; break;
-		case 'f': o.forms = 1; break;
-		case 'm': o.max_outlinks = strtoul(optarg, NULL, 10); break;
-		case 's': seed = strtol(optarg, NULL, 10); break;
-		case 'b': bytewise = 1; break;
+		case 'c':
+			type = EXTRACT_CSS;
+			break;
+		case 'f':
+			o.forms = 1;
+			break;
+		case 'm':
+			o.max_outlinks = strtoul(optarg, NULL, 10);
+			break;
+		case 's':
+			seed = strtol(optarg, NULL, 10);
+			break;
+		case 'b':
+			bytewise = 1;
+			break;
 		default:
-			fprintf(stderr, "usage: extract_driver [-c] [-f] [-m MAX] [-s SEED | -b] FILE\n");
+			fprintf(stderr,
+			    "usage: extract_driver [-c] [-f] [-m MAX] [-s SEED | -b] FILE\n");
 			return 2;
 		}
 	}

@@ -31,8 +31,7 @@ struct test_checkpoint {
 	unsigned long next;
 };
 
-static int test_checkpoint_rm_cb(const char *path, const struct stat *sb, int flag,
-    struct FTW *ftw)
+static int test_checkpoint_rm_cb(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	(void)sb;
 	(void)flag;
@@ -113,8 +112,8 @@ static uint64_t test_checkpoint_queued(struct test_checkpoint *t)
 	return c.queued;
 }
 
-static void test_checkpoint_take(struct test_checkpoint *t, const struct checkpoint_parts *p,
-    char name[CHECKPOINT_NAME_MAX])
+static void test_checkpoint_take(
+    struct test_checkpoint *t, const struct checkpoint_parts *p, char name[CHECKPOINT_NAME_MAX])
 {
 	struct checkpoint_parts dflt;
 	struct checkpoint_timing tm;
@@ -131,8 +130,8 @@ static void test_checkpoint_take(struct test_checkpoint *t, const struct checkpo
 	assert_true(tm.attempts >= 1);
 }
 
-static void test_checkpoint_restore_ok(struct test_checkpoint *t, const char *name,
-    struct checkpoint_restored *r)
+static void test_checkpoint_restore_ok(
+    struct test_checkpoint *t, const char *name, struct checkpoint_restored *r)
 {
 	char *err = NULL;
 
@@ -207,8 +206,14 @@ static void test_checkpoint_bad_names(void **state)
 {
 	struct test_checkpoint *t = *state;
 	static const char *const bad[] = {
-		"../state", "cp1-20260101000000", "cp00001-2026010100000", "cp00001-202601010000000",
-		"cp00001_20260101000000", "", "cp00001-20260101000000/../x", "latest2",
+	    "../state",
+	    "cp1-20260101000000",
+	    "cp00001-2026010100000",
+	    "cp00001-202601010000000",
+	    "cp00001_20260101000000",
+	    "",
+	    "cp00001-20260101000000/../x",
+	    "latest2",
 	};
 	struct checkpoint_restored r;
 	char *err = NULL;
@@ -239,7 +244,7 @@ static void test_checkpoint_under_writes(void **state)
 	char names[N][CHECKPOINT_NAME_MAX];
 	uint64_t queued[N];
 	struct checkpoint_restored r;
-	int order[] = { 3, 0, 7, 5, 3 };
+	int order[] = {3, 0, 7, 5, 3};
 
 	for (int i = 0; i < N; i++) {
 		test_checkpoint_fill(t, 6000);
@@ -385,11 +390,11 @@ static void test_checkpoint_log_repair(void **state)
 		const char *out;
 		long removed;
 	} cases[] = {
-		{ "a\nb\nc", "a\nb\n", 1 },
-		{ "a\nb\n", "a\nb\n", 0 },
-		{ "abc", "", 3 },
-		{ "", "", 0 },
-		{ "\n", "\n", 0 },
+	    {"a\nb\nc", "a\nb\n", 1},
+	    {"a\nb\n", "a\nb\n", 0},
+	    {"abc", "", 3},
+	    {"", "", 0},
+	    {"\n", "\n", 0},
 	};
 	char path[256], got[64];
 	struct buf big = BUF_INIT;
@@ -438,13 +443,13 @@ int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, test_checkpoint_setup, test_checkpoint_teardown)
 	const struct CMUnitTest tests[] = {
-		T(test_checkpoint_names),
-		T(test_checkpoint_bad_names),
-		T(test_checkpoint_under_writes),
-		T(test_checkpoint_components),
-		T(test_checkpoint_marker),
-		T(test_checkpoint_log_repair),
-		T(test_checkpoint_due),
+	    T(test_checkpoint_names),
+	    T(test_checkpoint_bad_names),
+	    T(test_checkpoint_under_writes),
+	    T(test_checkpoint_components),
+	    T(test_checkpoint_marker),
+	    T(test_checkpoint_log_repair),
+	    T(test_checkpoint_due),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,45 +23,45 @@ struct css_case {
 };
 
 static const struct css_case css_cases[] = {
-	{ "a{background:url(x.png)}", "x.png;" },
-	{ "a{b:url( x.png )}", "x.png;" },
-	{ "a{b:URL(\"q.png\")} c{d:url( 'r.png' )}", "q.png;r.png;" },
-	{ "a{b:url()} c{d:url('')}", "" },
-	{ "a{b:url(bad url)} c{d:url(ok)}", "ok;" },
-	{ "a{b:url(ba\"d)} c{d:url(ba(d)}", "" },
-	{ "a{b:url(es\\63 ape)}", "escape;" },
-	{ "a{b:url(\"es\\63 ape\")}", "escape;" },
-	{ "a{b:url(\"a\\\"b\")}", "a\"b;" },
-	{ "a{b:url(\"con\\\ntinued\")}", "continued;" },
-	{ "a{b:url(\"bad\nstring)} c{d:url(ok)}", "ok;" },
-	{ "a{b:url(\"bad\nstring\")} c{d:url(inside-a-string)}", "" },
-	{ "a{b:url(\"\\0\")}", "\xef\xbf\xbd;" },
-	{ "a{b:url(\\0)}", "\xef\xbf\xbd;" },
-	{ "a{b:url(\\110000 x)}", "\xef\xbf\xbdx;" },
-	{ "a{b:url(x\\)y)}", "x)y;" },
-	{ "a{b:url(bad\\\n)} c{d:url(ok)}", "ok;" },
-	{ "/* url(no) */ a{b:url(y)} /* unterminated url(no)", "y;" },
-	{ "a{content:\"url(no)\"} b{c:xurl(no)} d{e:-url(no)} #url(no) 5url(no)", "" },
-	{ "@import \"i.css\";", "@i.css;" },
-	{ "@import 'i.css' screen;", "@i.css;" },
-	{ "@IMPORT url(i.css);", "@i.css;" },
-	{ "@import /* c */ \"i.css\";", "@i.css;" },
-	{ "@import\"i.css\";", "@i.css;" },
-	{ "@imports \"no.css\"; @media \"no\"; x \"no\"", "" },
-	{ "@import x \"no.css\";", "" },
-	{ "@import @\"no.css\"; @import #'no.css'", "" },
-	{ "a{b:url(unterminated", "unterminated;" },
-	{ "a{b:url(\"unterminated", "unterminated;" },
-	{ "@import \"unterminated", "@unterminated;" },
-	{ "a{b:url(\\41", "A;" },
-	{ "a{b:url(x\r\n)}", "x;" },
-	{ "a{b:url(\"\\41\r\nB\")}", "AB;" },
-	{ "a{b:url(\"x\\", "x;" },
-	{ "a{b:url(x\\", "x\xef\xbf\xbd;" },
-	/* escapes in names count: these spell url( and @import */
-	{ "a{b:u\\72l(esc1)} c{d:\\75 RL(esc2)}", "esc1;esc2;" },
-	{ "@im\\70 ort 'esc3';", "@esc3;" },
-	{ "a{b:u\\\nrl(no)}", "" },
+    {"a{background:url(x.png)}", "x.png;"},
+    {"a{b:url( x.png )}", "x.png;"},
+    {"a{b:URL(\"q.png\")} c{d:url( 'r.png' )}", "q.png;r.png;"},
+    {"a{b:url()} c{d:url('')}", ""},
+    {"a{b:url(bad url)} c{d:url(ok)}", "ok;"},
+    {"a{b:url(ba\"d)} c{d:url(ba(d)}", ""},
+    {"a{b:url(es\\63 ape)}", "escape;"},
+    {"a{b:url(\"es\\63 ape\")}", "escape;"},
+    {"a{b:url(\"a\\\"b\")}", "a\"b;"},
+    {"a{b:url(\"con\\\ntinued\")}", "continued;"},
+    {"a{b:url(\"bad\nstring)} c{d:url(ok)}", "ok;"},
+    {"a{b:url(\"bad\nstring\")} c{d:url(inside-a-string)}", ""},
+    {"a{b:url(\"\\0\")}", "\xef\xbf\xbd;"},
+    {"a{b:url(\\0)}", "\xef\xbf\xbd;"},
+    {"a{b:url(\\110000 x)}", "\xef\xbf\xbdx;"},
+    {"a{b:url(x\\)y)}", "x)y;"},
+    {"a{b:url(bad\\\n)} c{d:url(ok)}", "ok;"},
+    {"/* url(no) */ a{b:url(y)} /* unterminated url(no)", "y;"},
+    {"a{content:\"url(no)\"} b{c:xurl(no)} d{e:-url(no)} #url(no) 5url(no)", ""},
+    {"@import \"i.css\";", "@i.css;"},
+    {"@import 'i.css' screen;", "@i.css;"},
+    {"@IMPORT url(i.css);", "@i.css;"},
+    {"@import /* c */ \"i.css\";", "@i.css;"},
+    {"@import\"i.css\";", "@i.css;"},
+    {"@imports \"no.css\"; @media \"no\"; x \"no\"", ""},
+    {"@import x \"no.css\";", ""},
+    {"@import @\"no.css\"; @import #'no.css'", ""},
+    {"a{b:url(unterminated", "unterminated;"},
+    {"a{b:url(\"unterminated", "unterminated;"},
+    {"@import \"unterminated", "@unterminated;"},
+    {"a{b:url(\\41", "A;"},
+    {"a{b:url(x\r\n)}", "x;"},
+    {"a{b:url(\"\\41\r\nB\")}", "AB;"},
+    {"a{b:url(\"x\\", "x;"},
+    {"a{b:url(x\\", "x\xef\xbf\xbd;"},
+    /* escapes in names count: these spell url( and @import */
+    {"a{b:u\\72l(esc1)} c{d:\\75 RL(esc2)}", "esc1;esc2;"},
+    {"@im\\70 ort 'esc3';", "@esc3;"},
+    {"a{b:u\\\nrl(no)}", ""},
 };
 
 static void test_css_run(const char *in, size_t len, size_t chunk, struct buf *out)
@@ -79,7 +79,7 @@ static void test_css_run(const char *in, size_t len, size_t chunk, struct buf *o
 
 static void test_css_cases(void **state)
 {
-	static const size_t chunks[] = { 0, 1, 3 };
+	static const size_t chunks[] = {0, 1, 3};
 	size_t i, k;
 
 	(void)state;
@@ -90,8 +90,8 @@ static void test_css_cases(void **state)
 			buf_appends(&out, "");
 			test_css_run(css_cases[i].in, strlen(css_cases[i].in), chunks[k], &out);
 			if (strcmp(out.data, css_cases[i].want) != 0)
-				fail_msg("case %zu (chunk %zu): %s\n got  %s\n want %s", i, chunks[k],
-					 css_cases[i].in, out.data, css_cases[i].want);
+				fail_msg("case %zu (chunk %zu): %s\n got  %s\n want %s", i,
+				    chunks[k], css_cases[i].in, out.data, css_cases[i].want);
 			buf_free(&out);
 		}
 	}
@@ -153,10 +153,10 @@ static void test_css_reuse(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_css_cases),
-		cmocka_unit_test(test_css_nul),
-		cmocka_unit_test(test_css_cap),
-		cmocka_unit_test(test_css_reuse),
+	    cmocka_unit_test(test_css_cases),
+	    cmocka_unit_test(test_css_nul),
+	    cmocka_unit_test(test_css_cap),
+	    cmocka_unit_test(test_css_reuse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -52,20 +52,22 @@ static struct failures_event test_failures_ev(const char *host, int port, enum s
 static void test_failures_once_per_host_and_kind(void **state)
 {
 	struct crawl_stats st;
-	struct test_said said = { NULL, 0, 0 };
-	struct failures_env env = { &st, &said, test_failures_say };
+	struct test_said said = {NULL, 0, 0};
+	struct failures_env env = {&st, &said, test_failures_say};
 	struct failures *fl;
 	struct failures_event ev;
 
 	(void)state;
 	memset(&st, 0, sizeof st);
-	st.pages = 1;	/* something was fetched: seeds are said once too */
+	st.pages = 1; /* something was fetched: seeds are said once too */
 	fl = failures_new(&env);
 	ev = test_failures_ev("a.test", 80, CAUSE_CONNECT_REFUSED);
 	failures_note(fl, &ev);
 	assert_int_equal(said.n, 1);
-	assert_non_null(strstr(said.last, "a.test:80: connection refused (http://x/); attempt 2 of 30 at "));
-	assert_non_null(strstr(said.last, ", in 15 min; see frontier.retry-delay-seconds, "
+	assert_non_null(
+	    strstr(said.last, "a.test:80: connection refused (http://x/); attempt 2 of 30 at "));
+	assert_non_null(strstr(said.last,
+	    ", in 15 min; see frontier.retry-delay-seconds, "
 	    "frontier.max-retries"));
 	/* The same kind for the same host: quiet, even for another cause. */
 	failures_note(fl, &ev);
@@ -100,7 +102,8 @@ static void test_failures_once_per_host_and_kind(void **state)
 	ev = test_failures_ev("e.test", 80, CAUSE_ROBOTS_DISALLOWED);
 	ev.final = 1;
 	failures_note(fl, &ev);
-	assert_non_null(strstr(said.last, "robots.txt disallows it (http://x/); not fetched; "
+	assert_non_null(strstr(said.last,
+	    "robots.txt disallows it (http://x/); not fetched; "
 	    "see robots.policy"));
 	/* HTTP errors only for seeds. */
 	ev = test_failures_ev("f.test", 80, CAUSE_HTTP_ERROR);
@@ -119,8 +122,8 @@ static void test_failures_once_per_host_and_kind(void **state)
 static void test_failures_seed_retries_while_nothing_fetched(void **state)
 {
 	struct crawl_stats st;
-	struct test_said said = { NULL, 0, 0 };
-	struct failures_env env = { &st, &said, test_failures_say };
+	struct test_said said = {NULL, 0, 0};
+	struct failures_env env = {&st, &said, test_failures_say};
 	struct failures *fl;
 	struct failures_event ev;
 
@@ -143,7 +146,8 @@ static void test_failures_seed_retries_while_nothing_fetched(void **state)
 	/* The retry's own setting is named when the settings do not. */
 	ev = test_failures_ev("b.test", 80, CAUSE_TLS_SELF_SIGNED);
 	failures_note(fl, &ev);
-	assert_non_null(strstr(said.last, "in 15 min (frontier.retry-delay-seconds); see fetch.tls-verify"));
+	assert_non_null(
+	    strstr(said.last, "in 15 min (frontier.retry-delay-seconds); see fetch.tls-verify"));
 	failures_free(fl);
 	free(said.last);
 }
@@ -151,8 +155,8 @@ static void test_failures_seed_retries_while_nothing_fetched(void **state)
 static void test_failures_terminal_bounded(void **state)
 {
 	struct crawl_stats st;
-	struct test_said said = { NULL, 0, 0 };
-	struct failures_env env = { &st, &said, test_failures_say };
+	struct test_said said = {NULL, 0, 0};
+	struct failures_env env = {&st, &said, test_failures_say};
 	struct failures *fl;
 	char host[32];
 
@@ -177,8 +181,8 @@ static void test_failures_terminal_bounded(void **state)
 static void test_failures_counts(void **state)
 {
 	struct crawl_stats st, back;
-	struct test_said said = { NULL, 0, 0 };
-	struct failures_env env = { &st, &said, test_failures_say };
+	struct test_said said = {NULL, 0, 0};
+	struct failures_env env = {&st, &said, test_failures_say};
 	struct failures *fl;
 	struct buf b = BUF_INIT;
 	json_t *j;
@@ -218,7 +222,8 @@ static void test_failures_counts(void **state)
 	assert_int_equal(json_object_size(j), STATUS_GROUP_COUNT);
 	memset(&back, 0, sizeof back);
 	failures_from_json(&back, j);
-	assert_memory_equal(back.failures_by_cause, st.failures_by_cause, sizeof st.failures_by_cause);
+	assert_memory_equal(
+	    back.failures_by_cause, st.failures_by_cause, sizeof st.failures_by_cause);
 	json_decref(j);
 	/* An older checkpoint without them reads as none. */
 	failures_from_json(&back, NULL);
@@ -229,10 +234,10 @@ static void test_failures_counts(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_failures_once_per_host_and_kind),
-		cmocka_unit_test(test_failures_seed_retries_while_nothing_fetched),
-		cmocka_unit_test(test_failures_terminal_bounded),
-		cmocka_unit_test(test_failures_counts),
+	    cmocka_unit_test(test_failures_once_per_host_and_kind),
+	    cmocka_unit_test(test_failures_seed_retries_while_nothing_fetched),
+	    cmocka_unit_test(test_failures_terminal_bounded),
+	    cmocka_unit_test(test_failures_counts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

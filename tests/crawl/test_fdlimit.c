@@ -11,13 +11,16 @@
 
 static void test_fdlimit_budget(void **state)
 {
-	static const struct { uint64_t soft; int wanted, conns; } t[] = {
-		{ 40, 256, 0 },		/* not even one connection */
-		{ 60, 256, 0 },
-		{ 64, 256, 2 },		/* 64 - (48 + 12) = 4 descriptors, 2 each */
-		{ 1024, 256, 256 },	/* the common default: no cap */
-		{ 1024, 1000, 386 },
-		{ 1048576, 10000, 10000 },
+	static const struct {
+		uint64_t soft;
+		int wanted, conns;
+	} t[] = {
+	    {40, 256, 0}, /* not even one connection */
+	    {60, 256, 0},
+	    {64, 256, 2},     /* 64 - (48 + 12) = 4 descriptors, 2 each */
+	    {1024, 256, 256}, /* the common default: no cap */
+	    {1024, 1000, 386},
+	    {1048576, 10000, 10000},
 	};
 
 	(void)state;
@@ -30,7 +33,8 @@ static void test_fdlimit_budget(void **state)
 		 * never add up past the limit. */
 		if (c > 0)
 			assert_true(fdlimit_reserve(t[i].soft) + 2 * (uint64_t)c +
-			    fdlimit_idle(t[i].soft, c) <= t[i].soft);
+				fdlimit_idle(t[i].soft, c) <=
+			    t[i].soft);
 	}
 	assert_int_equal(fdlimit_idle(64, 2), 0);
 	assert_int_equal(fdlimit_idle(1024, 256), 1024 - fdlimit_reserve(1024) - 512);
@@ -57,8 +61,8 @@ static void test_fdlimit_raise(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fdlimit_budget),
-		cmocka_unit_test(test_fdlimit_raise),
+	    cmocka_unit_test(test_fdlimit_budget),
+	    cmocka_unit_test(test_fdlimit_raise),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

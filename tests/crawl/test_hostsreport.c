@@ -13,25 +13,27 @@
 #include "crawl/hostsreport.h"
 
 static const char *const test_hostsreport_lines[] = {
-	"2026-11-21T18:00:00.000Z     1         62 dns:a.test P http://a.test/ text/dns #001 20261121180000000+1 - - -\n",
-	"2026-11-21T18:00:00.100Z   200        100 http://a.test/robots.txt P http://a.test/ text/plain #001 20261121180000000+1 sha1:X - -\n",
-	"2026-11-21T18:00:00.200Z   200       1000 http://a.test/ - - text/html #001 20261121180000000+1 sha1:Y - -\n",
-	"2026-11-21T18:00:00.300Z   404         10 http://a.test/missing L http://a.test/ text/html #001 20261121180000000+1 sha1:Z - -\n",
-	"2026-11-21T18:00:00.400Z -9998          - http://a.test/private/x L http://a.test/ no-type #001 - - - -\n",
-	"2026-11-21T18:00:00.500Z    -2          - http://b.test:8080/ - - no-type #002 - - - 3t\n",
-	"2026-11-21T18:00:00.600Z   301          0 https://user@b.test:8080/r L http://b.test:8080/ text/html #002 - - - -",
-	"garbage line\n",
-	"2026-11-21T18:00:00.700Z   xyz          0 http://c.test/ - - no-type #002 - - - -\n",
-	"2026-11-21T18:00:00.800Z   200          5 nocolon - - no-type #002 - - - -\n",
-	"2026-11-21T18:00:00.900Z   200          7 http://[::1]:8080/ - - text/html #002 - - - -\n",
+    "2026-11-21T18:00:00.000Z     1         62 dns:a.test P http://a.test/ text/dns #001 20261121180000000+1 - - -\n",
+    "2026-11-21T18:00:00.100Z   200        100 http://a.test/robots.txt P http://a.test/ text/plain #001 20261121180000000+1 sha1:X - -\n",
+    "2026-11-21T18:00:00.200Z   200       1000 http://a.test/ - - text/html #001 20261121180000000+1 sha1:Y - -\n",
+    "2026-11-21T18:00:00.300Z   404         10 http://a.test/missing L http://a.test/ text/html #001 20261121180000000+1 sha1:Z - -\n",
+    "2026-11-21T18:00:00.400Z -9998          - http://a.test/private/x L http://a.test/ no-type #001 - - - -\n",
+    "2026-11-21T18:00:00.500Z    -2          - http://b.test:8080/ - - no-type #002 - - - 3t\n",
+    "2026-11-21T18:00:00.600Z   301          0 https://user@b.test:8080/r L http://b.test:8080/ text/html #002 - - - -",
+    "garbage line\n",
+    "2026-11-21T18:00:00.700Z   xyz          0 http://c.test/ - - no-type #002 - - - -\n",
+    "2026-11-21T18:00:00.800Z   200          5 nocolon - - no-type #002 - - - -\n",
+    "2026-11-21T18:00:00.900Z   200          7 http://[::1]:8080/ - - text/html #002 - - - -\n",
 };
 
 static struct hostsreport *test_hostsreport_load(void)
 {
 	struct hostsreport *h = hostsreport_new();
 
-	for (size_t i = 0; i < sizeof test_hostsreport_lines / sizeof test_hostsreport_lines[0]; i++)
-		hostsreport_add_line(h, test_hostsreport_lines[i], strlen(test_hostsreport_lines[i]));
+	for (size_t i = 0; i < sizeof test_hostsreport_lines / sizeof test_hostsreport_lines[0];
+	     i++)
+		hostsreport_add_line(
+		    h, test_hostsreport_lines[i], strlen(test_hostsreport_lines[i]));
 	return h;
 }
 
@@ -77,7 +79,7 @@ static void test_hostsreport_json(void **state)
  * hosts h0..h499 with (i * 7) % 50 URIs and i % 13 failures each. */
 static void test_hostsreport_rows(void **state)
 {
-	static const char *const orders[] = { "urls", "bytes", "failed", "name" };
+	static const char *const orders[] = {"urls", "bytes", "failed", "name"};
 	struct hostsreport *h = hostsreport_new();
 	struct hostsreport_row rows[500], page[37];
 	char line[200];
@@ -85,8 +87,9 @@ static void test_hostsreport_rows(void **state)
 	(void)state;
 	for (int i = 0; i < 500; i++) {
 		for (int u = 0; u < (i * 7) % 50; u++) {
-			int n = snprintf(line, sizeof line, "t %d %d http://h%d.test/%d - - x #1 - - - -\n",
-			    u < i % 13 ? -2 : 200, u < i % 13 ? 0 : 10 + i, i, u);
+			int n = snprintf(line, sizeof line,
+			    "t %d %d http://h%d.test/%d - - x #1 - - - -\n", u < i % 13 ? -2 : 200,
+			    u < i % 13 ? 0 : 10 + i, i, u);
 			hostsreport_add_line(h, line, (size_t)n);
 		}
 	}
@@ -116,9 +119,9 @@ static void test_hostsreport_rows(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hostsreport_text),
-		cmocka_unit_test(test_hostsreport_json),
-		cmocka_unit_test(test_hostsreport_rows),
+	    cmocka_unit_test(test_hostsreport_text),
+	    cmocka_unit_test(test_hostsreport_json),
+	    cmocka_unit_test(test_hostsreport_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

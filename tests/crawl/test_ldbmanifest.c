@@ -20,8 +20,8 @@
 #include "crawl/ldbmanifest.h"
 #include "lib/xmalloc.h"
 
-static int test_ldbmanifest_rm_cb(const char *path, const struct stat *sb, int flag,
-    struct FTW *ftw)
+static int test_ldbmanifest_rm_cb(
+    const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	(void)sb;
 	(void)flag;
@@ -127,7 +127,8 @@ static void test_ldbmanifest_against_leveldb(void **state)
 
 			test_ldbmanifest_oracle(db, &want);
 			test_ldbmanifest_read(dir, &man);
-			if (ldbmanifest_parse((const unsigned char *)man.data, man.len, &m, &err) < 0)
+			if (ldbmanifest_parse((const unsigned char *)man.data, man.len, &m, &err) <
+			    0)
 				fail_msg("round %d: %s", round, err);
 			test_ldbmanifest_mine(&m, &got);
 			assert_true(m.used <= man.len);
@@ -201,29 +202,39 @@ static void test_ldbmanifest_record(struct buf *b, int t, const char *p, size_t 
 static void test_ldbmanifest_hostile(void **state)
 {
 	static const struct {
-		const char *edit;	/* the payload, as bytes */
+		const char *edit; /* the payload, as bytes */
 		size_t len;
 		int type;
 		int ok;
 		size_t tables;
 		const char *msg;
 	} cases[] = {
-		/* new file: level 0, number 5, size 100, keys "a" "b" */
-		{ E("\x07\x00\x05\x64\x01" "a" "\x01" "b"), 1, 1, 1, NULL },
-		/* add then delete in later edit handled below; unknown tag */
-		{ E("\x08\x00"), 1, 0, 0, "unknown tag" },
-		/* level out of range */
-		{ E("\x07\x09\x05\x64\x01" "a" "\x01" "b"), 1, 0, 0, "malformed" },
-		/* key length beyond the record */
-		{ E("\x07\x00\x05\x64\x7f" "a"), 1, 0, 0, "malformed" },
-		/* varint that never ends */
-		{ E("\x03\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"), 1, 0, 0, "malformed" },
-		/* a LAST fragment with no FIRST */
-		{ E("\x02\x05"), 4, 0, 0, "out of order" },
-		/* an unknown record type */
-		{ E("\x02\x05"), 9, 0, 0, "record type" },
-		/* an empty edit: no tables */
-		{ E(""), 1, 1, 0, NULL },
+	    /* new file: level 0, number 5, size 100, keys "a" "b" */
+	    {E("\x07\x00\x05\x64\x01"
+	       "a"
+	       "\x01"
+	       "b"),
+		1, 1, 1, NULL},
+	    /* add then delete in later edit handled below; unknown tag */
+	    {E("\x08\x00"), 1, 0, 0, "unknown tag"},
+	    /* level out of range */
+	    {E("\x07\x09\x05\x64\x01"
+	       "a"
+	       "\x01"
+	       "b"),
+		1, 0, 0, "malformed"},
+	    /* key length beyond the record */
+	    {E("\x07\x00\x05\x64\x7f"
+	       "a"),
+		1, 0, 0, "malformed"},
+	    /* varint that never ends */
+	    {E("\x03\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"), 1, 0, 0, "malformed"},
+	    /* a LAST fragment with no FIRST */
+	    {E("\x02\x05"), 4, 0, 0, "out of order"},
+	    /* an unknown record type */
+	    {E("\x02\x05"), 9, 0, 0, "record type"},
+	    /* an empty edit: no tables */
+	    {E(""), 1, 1, 0, NULL},
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -255,10 +266,24 @@ static void test_ldbmanifest_hostile(void **state)
 		char *err = NULL;
 
 		test_ldbmanifest_record(&b, 2, E("\x07\x00\x05\x64"));
-		test_ldbmanifest_record(&b, 4, E("\x01" "a" "\x01" "b" "\x07\x01\x06\x10\x01" "a" "\x01" "b"));
+		test_ldbmanifest_record(&b, 4,
+		    E("\x01"
+		      "a"
+		      "\x01"
+		      "b"
+		      "\x07\x01\x06\x10\x01"
+		      "a"
+		      "\x01"
+		      "b"));
 		test_ldbmanifest_record(&b, 1, E("\x06\x00\x05"));
-		test_ldbmanifest_record(&b, 1, E("\x07\x01\x06\x10\x01" "a" "\x01" "b" "\x06\x01\x06"));
-		assert_int_equal(ldbmanifest_parse((const unsigned char *)b.data, b.len, &m, &err), 0);
+		test_ldbmanifest_record(&b, 1,
+		    E("\x07\x01\x06\x10\x01"
+		      "a"
+		      "\x01"
+		      "b"
+		      "\x06\x01\x06"));
+		assert_int_equal(
+		    ldbmanifest_parse((const unsigned char *)b.data, b.len, &m, &err), 0);
 		assert_int_equal(m.edits, 3);
 		assert_int_equal(m.ntables, 1);
 		assert_int_equal(m.tables[0].number, 6);
@@ -274,8 +299,8 @@ static void test_ldbmanifest_hostile(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ldbmanifest_against_leveldb),
-		cmocka_unit_test(test_ldbmanifest_hostile),
+	    cmocka_unit_test(test_ldbmanifest_against_leveldb),
+	    cmocka_unit_test(test_ldbmanifest_hostile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

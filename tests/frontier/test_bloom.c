@@ -45,7 +45,7 @@ static void test_bloom_layers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bloom_layers),
+	    cmocka_unit_test(test_bloom_layers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

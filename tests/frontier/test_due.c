@@ -24,8 +24,7 @@ struct test_due {
 	uint64_t now;
 };
 
-static int
-test_due_rm_cb(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+static int test_due_rm_cb(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	(void)sb;
 	(void)flag;
@@ -33,8 +32,7 @@ test_due_rm_cb(const char *path, const struct stat *sb, int flag, struct FTW *ft
 	return remove(path);
 }
 
-static int
-test_due_setup(void **state)
+static int test_due_setup(void **state)
 {
 	struct test_due *t = calloc(1, sizeof(*t));
 
@@ -48,8 +46,7 @@ test_due_setup(void **state)
 	return 0;
 }
 
-static int
-test_due_teardown(void **state)
+static int test_due_teardown(void **state)
 {
 	struct test_due *t = *state;
 
@@ -59,8 +56,7 @@ test_due_teardown(void **state)
 	return 0;
 }
 
-static void
-test_due_open(struct test_due *t, int create)
+static void test_due_open(struct test_due *t, int create)
 {
 	char *err = NULL;
 
@@ -69,8 +65,7 @@ test_due_open(struct test_due *t, int create)
 		fail_msg("open: %s", err);
 }
 
-static void
-test_due_flush(struct test_due *t)
+static void test_due_flush(struct test_due *t)
 {
 	char *err = NULL;
 
@@ -79,8 +74,7 @@ test_due_flush(struct test_due *t)
 }
 
 /* Schedules uri on the queue named by its host. */
-static void
-test_due_add(struct test_due *t, const char *uri)
+static void test_due_add(struct test_due *t, const char *uri)
 {
 	struct curi *c = curi_new(uri, NULL, "", CURI_SEED);
 	const char *h = strstr(uri, "://") + 3;
@@ -91,8 +85,7 @@ test_due_add(struct test_due *t, const char *uri)
 	curi_free(c);
 }
 
-static struct curi *
-test_due_take(struct test_due *t)
+static struct curi *test_due_take(struct test_due *t)
 {
 	struct curi *c = NULL;
 	uint64_t wake = 0;
@@ -104,8 +97,7 @@ test_due_take(struct test_due *t)
 }
 
 /* 1 if nothing is ready now; *wake when something may be. */
-static int
-test_due_none(struct test_due *t, uint64_t *wake)
+static int test_due_none(struct test_due *t, uint64_t *wake)
 {
 	struct curi *c = NULL;
 	uint64_t w;
@@ -121,9 +113,8 @@ test_due_none(struct test_due *t, uint64_t *wake)
 }
 
 /* Finishes c with a history noting `digest`, due in `in_ms`. */
-static void
-test_due_finish(struct test_due *t, struct curi *c, const char *digest, uint64_t delay_ms,
-    uint64_t in_ms)
+static void test_due_finish(
+    struct test_due *t, struct curi *c, const char *digest, uint64_t delay_ms, uint64_t in_ms)
 {
 	if (c->history == NULL)
 		c->history = history_new();
@@ -135,8 +126,7 @@ test_due_finish(struct test_due *t, struct curi *c, const char *digest, uint64_t
 
 /* A URI comes back when due, keeping what it had, with a new ordinal;
  * before then the frontier says when to wake; counts tell where it is. */
-static void
-test_due_cycle(void **state)
+static void test_due_cycle(void **state)
 {
 	struct test_due *t = *state;
 	struct frontier_counts n;
@@ -192,8 +182,7 @@ test_due_cycle(void **state)
 /* Revisits obey the rules of first visits: one URI of a queue out at a
  * time, the politeness snooze of the queue's last fetch, failures and
  * disregards come back too, and a retired queue keeps its revisits. */
-static void
-test_due_rules(void **state)
+static void test_due_rules(void **state)
 {
 	struct test_due *t = *state;
 	struct frontier_counts n;
@@ -237,8 +226,7 @@ test_due_rules(void **state)
  * due for it afterwards waits there with it, out of the crawl's way, until
  * the operator reconsiders retired queues (Heritrix's retired queues keep
  * receiving URIs the same way). */
-static void
-test_due_budget(void **state)
+static void test_due_budget(void **state)
 {
 	struct test_due *t = *state;
 	struct frontier_counts n;
@@ -273,8 +261,7 @@ test_due_budget(void **state)
 
 /* The schedule is in the store: a reopen (as after a crash or a resume)
  * finds every waiting URI, its history and the earliest due time. */
-static void
-test_due_reopen(void **state)
+static void test_due_reopen(void **state)
 {
 	struct test_due *t = *state;
 	struct frontier_counts n;
@@ -321,8 +308,7 @@ test_due_reopen(void **state)
 
 /* A backlog of due URIs goes back to the queues at most DUE_PER_FLUSH
  * (1024) per flush, all of them in the end, each once. */
-static void
-test_due_backlog(void **state)
+static void test_due_backlog(void **state)
 {
 	struct test_due *t = *state;
 	struct frontier_counts n;
@@ -374,15 +360,14 @@ test_due_backlog(void **state)
 	assert_null(frontier_error(t->f));
 }
 
-int
-main(void)
+int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_due_cycle, test_due_setup, test_due_teardown),
-		cmocka_unit_test_setup_teardown(test_due_rules, test_due_setup, test_due_teardown),
-		cmocka_unit_test_setup_teardown(test_due_reopen, test_due_setup, test_due_teardown),
-		cmocka_unit_test_setup_teardown(test_due_budget, test_due_setup, test_due_teardown),
-		cmocka_unit_test_setup_teardown(test_due_backlog, test_due_setup, test_due_teardown),
+	    cmocka_unit_test_setup_teardown(test_due_cycle, test_due_setup, test_due_teardown),
+	    cmocka_unit_test_setup_teardown(test_due_rules, test_due_setup, test_due_teardown),
+	    cmocka_unit_test_setup_teardown(test_due_reopen, test_due_setup, test_due_teardown),
+	    cmocka_unit_test_setup_teardown(test_due_budget, test_due_setup, test_due_teardown),
+	    cmocka_unit_test_setup_teardown(test_due_backlog, test_due_setup, test_due_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

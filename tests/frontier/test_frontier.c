@@ -23,14 +23,12 @@ struct test_frontier {
 	uint64_t now;
 };
 
-static int
-test_frontier_rm_cb(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+static int test_frontier_rm_cb(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	return remove(path);
 }
 
-static int
-test_frontier_setup(void **state)
+static int test_frontier_setup(void **state)
 {
 	struct test_frontier *t = calloc(1, sizeof(*t));
 
@@ -43,8 +41,7 @@ test_frontier_setup(void **state)
 	return 0;
 }
 
-static int
-test_frontier_teardown(void **state)
+static int test_frontier_teardown(void **state)
 {
 	struct test_frontier *t = *state;
 
@@ -54,8 +51,7 @@ test_frontier_teardown(void **state)
 	return 0;
 }
 
-static void
-test_frontier_open(struct test_frontier *t, int create)
+static void test_frontier_open(struct test_frontier *t, int create)
 {
 	char *err = NULL;
 
@@ -65,9 +61,8 @@ test_frontier_open(struct test_frontier *t, int create)
 }
 
 /* Schedules uri on the queue named by its host ("http://HOST/..."). */
-static int
-test_frontier_add(struct test_frontier *t, const char *uri, const char *via,
-    const char *hops, int directive)
+static int test_frontier_add(
+    struct test_frontier *t, const char *uri, const char *via, const char *hops, int directive)
 {
 	struct curi *c = curi_new(uri, via, hops, via == NULL ? CURI_SEED : 0);
 	char host[128];
@@ -94,8 +89,7 @@ test_frontier_add(struct test_frontier *t, const char *uri, const char *via,
 }
 
 /* Takes the next URI, failing if none is ready. */
-static struct curi *
-test_frontier_take(struct test_frontier *t)
+static struct curi *test_frontier_take(struct test_frontier *t)
 {
 	struct curi *c = NULL;
 	uint64_t wake = 0;
@@ -106,8 +100,7 @@ test_frontier_take(struct test_frontier *t)
 	return c;
 }
 
-static int
-test_frontier_none(struct test_frontier *t, uint64_t *wake)
+static int test_frontier_none(struct test_frontier *t, uint64_t *wake)
 {
 	struct curi *c = NULL;
 	uint64_t w;
@@ -124,8 +117,7 @@ test_frontier_none(struct test_frontier *t, uint64_t *wake)
 
 /* Fetches everything with no delay, one at a time, and writes the URIs in
  * order into out (space-separated). */
-static void
-test_frontier_drain(struct test_frontier *t, char *out, size_t cap)
+static void test_frontier_drain(struct test_frontier *t, char *out, size_t cap)
 {
 	struct curi *c = NULL;
 	uint64_t wake;
@@ -143,8 +135,7 @@ test_frontier_drain(struct test_frontier *t, char *out, size_t cap)
 
 /* Items 1, 5, 33, 66: one URI per queue in flight, snooze until exactly
  * finish + delay, finished when all is done. */
-static void
-test_frontier_basic(void **state)
+static void test_frontier_basic(void **state)
 {
 	struct test_frontier *t = *state;
 	struct frontier_counts n;
@@ -160,16 +151,16 @@ test_frontier_basic(void **state)
 	frontier_counts(t->f, &n);
 	assert_int_equal(n.queued, 3);
 	assert_int_equal(n.queues_total, 2);
-	assert_int_equal(n.inactive, 2);   /* item 2: new queues start inactive */
+	assert_int_equal(n.inactive, 2); /* item 2: new queues start inactive */
 	assert_int_equal(n.discovered, 3);
 	a = test_frontier_take(t);
 	b = test_frontier_take(t);
 	assert_string_equal(a->uri, "http://a/1");
 	assert_string_equal(a->queue_key, "a,");
 	assert_string_equal(b->uri, "http://b/1");
-	assert_true(a->ordinal == 1);      /* item 7 */
+	assert_true(a->ordinal == 1); /* item 7 */
 	assert_true(b->ordinal == 3);
-	assert_true(test_frontier_none(t, &wake));   /* a is busy */
+	assert_true(test_frontier_none(t, &wake)); /* a is busy */
 	assert_true(wake == UINT64_MAX);
 	frontier_counts(t->f, &n);
 	assert_int_equal(n.in_process, 2);
@@ -178,7 +169,7 @@ test_frontier_basic(void **state)
 	frontier_finish(t->f, b, FRONTIER_SUCCESS, t->now, 0);
 	frontier_counts(t->f, &n);
 	assert_int_equal(n.snoozed, 1);
-	assert_int_equal(n.exhausted, 1);  /* departure: detected at once */
+	assert_int_equal(n.exhausted, 1); /* departure: detected at once */
 	assert_true(test_frontier_none(t, &wake));
 	assert_true(wake == t->now + 3000);
 	t->now += 2999;
@@ -197,17 +188,16 @@ test_frontier_basic(void **state)
 }
 
 /* Item 6: within a queue, directive, then URI precedence, then ordinal. */
-static void
-test_frontier_queue_order(void **state)
+static void test_frontier_queue_order(void **state)
 {
 	struct test_frontier *t = *state;
 	char got[512];
 
 	t->o.defaults.cost_policy = POLICY_COST_WAG;
 	test_frontier_open(t, 1);
-	test_frontier_add(t, "http://a/q?x=1", "http://a/q", "L", 3);  /* cost 3 */
-	test_frontier_add(t, "http://a/p?x=1", "http://a/", "L", 3);   /* cost 2 */
-	test_frontier_add(t, "http://a/n1", "http://a/", "L", 3);      /* cost 1 */
+	test_frontier_add(t, "http://a/q?x=1", "http://a/q", "L", 3); /* cost 3 */
+	test_frontier_add(t, "http://a/p?x=1", "http://a/", "L", 3);  /* cost 2 */
+	test_frontier_add(t, "http://a/n1", "http://a/", "L", 3);     /* cost 1 */
 	test_frontier_add(t, "http://a/n2", "http://a/", "L", 3);
 	test_frontier_add(t, "http://a/redir", "http://a/", "R", 2);
 	test_frontier_add(t, "http://a/robots.txt", "http://a/", "P", 0);
@@ -217,8 +207,7 @@ test_frontier_queue_order(void **state)
 
 /* Heads finished, deferred and prerequisites scheduled between two store
  * writes (delay 0): the queue's order holds without a write in between. */
-static void
-test_frontier_unwritten_heads(void **state)
+static void test_frontier_unwritten_heads(void **state)
 {
 	struct test_frontier *t = *state;
 	struct curi *c;
@@ -245,8 +234,7 @@ test_frontier_unwritten_heads(void **state)
 
 /* Items 8, 36, 37: a retried URI stays at the head, attempts+1, the queue
  * waits the retry delay; a deferral costs nothing and keeps attempts. */
-static void
-test_frontier_retry_defer(void **state)
+static void test_frontier_retry_defer(void **state)
 {
 	struct test_frontier *t = *state;
 	struct curi *c;
@@ -281,7 +269,7 @@ test_frontier_retry_defer(void **state)
 	t->now += 1;
 	c = test_frontier_take(t);
 	assert_int_equal(c->attempts, 2);
-	assert_false(frontier_may_retry(t->f, c));   /* 3 attempts is the most */
+	assert_false(frontier_may_retry(t->f, c)); /* 3 attempts is the most */
 	frontier_finish(t->f, c, FRONTIER_FAILED, t->now, 0);
 	c = test_frontier_take(t);
 	assert_string_equal(c->uri, "http://a/2");
@@ -292,8 +280,7 @@ test_frontier_retry_defer(void **state)
 /* Items 9, 11, 12, 13: with unit cost and a balance of N, a session emits
  * N+1 URIs, then the queue goes to the tail of its bucket; alone, it is
  * re-activated at once. */
-static void
-test_frontier_session_budget(void **state)
+static void test_frontier_session_budget(void **state)
 {
 	struct test_frontier *t = *state;
 	char got[512];
@@ -315,8 +302,7 @@ test_frontier_session_budget(void **state)
 }
 
 /* Item 10: a balance of 0 disables rotation. */
-static void
-test_frontier_no_rotation(void **state)
+static void test_frontier_no_rotation(void **state)
 {
 	struct test_frontier *t = *state;
 	char got[512];
@@ -334,8 +320,7 @@ test_frontier_no_rotation(void **state)
 
 static int64_t test_frontier_budget;
 
-static void
-test_frontier_budget_cb(void *ctx, const char *surt, struct policy_settings *out)
+static void test_frontier_budget_cb(void *ctx, const char *surt, struct policy_settings *out)
 {
 	policy_settings_defaults(out);
 	out->total_budget = test_frontier_budget;
@@ -344,8 +329,7 @@ test_frontier_budget_cb(void *ctx, const char *surt, struct policy_settings *out
 /* Items 14, 15, 16: retirement at the total budget, retired URIs not
  * counted and not keeping the crawl running; raising the budget and
  * reconsidering brings them back. */
-static void
-test_frontier_total_budget(void **state)
+static void test_frontier_total_budget(void **state)
 {
 	struct test_frontier *t = *state;
 	struct frontier_counts n;
@@ -386,8 +370,7 @@ test_frontier_total_budget(void **state)
 	assert_int_equal(n.retired_uris, 1);
 }
 
-static void
-test_frontier_prec_cb(void *ctx, const char *surt, struct policy_settings *out)
+static void test_frontier_prec_cb(void *ctx, const char *surt, struct policy_settings *out)
 {
 	policy_settings_defaults(out);
 	if (strncmp(surt, "gov", 3) == 0)
@@ -401,8 +384,7 @@ test_frontier_prec_cb(void *ctx, const char *surt, struct policy_settings *out)
 /* Items 4, 22, 25 and the .gov-before-.com example: activation takes the
  * lowest precedence first, FIFO within one; queues at or past the floor
  * never give out URIs and, unlike Heritrix, do not keep the crawl running. */
-static void
-test_frontier_precedence(void **state)
+static void test_frontier_precedence(void **state)
 {
 	struct test_frontier *t = *state;
 	struct frontier_counts n;
@@ -428,8 +410,7 @@ test_frontier_precedence(void **state)
 
 /* Item 26: after a completion, a queue yields to a strictly better waiting
  * queue (tern re-evaluates after every completion). */
-static void
-test_frontier_yield(void **state)
+static void test_frontier_yield(void **state)
 {
 	struct test_frontier *t = *state;
 	struct curi *c;
@@ -448,8 +429,7 @@ test_frontier_yield(void **state)
 
 /* Items 23 and 27: highest-uri queue precedence follows the best URI
  * enqueued, live. */
-static void
-test_frontier_highest_uri(void **state)
+static void test_frontier_highest_uri(void **state)
 {
 	struct test_frontier *t = *state;
 	char got[512];
@@ -465,8 +445,7 @@ test_frontier_highest_uri(void **state)
 
 /* The iudex mode: ready queues best-first by their best URI precedence,
  * discounted by the URIs given out since activation (divisor 1 here). */
-static void
-test_frontier_best_first(void **state)
+static void test_frontier_best_first(void **state)
 {
 	struct test_frontier *t = *state;
 	char got[512];
@@ -490,8 +469,7 @@ test_frontier_best_first(void **state)
 }
 
 /* The same web in FIFO order alternates. */
-static void
-test_frontier_fifo_ready(void **state)
+static void test_frontier_fifo_ready(void **state)
 {
 	struct test_frontier *t = *state;
 	char got[512];
@@ -508,8 +486,7 @@ test_frontier_fifo_ready(void **state)
 
 /* Item 21: preloaded URI precedence is base + the preloaded value, falling
  * back to the cost policy when there is none. */
-static void
-test_frontier_preloaded(void **state)
+static void test_frontier_preloaded(void **state)
 {
 	struct test_frontier *t = *state;
 	char got[512], *err = NULL;
@@ -520,17 +497,16 @@ test_frontier_preloaded(void **state)
 	assert_int_equal(frontier_preload(t->f, "http://a/2", 1), 0);
 	assert_true(frontier_preload(t->f, "http://a/4", 0) < 0);
 	assert_int_equal(frontier_flush(t->f, &err), 0);
-	test_frontier_add(t, "http://a/1", NULL, "", 3);   /* 1 + 5 */
-	test_frontier_add(t, "http://a/2", NULL, "", 3);   /* 1 + 1 */
-	test_frontier_add(t, "http://a/3", NULL, "", 3);   /* cost 1 */
+	test_frontier_add(t, "http://a/1", NULL, "", 3); /* 1 + 5 */
+	test_frontier_add(t, "http://a/2", NULL, "", 3); /* 1 + 1 */
+	test_frontier_add(t, "http://a/3", NULL, "", 3); /* cost 1 */
 	test_frontier_drain(t, got, sizeof(got));
 	assert_string_equal(got, "a/3 a/2 a/1");
 }
 
 /* Item 27: an enqueue that improves an inactive queue's precedence refiles
  * it at the new precedence. */
-static void
-test_frontier_refile(void **state)
+static void test_frontier_refile(void **state)
 {
 	struct test_frontier *t = *state;
 	char got[512];
@@ -538,9 +514,9 @@ test_frontier_refile(void **state)
 	t->o.defaults.queue_policy = POLICY_QUEUE_HIGHEST_URI;
 	t->o.defaults.uri_policy = POLICY_URI_HOPS;
 	test_frontier_open(t, 1);
-	test_frontier_add(t, "http://x/deep", "http://s/", "LLLL", 3);     /* 3 + 5 */
-	test_frontier_add(t, "http://y/mid", "http://s/", "LL", 3);        /* 3 + 3 */
-	test_frontier_add(t, "http://x/top", "http://s/", "", 3);          /* x: 3 + 1 */
+	test_frontier_add(t, "http://x/deep", "http://s/", "LLLL", 3); /* 3 + 5 */
+	test_frontier_add(t, "http://y/mid", "http://s/", "LL", 3);    /* 3 + 3 */
+	test_frontier_add(t, "http://x/top", "http://s/", "", 3);      /* x: 3 + 1 */
 	test_frontier_drain(t, got, sizeof(got));
 	/* Once its best URI is gone, x falls back to 3 + 5 and yields to y. */
 	assert_string_equal(got, "x/top y/mid x/deep");
@@ -548,8 +524,7 @@ test_frontier_refile(void **state)
 
 /* Items 24 and 26: success-counts demotes a queue after its successes, and
  * the demoted queue yields to a better waiting one. */
-static void
-test_frontier_success_counts(void **state)
+static void test_frontier_success_counts(void **state)
 {
 	struct test_frontier *t = *state;
 	char got[512];
@@ -568,8 +543,7 @@ test_frontier_success_counts(void **state)
 }
 
 /* Item 11: a snooze and wake do not replenish the session balance. */
-static void
-test_frontier_no_replenish_on_wake(void **state)
+static void test_frontier_no_replenish_on_wake(void **state)
 {
 	struct test_frontier *t = *state;
 	struct buf b = BUF_INIT;
@@ -597,14 +571,13 @@ test_frontier_no_replenish_on_wake(void **state)
 /* The configuration path: [override] sections give .gov queues precedence 1
  * and .com 10; a mid-crawl change of the total budget (config generation)
  * re-judges retired queues by itself. */
-static void
-test_frontier_config(void **state)
+static void test_frontier_config(void **state)
 {
 	struct test_frontier *t = *state;
 	struct config *cfg = config_new();
 	const char *conf = "[frontier]\nqueue-total-budget = 1\n"
-	    "[override \"gov,\"]\nfrontier.queue-base-precedence = 1\n"
-	    "[override \"com,\"]\nfrontier.queue-base-precedence = 10\n";
+			   "[override \"gov,\"]\nfrontier.queue-base-precedence = 1\n"
+			   "[override \"com,\"]\nfrontier.queue-base-precedence = 10\n";
 	char got[512], *err = NULL;
 	struct curi *c;
 	int i;
@@ -615,8 +588,10 @@ test_frontier_config(void **state)
 	assert_non_null(t->f);
 	for (i = 0; i < 2; i++) {
 		static const char *const uris[][2] = {
-			{ "http://b.com/1", "com,b," }, { "http://b.com/2", "com,b," },
-			{ "http://a.gov/1", "gov,a," }, { "http://a.gov/2", "gov,a," },
+		    {"http://b.com/1", "com,b,"},
+		    {"http://b.com/2", "com,b,"},
+		    {"http://a.gov/1", "gov,a,"},
+		    {"http://a.gov/2", "gov,a,"},
 		};
 		int j;
 
@@ -624,8 +599,8 @@ test_frontier_config(void **state)
 			if (j % 2 != i)
 				continue;
 			c = curi_new(uris[j][0], NULL, "", CURI_SEED);
-			assert_int_equal(frontier_schedule(t->f, c, uris[j][0], uris[j][1],
-			    uris[j][1], 0), 1);
+			assert_int_equal(
+			    frontier_schedule(t->f, c, uris[j][0], uris[j][1], uris[j][1], 0), 1);
 			curi_free(c);
 		}
 	}
@@ -642,8 +617,7 @@ test_frontier_config(void **state)
 
 /* Item 17: a final failure charges cost + penalty; with a total budget of
  * 100 one failure retires the queue. */
-static void
-test_frontier_failure_charge(void **state)
+static void test_frontier_failure_charge(void **state)
 {
 	struct test_frontier *t = *state;
 	struct frontier_counts n;
@@ -663,8 +637,7 @@ test_frontier_failure_charge(void **state)
 }
 
 /* hold-queues = false: new queues start ready. */
-static void
-test_frontier_no_hold(void **state)
+static void test_frontier_no_hold(void **state)
 {
 	struct test_frontier *t = *state;
 	struct frontier_counts n;
@@ -680,8 +653,7 @@ test_frontier_no_hold(void **state)
 
 /* Item 33 with snooze-deactivate (Heritrix 1): a long snooze leaves the
  * working set but keeps its wake time. */
-static void
-test_frontier_long_snooze(void **state)
+static void test_frontier_long_snooze(void **state)
 {
 	struct test_frontier *t = *state;
 	struct frontier_counts n;
@@ -698,7 +670,7 @@ test_frontier_long_snooze(void **state)
 	assert_int_equal(n.inactive, 1);
 	assert_true(test_frontier_none(t, NULL));
 	frontier_counts(t->f, &n);
-	assert_int_equal(n.snoozed, 1);   /* activated, serving the rest */
+	assert_int_equal(n.snoozed, 1); /* activated, serving the rest */
 	t->now += 59999;
 	assert_true(test_frontier_none(t, NULL));
 	t->now += 1;
@@ -709,8 +681,7 @@ test_frontier_long_snooze(void **state)
 
 /* Crash recovery: URIs in flight were never deleted, so reopening hands
  * them out again; the seen set survives (checked against the store). */
-static void
-test_frontier_recovery(void **state)
+static void test_frontier_recovery(void **state)
 {
 	struct test_frontier *t = *state;
 	struct frontier_counts n;
@@ -724,7 +695,7 @@ test_frontier_recovery(void **state)
 	c = test_frontier_take(t);
 	assert_string_equal(c->uri, "http://a/1");
 	assert_int_equal(frontier_flush(t->f, &err), 0);
-	curi_free(c);   /* the crawler died with it in flight */
+	curi_free(c); /* the crawler died with it in flight */
 	frontier_close(t->f);
 	t->f = NULL;
 	t->now += 5000;
@@ -753,8 +724,7 @@ test_frontier_recovery(void **state)
  * larger than the hold is checked when it fills; duplicates within a batch
  * are discovered once; new URIs among held ones keep their discovery order;
  * the frontier is not finished while a URI is held. */
-static void
-test_frontier_held(void **state)
+static void test_frontier_held(void **state)
 {
 	struct test_frontier *t = *state;
 	enum { N = 6000 };
@@ -825,8 +795,8 @@ test_frontier_held(void **state)
 	t->f = NULL;
 	test_frontier_open(t, 0);
 	c = curi_new("http://h/5", NULL, "", CURI_SEED);
-	assert_int_equal(frontier_schedule(t->f, c, "http://h/5", "h,", "h,", 0),
-	    FRONTIER_HELD_URI);
+	assert_int_equal(
+	    frontier_schedule(t->f, c, "http://h/5", "h,", "h,", 0), FRONTIER_HELD_URI);
 	curi_free(c);
 	assert_false(frontier_is_finished(t->f));
 	assert_int_equal(frontier_flush(t->f, &err), 0);
@@ -837,8 +807,7 @@ test_frontier_held(void **state)
  * old, with nothing held for the store, also after a reopen (it is loaded
  * from the store); frontier_seen names the plain duplicates a caller may
  * skip, and only those. */
-static void
-test_frontier_seen_memory(void **state)
+static void test_frontier_seen_memory(void **state)
 {
 	struct test_frontier *t = *state;
 	enum { N = 6000 };
@@ -888,8 +857,7 @@ test_frontier_seen_memory(void **state)
  * are, a URI memory does not hold is held for the store, never taken as
  * new (none is queued twice); once they are, the memory set is complete
  * again and answers alone. */
-static void
-test_frontier_seen_lazy_load(void **state)
+static void test_frontier_seen_lazy_load(void **state)
 {
 	struct test_frontier *t = *state;
 	enum { N = 3000 };
@@ -958,8 +926,7 @@ test_frontier_seen_lazy_load(void **state)
  * directive) comes first, a retried or deferred URI comes again, one
  * enqueued behind them waits its turn, in both cases with and without a
  * write in between; every URI comes out once, in key order. */
-static void
-test_frontier_ahead(void **state)
+static void test_frontier_ahead(void **state)
 {
 	struct test_frontier *t = *state;
 	struct curi *c;
@@ -980,11 +947,13 @@ test_frontier_ahead(void **state)
 	next = 1;
 	/* A MEDIUM URI sorts ahead of every NORMAL one: it is next, written
 	 * or not. */
-	assert_int_equal(test_frontier_add(t, "http://a/embed1", "http://a/", "LE", CURI_MEDIUM), 1);
+	assert_int_equal(
+	    test_frontier_add(t, "http://a/embed1", "http://a/", "LE", CURI_MEDIUM), 1);
 	c = test_frontier_take(t);
 	assert_string_equal(c->uri, "http://a/embed1");
 	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
-	assert_int_equal(test_frontier_add(t, "http://a/embed2", "http://a/", "LE", CURI_MEDIUM), 1);
+	assert_int_equal(
+	    test_frontier_add(t, "http://a/embed2", "http://a/", "LE", CURI_MEDIUM), 1);
 	assert_int_equal(frontier_flush(t->f, &err), 0);
 	c = test_frontier_take(t);
 	assert_string_equal(c->uri, "http://a/embed2");
@@ -1023,15 +992,13 @@ test_frontier_ahead(void **state)
 /* Queues that exist are found again after a reopen (residency_load), and
  * one never created costs no store read: scheduling to an old queue keeps
  * its counts, to a new one starts them. */
-static int
-test_frontier_size_cb(void *arg, const struct frontier_queue_info *q)
+static int test_frontier_size_cb(void *arg, const struct frontier_queue_info *q)
 {
 	*(uint64_t *)arg = q->size;
 	return 1;
 }
 
-static void
-test_frontier_queue_keys(void **state)
+static void test_frontier_queue_keys(void **state)
 {
 	struct test_frontier *t = *state;
 	char uri[64], key[32];
@@ -1066,8 +1033,7 @@ test_frontier_queue_keys(void **state)
 /* The head bound (keys.h) never hides a URI: one enqueued ahead of the URI
  * out, though behind the last head deleted, is the next one out, also after
  * the queue has left memory and come back. */
-static void
-test_frontier_head_bound(void **state)
+static void test_frontier_head_bound(void **state)
 {
 	struct test_frontier *t = *state;
 	struct curi *c;
@@ -1110,8 +1076,7 @@ test_frontier_head_bound(void **state)
 
 /* Many URIs over many queues, with flushes and evictions of cold queues
  * between: every URI is handed out exactly once. */
-static void
-test_frontier_many(void **state)
+static void test_frontier_many(void **state)
 {
 	struct test_frontier *t = *state;
 	enum { HOSTS = 300, PER = 20 };
@@ -1155,8 +1120,7 @@ test_frontier_many(void **state)
 	assert_true(frontier_is_finished(t->f));
 }
 
-static void
-test_frontier_reports(void **state)
+static void test_frontier_reports(void **state)
 {
 	struct test_frontier *t = *state;
 	struct buf b = BUF_INIT;
@@ -1167,7 +1131,8 @@ test_frontier_reports(void **state)
 	test_frontier_add(t, "http://b/\"q\"", NULL, "", 3);
 	c = test_frontier_take(t);
 	frontier_report_summary(t->f, &b);
-	assert_non_null(strstr(b.data, "RUN - 2 URI queues: 1 active (1 in-process; 0 ready; "
+	assert_non_null(strstr(b.data,
+	    "RUN - 2 URI queues: 1 active (1 in-process; 0 ready; "
 	    "0 snoozed); 1 inactive; 0 ineligible; 0 retired; 0 exhausted"));
 	buf_reset(&b);
 	frontier_report_queues(t->f, &b, 0);
@@ -1188,8 +1153,7 @@ struct test_frontier_walked {
 	uint64_t size;
 };
 
-static int
-test_frontier_walk_cb(void *arg, const struct frontier_queue_info *q)
+static int test_frontier_walk_cb(void *arg, const struct frontier_queue_info *q)
 {
 	struct test_frontier_walked *w = arg;
 
@@ -1200,8 +1164,7 @@ test_frontier_walk_cb(void *arg, const struct frontier_queue_info *q)
 	return ++w->n == w->stop_at;
 }
 
-static void
-test_frontier_uri_cb(void *arg, const struct curi *c)
+static void test_frontier_uri_cb(void *arg, const struct curi *c)
 {
 	strcat(arg, c->uri);
 	strcat(arg, " ");
@@ -1211,8 +1174,7 @@ test_frontier_uri_cb(void *arg, const struct curi *c)
  * together give every queue once (resuming after the last key given), a
  * walk stopped by its callback, one queue by key, and a queue's next URIs
  * in the order they are handed out. */
-static void
-test_frontier_walks(void **state)
+static void test_frontier_walks(void **state)
 {
 	struct test_frontier *t = *state;
 	struct test_frontier_walked w;
@@ -1244,7 +1206,8 @@ test_frontier_walks(void **state)
 	}
 	assert_int_equal(pieces, 4);
 	assert_int_equal(w.n, 25);
-	assert_string_equal(w.keys, "h00, h01, h02, h03, h04, h05, h06, h07, h08, h09, h10, h11, "
+	assert_string_equal(w.keys,
+	    "h00, h01, h02, h03, h04, h05, h06, h07, h08, h09, h10, h11, "
 	    "h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, ");
 	/* Stopped by the callback: more says what is left. */
 	memset(&w, 0, sizeof(w));
@@ -1253,7 +1216,8 @@ test_frontier_walks(void **state)
 	assert_int_equal(more, 1);
 	memset(&w, 0, sizeof(w));
 	w.stop_at = 1;
-	assert_int_equal(frontier_walk_queues(t->f, "h23,", 100, test_frontier_walk_cb, &w, &more), 1);
+	assert_int_equal(
+	    frontier_walk_queues(t->f, "h23,", 100, test_frontier_walk_cb, &w, &more), 1);
 	assert_string_equal(w.keys, "h24, ");
 	assert_int_equal(more, 0);
 	/* One queue, resident (in process) or not. */
@@ -1270,7 +1234,8 @@ test_frontier_walks(void **state)
 	assert_int_equal(frontier_queue_head(t->f, "h05,", 2, test_frontier_uri_cb, heads), 2);
 	assert_string_equal(heads, "http://h05/0 http://h05/1 ");
 	heads[0] = '\0';
-	assert_int_equal(frontier_queue_head(t->f, c->queue_key, 10, test_frontier_uri_cb, heads), 1);
+	assert_int_equal(
+	    frontier_queue_head(t->f, c->queue_key, 10, test_frontier_uri_cb, heads), 1);
 	assert_string_equal(heads, "http://h00/0 ");
 	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
 	assert_int_equal(frontier_flush(t->f, &err), 0);
@@ -1279,8 +1244,7 @@ test_frontier_walks(void **state)
 	assert_int_equal(frontier_queue_head(t->f, "nope,", 10, test_frontier_uri_cb, heads), 0);
 }
 
-static void
-test_frontier_bad_input(void **state)
+static void test_frontier_bad_input(void **state)
 {
 	struct test_frontier *t = *state;
 	struct curi *c = curi_new("http://a/", NULL, "", 0);
@@ -1300,8 +1264,7 @@ struct test_frontier_hook {
 	int refuse;
 };
 
-static int
-test_frontier_prewrite_cb(void *arg, char **err)
+static int test_frontier_prewrite_cb(void *arg, char **err)
 {
 	struct test_frontier_hook *h = arg;
 
@@ -1317,11 +1280,10 @@ test_frontier_prewrite_cb(void *arg, char **err)
 /* Every write of the batch, whoever asks for it (here a queues report from
  * a control request, between two flushes of the loop), first lets the crawl
  * flush its records; a refusing hook holds the batch back. */
-static void
-test_frontier_prewrite(void **state)
+static void test_frontier_prewrite(void **state)
 {
 	struct test_frontier *t = *state;
-	struct test_frontier_hook h = { 0, 0 };
+	struct test_frontier_hook h = {0, 0};
 	struct buf b = BUF_INIT;
 	struct curi *c;
 	char *err = NULL;
@@ -1338,7 +1300,7 @@ test_frontier_prewrite(void **state)
 	frontier_report_queues(t->f, &b, 0);
 	assert_int_equal(h.calls, 1);
 	assert_int_equal(frontier_flush(t->f, &err), 0);
-	assert_int_equal(h.calls, 1);      /* nothing left to write */
+	assert_int_equal(h.calls, 1); /* nothing left to write */
 	test_frontier_add(t, "http://a/3", NULL, "", 3);
 	h.refuse = 1;
 	assert_int_equal(frontier_flush(t->f, &err), -1);
@@ -1350,43 +1312,42 @@ test_frontier_prewrite(void **state)
 	buf_free(&b);
 }
 
-int
-main(void)
+int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, test_frontier_setup, test_frontier_teardown)
 	const struct CMUnitTest tests[] = {
-		T(test_frontier_basic),
-		T(test_frontier_queue_order),
-		T(test_frontier_unwritten_heads),
-		T(test_frontier_retry_defer),
-		T(test_frontier_session_budget),
-		T(test_frontier_no_rotation),
-		T(test_frontier_total_budget),
-		T(test_frontier_precedence),
-		T(test_frontier_yield),
-		T(test_frontier_highest_uri),
-		T(test_frontier_best_first),
-		T(test_frontier_fifo_ready),
-		T(test_frontier_preloaded),
-		T(test_frontier_refile),
-		T(test_frontier_success_counts),
-		T(test_frontier_no_replenish_on_wake),
-		T(test_frontier_config),
-		T(test_frontier_failure_charge),
-		T(test_frontier_no_hold),
-		T(test_frontier_long_snooze),
-		T(test_frontier_recovery),
-		T(test_frontier_held),
-		T(test_frontier_seen_memory),
-		T(test_frontier_seen_lazy_load),
-		T(test_frontier_ahead),
-		T(test_frontier_queue_keys),
-		T(test_frontier_head_bound),
-		T(test_frontier_many),
-		T(test_frontier_reports),
-		T(test_frontier_walks),
-		T(test_frontier_bad_input),
-		T(test_frontier_prewrite),
+	    T(test_frontier_basic),
+	    T(test_frontier_queue_order),
+	    T(test_frontier_unwritten_heads),
+	    T(test_frontier_retry_defer),
+	    T(test_frontier_session_budget),
+	    T(test_frontier_no_rotation),
+	    T(test_frontier_total_budget),
+	    T(test_frontier_precedence),
+	    T(test_frontier_yield),
+	    T(test_frontier_highest_uri),
+	    T(test_frontier_best_first),
+	    T(test_frontier_fifo_ready),
+	    T(test_frontier_preloaded),
+	    T(test_frontier_refile),
+	    T(test_frontier_success_counts),
+	    T(test_frontier_no_replenish_on_wake),
+	    T(test_frontier_config),
+	    T(test_frontier_failure_charge),
+	    T(test_frontier_no_hold),
+	    T(test_frontier_long_snooze),
+	    T(test_frontier_recovery),
+	    T(test_frontier_held),
+	    T(test_frontier_seen_memory),
+	    T(test_frontier_seen_lazy_load),
+	    T(test_frontier_ahead),
+	    T(test_frontier_queue_keys),
+	    T(test_frontier_head_bound),
+	    T(test_frontier_many),
+	    T(test_frontier_reports),
+	    T(test_frontier_walks),
+	    T(test_frontier_bad_input),
+	    T(test_frontier_prewrite),
 	};
 #undef T
 

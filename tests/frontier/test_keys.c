@@ -10,8 +10,7 @@
 #include "lib/robots.h"
 #include "lib/history.h"
 
-static int
-test_keys_cmp(const struct buf *a, const struct buf *b)
+static int test_keys_cmp(const struct buf *a, const struct buf *b)
 {
 	size_t n = a->len < b->len ? a->len : b->len;
 	int r = memcmp(a->data, b->data, n);
@@ -21,19 +20,22 @@ test_keys_cmp(const struct buf *a, const struct buf *b)
 
 /* Checklist 6: emission order is directive, then precedence, then ordinal;
  * and each queue is one contiguous range. */
-static void
-test_keys_uri_order(void **state)
+static void test_keys_uri_order(void **state)
 {
-	static const struct { const char *q; int d, p; uint64_t o; } order[] = {
-		{ "com,a,", 0, 9, 900 },
-		{ "com,a,", 1, 0, 5 },
-		{ "com,a,", 3, 1, 2 },
-		{ "com,a,", 3, 1, 300 },
-		{ "com,a,", 3, 1, 256 * 256 + 1 },
-		{ "com,a,", 3, 2, 1 },
-		{ "com,a,", 3, 255, 1 },
-		{ "com,a,b,", 0, 0, 1 },
-		{ "com,ab,", 0, 0, 1 },
+	static const struct {
+		const char *q;
+		int d, p;
+		uint64_t o;
+	} order[] = {
+	    {"com,a,", 0, 9, 900},
+	    {"com,a,", 1, 0, 5},
+	    {"com,a,", 3, 1, 2},
+	    {"com,a,", 3, 1, 300},
+	    {"com,a,", 3, 1, 256 * 256 + 1},
+	    {"com,a,", 3, 2, 1},
+	    {"com,a,", 3, 255, 1},
+	    {"com,a,b,", 0, 0, 1},
+	    {"com,ab,", 0, 0, 1},
 	};
 	struct buf prev = BUF_INIT, cur = BUF_INIT, pre = BUF_INIT;
 	size_t i;
@@ -53,15 +55,14 @@ test_keys_uri_order(void **state)
 	keys_uri(&cur, "com,a,b,", 0, 0, 1);
 	assert_false(cur.len >= pre.len && memcmp(cur.data, pre.data, pre.len) == 0);
 	buf_reset(&cur);
-	keys_uri(&cur, "com,a,", 3, 300, 7);   /* precedence clipped at 255 */
+	keys_uri(&cur, "com,a,", 3, 300, 7); /* precedence clipped at 255 */
 	assert_true(memcmp(cur.data, pre.data, pre.len) == 0);
 	buf_free(&prev);
 	buf_free(&cur);
 	buf_free(&pre);
 }
 
-static void
-test_keys_uri_parse(void **state)
+static void test_keys_uri_parse(void **state)
 {
 	struct buf k = BUF_INIT;
 	const char *q;
@@ -88,8 +89,7 @@ test_keys_uri_parse(void **state)
 }
 
 /* Inactive keys sort by precedence, then FIFO by sequence. */
-static void
-test_keys_inactive_order(void **state)
+static void test_keys_inactive_order(void **state)
 {
 	struct buf a = BUF_INIT, b = BUF_INIT, c = BUF_INIT;
 
@@ -103,8 +103,7 @@ test_keys_inactive_order(void **state)
 	buf_free(&c);
 }
 
-static void
-test_keys_qkey_valid(void **state)
+static void test_keys_qkey_valid(void **state)
 {
 	char big[1100];
 
@@ -116,8 +115,7 @@ test_keys_qkey_valid(void **state)
 	assert_false(keys_qkey_valid(big));
 }
 
-static void
-test_keys_curi_roundtrip(void **state)
+static void test_keys_curi_roundtrip(void **state)
 {
 	struct curi *c = curi_new("http://example.com/a?b", "http://example.com/", "LLE", 0);
 	struct curi *d;
@@ -167,14 +165,13 @@ test_keys_curi_roundtrip(void **state)
 /* The fetch history travels in its URI's record: every field comes back,
  * a SHA-1 digest is stored as 20 bytes (and others as text), and a record
  * cut anywhere, history included, is refused. */
-static void
-test_keys_curi_history(void **state)
+static void test_keys_curi_history(void **state)
 {
 	static const char *const digests[] = {
-		"sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ",	/* stored as 20 bytes */
-		"sha1:3i42h3s6nnfq2msvx7xzkyayscx5qbyj",	/* not the canonical form: text */
-		"sha256:abc",
-		NULL,
+	    "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ", /* stored as 20 bytes */
+	    "sha1:3i42h3s6nnfq2msvx7xzkyayscx5qbyj", /* not the canonical form: text */
+	    "sha256:abc",
+	    NULL,
 	};
 	size_t i, n;
 
@@ -253,12 +250,18 @@ test_keys_curi_history(void **state)
 }
 
 /* Revisit keys sort by due time, then ordinal, and parse back. */
-static void
-test_keys_revisit(void **state)
+static void test_keys_revisit(void **state)
 {
-	static const struct { uint64_t due, ord; } order[] = {
-		{ 0, 5 }, { 1, 1 }, { 1, 2 }, { 255, 0 }, { 256, 0 },
-		{ 1700000000000ull, 9 }, { UINT64_MAX, 0 },
+	static const struct {
+		uint64_t due, ord;
+	} order[] = {
+	    {0, 5},
+	    {1, 1},
+	    {1, 2},
+	    {255, 0},
+	    {256, 0},
+	    {1700000000000ull, 9},
+	    {UINT64_MAX, 0},
 	};
 	struct buf prev = BUF_INIT, cur = BUF_INIT;
 	uint64_t due, ord;
@@ -281,8 +284,7 @@ test_keys_revisit(void **state)
 	buf_free(&cur);
 }
 
-static void
-test_keys_qmeta_roundtrip(void **state)
+static void test_keys_qmeta_roundtrip(void **state)
 {
 	struct keys_qmeta m, d;
 	struct buf v = BUF_INIT;
@@ -336,8 +338,7 @@ test_keys_qmeta_roundtrip(void **state)
 	buf_free(&v);
 }
 
-static void
-test_keys_counters_roundtrip(void **state)
+static void test_keys_counters_roundtrip(void **state)
 {
 	struct keys_counters c, d;
 	struct buf v = BUF_INIT;
@@ -371,10 +372,9 @@ test_keys_counters_roundtrip(void **state)
 /* The job's totals: a round trip, a shorter (older) record read with zeros
  * for what it lacks, a longer (newer) one with its extra values ignored,
  * and a cut record refused. */
-static void
-test_keys_u64s(void **state)
+static void test_keys_u64s(void **state)
 {
-	const uint64_t in[4] = { 0, 300, 1ull << 40, UINT64_MAX };
+	const uint64_t in[4] = {0, 300, 1ull << 40, UINT64_MAX};
 	uint64_t out[4], wide[6], narrow[2];
 	struct buf v = BUF_INIT, k = BUF_INIT;
 	size_t n;
@@ -399,8 +399,7 @@ test_keys_u64s(void **state)
 	buf_free(&k);
 }
 
-static void
-test_keys_hist(void **state)
+static void test_keys_hist(void **state)
 {
 	struct keys_qmeta m;
 	int i;
@@ -414,7 +413,7 @@ test_keys_hist(void **state)
 	assert_int_equal(keys_hist_min(&m), 2);
 	keys_hist_add(&m, 2, -1);
 	assert_int_equal(keys_hist_min(&m), 5);
-	keys_hist_add(&m, 9, -1);   /* absent: ignored */
+	keys_hist_add(&m, 9, -1); /* absent: ignored */
 	keys_hist_add(&m, 5, -1);
 	assert_int_equal(keys_hist_min(&m), -1);
 	for (i = 0; i < KEYS_HIST_MAX; i++)
@@ -452,22 +451,21 @@ static void test_keys_robots(void **state)
 	buf_free(&v);
 }
 
-int
-main(void)
+int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_keys_uri_order),
-		cmocka_unit_test(test_keys_uri_parse),
-		cmocka_unit_test(test_keys_inactive_order),
-		cmocka_unit_test(test_keys_qkey_valid),
-		cmocka_unit_test(test_keys_curi_roundtrip),
-		cmocka_unit_test(test_keys_curi_history),
-		cmocka_unit_test(test_keys_revisit),
-		cmocka_unit_test(test_keys_robots),
-		cmocka_unit_test(test_keys_qmeta_roundtrip),
-		cmocka_unit_test(test_keys_counters_roundtrip),
-		cmocka_unit_test(test_keys_u64s),
-		cmocka_unit_test(test_keys_hist),
+	    cmocka_unit_test(test_keys_uri_order),
+	    cmocka_unit_test(test_keys_uri_parse),
+	    cmocka_unit_test(test_keys_inactive_order),
+	    cmocka_unit_test(test_keys_qkey_valid),
+	    cmocka_unit_test(test_keys_curi_roundtrip),
+	    cmocka_unit_test(test_keys_curi_history),
+	    cmocka_unit_test(test_keys_revisit),
+	    cmocka_unit_test(test_keys_robots),
+	    cmocka_unit_test(test_keys_qmeta_roundtrip),
+	    cmocka_unit_test(test_keys_counters_roundtrip),
+	    cmocka_unit_test(test_keys_u64s),
+	    cmocka_unit_test(test_keys_hist),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -152,7 +152,8 @@ static void test_urlset_model(void **state)
 		seed = seed * 1103515245u + 12345u;
 		i = (int)((seed >> 8) % N);
 		/* Lengths vary from 20 to 70 bytes: segments end at odd places. */
-		snprintf(s, sizeof s, "http://h%d.test/%.*s%d", i % 37, (int)(i % 51), "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", i);
+		snprintf(s, sizeof s, "http://h%d.test/%.*s%d", i % 37, (int)(i % 51),
+		    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", i);
 		if (test_urlset_has(u, s)) {
 			assert_true(added[i]);
 		} else {
@@ -169,7 +170,8 @@ static void test_urlset_model(void **state)
 		uint64_t held = 0;
 
 		for (i = 0; i < N; i++) {
-			snprintf(s, sizeof s, "http://h%d.test/%.*s%d", i % 37, (int)(i % 51), "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", i);
+			snprintf(s, sizeof s, "http://h%d.test/%.*s%d", i % 37, (int)(i % 51),
+			    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", i);
 			if (test_urlset_has(u, s)) {
 				assert_true(added[i]);
 				held++;
@@ -206,11 +208,11 @@ static void test_urlset_long(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_urlset_exact),
-		cmocka_unit_test(test_urlset_budget),
-		cmocka_unit_test(test_urlset_second_chance),
-		cmocka_unit_test(test_urlset_model),
-		cmocka_unit_test(test_urlset_long),
+	    cmocka_unit_test(test_urlset_exact),
+	    cmocka_unit_test(test_urlset_budget),
+	    cmocka_unit_test(test_urlset_second_chance),
+	    cmocka_unit_test(test_urlset_model),
+	    cmocka_unit_test(test_urlset_long),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

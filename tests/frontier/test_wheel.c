@@ -14,8 +14,7 @@ struct test_wheel_item {
 
 static uint64_t test_wheel_rng = 88172645463325252ull;
 
-static uint64_t
-test_wheel_rand(void)
+static uint64_t test_wheel_rand(void)
 {
 	test_wheel_rng ^= test_wheel_rng << 13;
 	test_wheel_rng ^= test_wheel_rng >> 7;
@@ -23,8 +22,7 @@ test_wheel_rand(void)
 	return test_wheel_rng;
 }
 
-static void
-test_wheel_basic(void **state)
+static void test_wheel_basic(void **state)
 {
 	struct wheel *w = wheel_new(1000);
 	struct test_wheel_item a, b, c;
@@ -57,16 +55,25 @@ test_wheel_basic(void **state)
 }
 
 /* Long delays (days, years, the far end of 64 bits) and slot wrap-around. */
-static void
-test_wheel_long_and_wrap(void **state)
+static void test_wheel_long_and_wrap(void **state)
 {
 	static const uint64_t delays[] = {
-		1, 255, 256, 257, 65535, 65536, 65537, 86400000ull,
-		365ull * 86400000ull, 1ull << 40, (1ull << 56) + 3, UINT64_MAX / 2,
+	    1,
+	    255,
+	    256,
+	    257,
+	    65535,
+	    65536,
+	    65537,
+	    86400000ull,
+	    365ull * 86400000ull,
+	    1ull << 40,
+	    (1ull << 56) + 3,
+	    UINT64_MAX / 2,
 	};
 	size_t n = sizeof(delays) / sizeof(delays[0]), i;
 	struct test_wheel_item *it = calloc(n, sizeof(*it));
-	uint64_t start = 0xffff00ull - 3;   /* near a level-2 boundary */
+	uint64_t start = 0xffff00ull - 3; /* near a level-2 boundary */
 	struct wheel *w = wheel_new(start);
 	struct wheel_entry *e;
 
@@ -89,8 +96,7 @@ test_wheel_long_and_wrap(void **state)
 
 /* Random inserts, removals and clock jumps against a linear model: every
  * entry expires exactly when its time is reached, earliest first. */
-static void
-test_wheel_random(void **state)
+static void test_wheel_random(void **state)
 {
 	enum { N = 3000 };
 	struct test_wheel_item *it = calloc(N, sizeof(*it));
@@ -110,8 +116,10 @@ test_wheel_random(void **state)
 		for (i = 0; i < 40; i++) {
 			int k = (int)(test_wheel_rand() % N);
 			uint64_t r = test_wheel_rand();
-			uint64_t d = r % 4 == 0 ? r % 100 : r % 4 == 1 ? r % 100000 :
-			    r % 4 == 2 ? r % 100000000 : 0;
+			uint64_t d = r % 4 == 0 ? r % 100
+			    : r % 4 == 1	? r % 100000
+			    : r % 4 == 2	? r % 100000000
+						: 0;
 
 			if (live[k]) {
 				wheel_remove(w, &it[k].e);
@@ -145,13 +153,12 @@ test_wheel_random(void **state)
 	free(live);
 }
 
-int
-main(void)
+int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_wheel_basic),
-		cmocka_unit_test(test_wheel_long_and_wrap),
-		cmocka_unit_test(test_wheel_random),
+	    cmocka_unit_test(test_wheel_basic),
+	    cmocka_unit_test(test_wheel_long_and_wrap),
+	    cmocka_unit_test(test_wheel_random),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

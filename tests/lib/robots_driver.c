@@ -51,7 +51,8 @@ int main(void)
 		p += 2;
 		if (robots_driver_number(&p, end, ' ', &alen) < 0 ||
 		    robots_driver_number(&p, end, ' ', &blen) < 0 ||
-		    robots_driver_number(&p, end, '\n', &npaths) < 0 || (size_t)(end - p) < alen + blen)
+		    robots_driver_number(&p, end, '\n', &npaths) < 0 ||
+		    (size_t)(end - p) < alen + blen)
 			goto bad;
 		agent = xstrndup(p, alen);
 		p += alen;
@@ -61,7 +62,8 @@ int main(void)
 		for (i = 0; i < npaths; i++) {
 			size_t plen;
 
-			if (robots_driver_number(&p, end, '\n', &plen) < 0 || (size_t)(end - p) < plen) {
+			if (robots_driver_number(&p, end, '\n', &plen) < 0 ||
+			    (size_t)(end - p) < plen) {
 				robots_free(r);
 				free(agent);
 				goto bad;

@@ -12,14 +12,28 @@
 #include "lib/buf.h"
 
 static const int64_t test_buf_values[] = {
-	0, 1, -1, 9, 10, -10, 99, 100, 12345, -12345, 999999999, 1000000000,
-	2147483647, -2147483648LL, 4294967296LL, 9223372036854775807LL,
-	-9223372036854775807LL - 1,
+    0,
+    1,
+    -1,
+    9,
+    10,
+    -10,
+    99,
+    100,
+    12345,
+    -12345,
+    999999999,
+    1000000000,
+    2147483647,
+    -2147483648LL,
+    4294967296LL,
+    9223372036854775807LL,
+    -9223372036854775807LL - 1,
 };
 
 static void test_buf_ints(void **state)
 {
-	static const size_t widths[] = { 0, 1, 3, 5, 10, 25 };
+	static const size_t widths[] = {0, 1, 3, 5, 10, 25};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof test_buf_values / sizeof test_buf_values[0]; i++) {
@@ -35,8 +49,8 @@ static void test_buf_ints(void **state)
 			buf_appendint(&b, v, widths[w], '0');
 			buf_appendc(&b, '|');
 			buf_appendu(&b, (uint64_t)v);
-			n = snprintf(want, sizeof want, "<%*lld|%0*lld|%llu", (int)widths[w], (long long)v,
-			    (int)widths[w], (long long)v, (unsigned long long)v);
+			n = snprintf(want, sizeof want, "<%*lld|%0*lld|%llu", (int)widths[w],
+			    (long long)v, (int)widths[w], (long long)v, (unsigned long long)v);
 			assert_string_equal(b.data, want);
 			assert_int_equal(b.len, (size_t)n);
 			buf_free(&b);
@@ -97,9 +111,9 @@ static void test_buf_reset_keep(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_buf_ints),
-		cmocka_unit_test(test_buf_appendf),
-		cmocka_unit_test(test_buf_reset_keep),
+	    cmocka_unit_test(test_buf_ints),
+	    cmocka_unit_test(test_buf_appendf),
+	    cmocka_unit_test(test_buf_reset_keep),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,44 +44,52 @@ static void test_config_defaults(void **state)
 
 struct test_config_bad {
 	const char *text;
-	const char *message;	/* expected, after the file name */
+	const char *message; /* expected, after the file name */
 };
 
 static const struct test_config_bad test_config_bad_table[] = {
-	{ "[crawl]\nmax-hops = x\n", ":2: crawl.max-hops: expected an integer from 0 to 10000, got 'x'" },
-	{ "[crawl]\n\n# c\nmax-hops = 100001\n", ":4: crawl.max-hops: expected an integer" },
-	{ "[fetch]\ntls-verify = maybe\n", ":2: fetch.tls-verify: expected true or false" },
-	{ "[frontier]\ncost-policy = dear\n", ":2: frontier.cost-policy: expected one of zero|unit|wag|anti-calendar" },
-	{ "[frontier]\nsuccess-increment-counts = 100,x\n", ":2: frontier.success-increment-counts: expected a comma-separated list" },
-	{ "[politeness]\ndelay-factor = -1\n", ":2: politeness.delay-factor: expected a number" },
-	{ "[politeness]\ndelay-factor = nan\n", ":2: politeness.delay-factor: expected a number" },
-	/* A section header is judged on its own line, keys under it or not. */
-	{ "[bogus]\na = 1\n", ":1: [bogus]: unknown section" },
-	{ "[crawl]\nmax-hops = 3\n[bogus]\na = 1\n", ":3: [bogus]: unknown section" },
-	{ "[crawl]\nmax-hops = 3\n\n  [bogus]  # later\n", ":4: [bogus]: unknown section" },
-	{ "\xef\xbb\xbf[bogus]\n", ":1: [bogus]: unknown section" },
-	{ "[crawl\nmax-hops = 3\n", ":1: expected [section] or key = value" },
-	{ "# top\nmax-hops = 3\n", ":2: max-hops: a key before any [section]" },
-	{ "[crawl]\nmax-hopz = 1\n", ":2: crawl.max-hopz: unknown key" },
-	{ "[crawl]\nmax-hops 3\n", ":2: expected [section] or key = value" },
-	{ "[override com,]\nfrontier.queue-base-precedence = 1\n", ":1: [override com,]: expected [override \"SURT-PREFIX\"]" },
-	{ "[crawl]\n[override \"\"]\n", ":2: [override \"\"]: expected [override \"SURT-PREFIX\"]" },
-	{ "[override \"com,\"]\nqueue-base-precedence = 1\n", ":2: queue-base-precedence: keys in an override section are written fully qualified" },
-	{ "[override \"com,\"]\ncrawl.max-connections = 1\n", ":2: crawl.max-connections: not a per-URI or per-queue key" },
-	{ "[override \"com,\"]\nfrontier.queue-base-precedence = 0\n", ":2: frontier.queue-base-precedence: expected an integer from 1 to 255" },
+    {"[crawl]\nmax-hops = x\n", ":2: crawl.max-hops: expected an integer from 0 to 10000, got 'x'"},
+    {"[crawl]\n\n# c\nmax-hops = 100001\n", ":4: crawl.max-hops: expected an integer"},
+    {"[fetch]\ntls-verify = maybe\n", ":2: fetch.tls-verify: expected true or false"},
+    {"[frontier]\ncost-policy = dear\n",
+	":2: frontier.cost-policy: expected one of zero|unit|wag|anti-calendar"},
+    {"[frontier]\nsuccess-increment-counts = 100,x\n",
+	":2: frontier.success-increment-counts: expected a comma-separated list"},
+    {"[politeness]\ndelay-factor = -1\n", ":2: politeness.delay-factor: expected a number"},
+    {"[politeness]\ndelay-factor = nan\n", ":2: politeness.delay-factor: expected a number"},
+    /* A section header is judged on its own line, keys under it or not. */
+    {"[bogus]\na = 1\n", ":1: [bogus]: unknown section"},
+    {"[crawl]\nmax-hops = 3\n[bogus]\na = 1\n", ":3: [bogus]: unknown section"},
+    {"[crawl]\nmax-hops = 3\n\n  [bogus]  # later\n", ":4: [bogus]: unknown section"},
+    {"\xef\xbb\xbf[bogus]\n", ":1: [bogus]: unknown section"},
+    {"[crawl\nmax-hops = 3\n", ":1: expected [section] or key = value"},
+    {"# top\nmax-hops = 3\n", ":2: max-hops: a key before any [section]"},
+    {"[crawl]\nmax-hopz = 1\n", ":2: crawl.max-hopz: unknown key"},
+    {"[crawl]\nmax-hops 3\n", ":2: expected [section] or key = value"},
+    {"[override com,]\nfrontier.queue-base-precedence = 1\n",
+	":1: [override com,]: expected [override \"SURT-PREFIX\"]"},
+    {"[crawl]\n[override \"\"]\n", ":2: [override \"\"]: expected [override \"SURT-PREFIX\"]"},
+    {"[override \"com,\"]\nqueue-base-precedence = 1\n",
+	":2: queue-base-precedence: keys in an override section are written fully qualified"},
+    {"[override \"com,\"]\ncrawl.max-connections = 1\n",
+	":2: crawl.max-connections: not a per-URI or per-queue key"},
+    {"[override \"com,\"]\nfrontier.queue-base-precedence = 0\n",
+	":2: frontier.queue-base-precedence: expected an integer from 1 to 255"},
 };
 
 static void test_config_bad_files(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < sizeof test_config_bad_table / sizeof test_config_bad_table[0]; i++) {
+	for (size_t i = 0; i < sizeof test_config_bad_table / sizeof test_config_bad_table[0];
+	     i++) {
 		const struct test_config_bad *t = &test_config_bad_table[i];
 		char *err = NULL;
 		struct config *c = config_new();
 		assert_int_equal(test_config_load(c, t->text, &err), -1);
 		assert_non_null(err);
 		if (strncmp(err, "tern.conf:", 10) != 0 || strstr(err, t->message) == NULL)
-			fail_msg("case %zu: got \"%s\", wanted \"tern.conf%s\"", i, err, t->message);
+			fail_msg(
+			    "case %zu: got \"%s\", wanted \"tern.conf%s\"", i, err, t->message);
 		free(err);
 		config_free(c);
 	}
@@ -111,22 +119,21 @@ static void test_config_text_edges(void **state)
 
 static void test_config_file_and_overrides(void **state)
 {
-	const char *text =
-	    "# a job\n"
-	    "[crawl]\n"
-	    "max-connections = 17   # inline comment\n"
-	    "user-agent = bot/1 (+http://example.org/bot#about)\n"
-	    "[frontier]\n"
-	    "queue-base-precedence = 5\n"
-	    "[override \"gov,\"]\n"
-	    "frontier.queue-base-precedence = 1\n"
-	    "[override \"gov,nasa,\"]\n"
-	    "politeness.min-delay-ms = 10\n"
-	    "[override \"com,\"]\n"
-	    "frontier.queue-base-precedence = 10\n"
-	    /* Longer than inih's 50-byte section buffer: kept whole. */
-	    "[override \"org,example,www,)/a/rather/long/path/to/one/part/\"]\n"
-	    "frontier.queue-base-precedence = 7\n";
+	const char *text = "# a job\n"
+			   "[crawl]\n"
+			   "max-connections = 17   # inline comment\n"
+			   "user-agent = bot/1 (+http://example.org/bot#about)\n"
+			   "[frontier]\n"
+			   "queue-base-precedence = 5\n"
+			   "[override \"gov,\"]\n"
+			   "frontier.queue-base-precedence = 1\n"
+			   "[override \"gov,nasa,\"]\n"
+			   "politeness.min-delay-ms = 10\n"
+			   "[override \"com,\"]\n"
+			   "frontier.queue-base-precedence = 10\n"
+			   /* Longer than inih's 50-byte section buffer: kept whole. */
+			   "[override \"org,example,www,)/a/rather/long/path/to/one/part/\"]\n"
+			   "frontier.queue-base-precedence = 7\n";
 	char *err = NULL;
 	struct config *c = config_new();
 	unsigned gen;
@@ -134,17 +141,22 @@ static void test_config_file_and_overrides(void **state)
 	(void)state;
 	assert_int_equal(test_config_load(c, text, &err), 0);
 	assert_int_equal(config_int(c, CK_CRAWL_MAX_CONNECTIONS), 17);
-	assert_string_equal(config_str(c, CK_CRAWL_USER_AGENT), "bot/1 (+http://example.org/bot#about)");
+	assert_string_equal(
+	    config_str(c, CK_CRAWL_USER_AGENT), "bot/1 (+http://example.org/bot#about)");
 	assert_int_equal(config_override_count(c), 4);
-	assert_int_equal(config_int_for(c, "gov,nasa,www,)/", CK_FRONTIER_QUEUE_BASE_PRECEDENCE), 1);
+	assert_int_equal(
+	    config_int_for(c, "gov,nasa,www,)/", CK_FRONTIER_QUEUE_BASE_PRECEDENCE), 1);
 	assert_int_equal(config_int_for(c, "gov,nasa,www,)/", CK_POLITENESS_MIN_DELAY_MS), 10);
 	assert_int_equal(config_int_for(c, "gov,irs,)/", CK_POLITENESS_MIN_DELAY_MS), 3000);
-	assert_int_equal(config_int_for(c, "com,example,)/", CK_FRONTIER_QUEUE_BASE_PRECEDENCE), 10);
+	assert_int_equal(
+	    config_int_for(c, "com,example,)/", CK_FRONTIER_QUEUE_BASE_PRECEDENCE), 10);
 	assert_int_equal(config_int_for(c, "org,example,)/", CK_FRONTIER_QUEUE_BASE_PRECEDENCE), 5);
 	assert_int_equal(config_int_for(c, "org,example,www,)/a/rather/long/path/to/one/part/x",
-	    CK_FRONTIER_QUEUE_BASE_PRECEDENCE), 7);
+			     CK_FRONTIER_QUEUE_BASE_PRECEDENCE),
+	    7);
 	assert_int_equal(config_int_for(c, "org,example,www,)/a/rather/long/path/to/one/",
-	    CK_FRONTIER_QUEUE_BASE_PRECEDENCE), 5);
+			     CK_FRONTIER_QUEUE_BASE_PRECEDENCE),
+	    5);
 	assert_int_equal(config_int_for(c, NULL, CK_FRONTIER_QUEUE_BASE_PRECEDENCE), 5);
 
 	gen = config_generation(c);
@@ -160,10 +172,19 @@ static void test_config_file_and_overrides(void **state)
 /* Keys read only at start, whole sections by prefix; the rest apply now. */
 static void test_config_at_start(void **state)
 {
-	static const struct { const char *key; int at_start; } t[] = {
-		{ "crawl.max-connections", 1 }, { "warc.prefix", 1 }, { "console.listen", 1 },
-		{ "fetch.tls-verify", 1 }, { "crawl.max-pages", 0 }, { "frontier.queue-total-budget", 0 },
-		{ "fetch.max-length-bytes", 0 }, { "warc", 0 }, { "crawl.max-connectionsx", 0 },
+	static const struct {
+		const char *key;
+		int at_start;
+	} t[] = {
+	    {"crawl.max-connections", 1},
+	    {"warc.prefix", 1},
+	    {"console.listen", 1},
+	    {"fetch.tls-verify", 1},
+	    {"crawl.max-pages", 0},
+	    {"frontier.queue-total-budget", 0},
+	    {"fetch.max-length-bytes", 0},
+	    {"warc", 0},
+	    {"crawl.max-connectionsx", 0},
 	};
 
 	(void)state;
@@ -199,10 +220,10 @@ static void test_config_names(void **state)
 		size_t n;
 		const char *names[3];
 	} cases[] = {
-		{ "", 0, { NULL } },
-		{ "crawl.example", 1, { "crawl.example" } },
-		{ "a.test, b.test", 2, { "a.test", "b.test" } },
-		{ " ,a.test,,  b.test c.test , ", 3, { "a.test", "b.test", "c.test" } },
+	    {"", 0, {NULL}},
+	    {"crawl.example", 1, {"crawl.example"}},
+	    {"a.test, b.test", 2, {"a.test", "b.test"}},
+	    {" ,a.test,,  b.test c.test , ", 3, {"a.test", "b.test", "c.test"}},
 	};
 	struct config *c = config_new();
 	char *err = NULL;
@@ -228,13 +249,13 @@ static void test_config_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_config_defaults),
-		cmocka_unit_test(test_config_bad_files),
-		cmocka_unit_test(test_config_text_edges),
-		cmocka_unit_test(test_config_file_and_overrides),
-		cmocka_unit_test(test_config_at_start),
-		cmocka_unit_test(test_config_names),
-		cmocka_unit_test(test_config_write_roundtrip),
+	    cmocka_unit_test(test_config_defaults),
+	    cmocka_unit_test(test_config_bad_files),
+	    cmocka_unit_test(test_config_text_edges),
+	    cmocka_unit_test(test_config_file_and_overrides),
+	    cmocka_unit_test(test_config_at_start),
+	    cmocka_unit_test(test_config_names),
+	    cmocka_unit_test(test_config_write_roundtrip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

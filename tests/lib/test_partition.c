@@ -12,12 +12,14 @@
 
 static void test_partition_same_domain(void **state)
 {
-	static const struct { const char *a, *b; } same[] = {
-		{ "http://www.example.com/", "https://example.com:8443/x?y" },
-		{ "http://a.b.example.co.uk/", "http://example.co.uk/" },
-		{ "http://h1.web.test:8080/p/1.html", "http://h1.web.test/" },
-		{ "http://127.0.0.1:9/", "http://127.0.0.1/a" },
-		{ "http://[::1]/", "http://[::1]:80/b" },
+	static const struct {
+		const char *a, *b;
+	} same[] = {
+	    {"http://www.example.com/", "https://example.com:8443/x?y"},
+	    {"http://a.b.example.co.uk/", "http://example.co.uk/"},
+	    {"http://h1.web.test:8080/p/1.html", "http://h1.web.test/"},
+	    {"http://127.0.0.1:9/", "http://127.0.0.1/a"},
+	    {"http://[::1]/", "http://[::1]:80/b"},
 	};
 	struct buf s = BUF_INIT;
 	size_t i;
@@ -65,7 +67,7 @@ static void test_partition_same_domain(void **state)
 /* Distinct registered domains spread evenly over the partitions. */
 static void test_partition_spread(void **state)
 {
-	unsigned count[64] = { 0 }, i, lo = UINT32_MAX, hi = 0;
+	unsigned count[64] = {0}, i, lo = UINT32_MAX, hi = 0;
 	char dom[64];
 
 	(void)state;
@@ -88,9 +90,17 @@ static void test_partition_spread(void **state)
 
 static void test_partition_target_table(void **state)
 {
-	static const struct { unsigned parts, live, want; } t[] = {
-		{ 64, 0, 64 }, { 64, 1, 64 }, { 64, 2, 32 }, { 64, 3, 22 },
-		{ 64, 64, 1 }, { 64, 100, 1 }, { 1, 3, 1 }, { 10, 4, 3 },
+	static const struct {
+		unsigned parts, live, want;
+	} t[] = {
+	    {64, 0, 64},
+	    {64, 1, 64},
+	    {64, 2, 32},
+	    {64, 3, 22},
+	    {64, 64, 1},
+	    {64, 100, 1},
+	    {1, 3, 1},
+	    {10, 4, 3},
 	};
 	size_t i;
 
@@ -98,7 +108,8 @@ static void test_partition_target_table(void **state)
 	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
 		unsigned got = partition_target(t[i].parts, t[i].live);
 		if (got != t[i].want)
-			fail_msg("%u parts, %u live: %u want %u", t[i].parts, t[i].live, got, t[i].want);
+			fail_msg(
+			    "%u parts, %u live: %u want %u", t[i].parts, t[i].live, got, t[i].want);
 		/* Every partition can be held. */
 		assert_true(got * (t[i].live ? t[i].live : 1) >= t[i].parts);
 	}
@@ -107,9 +118,9 @@ static void test_partition_target_table(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_partition_same_domain),
-		cmocka_unit_test(test_partition_spread),
-		cmocka_unit_test(test_partition_target_table),
+	    cmocka_unit_test(test_partition_same_domain),
+	    cmocka_unit_test(test_partition_spread),
+	    cmocka_unit_test(test_partition_target_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

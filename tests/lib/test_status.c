@@ -13,7 +13,7 @@
 
 static const int test_status_codes[] = {
 #define STATUS_X(name, code, msg) (code),
-	STATUS_CODES(STATUS_X)
+    STATUS_CODES(STATUS_X)
 #undef STATUS_X
 };
 #define TEST_STATUS_NCODES (sizeof test_status_codes / sizeof test_status_codes[0])
@@ -85,7 +85,7 @@ static void test_status_causes_table(void **state)
 
 static void test_status_groups_table(void **state)
 {
-	int used[STATUS_GROUP_COUNT] = { 0 };
+	int used[STATUS_GROUP_COUNT] = {0};
 
 	(void)state;
 	for (int g = 0; g < STATUS_GROUP_COUNT; g++) {
@@ -101,20 +101,31 @@ static void test_status_groups_table(void **state)
 	for (int g = 0; g < STATUS_GROUP_COUNT; g++)
 		assert_true(used[g]);
 	/* The groups a person can change name their settings. */
-	assert_string_equal(status_group_settings(STATUS_GROUP_PRIVATE), "fetch.allow-private-addresses");
+	assert_string_equal(
+	    status_group_settings(STATUS_GROUP_PRIVATE), "fetch.allow-private-addresses");
 	assert_non_null(strstr(status_group_settings(STATUS_GROUP_TLS), "fetch.ca-file"));
 	assert_non_null(strstr(status_group_settings(STATUS_GROUP_ROBOTS), "robots.policy"));
 }
 
 static void test_status_cause_of(void **state)
 {
-	static const struct { int code; enum status_cause want; } cases[] = {
-		{ 200, CAUSE_NONE }, { 301, CAUSE_NONE }, { 304, CAUSE_NONE },
-		{ 404, CAUSE_HTTP_ERROR }, { 503, CAUSE_HTTP_ERROR },
-		{ -1, CAUSE_DNS_FAILED }, { -6, CAUSE_DNS_FAILED },
-		{ -2, CAUSE_CONNECT_FAILED }, { -3, CAUSE_CONNECTION_LOST },
-		{ -4, CAUSE_HEAD_TIMEOUT }, { -7, CAUSE_BAD_URL },
-		{ -9998, CAUSE_ROBOTS_DISALLOWED }, { 1, CAUSE_NONE },
+	static const struct {
+		int code;
+		enum status_cause want;
+	} cases[] = {
+	    {200, CAUSE_NONE},
+	    {301, CAUSE_NONE},
+	    {304, CAUSE_NONE},
+	    {404, CAUSE_HTTP_ERROR},
+	    {503, CAUSE_HTTP_ERROR},
+	    {-1, CAUSE_DNS_FAILED},
+	    {-6, CAUSE_DNS_FAILED},
+	    {-2, CAUSE_CONNECT_FAILED},
+	    {-3, CAUSE_CONNECTION_LOST},
+	    {-4, CAUSE_HEAD_TIMEOUT},
+	    {-7, CAUSE_BAD_URL},
+	    {-9998, CAUSE_ROBOTS_DISALLOWED},
+	    {1, CAUSE_NONE},
 	};
 
 	(void)state;
@@ -131,10 +142,10 @@ static void test_status_cause_of(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_status_codes_unique),
-		cmocka_unit_test(test_status_causes_table),
-		cmocka_unit_test(test_status_groups_table),
-		cmocka_unit_test(test_status_cause_of),
+	    cmocka_unit_test(test_status_codes_unique),
+	    cmocka_unit_test(test_status_causes_table),
+	    cmocka_unit_test(test_status_groups_table),
+	    cmocka_unit_test(test_status_cause_of),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,7 +12,7 @@
 
 struct item {
 	int score;
-	int id;				/* breaks ties: lower first */
+	int id; /* breaks ties: lower first */
 };
 
 /* Higher score first, as the reports list the biggest hosts first. */
@@ -73,7 +73,7 @@ static void test_topn_stream(const struct item *in, size_t n, size_t keep)
 
 static void test_topn_streams(void **state)
 {
-	static const size_t keeps[] = { 0, 1, 2, 5, 99, 100, 103 };
+	static const size_t keeps[] = {0, 1, 2, 5, 99, 100, 103};
 	struct item in[100];
 
 	(void)state;
@@ -82,8 +82,10 @@ static void test_topn_streams(void **state)
 		for (int i = 0; i < 100; i++) {
 			in[i].id = i;
 			/* Ascending, descending, all tied, random with many ties. */
-			in[i].score = order == 0 ? i : order == 1 ? 100 - i : order == 2 ? 5 :
-			    rand() % 17;
+			in[i].score = order == 0 ? i
+			    : order == 1	 ? 100 - i
+			    : order == 2	 ? 5
+						 : rand() % 17;
 		}
 		for (size_t k = 0; k < sizeof keeps / sizeof keeps[0]; k++)
 			test_topn_stream(in, 100, keeps[k]);
@@ -101,7 +103,7 @@ static int test_topn_before_ptr(const void *x, const void *y, void *ctx)
 
 static void test_topn_pointers(void **state)
 {
-	static const struct item items[] = { { 3, 0 }, { 9, 1 }, { 1, 2 }, { 9, 3 }, { 4, 4 } };
+	static const struct item items[] = {{3, 0}, {9, 1}, {1, 2}, {9, 3}, {4, 4}};
 	struct topn *t = topn_new(3, sizeof(const struct item *), test_topn_before_ptr, NULL);
 	const struct item **got, *p, *out = NULL;
 	size_t n;
@@ -128,8 +130,8 @@ static void test_topn_pointers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_topn_streams),
-		cmocka_unit_test(test_topn_pointers),
+	    cmocka_unit_test(test_topn_streams),
+	    cmocka_unit_test(test_topn_pointers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,17 +30,15 @@ struct urltestdata_departure {
 /* Inputs tern answers differently from the standard, on purpose (src/lib/url.h
  * lists the choices). */
 static const struct urltestdata_departure urltestdata_departures[] = {
-	{ NULL, NULL },
+    {NULL, NULL},
 };
 
-static int
-urltestdata_is_http(const char *s)
+static int urltestdata_is_http(const char *s)
 {
 	return strncmp(s, "http:", 5) == 0 || strncmp(s, "https:", 6) == 0;
 }
 
-static const char *
-urltestdata_departure(const char *input, size_t len)
+static const char *urltestdata_departure(const char *input, size_t len)
 {
 	const struct urltestdata_departure *d;
 
@@ -52,8 +50,7 @@ urltestdata_departure(const char *input, size_t len)
 
 /* Prints a string with control bytes escaped, so that a failing entry can
  * be found in the data file and pasted into the departures. */
-static void
-urltestdata_print(const char *label, const char *s, size_t n)
+static void urltestdata_print(const char *label, const char *s, size_t n)
 {
 	size_t i;
 
@@ -70,8 +67,7 @@ urltestdata_print(const char *label, const char *s, size_t n)
 }
 
 /* Runs one entry into out: 1 if tern's answer is the standard's, else 0. */
-static int
-urltestdata_run(json_t *entry, struct buf *basebuf, struct buf *out, int *rc)
+static int urltestdata_run(json_t *entry, struct buf *basebuf, struct buf *out, int *rc)
 {
 	json_t *jinput = json_object_get(entry, "input");
 	json_t *jbase = json_object_get(entry, "base");
@@ -81,8 +77,8 @@ urltestdata_run(json_t *entry, struct buf *basebuf, struct buf *out, int *rc)
 	if (json_is_string(jbase) && urltestdata_is_http(json_string_value(jbase))) {
 		/* The data's http(s) bases are canonical hrefs; going through
 		 * url_resolve checks that rather than assuming it. */
-		if (url_resolve(NULL, json_string_value(jbase), json_string_length(jbase),
-		    basebuf) < 0) {
+		if (url_resolve(
+			NULL, json_string_value(jbase), json_string_length(jbase), basebuf) < 0) {
 			*rc = URL_EINVAL;
 			buf_reset(out);
 			return 0;
@@ -98,8 +94,7 @@ urltestdata_run(json_t *entry, struct buf *basebuf, struct buf *out, int *rc)
 	return *rc == 0 && strcmp(out->data, want) == 0;
 }
 
-static void
-test_urltestdata_all(void **state)
+static void test_urltestdata_all(void **state)
 {
 	const char *top = getenv("top_srcdir");
 	char path[4096];
@@ -115,17 +110,19 @@ test_urltestdata_all(void **state)
 	if (root == NULL)
 		fail_msg("%s: %s (line %d)", path, jerr.text, jerr.line);
 	assert_true(json_is_array(root));
-	json_array_foreach(root, i, entry) {
+	json_array_foreach(root, i, entry)
+	{
 		json_t *jinput = json_object_get(entry, "input");
 		const char *reason;
 		int ok, rc;
 
 		if (!json_is_object(entry))
-			continue;	/* a comment line of the data */
+			continue; /* a comment line of the data */
 		assert_true(json_is_string(jinput));
 		entries++;
 		ok = urltestdata_run(entry, &basebuf, &out, &rc);
-		reason = urltestdata_departure(json_string_value(jinput), json_string_length(jinput));
+		reason =
+		    urltestdata_departure(json_string_value(jinput), json_string_length(jinput));
 		if (ok && reason == NULL) {
 			passed++;
 			continue;
@@ -153,9 +150,10 @@ test_urltestdata_all(void **state)
 	}
 	for (d = urltestdata_departures; d->input != NULL; d++)
 		;
-	fprintf(stderr, "urltestdata: %zu entries, %zu as the standard, %zu listed departures "
-	    "(of %zu listed), %zu wrong\n", entries, passed, departed,
-	    (size_t)(d - urltestdata_departures), wrong);
+	fprintf(stderr,
+	    "urltestdata: %zu entries, %zu as the standard, %zu listed departures "
+	    "(of %zu listed), %zu wrong\n",
+	    entries, passed, departed, (size_t)(d - urltestdata_departures), wrong);
 	json_decref(root);
 	buf_free(&basebuf);
 	buf_free(&out);
@@ -164,11 +162,10 @@ test_urltestdata_all(void **state)
 	assert_true(entries > 800);
 }
 
-int
-main(void)
+int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_urltestdata_all),
+	    cmocka_unit_test(test_urltestdata_all),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,8 +6,7 @@
 #include <string.h>
 #include "lib/url.h"
 
-static size_t
-url_driver_unescape(char *s, size_t n)
+static size_t url_driver_unescape(char *s, size_t n)
 {
 	size_t i, o = 0;
 
@@ -24,8 +23,7 @@ url_driver_unescape(char *s, size_t n)
 	return o;
 }
 
-int
-main(void)
+int main(void)
 {
 	char *line = NULL, *tab;
 	size_t cap = 0, blen;

@@ -29,22 +29,22 @@ struct driver {
 	int n, next, done;
 	int parallel;
 	int close_idle;
-	int withhold_after;	/* -1: never */
+	int withhold_after; /* -1: never */
 	int sends;
 };
 
 static void driver_start(struct driver *d);
 
-static void
-driver_done_cb(void *arg, struct fetch *f)
+static void driver_done_cb(void *arg, struct fetch *f)
 {
 	struct driver *d = arg;
 	const struct dns_answer *a = fetch_dns_answer(f);
 
 	printf("%s status=%d reused=%d resumed=%d raw=%" PRIu64 " decoded=%" PRIu64
-	    " ann=%u dnscache=%d error=%s\n", fetch_url(f), fetch_status(f), fetch_reused(f),
-	    fetch_tls_resumed(f), fetch_raw_bytes(f), fetch_decoded_bytes(f),
-	    fetch_annotations(f), a ? a->from_cache : -1, fetch_error(f) ? fetch_error(f) : "-");
+	       " ann=%u dnscache=%d error=%s\n",
+	    fetch_url(f), fetch_status(f), fetch_reused(f), fetch_tls_resumed(f),
+	    fetch_raw_bytes(f), fetch_decoded_bytes(f), fetch_annotations(f),
+	    a ? a->from_cache : -1, fetch_error(f) ? fetch_error(f) : "-");
 	fflush(stdout);
 	fetch_release(f);
 	d->done++;
@@ -52,8 +52,7 @@ driver_done_cb(void *arg, struct fetch *f)
 		driver_start(d);
 }
 
-static int
-driver_may_send(void *arg, struct fetch *f)
+static int driver_may_send(void *arg, struct fetch *f)
 {
 	struct driver *d = arg;
 
@@ -61,10 +60,9 @@ driver_may_send(void *arg, struct fetch *f)
 	return d->withhold_after < 0 || d->sends++ < d->withhold_after;
 }
 
-static void
-driver_start(struct driver *d)
+static void driver_start(struct driver *d)
 {
-	static const struct fetch_cbs cbs = { NULL, NULL, driver_done_cb, driver_may_send };
+	static const struct fetch_cbs cbs = {NULL, NULL, driver_done_cb, driver_may_send};
 	struct fetch_req req;
 	struct fetch *f;
 
@@ -84,8 +82,7 @@ driver_start(struct driver *d)
 	fetch_start(d->fr, &req, &cbs, d, &f);
 }
 
-int
-main(int argc, char **argv)
+int main(int argc, char **argv)
 {
 	struct config *cfg = config_new();
 	struct driver d;
@@ -115,7 +112,8 @@ main(int argc, char **argv)
 	d.urls = argv + i;
 	d.n = argc - i;
 	if (d.n == 0) {
-		fprintf(stderr, "usage: fetch_driver [--set KEY=VALUE]... [--parallel] [--close-idle] "
+		fprintf(stderr,
+		    "usage: fetch_driver [--set KEY=VALUE]... [--parallel] [--close-idle] "
 		    "[--withhold-after K] URL...\n");
 		return 2;
 	}

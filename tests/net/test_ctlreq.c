@@ -16,36 +16,39 @@
 struct test_ctlreq_case {
 	const char *in;
 	enum ctlreq_result want;
-	int status;		/* for errors */
+	int status; /* for errors */
 	const char *method, *path, *query, *body;
 };
 
 static const struct test_ctlreq_case test_ctlreq_cases[] = {
-	{ "GET /status HTTP/1.1\r\nHost: x\r\n\r\n", CTLREQ_DONE, 0, "GET", "/status", "", "" },
-	{ "GET /report/queues?state=retired&format=json HTTP/1.1\r\n\r\n", CTLREQ_DONE, 0,
-	  "GET", "/report/queues", "state=retired&format=json", "" },
-	{ "POST /settings HTTP/1.1\r\nContent-Length: 5\r\n\r\n{\"a\"}", CTLREQ_DONE, 0,
-	  "POST", "/settings", "", "{\"a\"}" },
-	{ "POST /settings HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
-	  CTLREQ_DONE, 0, "POST", "/settings", "", "{}" },
-	{ "POST /pause HTTP/1.0\r\n\r\n", CTLREQ_DONE, 0, "POST", "/pause", "", "" },
-	/* Bytes after the first request are left alone. */
-	{ "GET /a HTTP/1.1\r\n\r\nGET /b HTTP/1.1\r\n\r\n", CTLREQ_DONE, 0, "GET", "/a", "", "" },
-	/* A method the routes do not know parses; the route answers 405. */
-	{ "OPTIONS /status HTTP/1.1\r\n\r\n", CTLREQ_DONE, 0, "", "/status", "", "" },
-	/* Incomplete. */
-	{ "GET /status HTTP/1.1\r\nHost: x\r\n", CTLREQ_MORE, 0, NULL, NULL, NULL, NULL },
-	{ "POST /settings HTTP/1.1\r\nContent-Length: 10\r\n\r\n{}", CTLREQ_MORE, 0, NULL, NULL, NULL, NULL },
-	/* Refused. */
-	{ "GARBAGE\r\n\r\n", CTLREQ_ERROR, 400, NULL, NULL, NULL, NULL },
-	{ "GET /status HTTP/9.9\r\n\r\n", CTLREQ_ERROR, 400, NULL, NULL, NULL, NULL },
-	{ "GET /status HTTP/1.1\r\nBad Header\r\n\r\n", CTLREQ_ERROR, 400, NULL, NULL, NULL, NULL },
-	{ "GET /status HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", CTLREQ_ERROR, 400, NULL, NULL, NULL, NULL },
-	{ "POST /settings HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n", CTLREQ_ERROR, 413, NULL, NULL, NULL, NULL },
+    {"GET /status HTTP/1.1\r\nHost: x\r\n\r\n", CTLREQ_DONE, 0, "GET", "/status", "", ""},
+    {"GET /report/queues?state=retired&format=json HTTP/1.1\r\n\r\n", CTLREQ_DONE, 0, "GET",
+	"/report/queues", "state=retired&format=json", ""},
+    {"POST /settings HTTP/1.1\r\nContent-Length: 5\r\n\r\n{\"a\"}", CTLREQ_DONE, 0, "POST",
+	"/settings", "", "{\"a\"}"},
+    {"POST /settings HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+	CTLREQ_DONE, 0, "POST", "/settings", "", "{}"},
+    {"POST /pause HTTP/1.0\r\n\r\n", CTLREQ_DONE, 0, "POST", "/pause", "", ""},
+    /* Bytes after the first request are left alone. */
+    {"GET /a HTTP/1.1\r\n\r\nGET /b HTTP/1.1\r\n\r\n", CTLREQ_DONE, 0, "GET", "/a", "", ""},
+    /* A method the routes do not know parses; the route answers 405. */
+    {"OPTIONS /status HTTP/1.1\r\n\r\n", CTLREQ_DONE, 0, "", "/status", "", ""},
+    /* Incomplete. */
+    {"GET /status HTTP/1.1\r\nHost: x\r\n", CTLREQ_MORE, 0, NULL, NULL, NULL, NULL},
+    {"POST /settings HTTP/1.1\r\nContent-Length: 10\r\n\r\n{}", CTLREQ_MORE, 0, NULL, NULL, NULL,
+	NULL},
+    /* Refused. */
+    {"GARBAGE\r\n\r\n", CTLREQ_ERROR, 400, NULL, NULL, NULL, NULL},
+    {"GET /status HTTP/9.9\r\n\r\n", CTLREQ_ERROR, 400, NULL, NULL, NULL, NULL},
+    {"GET /status HTTP/1.1\r\nBad Header\r\n\r\n", CTLREQ_ERROR, 400, NULL, NULL, NULL, NULL},
+    {"GET /status HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", CTLREQ_ERROR, 400,
+	NULL, NULL, NULL, NULL},
+    {"POST /settings HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n", CTLREQ_ERROR, 413, NULL, NULL,
+	NULL, NULL},
 };
 
-static void test_ctlreq_check(const struct test_ctlreq_case *c, struct ctlreq_parser *p,
-    enum ctlreq_result r)
+static void test_ctlreq_check(
+    const struct test_ctlreq_case *c, struct ctlreq_parser *p, enum ctlreq_result r)
 {
 	const struct ctlreq *q;
 
@@ -139,21 +142,25 @@ static void test_ctlreq_caps(void **state)
 
 static void test_ctlreq_query(void **state)
 {
-	static const struct { const char *q, *name; int rc; const char *want; } cases[] = {
-		{ "state=retired&format=json", "state", 0, "retired" },
-		{ "state=retired&format=json", "format", 0, "json" },
-		{ "state=retired", "format", -1, NULL },
-		{ "states=x&state=y", "state", 0, "y" },
-		{ "state=RE%54IRED", "state", 0, "RETIRED" },
-		{ "state=a+b", "state", 0, "a b" },
-		{ "state=%4", "state", -1, NULL },
-		{ "state=%zz", "state", -1, NULL },
-		{ "state", "state", 0, "" },
-		{ "", "state", -1, NULL },
-		{ "a=%zz&state=ok", "state", 0, "ok" },
-		{ "&&state=x&&", "state", 0, "x" },
-		{ "st%61te=y", "state", 0, "y" },
-		{ "state%00x=1", "state", -1, NULL },
+	static const struct {
+		const char *q, *name;
+		int rc;
+		const char *want;
+	} cases[] = {
+	    {"state=retired&format=json", "state", 0, "retired"},
+	    {"state=retired&format=json", "format", 0, "json"},
+	    {"state=retired", "format", -1, NULL},
+	    {"states=x&state=y", "state", 0, "y"},
+	    {"state=RE%54IRED", "state", 0, "RETIRED"},
+	    {"state=a+b", "state", 0, "a b"},
+	    {"state=%4", "state", -1, NULL},
+	    {"state=%zz", "state", -1, NULL},
+	    {"state", "state", 0, ""},
+	    {"", "state", -1, NULL},
+	    {"a=%zz&state=ok", "state", 0, "ok"},
+	    {"&&state=x&&", "state", 0, "x"},
+	    {"st%61te=y", "state", 0, "y"},
+	    {"state%00x=1", "state", -1, NULL},
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -170,7 +177,8 @@ static void test_ctlreq_query(void **state)
  * blanks), NULL when absent, and a repeated one refused. */
 static void test_ctlreq_headers(void **state)
 {
-	static const char ok[] = "POST /pause HTTP/1.1\r\nHOST:  127.0.0.1:8080 \r\n"
+	static const char ok[] =
+	    "POST /pause HTTP/1.1\r\nHOST:  127.0.0.1:8080 \r\n"
 	    "Origin: http://127.0.0.1:8080\r\nauthorization: Bearer abc\r\n"
 	    "Sec-Fetch-Site: same-origin\r\nX-Other: y\r\nContent-Type: application/json\r\n"
 	    "Content-Length: 0\r\n\r\n";
@@ -209,10 +217,10 @@ static void test_ctlreq_headers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ctlreq_table),
-		cmocka_unit_test(test_ctlreq_caps),
-		cmocka_unit_test(test_ctlreq_query),
-		cmocka_unit_test(test_ctlreq_headers),
+	    cmocka_unit_test(test_ctlreq_table),
+	    cmocka_unit_test(test_ctlreq_caps),
+	    cmocka_unit_test(test_ctlreq_query),
+	    cmocka_unit_test(test_ctlreq_headers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,8 +17,7 @@
 #include "net/decode.h"
 
 /* Compresses in with the given window bits (31 gzip, 15 zlib, -15 raw). */
-static void
-compress_to(struct buf *out, const char *in, size_t len, int wbits)
+static void compress_to(struct buf *out, const char *in, size_t len, int wbits)
 {
 	z_stream zs;
 	char tmp[4096];
@@ -38,23 +37,20 @@ compress_to(struct buf *out, const char *in, size_t len, int wbits)
 	deflateEnd(&zs);
 }
 
-static int
-collect(void *arg, const char *d, size_t n)
+static int collect(void *arg, const char *d, size_t n)
 {
 	buf_append(arg, d, n);
 	return 0;
 }
 
-static void
-sample(struct buf *b, size_t n)
+static void sample(struct buf *b, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		buf_appendc(b, "abcdefghij<>/ \n"[(i * 7 + i / 13) % 15]);
 }
 
 /* Feeds in steps of step bytes; returns the last result. */
-static enum decode_result
-feed(struct decode *d, const struct buf *in, size_t step, struct buf *out)
+static enum decode_result feed(struct decode *d, const struct buf *in, size_t step, struct buf *out)
 {
 	enum decode_result r = DECODE_OK;
 
@@ -66,8 +62,8 @@ feed(struct decode *d, const struct buf *in, size_t step, struct buf *out)
 }
 
 /* Feeds everything, then finishes: the result of the whole body. */
-static enum decode_result
-feed_all(struct decode *d, const struct buf *in, size_t step, struct buf *out)
+static enum decode_result feed_all(
+    struct decode *d, const struct buf *in, size_t step, struct buf *out)
 {
 	enum decode_result r = feed(d, in, step, out);
 
@@ -75,13 +71,17 @@ feed_all(struct decode *d, const struct buf *in, size_t step, struct buf *out)
 	return decode_finish(d, collect, out);
 }
 
-static void
-test_roundtrip(void **state)
+static void test_roundtrip(void **state)
 {
-	static const struct { enum decode_coding c; int wbits; } kinds[] = {
-		{ DECODE_GZIP, 31 }, { DECODE_DEFLATE, 15 }, { DECODE_DEFLATE, -15 },
+	static const struct {
+		enum decode_coding c;
+		int wbits;
+	} kinds[] = {
+	    {DECODE_GZIP, 31},
+	    {DECODE_DEFLATE, 15},
+	    {DECODE_DEFLATE, -15},
 	};
-	static const size_t steps[] = { 1, 100, 1 << 20 };
+	static const size_t steps[] = {1, 100, 1 << 20};
 	struct buf plain = BUF_INIT;
 
 	sample(&plain, 300000);
@@ -103,8 +103,7 @@ test_roundtrip(void **state)
 	buf_free(&plain);
 }
 
-static void
-test_multi_member(void **state)
+static void test_multi_member(void **state)
 {
 	struct buf z = BUF_INIT, out = BUF_INIT;
 	struct decode *d = decode_new(DECODE_GZIP, DECODE_MAX_OUT, DECODE_MAX_RATIO);
@@ -119,8 +118,7 @@ test_multi_member(void **state)
 	buf_free(&out);
 }
 
-static void
-test_corrupt(void **state)
+static void test_corrupt(void **state)
 {
 	struct buf z = BUF_INIT, out = BUF_INIT, plain = BUF_INIT;
 	struct decode *d;
@@ -163,8 +161,7 @@ test_corrupt(void **state)
 	buf_free(&plain);
 }
 
-static int
-count(void *arg, const char *d, size_t n)
+static int count(void *arg, const char *d, size_t n)
 {
 	*(uint64_t *)arg += n;
 	return 0;
@@ -172,8 +169,7 @@ count(void *arg, const char *d, size_t n)
 
 /* 256 MiB of zeros (about 256 KiB compressed) stops at the ratio cap
  * right after the 1 MiB floor, and at the byte cap without ratio cap. */
-static void
-test_bomb(void **state)
+static void test_bomb(void **state)
 {
 	size_t n = 256u << 20;
 	char *zeros = calloc(1, n);
@@ -187,7 +183,8 @@ test_bomb(void **state)
 	d = decode_new(DECODE_GZIP, DECODE_MAX_OUT, DECODE_MAX_RATIO);
 	r = DECODE_OK;
 	for (size_t off = 0; off < z.len && r == DECODE_OK; off += 1024)
-		r = decode_feed(d, z.data + off, z.len - off < 1024 ? z.len - off : 1024, count, &got);
+		r = decode_feed(
+		    d, z.data + off, z.len - off < 1024 ? z.len - off : 1024, count, &got);
 	if (r == DECODE_OK)
 		r = decode_finish(d, count, &got);
 	assert_int_equal(r, DECODE_CAPPED);
@@ -200,7 +197,8 @@ test_bomb(void **state)
 	d = decode_new(DECODE_GZIP, 5u << 20, 100000);
 	r = DECODE_OK;
 	for (size_t off = 0; off < z.len && r == DECODE_OK; off += 4096)
-		r = decode_feed(d, z.data + off, z.len - off < 4096 ? z.len - off : 4096, count, &got);
+		r = decode_feed(
+		    d, z.data + off, z.len - off < 4096 ? z.len - off : 4096, count, &got);
 	if (r == DECODE_OK)
 		r = decode_finish(d, count, &got);
 	assert_int_equal(r, DECODE_CAPPED);
@@ -210,8 +208,7 @@ test_bomb(void **state)
 	buf_free(&z);
 }
 
-static int
-refuse(void *arg, const char *d, size_t n)
+static int refuse(void *arg, const char *d, size_t n)
 {
 	(void)d;
 	*(uint64_t *)arg += n;
@@ -222,8 +219,7 @@ refuse(void *arg, const char *d, size_t n)
  * limit (streamed from there on), bytes after the end, a trailer whose
  * length is wrong, a consumer that stops, a large output, multi-member
  * bodies in one piece, and the input count while held. */
-static void
-test_held(void **state)
+static void test_held(void **state)
 {
 	struct buf plain = BUF_INIT, z = BUF_INIT, out = BUF_INIT;
 	struct decode *d;
@@ -252,7 +248,8 @@ test_held(void **state)
 	assert_int_equal(decode_feed(d, z.data, 100, collect, &out), DECODE_OK);
 	assert_int_equal(decode_in_bytes(d), 100);
 	buf_append(&z, "trailing junk", 13);
-	assert_int_equal(decode_feed(d, z.data + 100, z.len - 100, collect, &out) == DECODE_FAILED, 0);
+	assert_int_equal(
+	    decode_feed(d, z.data + 100, z.len - 100, collect, &out) == DECODE_FAILED, 0);
 	assert_int_equal(decode_finish(d, collect, &out), DECODE_END);
 	assert_int_equal(out.len, 5000);
 	assert_memory_equal(out.data, plain.data, 5000);
@@ -315,8 +312,7 @@ test_held(void **state)
 	buf_free(&out);
 }
 
-static void
-test_identity(void **state)
+static void test_identity(void **state)
 {
 	struct buf out = BUF_INIT;
 	struct decode *d = decode_new(DECODE_IDENTITY, 10, DECODE_MAX_RATIO);
@@ -329,15 +325,23 @@ test_identity(void **state)
 	buf_free(&out);
 }
 
-static void
-test_coding_parse(void **state)
+static void test_coding_parse(void **state)
 {
-	static const struct { const char *v; int r; enum decode_coding c; } t[] = {
-		{ NULL, 0, DECODE_IDENTITY }, { "", 0, DECODE_IDENTITY },
-		{ "identity", 0, DECODE_IDENTITY }, { "gzip", 0, DECODE_GZIP },
-		{ " GZip ", 0, DECODE_GZIP }, { "x-gzip", 0, DECODE_GZIP },
-		{ "deflate", 0, DECODE_DEFLATE }, { "br", -1, DECODE_IDENTITY },
-		{ "gzip, gzip", -1, DECODE_IDENTITY }, { "compress", -1, DECODE_IDENTITY },
+	static const struct {
+		const char *v;
+		int r;
+		enum decode_coding c;
+	} t[] = {
+	    {NULL, 0, DECODE_IDENTITY},
+	    {"", 0, DECODE_IDENTITY},
+	    {"identity", 0, DECODE_IDENTITY},
+	    {"gzip", 0, DECODE_GZIP},
+	    {" GZip ", 0, DECODE_GZIP},
+	    {"x-gzip", 0, DECODE_GZIP},
+	    {"deflate", 0, DECODE_DEFLATE},
+	    {"br", -1, DECODE_IDENTITY},
+	    {"gzip, gzip", -1, DECODE_IDENTITY},
+	    {"compress", -1, DECODE_IDENTITY},
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -348,17 +352,16 @@ test_coding_parse(void **state)
 	}
 }
 
-int
-main(void)
+int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_roundtrip),
-		cmocka_unit_test(test_multi_member),
-		cmocka_unit_test(test_corrupt),
-		cmocka_unit_test(test_bomb),
-		cmocka_unit_test(test_held),
-		cmocka_unit_test(test_identity),
-		cmocka_unit_test(test_coding_parse),
+	    cmocka_unit_test(test_roundtrip),
+	    cmocka_unit_test(test_multi_member),
+	    cmocka_unit_test(test_corrupt),
+	    cmocka_unit_test(test_bomb),
+	    cmocka_unit_test(test_held),
+	    cmocka_unit_test(test_identity),
+	    cmocka_unit_test(test_coding_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,11 +18,10 @@
 struct sink {
 	struct buf body;
 	int heads;
-	int stop_after;		/* stop when the body reaches this size (0: never) */
+	int stop_after; /* stop when the body reaches this size (0: never) */
 };
 
-static int
-sink_head(void *arg)
+static int sink_head(void *arg)
 {
 	struct sink *s = arg;
 
@@ -30,8 +29,7 @@ sink_head(void *arg)
 	return 0;
 }
 
-static int
-sink_body(void *arg, const char *d, size_t n)
+static int sink_body(void *arg, const char *d, size_t n)
 {
 	struct sink *s = arg;
 
@@ -39,11 +37,11 @@ sink_body(void *arg, const char *d, size_t n)
 	return s->stop_after && s->body.len >= (size_t)s->stop_after;
 }
 
-static const struct http_cbs sink_cbs = { sink_head, sink_body };
+static const struct http_cbs sink_cbs = {sink_head, sink_body};
 
 /* Feeds in pieces of step bytes (0: all at once), then EOF if eof. */
-static enum http_result
-run(struct http *h, const char *in, size_t len, size_t step, int eof, size_t *used)
+static enum http_result run(
+    struct http *h, const char *in, size_t len, size_t step, int eof, size_t *used)
 {
 	size_t off = 0;
 	enum http_result r = HTTP_MORE;
@@ -73,54 +71,63 @@ struct case_ {
 };
 
 static const struct case_ cases[] = {
-	{ "content-length", "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-A:  v  \r\n\r\nhello",
-	  0, HTTP_DONE, 200, "hello", 1 },
-	{ "chunked", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
-	  "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n", 0, HTTP_DONE, 200, "hello world", 1 },
-	{ "100 then 200", "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early\r\nLink: x\r\n\r\n"
-	  "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", 0, HTTP_DONE, 200, "ok", 1 },
-	{ "204 with content-length", "HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\n",
-	  0, HTTP_DONE, 204, "", 1 },
-	{ "304 with content-length", "HTTP/1.1 304 Not Modified\r\nContent-Length: 10\r\n\r\n",
-	  0, HTTP_DONE, 304, "", 1 },
-	{ "read until close", "HTTP/1.0 200 OK\r\n\r\nall of it", 1, HTTP_DONE, 200, "all of it", 0 },
-	{ "connection close", "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 1\r\n\r\nx",
-	  0, HTTP_DONE, 200, "x", 0 },
-	{ "1.0 keep-alive", "HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 1\r\n\r\nx",
-	  0, HTTP_DONE, 200, "x", 1 },
-	{ "two-digit status", "HTTP/1.1 20 OK\r\nContent-Length: 0\r\n\r\n", 0, HTTP_ERROR, 0, "", 0 },
-	{ "HTTP/2.0", "HTTP/2.0 200 OK\r\nContent-Length: 0\r\n\r\n", 0, HTTP_ERROR, 0, "", 0 },
-	{ "status 999", "HTTP/1.1 999 Odd\r\nContent-Length: 0\r\n\r\n", 0, HTTP_ERROR, 0, "", 0 },
-	{ "unsolicited 101", "HTTP/1.1 101 Switching\r\nUpgrade: h2c\r\nConnection: upgrade\r\n\r\n",
-	  0, HTTP_ERROR, 0, "", 0 },
-	{ "garbage", "HTTX/1.1 200 OK\r\n\r\n", 0, HTTP_ERROR, 0, "", 0 },
-	{ "http/0.9 body", "<html>hello</html>", 1, HTTP_ERROR, 0, "", 0 },
-	{ "garbage status line", "HTTP/1.1 garbage status line\r\n\r\n", 1, HTTP_ERROR, 0, "", 0 },
-	{ "CL and TE", "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n"
-	  "0\r\n\r\n", 0, HTTP_ERROR, 0, "", 0 },
-	{ "two content-lengths", "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n",
-	  0, HTTP_ERROR, 0, "", 0 },
-	{ "negative content-length", "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", 0, HTTP_ERROR, 0, "", 0 },
-	{ "chunk size overflow", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
-	  "FFFFFFFFFFFFFFFFF\r\n", 0, HTTP_ERROR, 200, "", 0 },
-	{ "short body then close", "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nhello", 1,
-	  HTTP_ERROR, 200, "hello", 0 },
-	{ "truncated chunked", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel", 1,
-	  HTTP_ERROR, 200, "hel", 0 },
-	{ "closed in head", "HTTP/1.1 200 OK\r\nContent-Le", 1, HTTP_ERROR, 0, "", 0 },
-	{ "empty reply", "", 1, HTTP_ERROR, 0, "", 0 },
-	{ "space before colon", "HTTP/1.1 200 OK\r\nContent-Length : 0\r\n\r\n", 0, HTTP_ERROR, 0, "", 0 },
+    {"content-length", "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-A:  v  \r\n\r\nhello", 0,
+	HTTP_DONE, 200, "hello", 1},
+    {"chunked",
+	"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+	"5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n",
+	0, HTTP_DONE, 200, "hello world", 1},
+    {"100 then 200",
+	"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early\r\nLink: x\r\n\r\n"
+	"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
+	0, HTTP_DONE, 200, "ok", 1},
+    {"204 with content-length", "HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\n", 0,
+	HTTP_DONE, 204, "", 1},
+    {"304 with content-length", "HTTP/1.1 304 Not Modified\r\nContent-Length: 10\r\n\r\n", 0,
+	HTTP_DONE, 304, "", 1},
+    {"read until close", "HTTP/1.0 200 OK\r\n\r\nall of it", 1, HTTP_DONE, 200, "all of it", 0},
+    {"connection close", "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 1\r\n\r\nx", 0,
+	HTTP_DONE, 200, "x", 0},
+    {"1.0 keep-alive", "HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 1\r\n\r\nx", 0,
+	HTTP_DONE, 200, "x", 1},
+    {"two-digit status", "HTTP/1.1 20 OK\r\nContent-Length: 0\r\n\r\n", 0, HTTP_ERROR, 0, "", 0},
+    {"HTTP/2.0", "HTTP/2.0 200 OK\r\nContent-Length: 0\r\n\r\n", 0, HTTP_ERROR, 0, "", 0},
+    {"status 999", "HTTP/1.1 999 Odd\r\nContent-Length: 0\r\n\r\n", 0, HTTP_ERROR, 0, "", 0},
+    {"unsolicited 101", "HTTP/1.1 101 Switching\r\nUpgrade: h2c\r\nConnection: upgrade\r\n\r\n", 0,
+	HTTP_ERROR, 0, "", 0},
+    {"garbage", "HTTX/1.1 200 OK\r\n\r\n", 0, HTTP_ERROR, 0, "", 0},
+    {"http/0.9 body", "<html>hello</html>", 1, HTTP_ERROR, 0, "", 0},
+    {"garbage status line", "HTTP/1.1 garbage status line\r\n\r\n", 1, HTTP_ERROR, 0, "", 0},
+    {"CL and TE",
+	"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n"
+	"0\r\n\r\n",
+	0, HTTP_ERROR, 0, "", 0},
+    {"two content-lengths", "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n", 0,
+	HTTP_ERROR, 0, "", 0},
+    {"negative content-length", "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", 0, HTTP_ERROR, 0,
+	"", 0},
+    {"chunk size overflow",
+	"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+	"FFFFFFFFFFFFFFFFF\r\n",
+	0, HTTP_ERROR, 200, "", 0},
+    {"short body then close", "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nhello", 1, HTTP_ERROR,
+	200, "hello", 0},
+    {"truncated chunked", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel", 1,
+	HTTP_ERROR, 200, "hel", 0},
+    {"closed in head", "HTTP/1.1 200 OK\r\nContent-Le", 1, HTTP_ERROR, 0, "", 0},
+    {"empty reply", "", 1, HTTP_ERROR, 0, "", 0},
+    {"space before colon", "HTTP/1.1 200 OK\r\nContent-Length : 0\r\n\r\n", 0, HTTP_ERROR, 0, "",
+	0},
 };
 
-static void
-test_cases(void **state)
+static void test_cases(void **state)
 {
-	static const size_t steps[] = { 0, 1, 3, 7 };
+	static const size_t steps[] = {0, 1, 3, 7};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		for (size_t k = 0; k < sizeof(steps) / sizeof(steps[0]); k++) {
 			const struct case_ *c = &cases[i];
-			struct sink s = { BUF_INIT, 0, 0 };
+			struct sink s = {BUF_INIT, 0, 0};
 			struct http *h = http_new(4096, &sink_cbs, &s);
 			size_t used;
 			enum http_result r = run(h, c->in, strlen(c->in), steps[k], c->eof, &used);
@@ -151,12 +158,12 @@ test_cases(void **state)
 		}
 }
 
-static void
-test_headers(void **state)
+static void test_headers(void **state)
 {
-	const char *in = "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8  \r\n"
+	const char *in =
+	    "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8  \r\n"
 	    "content-length: 0\r\nX-Empty:\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\n\r\n";
-	struct sink s = { BUF_INIT, 0, 0 };
+	struct sink s = {BUF_INIT, 0, 0};
 	struct http *h = http_new(4096, &sink_cbs, &s);
 	size_t used, hl;
 	const char *n, *v;
@@ -179,18 +186,18 @@ test_headers(void **state)
  * values, a name that only starts like a known one, and an interim 1xx
  * whose headers must not leak into the final response's, each fed in one
  * piece and byte by byte (a name split across llhttp's callbacks). */
-static void
-test_headers_indexed(void **state)
+static void test_headers_indexed(void **state)
 {
-	const char *in = "HTTP/1.1 100 Continue\r\nLocation: /interim\r\nETag: \"i\"\r\n\r\n"
+	const char *in =
+	    "HTTP/1.1 100 Continue\r\nLocation: /interim\r\nETag: \"i\"\r\n\r\n"
 	    "HTTP/1.1 301 Moved\r\ncontent-TYPE: a/b\r\nContent-Type: c/d\r\n"
 	    "LOCATION: /next\r\nContent-Location: /cl\r\nContent-Encoding: gzip\r\n"
 	    "Refresh: 5; url=/r\r\nRetry-After: 120\r\nLast-Modified: Tue, 15 Nov 1994 12:45:26 GMT\r\n"
 	    "Content-Typo: x\r\nLocationX: y\r\ncontent-length: 0\r\n\r\n";
-	size_t steps[] = { 0, 1 };
+	size_t steps[] = {0, 1};
 
 	for (size_t i = 0; i < 2; i++) {
-		struct sink s = { BUF_INIT, 0, 0 };
+		struct sink s = {BUF_INIT, 0, 0};
 		struct http *h = http_new(4096, &sink_cbs, &s);
 		size_t used;
 
@@ -202,7 +209,8 @@ test_headers_indexed(void **state)
 		assert_string_equal(http_header(h, "content-encoding"), "gzip");
 		assert_string_equal(http_header(h, "Refresh"), "5; url=/r");
 		assert_string_equal(http_header(h, "Retry-After"), "120");
-		assert_string_equal(http_header(h, "Last-Modified"), "Tue, 15 Nov 1994 12:45:26 GMT");
+		assert_string_equal(
+		    http_header(h, "Last-Modified"), "Tue, 15 Nov 1994 12:45:26 GMT");
 		assert_null(http_header(h, "ETag"));
 		assert_string_equal(http_header(h, "content-typo"), "x");
 		assert_string_equal(http_header(h, "LocationX"), "y");
@@ -213,18 +221,17 @@ test_headers_indexed(void **state)
 
 /* A 204/304 with Content-Length must not eat the next response on the
  * connection (llhttp 8.1 would). */
-static void
-test_no_body_then_next(void **state)
+static void test_no_body_then_next(void **state)
 {
 	static const char *firsts[] = {
-		"HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\n",
-		"HTTP/1.1 304 Not Modified\r\nContent-Length: 10\r\n\r\n",
+	    "HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\n",
+	    "HTTP/1.1 304 Not Modified\r\nContent-Length: 10\r\n\r\n",
 	};
 	const char *second = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc";
 
 	for (int i = 0; i < 2; i++) {
 		struct buf in = BUF_INIT;
-		struct sink s = { BUF_INIT, 0, 0 };
+		struct sink s = {BUF_INIT, 0, 0};
 		struct http *h = http_new(4096, &sink_cbs, &s);
 		size_t used;
 
@@ -244,11 +251,10 @@ test_no_body_then_next(void **state)
 	}
 }
 
-static void
-test_extra_bytes(void **state)
+static void test_extra_bytes(void **state)
 {
 	const char *in = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokEXTRA";
-	struct sink s = { BUF_INIT, 0, 0 };
+	struct sink s = {BUF_INIT, 0, 0};
 	struct http *h = http_new(4096, &sink_cbs, &s);
 	size_t used;
 
@@ -259,11 +265,10 @@ test_extra_bytes(void **state)
 	buf_free(&s.body);
 }
 
-static void
-test_head_cap(void **state)
+static void test_head_cap(void **state)
 {
 	struct buf in = BUF_INIT;
-	struct sink s = { BUF_INIT, 0, 0 };
+	struct sink s = {BUF_INIT, 0, 0};
 	struct http *h = http_new(1024, &sink_cbs, &s);
 	size_t used, hl;
 
@@ -281,10 +286,9 @@ test_head_cap(void **state)
 	buf_free(&in);
 }
 
-static void
-test_endless_interim(void **state)
+static void test_endless_interim(void **state)
 {
-	struct sink s = { BUF_INIT, 0, 0 };
+	struct sink s = {BUF_INIT, 0, 0};
 	struct http *h = http_new(4096, &sink_cbs, &s);
 	enum http_result r = HTTP_MORE;
 	size_t used;
@@ -295,11 +299,10 @@ test_endless_interim(void **state)
 	http_free(h);
 }
 
-static void
-test_stop(void **state)
+static void test_stop(void **state)
 {
 	const char *in = "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n0123456789";
-	struct sink s = { BUF_INIT, 0, 4 };
+	struct sink s = {BUF_INIT, 0, 4};
 	struct http *h = http_new(4096, &sink_cbs, &s);
 	size_t used;
 
@@ -310,10 +313,9 @@ test_stop(void **state)
 	buf_free(&s.body);
 }
 
-static void
-test_empty_reply(void **state)
+static void test_empty_reply(void **state)
 {
-	struct sink s = { BUF_INIT, 0, 0 };
+	struct sink s = {BUF_INIT, 0, 0};
 	struct http *h = http_new(4096, &sink_cbs, &s);
 
 	assert_false(http_started(h));
@@ -329,32 +331,34 @@ struct url_case {
 };
 
 static const struct url_case url_cases[] = {
-	{ "http://Example.COM/a?b#frag", 1, 0, 80, 0, "example.com", "example.com", "/a?b" },
-	{ "https://h.web.test:8443", 1, 1, 8443, 0, "h.web.test", "h.web.test:8443", "/" },
-	{ "HTTP://user:pw@h:81?q", 1, 0, 81, 0, "h", "h:81", "/?q" },
-	{ "http://[::1]:8080/x", 1, 0, 8080, 1, "::1", "[::1]:8080", "/x" },
-	{ "http://127.1/", 1, 0, 80, 1, "127.0.0.1", "127.0.0.1", "/" },
-	{ "https://h:443/", 1, 1, 443, 0, "h", "h", "/" },
-	{ "http://h/caf\xc3\xa9", 1, 0, 80, 0, "h", "h", "/caf%C3%A9" },
-	{ "http://[::1]/", 1, 0, 80, 1, "::1", "[::1]", "/" },
-	{ "https://h:80/", 1, 1, 80, 0, "h", "h:80", "/" },
-	{ "http://h:1/", 1, 0, 1, 0, "h", "h:1", "/" },
-	{ "http://h:65535/", 1, 0, 65535, 0, "h", "h:65535", "/" },
-	{ "http://h:00080/", 1, 0, 80, 0, "h", "h", "/" },
-	/* What could split a request line never reaches it: the serializer
+    {"http://Example.COM/a?b#frag", 1, 0, 80, 0, "example.com", "example.com", "/a?b"},
+    {"https://h.web.test:8443", 1, 1, 8443, 0, "h.web.test", "h.web.test:8443", "/"},
+    {"HTTP://user:pw@h:81?q", 1, 0, 81, 0, "h", "h:81", "/?q"},
+    {"http://[::1]:8080/x", 1, 0, 8080, 1, "::1", "[::1]:8080", "/x"},
+    {"http://127.1/", 1, 0, 80, 1, "127.0.0.1", "127.0.0.1", "/"},
+    {"https://h:443/", 1, 1, 443, 0, "h", "h", "/"},
+    {"http://h/caf\xc3\xa9", 1, 0, 80, 0, "h", "h", "/caf%C3%A9"},
+    {"http://[::1]/", 1, 0, 80, 1, "::1", "[::1]", "/"},
+    {"https://h:80/", 1, 1, 80, 0, "h", "h:80", "/"},
+    {"http://h:1/", 1, 0, 1, 0, "h", "h:1", "/"},
+    {"http://h:65535/", 1, 0, 65535, 0, "h", "h:65535", "/"},
+    {"http://h:00080/", 1, 0, 80, 0, "h", "h", "/"},
+    /* What could split a request line never reaches it: the serializer
 	 * encodes spaces and drops CR and LF. */
-	{ "http://h/a b", 1, 0, 80, 0, "h", "h", "/a%20b" },
-	{ "http://h/a\r\nX: y", 1, 0, 80, 0, "h", "h", "/aX:%20y" },
-	{ "http://h%41/", 1, 0, 80, 0, "ha", "ha", "/" },
-	{ "ftp://h/", 0, 0, 0, 0, NULL, NULL, NULL }, { "http://h:0/", 0, 0, 0, 0, NULL, NULL, NULL }, { "http://h:65536/", 0, 0, 0, 0, NULL, NULL, NULL },
-	{ "http://h:8x/", 0, 0, 0, 0, NULL, NULL, NULL },
-	{ "http://[::1/", 0, 0, 0, 0, NULL, NULL, NULL }, { "http://[zz]/", 0, 0, 0, 0, NULL, NULL, NULL },
+    {"http://h/a b", 1, 0, 80, 0, "h", "h", "/a%20b"},
+    {"http://h/a\r\nX: y", 1, 0, 80, 0, "h", "h", "/aX:%20y"},
+    {"http://h%41/", 1, 0, 80, 0, "ha", "ha", "/"},
+    {"ftp://h/", 0, 0, 0, 0, NULL, NULL, NULL},
+    {"http://h:0/", 0, 0, 0, 0, NULL, NULL, NULL},
+    {"http://h:65536/", 0, 0, 0, 0, NULL, NULL, NULL},
+    {"http://h:8x/", 0, 0, 0, 0, NULL, NULL, NULL},
+    {"http://[::1/", 0, 0, 0, 0, NULL, NULL, NULL},
+    {"http://[zz]/", 0, 0, 0, 0, NULL, NULL, NULL},
 };
 
 /* A URL as a fetch gets it: resolved and split by lib/url.c, then what a
  * request needs of it. */
-static int
-test_http_url(const char *url, struct http_url *u, struct buf *href, const char **err)
+static int test_http_url(const char *url, struct http_url *u, struct buf *href, const char **err)
 {
 	struct url_parts p;
 
@@ -365,8 +369,7 @@ test_http_url(const char *url, struct http_url *u, struct buf *href, const char 
 	return http_url_from(href->data, &p, u, err);
 }
 
-static void
-test_url(void **state)
+static void test_url(void **state)
 {
 	struct buf href = BUF_INIT;
 
@@ -394,8 +397,7 @@ test_url(void **state)
 	buf_free(&href);
 }
 
-static void
-test_request(void **state)
+static void test_request(void **state)
 {
 	struct http_url u;
 	const char *err;
@@ -415,7 +417,8 @@ test_request(void **state)
 	assert_non_null(strstr(out.data, "Accept-Encoding: identity\r\n"));
 	/* A revisit's validators, cleaned of control characters. */
 	buf_reset(&out);
-	http_request_build(&out, &u, "ua", 1, "W/\"x\r\nEvil: 1\"", "Tue, 15 Nov 1994 12:45:26 GMT");
+	http_request_build(
+	    &out, &u, "ua", 1, "W/\"x\r\nEvil: 1\"", "Tue, 15 Nov 1994 12:45:26 GMT");
 	assert_string_equal(out.data,
 	    "GET /p/1.html?x=1 HTTP/1.1\r\n"
 	    "Host: h.web.test:8080\r\n"
@@ -428,27 +431,27 @@ test_request(void **state)
 	buf_reset(&out);
 	http_request_build(&out, &u, "ua", 1, NULL, "Tue, 15 Nov 1994 12:45:26 GMT");
 	assert_null(strstr(out.data, "If-None-Match"));
-	assert_non_null(strstr(out.data, "\r\nIf-Modified-Since: Tue, 15 Nov 1994 12:45:26 GMT\r\n"));
+	assert_non_null(
+	    strstr(out.data, "\r\nIf-Modified-Since: Tue, 15 Nov 1994 12:45:26 GMT\r\n"));
 	buf_free(&out);
 	buf_free(&href);
 	http_url_clear(&u);
 }
 
-int
-main(void)
+int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cases),
-		cmocka_unit_test(test_headers),
-		cmocka_unit_test(test_headers_indexed),
-		cmocka_unit_test(test_no_body_then_next),
-		cmocka_unit_test(test_extra_bytes),
-		cmocka_unit_test(test_head_cap),
-		cmocka_unit_test(test_endless_interim),
-		cmocka_unit_test(test_stop),
-		cmocka_unit_test(test_empty_reply),
-		cmocka_unit_test(test_url),
-		cmocka_unit_test(test_request),
+	    cmocka_unit_test(test_cases),
+	    cmocka_unit_test(test_headers),
+	    cmocka_unit_test(test_headers_indexed),
+	    cmocka_unit_test(test_no_body_then_next),
+	    cmocka_unit_test(test_extra_bytes),
+	    cmocka_unit_test(test_head_cap),
+	    cmocka_unit_test(test_endless_interim),
+	    cmocka_unit_test(test_stop),
+	    cmocka_unit_test(test_empty_reply),
+	    cmocka_unit_test(test_url),
+	    cmocka_unit_test(test_request),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,7 +18,7 @@
 static void test_consoletoken_file(void **state)
 {
 	char dir[] = "/tmp/tern-token-XXXXXX", path[64], a[CONSOLEREQ_TOKEN_LEN + 1],
-	    b[CONSOLEREQ_TOKEN_LEN + 1], c[CONSOLEREQ_TOKEN_LEN + 1], *err = NULL;
+	     b[CONSOLEREQ_TOKEN_LEN + 1], c[CONSOLEREQ_TOKEN_LEN + 1], *err = NULL;
 	struct stat st;
 	FILE *fp;
 
@@ -68,7 +68,7 @@ static void test_consoletoken_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_consoletoken_file),
+	    cmocka_unit_test(test_consoletoken_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,34 +18,41 @@
 
 struct test_html_case {
 	const char *in;
-	size_t len;		/* 0: strlen(in) */
+	size_t len; /* 0: strlen(in) */
 	const char *want;
 };
 
 static const struct test_html_case test_html_cases[] = {
-	{ "http://example.com/a?b=1", 0, "http://example.com/a?b=1" },
-	{ "http://x/<script>alert(1)</script>", 0,
-	  "http://x/&lt;script&gt;alert(1)&lt;/script&gt;" },
-	{ "\"><img src=x onerror=alert(1)>", 0, "&quot;&gt;&lt;img src=x onerror=alert(1)&gt;" },
-	{ "a'b\"c&d", 0, "a&#39;b&quot;c&amp;d" },
-	{ "&lt;", 0, "&amp;lt;" },
-	/* C0 controls and DEL as control pictures, NUL included. */
-	{ "a\0b", 3, "a\xe2\x90\x80" "b" },
-	{ "\x01\t\n\r\x1b\x1f\x7f", 0,
-	  "\xe2\x90\x81\xe2\x90\x89\xe2\x90\x8a\xe2\x90\x8d\xe2\x90\x9b\xe2\x90\x9f\xe2\x90\xa1" },
-	/* C1 controls (U+0085, U+009B) and bidi overrides (U+202E, U+2066). */
-	{ "x\xc2\x85y\xc2\x9bz", 0, "x\xef\xbf\xbdy\xef\xbf\xbdz" },
-	{ "evil\xe2\x80\xae" "gpj.exe", 0, "evil\xef\xbf\xbdgpj.exe" },
-	{ "\xe2\x81\xa6" "a", 0, "\xef\xbf\xbd" "a" },
-	/* Well-formed UTF-8 kept: e-acute, CJK, an emoji. */
-	{ "caf\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80", 0, "caf\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80" },
-	/* Not UTF-8: Latin-1, overlong '<', a surrogate, past U+10FFFF, cut short. */
-	{ "caf\xe9", 0, "caf\xef\xbf\xbd" },
-	{ "\xc0\xbcscript", 0, "\xef\xbf\xbd\xef\xbf\xbdscript" },
-	{ "\xed\xa0\x80", 0, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },
-	{ "\xf4\x90\x80\x80", 0, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },
-	{ "ab\xe4\xb8", 0, "ab\xef\xbf\xbd\xef\xbf\xbd" },
-	{ "", 0, "" },
+    {"http://example.com/a?b=1", 0, "http://example.com/a?b=1"},
+    {"http://x/<script>alert(1)</script>", 0, "http://x/&lt;script&gt;alert(1)&lt;/script&gt;"},
+    {"\"><img src=x onerror=alert(1)>", 0, "&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"},
+    {"a'b\"c&d", 0, "a&#39;b&quot;c&amp;d"},
+    {"&lt;", 0, "&amp;lt;"},
+    /* C0 controls and DEL as control pictures, NUL included. */
+    {"a\0b", 3,
+	"a\xe2\x90\x80"
+	"b"},
+    {"\x01\t\n\r\x1b\x1f\x7f", 0,
+	"\xe2\x90\x81\xe2\x90\x89\xe2\x90\x8a\xe2\x90\x8d\xe2\x90\x9b\xe2\x90\x9f\xe2\x90\xa1"},
+    /* C1 controls (U+0085, U+009B) and bidi overrides (U+202E, U+2066). */
+    {"x\xc2\x85y\xc2\x9bz", 0, "x\xef\xbf\xbdy\xef\xbf\xbdz"},
+    {"evil\xe2\x80\xae"
+     "gpj.exe",
+	0, "evil\xef\xbf\xbdgpj.exe"},
+    {"\xe2\x81\xa6"
+     "a",
+	0,
+	"\xef\xbf\xbd"
+	"a"},
+    /* Well-formed UTF-8 kept: e-acute, CJK, an emoji. */
+    {"caf\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80", 0, "caf\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80"},
+    /* Not UTF-8: Latin-1, overlong '<', a surrogate, past U+10FFFF, cut short. */
+    {"caf\xe9", 0, "caf\xef\xbf\xbd"},
+    {"\xc0\xbcscript", 0, "\xef\xbf\xbd\xef\xbf\xbdscript"},
+    {"\xed\xa0\x80", 0, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},
+    {"\xf4\x90\x80\x80", 0, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},
+    {"ab\xe4\xb8", 0, "ab\xef\xbf\xbd\xef\xbf\xbd"},
+    {"", 0, ""},
 };
 
 static void test_html_text(void **state)
@@ -72,7 +79,7 @@ static void test_html_all_bytes(void **state)
 	(void)state;
 	for (int lead = 0; lead < 256; lead++) {
 		for (int c = 0; c < 256; c++) {
-			char in[2] = { (char)lead, (char)c };
+			char in[2] = {(char)lead, (char)c};
 			struct buf b = BUF_INIT;
 
 			buf_appends(&b, "");
@@ -111,14 +118,15 @@ static void test_html_tmpl(void **state)
 	struct buf b = BUF_INIT;
 	char *err = NULL;
 	struct tmpl_var v[] = {
-		{ "key", "a%22b", 1 },
-		{ "name", "<script>\"x\"</script>", 0 },
-		{ "rows", "<tr><td>1</td></tr>", 1 },
+	    {"key", "a%22b", 1},
+	    {"name", "<script>\"x\"</script>", 0},
+	    {"rows", "<tr><td>1</td></tr>", 1},
 	};
 
 	(void)state;
 	assert_int_equal(tmpl_render(t, strlen(t), v, 3, &b, &err), 0);
-	assert_string_equal(b.data, "<a href=\"/q?key=a%22b\">&lt;script&gt;&quot;x&quot;"
+	assert_string_equal(b.data,
+	    "<a href=\"/q?key=a%22b\">&lt;script&gt;&quot;x&quot;"
 	    "&lt;/script&gt;</a><tr><td>1</td></tr>");
 	buf_reset(&b);
 	/* A NULL value renders as nothing. */
@@ -143,10 +151,10 @@ static void test_html_tmpl(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_html_text),
-		cmocka_unit_test(test_html_all_bytes),
-		cmocka_unit_test(test_html_query),
-		cmocka_unit_test(test_html_tmpl),
+	    cmocka_unit_test(test_html_text),
+	    cmocka_unit_test(test_html_all_bytes),
+	    cmocka_unit_test(test_html_query),
+	    cmocka_unit_test(test_html_tmpl),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,14 +39,16 @@ static void test_logline_fields(void **state)
 
 static void test_logline_hosts(void **state)
 {
-	static const struct { const char *line, *host; } cases[] = {
-		{ "t -6 - dns:h1.web.test P http://h1.web.test/ text/dns", "h1.web.test" },
-		{ "t 200 1 http://[::1]:8080/x - - text/html", "[::1]" },
-		{ "t 200 1 https://a.b/ - - text/html", "a.b" },
-		{ "t 200 1 https://a.b - - text/html", "a.b" },
-		{ "t 200 1 http://a.b?q - - text/html", "a.b" },
-		{ "t 200 1 mailto:x@y - - text/html", "" },
-		{ "t 200 1 http://u:p@h:1@evil/ - - -", "evil" },
+	static const struct {
+		const char *line, *host;
+	} cases[] = {
+	    {"t -6 - dns:h1.web.test P http://h1.web.test/ text/dns", "h1.web.test"},
+	    {"t 200 1 http://[::1]:8080/x - - text/html", "[::1]"},
+	    {"t 200 1 https://a.b/ - - text/html", "a.b"},
+	    {"t 200 1 https://a.b - - text/html", "a.b"},
+	    {"t 200 1 http://a.b?q - - text/html", "a.b"},
+	    {"t 200 1 mailto:x@y - - text/html", ""},
+	    {"t 200 1 http://u:p@h:1@evil/ - - -", "evil"},
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -64,8 +66,13 @@ static void test_logline_hosts(void **state)
 static void test_logline_bad(void **state)
 {
 	static const char *const bad[] = {
-		"", "\n", "# comment", "t 200 1 http://a/ - -", "t x00 1 http://a/ - - text/html",
-		"t - 1 http://a/ - - text/html", "t 12345678 1 http://a/ - - text/html",
+	    "",
+	    "\n",
+	    "# comment",
+	    "t 200 1 http://a/ - -",
+	    "t x00 1 http://a/ - - text/html",
+	    "t - 1 http://a/ - - text/html",
+	    "t 12345678 1 http://a/ - - text/html",
 	};
 	struct logline l;
 
@@ -79,35 +86,38 @@ static void test_logline_bad(void **state)
 
 static void test_logline_filters(void **state)
 {
-	static const struct { const char *status, *host, *mime; int want; } cases[] = {
-		{ "", "", "", 1 },
-		{ NULL, NULL, NULL, 1 },
-		{ "200", "", "", 1 },
-		{ "2xx", "", "", 1 },
-		{ "4xx", "", "", 0 },
-		{ "20", "", "", 0 },
-		{ "-200", "", "", 0 },
-		{ "", "www.example.com", "", 1 },
-		{ "", "example.com", "", 1 },
-		{ "", "ample.com", "", 0 },
-		{ "", "www.example.com.evil", "", 0 },
-		{ "", "", "text/html", 1 },
-		{ "", "", "TEXT/", 1 },
-		{ "", "", "image/", 0 },
-		{ "200", "example.com", "text/html", 1 },
+	static const struct {
+		const char *status, *host, *mime;
+		int want;
+	} cases[] = {
+	    {"", "", "", 1},
+	    {NULL, NULL, NULL, 1},
+	    {"200", "", "", 1},
+	    {"2xx", "", "", 1},
+	    {"4xx", "", "", 0},
+	    {"20", "", "", 0},
+	    {"-200", "", "", 0},
+	    {"", "www.example.com", "", 1},
+	    {"", "example.com", "", 1},
+	    {"", "ample.com", "", 0},
+	    {"", "www.example.com.evil", "", 0},
+	    {"", "", "text/html", 1},
+	    {"", "", "TEXT/", 1},
+	    {"", "", "image/", 0},
+	    {"200", "example.com", "text/html", 1},
 	};
 	struct logline l;
 
 	(void)state;
 	assert_int_equal(logline_parse(test_logline_a, strlen(test_logline_a), &l), 0);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		struct logline_filter f = { cases[i].status, cases[i].host, cases[i].mime };
+		struct logline_filter f = {cases[i].status, cases[i].host, cases[i].mime};
 		if (logline_match(&l, &f) != cases[i].want)
 			fail_msg("case %zu", i);
 	}
 	assert_int_equal(logline_parse("t -6 - dns:x.y P http://x.y/ text/dns", 36, &l), 0);
 	{
-		struct logline_filter f = { "-6", "x.y", "" };
+		struct logline_filter f = {"-6", "x.y", ""};
 		assert_int_equal(logline_match(&l, &f), 1);
 		f.status = "6";
 		assert_int_equal(logline_match(&l, &f), 0);
@@ -117,10 +127,10 @@ static void test_logline_filters(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_logline_fields),
-		cmocka_unit_test(test_logline_hosts),
-		cmocka_unit_test(test_logline_bad),
-		cmocka_unit_test(test_logline_filters),
+	    cmocka_unit_test(test_logline_fields),
+	    cmocka_unit_test(test_logline_hosts),
+	    cmocka_unit_test(test_logline_bad),
+	    cmocka_unit_test(test_logline_filters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

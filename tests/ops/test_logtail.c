@@ -16,7 +16,7 @@
 #include "ops/logtail.h"
 
 struct test_logtail_seen {
-	struct buf lines;	/* "off:line\n" in the order given */
+	struct buf lines; /* "off:line\n" in the order given */
 	int stop_after;
 	int n;
 };
@@ -33,7 +33,7 @@ static void test_logtail_small(void **state)
 {
 	char path[] = "/tmp/tern-logtail-XXXXXX", *err = NULL;
 	int fd = mkstemp(path);
-	struct test_logtail_seen s = { BUF_INIT, 0, 0 };
+	struct test_logtail_seen s = {BUF_INIT, 0, 0};
 	struct logtail_result r;
 	static const char text[] = "a\nbb\n\nccc\ndd";
 
@@ -73,7 +73,7 @@ static void test_logtail_pages(void **state)
 	char path[] = "/tmp/tern-logtail-XXXXXX", *err = NULL;
 	int fd = mkstemp(path);
 	FILE *fp = fdopen(fd, "w");
-	struct test_logtail_seen s = { BUF_INIT, 0, 0 };
+	struct test_logtail_seen s = {BUF_INIT, 0, 0};
 	struct logtail_result r;
 	uint64_t before = 0;
 	int pages = 0, want = 19999;
@@ -81,10 +81,12 @@ static void test_logtail_pages(void **state)
 
 	(void)state;
 	for (int i = 0; i < 20000; i++)
-		fprintf(fp, "line %d %.*s\n", i, i % 97, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+		fprintf(fp, "line %d %.*s\n", i, i % 97,
+		    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
 	fclose(fp);
 	do {
-		assert_int_equal(logtail_read(path, before, 10000, test_logtail_cb, &s, &r, &err), 0);
+		assert_int_equal(
+		    logtail_read(path, before, 10000, test_logtail_cb, &s, &r, &err), 0);
 		assert_true(r.scanned <= 10000 + 4096);
 		before = r.next;
 		pages++;
@@ -104,8 +106,8 @@ static void test_logtail_pages(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_logtail_small),
-		cmocka_unit_test(test_logtail_pages),
+	    cmocka_unit_test(test_logtail_small),
+	    cmocka_unit_test(test_logtail_pages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,7 +20,7 @@ static void test_series_ring(void **state)
 
 	(void)state;
 	for (uint64_t t = 1; t <= 5; t++) {
-		struct series_point p = { t * 1000, t * 10, t == 4 ? -1 : (int64_t)t * 100, t, 7 };
+		struct series_point p = {t * 1000, t * 10, t == 4 ? -1 : (int64_t)t * 100, t, 7};
 		series_add(s, &p);
 	}
 	assert_int_equal(series_count(s), 3);
@@ -42,7 +42,8 @@ static void test_series_ring(void **state)
 static void test_series_progress(void **state)
 {
 	static const char old[] = "2026-01-02T03:04:05.678Z 100 40 55 2.5 10.0 1 4 2 1 0 0 81234\n";
-	static const char now[] = "2026-01-02T03:04:25.678Z 120 30 75 2.5 10.0 1 3 2 1 0 0 81234 987654";
+	static const char now[] =
+	    "2026-01-02T03:04:25.678Z 120 30 75 2.5 10.0 1 3 2 1 0 0 81234 987654";
 	struct series_point p;
 
 	(void)state;
@@ -57,10 +58,14 @@ static void test_series_progress(void **state)
 	assert_int_equal(p.bytes, 987654);
 	assert_int_equal(series_parse_progress("# timestamp discovered queued", 29, &p), -1);
 	assert_int_equal(series_parse_progress("2026-01-02 1 2 3", 16, &p), -1);
-	assert_int_equal(series_parse_progress(
-	    "2026-13-02T03:04:05.678Z 100 40 55 2.5 10.0 1 4 2 1 0 0 81234", 62, &p), -1);
-	assert_int_equal(series_parse_progress(
-	    "2026-01-02T03:04:05.678Z 100 4x 55 2.5 10.0 1 4 2 1 0 0 81234", 62, &p), -1);
+	assert_int_equal(
+	    series_parse_progress(
+		"2026-13-02T03:04:05.678Z 100 40 55 2.5 10.0 1 4 2 1 0 0 81234", 62, &p),
+	    -1);
+	assert_int_equal(
+	    series_parse_progress(
+		"2026-01-02T03:04:05.678Z 100 4x 55 2.5 10.0 1 4 2 1 0 0 81234", 62, &p),
+	    -1);
 }
 
 static void test_series_thin(void **state)
@@ -71,7 +76,7 @@ static void test_series_thin(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < 10; i++)
-		pts[i] = (struct series_point){ i, i, 0, 0, 0 };
+		pts[i] = (struct series_point){i, i, 0, 0, 0};
 	series_json_points(pts, 10, 4, &b);
 	for (size_t i = 0; i < b.len; i++)
 		commas += b.data[i] == '[';
@@ -89,9 +94,9 @@ static void test_series_thin(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_series_ring),
-		cmocka_unit_test(test_series_progress),
-		cmocka_unit_test(test_series_thin),
+	    cmocka_unit_test(test_series_ring),
+	    cmocka_unit_test(test_series_progress),
+	    cmocka_unit_test(test_series_thin),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,7 +21,7 @@ struct body {
 };
 
 static const char body_text[] =
-	"The arctic tern flies from pole to pole every year, following the summer. ";
+    "The arctic tern flies from pole to pole every year, following the summer. ";
 
 /* The repeated bomb block, the final empty block and the CRC of one block. */
 static unsigned char *body_bomb_block;
@@ -83,7 +83,8 @@ struct body *body_new_endless(void)
 struct body *body_new_bomb(uint32_t mb)
 {
 	body_bomb_init();
-	return body_new(BODY_BOMB, 10 + (uint64_t)mb * body_bomb_block_len + body_bomb_tail_len + 8);
+	return body_new(
+	    BODY_BOMB, 10 + (uint64_t)mb * body_bomb_block_len + body_bomb_tail_len + 8);
 }
 
 uint64_t body_length(const struct body *b)
@@ -133,7 +134,7 @@ static size_t body_next_bomb(struct body *b, char *out, size_t cap)
 		unsigned char trailer[8];
 
 		if (off < 10) {
-			static const unsigned char head[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3 };
+			static const unsigned char head[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3};
 
 			src = head + off;
 			avail = 10 - (size_t)off;

@@ -24,7 +24,7 @@
 
 enum change_kind { CHANGE_BOTH, CHANGE_ETAG, CHANGE_LASTMOD, CHANGE_NONE };
 
-static const char *const change_kind_name[] = { "both", "etag", "lastmod", "none" };
+static const char *const change_kind_name[] = {"both", "etag", "lastmod", "none"};
 
 struct change_page {
 	uint32_t period;
@@ -167,8 +167,8 @@ static void change_page_reply(const struct web *w, uint32_t host, const struct r
 	char etag[96], lm[40];
 	int not_modified = 0;
 
-	snprintf(etag, sizeof(etag), "\"h%" PRIu32 "-%" PRIu32 "-%" PRIu32 "-v%" PRId64 "\"",
-	    host, pg->period, pg->num, v);
+	snprintf(etag, sizeof(etag), "\"h%" PRIu32 "-%" PRIu32 "-%" PRIu32 "-v%" PRId64 "\"", host,
+	    pg->period, pg->num, v);
 	change_http_date(modified, lm);
 	if (has_etag)
 		buf_appendf(&extra, "ETag: %s\r\n", etag);
@@ -189,11 +189,13 @@ static void change_page_reply(const struct web *w, uint32_t host, const struct r
 		web_reply_init(&wr);
 		wr.status = 200;
 		wr.content_type = "text/html; charset=utf-8";
-		buf_appendf(&wr.body, "<html><head><title>h%" PRIu32 " /v/%" PRIu32 "/%s/%" PRIu32
+		buf_appendf(&wr.body,
+		    "<html><head><title>h%" PRIu32 " /v/%" PRIu32 "/%s/%" PRIu32
 		    ".html</title></head><body>\n<p>This page changes every %" PRIu32
-		    " s (never when 0). Version %" PRId64 ".</p>\n<p><a href=\"/v/\">all changing pages</a></p>\n"
-		    "</body></html>\n", host, pg->period, change_kind_name[pg->kind], pg->num,
-		    pg->period, v);
+		    " s (never when 0). Version %" PRId64
+		    ".</p>\n<p><a href=\"/v/\">all changing pages</a></p>\n"
+		    "</body></html>\n",
+		    host, pg->period, change_kind_name[pg->kind], pg->num, pg->period, v);
 		if (q->accept_gzip) {
 			gzcache_encode(&wr, &r->body);
 			buf_appends(&extra, "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n");
@@ -211,12 +213,15 @@ static void change_index_reply(const struct web *w, uint32_t host, struct respon
 {
 	const struct web_opts *o = web_options(w);
 
-	buf_appendf(&r->body, "<html><head><title>h%" PRIu32 " changing pages</title></head><body>\n", host);
+	buf_appendf(&r->body,
+	    "<html><head><title>h%" PRIu32 " changing pages</title></head><body>\n", host);
 	for (unsigned i = 0; i < o->nchange; i++)
 		for (unsigned k = 0; k < 4; k++)
 			for (unsigned n = 0; n < CHANGE_LISTED; n++)
-				buf_appendf(&r->body, "<p><a href=\"/v/%" PRIu32 "/%s/%u.html\">every %" PRIu32
-				    " s, %s, %u</a></p>\n", o->change_periods[i], change_kind_name[k], n,
+				buf_appendf(&r->body,
+				    "<p><a href=\"/v/%" PRIu32 "/%s/%u.html\">every %" PRIu32
+				    " s, %s, %u</a></p>\n",
+				    o->change_periods[i], change_kind_name[k], n,
 				    o->change_periods[i], change_kind_name[k], n);
 	buf_appends(&r->body, "</body></html>\n");
 	respond_head(r, 200, "text/html; charset=utf-8", r->body.len, NULL);
@@ -238,21 +243,26 @@ static void change_urlset(const struct web *w, const struct respond_req *q, cons
 	const struct web_opts *o = web_options(w);
 	int64_t now_s = (int64_t)(q->now_ms / 1000.0);
 
-	buf_appends(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	buf_appends(out,
+	    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
 	for (unsigned i = 0; i < o->nchange; i++)
 		for (unsigned k = 0; k < 4; k++) {
 			if (!(kmask & (1u << k)))
 				continue;
 			for (unsigned n = 0; n < CHANGE_LISTED; n++) {
-				struct change_page pg = { o->change_periods[i], (enum change_kind)k, n };
+				struct change_page pg = {
+				    o->change_periods[i], (enum change_kind)k, n};
 				char lm[40];
 
-				change_w3c_date(change_modified(o, &pg, change_version(o, &pg, now_s)), lm);
-				buf_appendf(out, "<url><loc>%s/v/%" PRIu32 "/%s/%u.html</loc><lastmod>%s</lastmod>"
-				    "<changefreq>%s</changefreq><priority>%s</priority></url>\n", base,
-				    pg.period, change_kind_name[k], n, lm, change_freq(pg.period),
-				    pg.period == 0 ? "0.2" : "0.9");
+				change_w3c_date(
+				    change_modified(o, &pg, change_version(o, &pg, now_s)), lm);
+				buf_appendf(out,
+				    "<url><loc>%s/v/%" PRIu32
+				    "/%s/%u.html</loc><lastmod>%s</lastmod>"
+				    "<changefreq>%s</changefreq><priority>%s</priority></url>\n",
+				    base, pg.period, change_kind_name[k], n, lm,
+				    change_freq(pg.period), pg.period == 0 ? "0.2" : "0.9");
 			}
 		}
 	buf_appends(out, "</urlset>\n");
@@ -264,8 +274,8 @@ static void change_xml_reply(struct response *r, struct buf *xml)
 	respond_head(r, 200, "application/xml", r->body.len, NULL);
 }
 
-void change_build(const struct web *w, uint32_t host, const struct respond_req *q,
-    const char *path, const char *query, struct response *r)
+void change_build(const struct web *w, uint32_t host, const struct respond_req *q, const char *path,
+    const char *query, struct response *r)
 {
 	const struct web_opts *o = web_options(w);
 	struct buf base = BUF_INIT, xml = BUF_INIT;
@@ -273,16 +283,19 @@ void change_build(const struct web *w, uint32_t host, const struct respond_req *
 	char when[40];
 
 	r->delay_ms += web_latency_ms(w, host);
-	buf_appendf(&base, "%s://h%" PRIu32 ".web.test:%u", q->tls ? "https" : "http", host, q->port);
+	buf_appendf(
+	    &base, "%s://h%" PRIu32 ".web.test:%u", q->tls ? "https" : "http", host, q->port);
 	change_w3c_date(o->epoch_s, when);
 	if (strcmp(path, "/v/") == 0) {
 		change_index_reply(w, host, r);
 	} else if (strncmp(path, "/v/", 3) == 0 && change_parse(path, &pg) == 0) {
 		change_page_reply(w, host, q, &pg, r);
 	} else if (strcmp(path, "/sm/index.xml") == 0) {
-		buf_appends(&xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		buf_appends(&xml,
+		    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		    "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
-		buf_appendf(&xml, "<sitemap><loc>%s/sm/pages.xml</loc><lastmod>%s</lastmod></sitemap>\n"
+		buf_appendf(&xml,
+		    "<sitemap><loc>%s/sm/pages.xml</loc><lastmod>%s</lastmod></sitemap>\n"
 		    "<sitemap><loc>%s/sm/pages.xml.gz</loc><lastmod>%s</lastmod></sitemap>\n"
 		    "<sitemap><loc>%s/sm/bad.xml</loc></sitemap>\n</sitemapindex>\n",
 		    base.data, when, base.data, when, base.data);
@@ -301,7 +314,8 @@ void change_build(const struct web *w, uint32_t host, const struct respond_req *
 		web_reply_free(&wr);
 	} else if (strcmp(path, "/sm/bad.xml") == 0) {
 		/* The second entry's end tag is wrong: only the first counts. */
-		buf_appendf(&xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		buf_appendf(&xml,
+		    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		    "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
 		    "<url><loc>%s/v/0/none/100.html</loc></url>\n"
 		    "<url><loc>%s/v/0/none/101.html</lo></url>\n"
@@ -311,7 +325,8 @@ void change_build(const struct web *w, uint32_t host, const struct respond_req *
 	} else if (strcmp(path, "/sm/huge.xml") == 0) {
 		long n = respond_param(query, "n", CHANGE_HUGE_DEFAULT, 1, CHANGE_HUGE_MAX);
 
-		buf_appends(&xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		buf_appends(&xml,
+		    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		    "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
 		for (long i = 0; i < n; i++)
 			buf_appendf(&xml, "<url><loc>%s/v/0/none/%ld.html</loc></url>\n", base.data,
@@ -319,10 +334,12 @@ void change_build(const struct web *w, uint32_t host, const struct respond_req *
 		buf_appends(&xml, "</urlset>\n");
 		change_xml_reply(r, &xml);
 	} else if (strcmp(path, "/sitemap.xml") == 0 && o->sitemaps) {
-		buf_appendf(&xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		buf_appendf(&xml,
+		    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		    "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
 		    "<url><loc>%s/v/</loc><changefreq>daily</changefreq><priority>0.5</priority></url>\n"
-		    "</urlset>\n", base.data);
+		    "</urlset>\n",
+		    base.data);
 		change_xml_reply(r, &xml);
 	} else {
 		buf_appends(&r->body, "<html><body><h1>404 not found</h1></body></html>\n");

@@ -10,7 +10,7 @@
 /* True for the paths this file answers: /v/..., /sm/..., /sitemap.xml. */
 int change_handles(const char *path);
 /* Builds the reply of host (a valid index) for path (no query) and query. */
-void change_build(const struct web *w, uint32_t host, const struct respond_req *q,
-    const char *path, const char *query, struct response *r);
+void change_build(const struct web *w, uint32_t host, const struct respond_req *q, const char *path,
+    const char *query, struct response *r);
 
 #endif

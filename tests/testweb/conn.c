@@ -33,7 +33,13 @@ enum conn_state {
 };
 
 static const char *const conn_state_name[] = {
-	"reading", "delaying", "sending", "dripping", "holding", "stalled", "closing",
+    "reading",
+    "delaying",
+    "sending",
+    "dripping",
+    "holding",
+    "stalled",
+    "closing",
 };
 
 struct conn {
@@ -55,10 +61,11 @@ struct conn {
 	/* The request being parsed or answered. */
 	int req_active, req_complete, requests;
 	double start_ms;
-	double queued_ms;	/* when the response's last bytes went to the kernel */
+	double queued_ms; /* when the response's last bytes went to the kernel */
 	size_t head_bytes;
 	int in_value;
-	struct buf url, field, value, host, accept_encoding, expect, if_none_match, if_modified_since;
+	struct buf url, field, value, host, accept_encoding, expect, if_none_match,
+	    if_modified_since;
 	struct buf agent;
 	int keep_alive;
 	char method[24];
@@ -199,13 +206,14 @@ static void conn_write(struct conn *c, const void *data, size_t len, size_t body
 static void conn_log(struct conn *c, double end_ms)
 {
 	const char *target = c->url.data ? c->url.data : "";
-	const char *cond = c->if_none_match.len ? (c->if_modified_since.len ? "inm+ims" : "inm") :
-	    c->if_modified_since.len ? "ims" : "-";
+	const char *cond = c->if_none_match.len ? (c->if_modified_since.len ? "inm+ims" : "inm")
+	    : c->if_modified_since.len		? "ims"
+						: "-";
 
 	if (!c->req_active)
 		return;
-	reqlog_write(c->ctx->log, c->start_ms, end_ms, c->host.data, target,
-	    c->resp.status, c->body_written, c->id, cond, c->agent.data);
+	reqlog_write(c->ctx->log, c->start_ms, end_ms, c->host.data, target, c->resp.status,
+	    c->body_written, c->id, cond, c->agent.data);
 	c->req_active = 0;
 }
 
@@ -273,7 +281,8 @@ static void conn_pump(struct conn *c)
 		else
 			conn_write(c, piece, n, n);
 	}
-	if (c->state == CONN_SENDING && (c->stream_done || !c->resp.stream) && c->pending_writes == 0)
+	if (c->state == CONN_SENDING && (c->stream_done || !c->resp.stream) &&
+	    c->pending_writes == 0)
 		conn_finish(c);
 }
 
@@ -387,7 +396,8 @@ static void conn_parse(struct conn *c)
 		if (e == HPE_OK) {
 			buf_reset(&c->inbox);
 		} else if (e == HPE_PAUSED) {
-			buf_consume(&c->inbox, (size_t)(llhttp_get_error_pos(&c->parser) - c->inbox.data));
+			buf_consume(
+			    &c->inbox, (size_t)(llhttp_get_error_pos(&c->parser) - c->inbox.data));
 			llhttp_resume(&c->parser);
 		} else {
 			conn_bad_request(c, llhttp_errno_name(e));
@@ -486,7 +496,8 @@ static int conn_on_headers_complete(llhttp_t *p)
 	struct conn *c = conn_of(p);
 	static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
 
-	snprintf(c->method, sizeof(c->method), "%s", llhttp_method_name((llhttp_method_t)p->method));
+	snprintf(
+	    c->method, sizeof(c->method), "%s", llhttp_method_name((llhttp_method_t)p->method));
 	if (respond_wants_continue(c->url.data ? c->url.data : "", c->expect.data))
 		conn_write(c, cont, sizeof(cont) - 1, 0);
 	return 0;

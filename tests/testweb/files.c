@@ -28,7 +28,7 @@ static int files_fail(struct files *f, const char *what, const char *name)
 /* mkdir of DIR/PORT and the page directories under it. */
 static int files_dirs(struct files *f, uint32_t host)
 {
-	static const char *const sub[] = { "", "/p", "/p/private", "/i" };
+	static const char *const sub[] = {"", "/p", "/p/private", "/i"};
 
 	for (size_t i = 0; i < sizeof(sub) / sizeof(sub[0]); i++) {
 		buf_reset(&f->path);
@@ -73,7 +73,8 @@ static int files_gzip(struct files *f, const struct buf *body)
 }
 
 /* Writes one URL's body at DIR/PORT/PATH (and PATH.gz for text). */
-static int files_one(struct files *f, uint32_t host, enum web_kind kind, uint32_t num, const char *path)
+static int files_one(
+    struct files *f, uint32_t host, enum web_kind kind, uint32_t num, const char *path)
 {
 	size_t base;
 
@@ -81,7 +82,8 @@ static int files_one(struct files *f, uint32_t host, enum web_kind kind, uint32_
 	web_reply_init(&f->reply);
 	web_render(f->w, host, kind, num, "http", 0, &f->reply);
 	buf_reset(&f->path);
-	buf_appendf(&f->path, "%s/%u%s", f->dir, f->port_base + host, strcmp(path, "/") == 0 ? "/index.html" : path);
+	buf_appendf(&f->path, "%s/%u%s", f->dir, f->port_base + host,
+	    strcmp(path, "/") == 0 ? "/index.html" : path);
 	if (files_put(f, f->path.data, f->reply.body.data, f->reply.body.len) < 0)
 		return -1;
 	if (!f->gz || kind == WEB_IMAGE)

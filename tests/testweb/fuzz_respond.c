@@ -14,13 +14,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct web *web;
 	static struct script *script;
-	char *in = xstrndup((const char *)data, size), *field[5] = { "", "", "", "", "" }, *p = in;
+	char *in = xstrndup((const char *)data, size), *field[5] = {"", "", "", "", ""}, *p = in;
 	struct respond_req q;
 	struct response r;
 	char *err = NULL;
 
 	if (!web) {
-		struct web_opts o = { 5, 10, 6, 0.3, 1, 3, 0, 5, 1700000000, { 0, 3, 60 }, 3, 1, 0 };
+		struct web_opts o = {5, 10, 6, 0.3, 1, 3, 0, 5, 1700000000, {0, 3, 60}, 3, 1, 0};
 
 		web = web_new(&o);
 		script = script_new();

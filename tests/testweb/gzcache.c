@@ -26,9 +26,9 @@
 
 struct gzcache_slot {
 	uint32_t crc;
-	size_t len;		/* plain bytes; 0: empty slot */
+	size_t len; /* plain bytes; 0: empty slot */
 	char *plain;
-	char *z;		/* raw deflate, sync-flushed */
+	char *z; /* raw deflate, sync-flushed */
 	size_t zlen;
 };
 
@@ -55,7 +55,8 @@ static void gzcache_deflate(const char *in, size_t len, struct buf *out)
 	gzcache_z.avail_in = (uInt)len;
 	gzcache_z.next_out = (Bytef *)out->data + out->len;
 	gzcache_z.avail_out = (uInt)bound;
-	if (deflate(&gzcache_z, Z_SYNC_FLUSH) != Z_OK || gzcache_z.avail_in != 0 || gzcache_z.avail_out == 0)
+	if (deflate(&gzcache_z, Z_SYNC_FLUSH) != Z_OK || gzcache_z.avail_in != 0 ||
+	    gzcache_z.avail_out == 0)
 		abort();
 	out->len += bound - gzcache_z.avail_out;
 	out->data[out->len] = '\0';
@@ -112,7 +113,7 @@ static void gzcache_stored(const char *in, size_t len, int final, struct buf *ou
 
 static void gzcache_le32(uint32_t v, struct buf *out)
 {
-	unsigned char b[4] = { v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, v >> 24 };
+	unsigned char b[4] = {v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, v >> 24};
 
 	buf_append(out, b, sizeof(b));
 }
@@ -120,7 +121,7 @@ static void gzcache_le32(uint32_t v, struct buf *out)
 void gzcache_encode(const struct web_reply *wr, struct buf *out)
 {
 	/* Header: no name, no time, XFL 4 (fastest), OS 3 (Unix), as zlib writes it. */
-	static const unsigned char head[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 3 };
+	static const unsigned char head[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 3};
 	const char *body = wr->body.data;
 	size_t len = wr->body.len, at = 0;
 

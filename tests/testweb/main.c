@@ -34,14 +34,16 @@ static struct reqlog *main_log;
 
 static void main_usage(FILE *f)
 {
-	fputs("usage: testweb --ready-file FILE [--hosts N] [--pages P] [--links L] [--cross F]\n"
+	fputs(
+	    "usage: testweb --ready-file FILE [--hosts N] [--pages P] [--links L] [--cross F]\n"
 	    "               [--kb K] [--seed S] [--latency-ms MIN-MAX] [--tls-cert PEM --tls-key PEM]\n"
 	    "               [--no-tls-resume] [--request-log FILE] [--manifest FILE] [--seeds-file FILE]\n"
 	    "               [--script HOST=KIND[:COUNT]]... [--change-periods LIST] [--sitemaps]\n"
 	    "               [--verbose]\n"
 	    "       testweb --write-dir DIR --port-base N [--gzip-files] [--hosts N] [--pages P]\n"
 	    "               [--links L] [--cross F] [--kb K] [--seed S] [--manifest FILE] [--seeds-file FILE]\n"
-	    "See tests/testweb/README.md.\n", f);
+	    "See tests/testweb/README.md.\n",
+	    f);
 }
 
 static void main_die(const char *fmt, const char *arg)
@@ -76,7 +78,8 @@ static void main_periods(struct web_opts *wo, const char *list)
 	for (tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
 		if (wo->nchange == sizeof(wo->change_periods) / sizeof(wo->change_periods[0]))
 			main_die("--change-periods: more than 8 periods in '%s'", list);
-		wo->change_periods[wo->nchange++] = (uint32_t)main_number("--change-periods", tok, 86400);
+		wo->change_periods[wo->nchange++] =
+		    (uint32_t)main_number("--change-periods", tok, 86400);
 	}
 	free(copy);
 }
@@ -125,7 +128,8 @@ static SSL_CTX *main_tls(const char *cert, const char *key, int resume)
 		main_die("%s", "SSL_CTX_new failed");
 	if (SSL_CTX_use_certificate_chain_file(ctx, cert) != 1)
 		main_die("cannot load certificate %s", cert);
-	if (SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1 || SSL_CTX_check_private_key(ctx) != 1)
+	if (SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1 ||
+	    SSL_CTX_check_private_key(ctx) != 1)
 		main_die("cannot load private key %s", key);
 	SSL_CTX_set_session_id_context(ctx, sid, sizeof(sid) - 1);
 	if (resume) {
@@ -181,8 +185,8 @@ static void main_write_seeds(const struct web *w, const char *path, unsigned por
 }
 
 /* --write-dir: the web as files for a static server, then exit. */
-static int main_write_files(const struct web_opts *wo, const char *dir, int gz,
-    const char *manifest, const char *seeds)
+static int main_write_files(
+    const struct web_opts *wo, const char *dir, int gz, const char *manifest, const char *seeds)
 {
 	struct web *web;
 	char *err = NULL;
@@ -230,32 +234,33 @@ static void main_raise_fd_limit(void)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "hosts", required_argument, NULL, 'H' },
-		{ "pages", required_argument, NULL, 'P' },
-		{ "links", required_argument, NULL, 'L' },
-		{ "cross", required_argument, NULL, 'C' },
-		{ "kb", required_argument, NULL, 'K' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "latency-ms", required_argument, NULL, 'l' },
-		{ "tls-cert", required_argument, NULL, 'c' },
-		{ "tls-key", required_argument, NULL, 'k' },
-		{ "no-tls-resume", no_argument, NULL, 'n' },
-		{ "request-log", required_argument, NULL, 'r' },
-		{ "manifest", required_argument, NULL, 'm' },
-		{ "seeds-file", required_argument, NULL, 's' },
-		{ "ready-file", required_argument, NULL, 'R' },
-		{ "script", required_argument, NULL, 'x' },
-		{ "change-periods", required_argument, NULL, 'p' },
-		{ "sitemaps", no_argument, NULL, 'M' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "write-dir", required_argument, NULL, 'w' },
-		{ "port-base", required_argument, NULL, 'B' },
-		{ "gzip-files", no_argument, NULL, 'z' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"hosts", required_argument, NULL, 'H'},
+	    {"pages", required_argument, NULL, 'P'},
+	    {"links", required_argument, NULL, 'L'},
+	    {"cross", required_argument, NULL, 'C'},
+	    {"kb", required_argument, NULL, 'K'},
+	    {"seed", required_argument, NULL, 'S'},
+	    {"latency-ms", required_argument, NULL, 'l'},
+	    {"tls-cert", required_argument, NULL, 'c'},
+	    {"tls-key", required_argument, NULL, 'k'},
+	    {"no-tls-resume", no_argument, NULL, 'n'},
+	    {"request-log", required_argument, NULL, 'r'},
+	    {"manifest", required_argument, NULL, 'm'},
+	    {"seeds-file", required_argument, NULL, 's'},
+	    {"ready-file", required_argument, NULL, 'R'},
+	    {"script", required_argument, NULL, 'x'},
+	    {"change-periods", required_argument, NULL, 'p'},
+	    {"sitemaps", no_argument, NULL, 'M'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"write-dir", required_argument, NULL, 'w'},
+	    {"port-base", required_argument, NULL, 'B'},
+	    {"gzip-files", no_argument, NULL, 'z'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
-	struct web_opts wo = { 10, 100, 10, 0.2, 4, 1, 0, 0, 0, { 0, 5 }, 2, 0, 0 };
-	const char *cert = NULL, *key = NULL, *logpath = NULL, *manifest = NULL, *seeds = NULL, *ready = NULL;
+	struct web_opts wo = {10, 100, 10, 0.2, 4, 1, 0, 0, 0, {0, 5}, 2, 0, 0};
+	const char *cert = NULL, *key = NULL, *logpath = NULL, *manifest = NULL, *seeds = NULL,
+		   *ready = NULL;
 	const char *writedir = NULL;
 	int resume = 1, verbose = 0, gzfiles = 0, o;
 	struct script *script = script_new();
@@ -267,11 +272,21 @@ int main(int argc, char **argv)
 
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
-		case 'H': wo.hosts = (uint32_t)main_number("--hosts", optarg, 1000000); break;
-		case 'P': wo.pages = (uint32_t)main_number("--pages", optarg, 100000000); break;
-		case 'L': wo.links = (uint32_t)main_number("--links", optarg, 4096); break;
-		case 'K': wo.kb = (uint32_t)main_number("--kb", optarg, 65536); break;
-		case 'S': wo.seed = main_number("--seed", optarg, ~0UL); break;
+		case 'H':
+			wo.hosts = (uint32_t)main_number("--hosts", optarg, 1000000);
+			break;
+		case 'P':
+			wo.pages = (uint32_t)main_number("--pages", optarg, 100000000);
+			break;
+		case 'L':
+			wo.links = (uint32_t)main_number("--links", optarg, 4096);
+			break;
+		case 'K':
+			wo.kb = (uint32_t)main_number("--kb", optarg, 65536);
+			break;
+		case 'S':
+			wo.seed = main_number("--seed", optarg, ~0UL);
+			break;
 		case 'C':
 			wo.cross = strtod(optarg, &end);
 			if (end == optarg || *end || wo.cross < 0 || wo.cross > 1)
@@ -282,13 +297,27 @@ int main(int argc, char **argv)
 			    wo.latency_max_ms < wo.latency_min_ms || wo.latency_max_ms > 600000)
 				main_die("--latency-ms: '%s' is not MIN-MAX milliseconds", optarg);
 			break;
-		case 'c': cert = optarg; break;
-		case 'k': key = optarg; break;
-		case 'n': resume = 0; break;
-		case 'r': logpath = optarg; break;
-		case 'm': manifest = optarg; break;
-		case 's': seeds = optarg; break;
-		case 'R': ready = optarg; break;
+		case 'c':
+			cert = optarg;
+			break;
+		case 'k':
+			key = optarg;
+			break;
+		case 'n':
+			resume = 0;
+			break;
+		case 'r':
+			logpath = optarg;
+			break;
+		case 'm':
+			manifest = optarg;
+			break;
+		case 's':
+			seeds = optarg;
+			break;
+		case 'R':
+			ready = optarg;
+			break;
 		case 'x':
 			if (script_add(script, optarg, &err) < 0)
 				main_die("%s", err);
@@ -296,13 +325,27 @@ int main(int argc, char **argv)
 		case 'p':
 			main_periods(&wo, optarg);
 			break;
-		case 'M': wo.sitemaps = 1; break;
-		case 'v': verbose = 1; break;
-		case 'w': writedir = optarg; break;
-		case 'B': wo.port_base = (unsigned)main_number("--port-base", optarg, 65535); break;
-		case 'z': gzfiles = 1; break;
-		case 'h': main_usage(stdout); return 0;
-		default: main_usage(stderr); return 2;
+		case 'M':
+			wo.sitemaps = 1;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		case 'w':
+			writedir = optarg;
+			break;
+		case 'B':
+			wo.port_base = (unsigned)main_number("--port-base", optarg, 65535);
+			break;
+		case 'z':
+			gzfiles = 1;
+			break;
+		case 'h':
+			main_usage(stdout);
+			return 0;
+		default:
+			main_usage(stderr);
+			return 2;
 		}
 	}
 	if (wo.hosts == 0 || wo.pages == 0)
@@ -340,7 +383,8 @@ int main(int argc, char **argv)
 	uv_signal_init(loop, &main_sigint);
 	uv_signal_start(&main_sigint, main_signal_cb, SIGINT);
 	signal(SIGPIPE, SIG_IGN);
-	line = xasprintf("http=%u https=%u stall=%u pid=%ld\n", ctx.http_port, ctx.https_port, stall, (long)getpid());
+	line = xasprintf("http=%u https=%u stall=%u pid=%ld\n", ctx.http_port, ctx.https_port,
+	    stall, (long)getpid());
 	main_write_atomic(ready, line);
 	free(line);
 	uv_run(loop, UV_RUN_DEFAULT);

@@ -9,10 +9,14 @@
 /* A small deterministic page whose links stay inside the test web. */
 static void mis_page(const char *title, struct buf *b)
 {
-	buf_appendf(b, "<!DOCTYPE html>\n<html><head><title>%s</title></head><body>\n<h1>%s</h1>\n", title, title);
+	buf_appendf(b, "<!DOCTYPE html>\n<html><head><title>%s</title></head><body>\n<h1>%s</h1>\n",
+	    title, title);
 	for (int i = 0; i < 20; i++)
-		buf_appendf(b, "<p>Paragraph %d of a deterministic page about terns and their long flights.</p>\n", i);
-	buf_appends(b, "<a href=\"/\">root</a> <a href=\"/p/1.html\">one</a> "
+		buf_appendf(b,
+		    "<p>Paragraph %d of a deterministic page about terns and their long flights.</p>\n",
+		    i);
+	buf_appends(b,
+	    "<a href=\"/\">root</a> <a href=\"/p/1.html\">one</a> "
 	    "<a href=\"p/2.html\">two</a> <a href=\"/_mis/chunked\">chunked</a> "
 	    "<a href=\"/_mis/gzip#top\">gzip</a>\n</body></html>\n");
 }
@@ -39,7 +43,8 @@ static void mis_chunked(struct response *r)
 		step = step * 3 / 2;
 	}
 	buf_appends(&r->body, "0\r\n\r\n");
-	respond_head(r, 200, "text/html; charset=utf-8", UINT64_MAX, "Transfer-Encoding: chunked\r\n");
+	respond_head(
+	    r, 200, "text/html; charset=utf-8", UINT64_MAX, "Transfer-Encoding: chunked\r\n");
 	buf_free(&page);
 }
 
@@ -48,15 +53,18 @@ static void mis_calendar(struct response *r, const char *rest)
 	int y, m, n = 0;
 	char title[64];
 
-	if (sscanf(rest, "%4d/%2d/%n", &y, &m, &n) != 2 || n == 0 || rest[n] || m < 1 || m > 12 || y < 1) {
+	if (sscanf(rest, "%4d/%2d/%n", &y, &m, &n) != 2 || n == 0 || rest[n] || m < 1 || m > 12 ||
+	    y < 1) {
 		mis_html(r, 404, "no such month", NULL);
 		return;
 	}
 	snprintf(title, sizeof(title), "calendar %04d-%02d", y, m);
-	buf_appendf(&r->body, "<!DOCTYPE html>\n<html><head><title>%s</title></head><body>\n<h1>%s</h1>\n"
+	buf_appendf(&r->body,
+	    "<!DOCTYPE html>\n<html><head><title>%s</title></head><body>\n<h1>%s</h1>\n"
 	    "<a href=\"../../%04d/%02d/\">previous month</a>\n<a href=\"../../%04d/%02d/\">next month</a>\n"
-	    "</body></html>\n", title, title,
-	    m == 1 ? y - 1 : y, m == 1 ? 12 : m - 1, m == 12 ? y + 1 : y, m == 12 ? 1 : m + 1);
+	    "</body></html>\n",
+	    title, title, m == 1 ? y - 1 : y, m == 1 ? 12 : m - 1, m == 12 ? y + 1 : y,
+	    m == 12 ? 1 : m + 1);
 	if (y == 1 && m == 1)
 		buf_appends(&r->body, "<!-- the beginning of time -->\n");
 	respond_head(r, 200, "text/html; charset=utf-8", r->body.len, NULL);
@@ -93,7 +101,8 @@ void mis_build(const struct respond_req *q, const char *path, const char *query,
 		respond_head(r, 200, "text/html; charset=utf-8", 1000, NULL);
 	} else if (strcmp(name, "endless") == 0) {
 		r->stream = body_new_endless();
-		respond_head(r, 200, "text/html; charset=utf-8", UINT64_MAX, "Transfer-Encoding: chunked\r\n");
+		respond_head(r, 200, "text/html; charset=utf-8", UINT64_MAX,
+		    "Transfer-Encoding: chunked\r\n");
 	} else if (strcmp(name, "short") == 0) {
 		r->after = RESPOND_CLOSE;
 		buf_appends(&r->body, "<html>shor");
@@ -116,7 +125,8 @@ void mis_build(const struct respond_req *q, const char *path, const char *query,
 		if (n == 0) {
 			mis_html(r, 200, "end of chain", NULL);
 		} else {
-			snprintf(loc, sizeof(loc), "Location: /_mis/redirect-chain?n=%ld\r\n", n - 1);
+			snprintf(
+			    loc, sizeof(loc), "Location: /_mis/redirect-chain?n=%ld\r\n", n - 1);
 			mis_html(r, 302, "chain", loc);
 		}
 	} else if (strncmp(name, "calendar/", 9) == 0) {
@@ -134,7 +144,8 @@ void mis_build(const struct respond_req *q, const char *path, const char *query,
 
 		mis_page("gzip", &page);
 		body_gzip(page.data, page.len, &r->body);
-		respond_head(r, 200, "text/html; charset=utf-8", r->body.len, "Content-Encoding: gzip\r\n");
+		respond_head(
+		    r, 200, "text/html; charset=utf-8", r->body.len, "Content-Encoding: gzip\r\n");
 		buf_free(&page);
 	} else if (strcmp(name, "status") == 0) {
 		n = respond_param(query, "code", 200, 0, 999);
@@ -145,7 +156,8 @@ void mis_build(const struct respond_req *q, const char *path, const char *query,
 		else
 			mis_html(r, (int)n, "status", NULL);
 	} else if (strcmp(name, "retry-after") == 0) {
-		snprintf(loc, sizeof(loc), "Retry-After: %ld\r\n", respond_param(query, "s", 2, 0, 1000000));
+		snprintf(loc, sizeof(loc), "Retry-After: %ld\r\n",
+		    respond_param(query, "s", 2, 0, 1000000));
 		mis_html(r, 503, "retry later", loc);
 	} else if (strcmp(name, "slow-head") == 0) {
 		r->delay_ms += (uint32_t)respond_param(query, "ms", 1000, 0, 3600000);
@@ -153,7 +165,8 @@ void mis_build(const struct respond_req *q, const char *path, const char *query,
 	} else if (strcmp(name, "mixed.css") == 0) {
 		/* A stylesheet URL a misconfigured server answers with HTML: the
 		 * HTML extractor finds the link, only a CSS extractor the url(). */
-		buf_appends(&r->body, "<!DOCTYPE html>\n<html><body>\n<a href=\"/p/1.html\">one</a>\n"
+		buf_appends(&r->body,
+		    "<!DOCTYPE html>\n<html><body>\n<a href=\"/p/1.html\">one</a>\n"
 		    "body { background: url(/i/1.png) }\n</body></html>\n");
 		respond_head(r, 200, "text/html; charset=utf-8", r->body.len, NULL);
 	} else if (strcmp(name, "plain.css") == 0) {

@@ -4,6 +4,7 @@
 #include "respond.h"
 
 /* Fills r for a /_mis/ path (path without query, query may be ""). */
-void mis_build(const struct respond_req *q, const char *path, const char *query, struct response *r);
+void mis_build(
+    const struct respond_req *q, const char *path, const char *query, struct response *r);
 
 #endif

@@ -29,26 +29,39 @@ void respond_free(struct response *r)
 static const char *respond_reason(int status)
 {
 	switch (status) {
-	case 100: return "Continue";
-	case 200: return "OK";
-	case 204: return "No Content";
-	case 301: return "Moved Permanently";
-	case 302: return "Found";
-	case 304: return "Not Modified";
-	case 400: return "Bad Request";
-	case 403: return "Forbidden";
-	case 404: return "Not Found";
-	case 500: return "Internal Server Error";
-	case 503: return "Service Unavailable";
-	default: return "Status";
+	case 100:
+		return "Continue";
+	case 200:
+		return "OK";
+	case 204:
+		return "No Content";
+	case 301:
+		return "Moved Permanently";
+	case 302:
+		return "Found";
+	case 304:
+		return "Not Modified";
+	case 400:
+		return "Bad Request";
+	case 403:
+		return "Forbidden";
+	case 404:
+		return "Not Found";
+	case 500:
+		return "Internal Server Error";
+	case 503:
+		return "Service Unavailable";
+	default:
+		return "Status";
 	}
 }
 
-void respond_head(struct response *r, int status, const char *content_type, uint64_t length,
-    const char *extra)
+void respond_head(
+    struct response *r, int status, const char *content_type, uint64_t length, const char *extra)
 {
 	r->status = status;
-	buf_appendf(&r->head, "HTTP/1.1 %d %s\r\nServer: testweb\r\n", status, respond_reason(status));
+	buf_appendf(
+	    &r->head, "HTTP/1.1 %d %s\r\nServer: testweb\r\n", status, respond_reason(status));
 	if (content_type)
 		buf_appendf(&r->head, "Content-Type: %s\r\n", content_type);
 	if (length != UINT64_MAX)
@@ -64,7 +77,7 @@ long respond_param(const char *query, const char *name, long dflt, long min, lon
 {
 	size_t nl = strlen(name);
 
-	for (const char *p = query; p && *p; ) {
+	for (const char *p = query; p && *p;) {
 		if (strncmp(p, name, nl) == 0 && p[nl] == '=') {
 			char *end;
 			long v = strtol(p + nl + 1, &end, 10);
@@ -92,7 +105,8 @@ void respond_strip_body(struct response *r)
 
 int respond_wants_continue(const char *target, const char *expect)
 {
-	return strncmp(target, "/_mis/100", 9) == 0 || (expect && strcasecmp(expect, "100-continue") == 0);
+	return strncmp(target, "/_mis/100", 9) == 0 ||
+	    (expect && strcasecmp(expect, "100-continue") == 0);
 }
 
 /* gzip is acceptable if listed (or "*" is) without q=0. */
@@ -107,7 +121,8 @@ int respond_accepts_gzip(const char *ae)
 		while (*p == ' ' || *p == '\t')
 			p++;
 		len = end ? (size_t)(end - p) : strlen(p);
-		if ((len >= 4 && strncasecmp(p, "gzip", 4) == 0 && (len == 4 || p[4] == ';' || p[4] == ' ')) ||
+		if ((len >= 4 && strncasecmp(p, "gzip", 4) == 0 &&
+			(len == 4 || p[4] == ';' || p[4] == ' ')) ||
 		    (len >= 1 && p[0] == '*' && (len == 1 || p[1] == ';' || p[1] == ' '))) {
 			q = memchr(p, '=', len);
 			if (!q || strtod(q + 1, NULL) > 0.0)
@@ -125,12 +140,13 @@ static int respond_textual(const char *ctype)
 
 static void respond_simple(struct response *r, int status, const char *extra)
 {
-	buf_appendf(&r->body, "<html><body><h1>%d %s</h1></body></html>\n", status, respond_reason(status));
+	buf_appendf(
+	    &r->body, "<html><body><h1>%d %s</h1></body></html>\n", status, respond_reason(status));
 	respond_head(r, status, "text/html; charset=utf-8", r->body.len, extra);
 }
 
-static void respond_web(const struct web *w, const struct respond_req *q, const char *path,
-    struct response *r)
+static void respond_web(
+    const struct web *w, const struct respond_req *q, const char *path, struct response *r)
 {
 	int host = web_host_index(w, q->host, strlen(q->host));
 	struct web_reply wr;
@@ -143,7 +159,8 @@ static void respond_web(const struct web *w, const struct respond_req *q, const 
 		kind = web_lookup(w, path, &num);
 		r->delay_ms += web_latency_ms(w, (uint32_t)host);
 	}
-	web_render(w, host >= 0 ? (uint32_t)host : 0, kind, num, q->tls ? "https" : "http", q->port, &wr);
+	web_render(
+	    w, host >= 0 ? (uint32_t)host : 0, kind, num, q->tls ? "https" : "http", q->port, &wr);
 	if (wr.location.len)
 		buf_appendf(&extra, "Location: %s\r\n", wr.location.data);
 	if (q->accept_gzip && respond_textual(wr.content_type)) {
@@ -157,8 +174,8 @@ static void respond_web(const struct web *w, const struct respond_req *q, const 
 	web_reply_free(&wr);
 }
 
-void respond_build(const struct web *w, struct script *s, const struct respond_req *q,
-    struct response *r)
+void respond_build(
+    const struct web *w, struct script *s, const struct respond_req *q, struct response *r)
 {
 	char *path = xstrdup(q->target), *query = strchr(path, '?');
 	enum script_verdict v;
@@ -169,7 +186,8 @@ void respond_build(const struct web *w, struct script *s, const struct respond_r
 	if (strncmp(path, "/_mis/", 6) == 0) {
 		mis_build(q, path, query ? query : "", r);
 	} else {
-		v = script_check(s, q->host, strcmp(path, "/robots.txt") == 0, q->first_on_conn, &r->delay_ms);
+		v = script_check(
+		    s, q->host, strcmp(path, "/robots.txt") == 0, q->first_on_conn, &r->delay_ms);
 		switch (v) {
 		case SCRIPT_RESET:
 			r->action = RESPOND_RESET;
@@ -184,9 +202,11 @@ void respond_build(const struct web *w, struct script *s, const struct respond_r
 			respond_simple(r, 500, NULL);
 			break;
 		case SCRIPT_PASS:
-			if (change_handles(path) && web_host_index(w, q->host, strlen(q->host)) >= 0)
-				change_build(w, (uint32_t)web_host_index(w, q->host, strlen(q->host)), q,
-				    path, query ? query : "", r);
+			if (change_handles(path) &&
+			    web_host_index(w, q->host, strlen(q->host)) >= 0)
+				change_build(w,
+				    (uint32_t)web_host_index(w, q->host, strlen(q->host)), q, path,
+				    query ? query : "", r);
 			else
 				respond_web(w, q, path, r);
 			break;

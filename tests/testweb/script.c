@@ -7,12 +7,19 @@
 #include "lib/xmalloc.h"
 #include "script.h"
 
-enum script_kind { SCRIPT_REFUSE_FIRST, SCRIPT_RESET_PAGES, SCRIPT_FAIL_5XX, SCRIPT_KIND_RETRY_AFTER, SCRIPT_ROBOTS_5XX, SCRIPT_SLOW };
+enum script_kind {
+	SCRIPT_REFUSE_FIRST,
+	SCRIPT_RESET_PAGES,
+	SCRIPT_FAIL_5XX,
+	SCRIPT_KIND_RETRY_AFTER,
+	SCRIPT_ROBOTS_5XX,
+	SCRIPT_SLOW
+};
 
 struct script_rule {
 	char *host;
 	enum script_kind kind;
-	long left;		/* -1: forever */
+	long left; /* -1: forever */
 };
 
 struct script {
@@ -26,12 +33,12 @@ static const struct {
 	long dflt;
 	int needs_count;
 } script_kinds[] = {
-	{ "refuse-first", SCRIPT_REFUSE_FIRST, 1, 0 },
-	{ "reset-pages", SCRIPT_RESET_PAGES, 1, 0 },
-	{ "fail-5xx", SCRIPT_FAIL_5XX, 1, 0 },
-	{ "retry-after", SCRIPT_KIND_RETRY_AFTER, 1, 0 },
-	{ "robots-5xx", SCRIPT_ROBOTS_5XX, -1, 0 },
-	{ "slow", SCRIPT_SLOW, 0, 1 },
+    {"refuse-first", SCRIPT_REFUSE_FIRST, 1, 0},
+    {"reset-pages", SCRIPT_RESET_PAGES, 1, 0},
+    {"fail-5xx", SCRIPT_FAIL_5XX, 1, 0},
+    {"retry-after", SCRIPT_KIND_RETRY_AFTER, 1, 0},
+    {"robots-5xx", SCRIPT_ROBOTS_5XX, -1, 0},
+    {"slow", SCRIPT_SLOW, 0, 1},
 };
 
 struct script *script_new(void)
@@ -68,16 +75,19 @@ int script_add(struct script *s, const char *spec, char **err)
 
 		count = strtol(colon + 1, &end, 10);
 		if (*end || end == colon + 1 || count < 0 || count > 100000000) {
-			*err = xasprintf("bad --script '%s': COUNT must be a number 0..100000000", spec);
+			*err = xasprintf(
+			    "bad --script '%s': COUNT must be a number 0..100000000", spec);
 			return -1;
 		}
 		have_count = 1;
 	}
 	for (size_t i = 0; i < sizeof(script_kinds) / sizeof(script_kinds[0]); i++) {
-		if (strlen(script_kinds[i].name) != klen || strncmp(script_kinds[i].name, kind, klen) != 0)
+		if (strlen(script_kinds[i].name) != klen ||
+		    strncmp(script_kinds[i].name, kind, klen) != 0)
 			continue;
 		if (script_kinds[i].needs_count && !have_count) {
-			*err = xasprintf("bad --script '%s': %s needs :COUNT", spec, script_kinds[i].name);
+			*err = xasprintf(
+			    "bad --script '%s': %s needs :COUNT", spec, script_kinds[i].name);
 			return -1;
 		}
 		s->rule = xrealloc(s->rule, (s->n + 1) * sizeof(*s->rule));
@@ -87,7 +97,9 @@ int script_add(struct script *s, const char *spec, char **err)
 		s->n++;
 		return 0;
 	}
-	*err = xasprintf("bad --script '%s': KIND is one of refuse-first, reset-pages, fail-5xx, retry-after, robots-5xx, slow", spec);
+	*err = xasprintf(
+	    "bad --script '%s': KIND is one of refuse-first, reset-pages, fail-5xx, retry-after, robots-5xx, slow",
+	    spec);
 	return -1;
 }
 
@@ -101,8 +113,8 @@ static int script_take(struct script_rule *r)
 	return 1;
 }
 
-enum script_verdict script_check(struct script *s, const char *host, int is_robots,
-    int first_on_conn, uint32_t *delay_ms)
+enum script_verdict script_check(
+    struct script *s, const char *host, int is_robots, int first_on_conn, uint32_t *delay_ms)
 {
 	enum script_verdict v = SCRIPT_PASS;
 

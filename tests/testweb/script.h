@@ -19,7 +19,7 @@ void script_free(struct script *s);
 int script_add(struct script *s, const char *spec, char **err);
 /* Decides the fate of one request to host (no port) and consumes the
  * matching counters; adds any scripted delay to *delay_ms. */
-enum script_verdict script_check(struct script *s, const char *host, int is_robots,
-    int first_on_conn, uint32_t *delay_ms);
+enum script_verdict script_check(
+    struct script *s, const char *host, int is_robots, int first_on_conn, uint32_t *delay_ms);
 
 #endif

@@ -25,20 +25,110 @@ struct web_link {
 };
 
 static const char *const web_words[] = {
-	"lorem", "ipsum", "dolor", "sit", "amet", "tern", "crawler", "harbour",
-	"wind", "feather", "ocean", "north", "south", "migration", "colony", "shore",
-	"arctic", "plover", "gull", "wave", "tide", "pebble", "island", "cliff",
-	"flight", "nest", "spring", "autumn", "river", "delta", "marsh", "sky",
+    "lorem",
+    "ipsum",
+    "dolor",
+    "sit",
+    "amet",
+    "tern",
+    "crawler",
+    "harbour",
+    "wind",
+    "feather",
+    "ocean",
+    "north",
+    "south",
+    "migration",
+    "colony",
+    "shore",
+    "arctic",
+    "plover",
+    "gull",
+    "wave",
+    "tide",
+    "pebble",
+    "island",
+    "cliff",
+    "flight",
+    "nest",
+    "spring",
+    "autumn",
+    "river",
+    "delta",
+    "marsh",
+    "sky",
 };
 
 /* A 1x1 transparent PNG: small, valid, and the same for every image URL. */
 static const unsigned char web_png[] = {
-	0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d,
-	0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01,
-	0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4, 0x89, 0x00, 0x00, 0x00,
-	0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x60, 0x00, 0x02, 0x00,
-	0x00, 0x05, 0x00, 0x01, 0xe9, 0xfa, 0xdc, 0xd8, 0x00, 0x00, 0x00, 0x00,
-	0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+    0x89,
+    0x50,
+    0x4e,
+    0x47,
+    0x0d,
+    0x0a,
+    0x1a,
+    0x0a,
+    0x00,
+    0x00,
+    0x00,
+    0x0d,
+    0x49,
+    0x48,
+    0x44,
+    0x52,
+    0x00,
+    0x00,
+    0x00,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
+    0x01,
+    0x08,
+    0x06,
+    0x00,
+    0x00,
+    0x00,
+    0x1f,
+    0x15,
+    0xc4,
+    0x89,
+    0x00,
+    0x00,
+    0x00,
+    0x0d,
+    0x49,
+    0x44,
+    0x41,
+    0x54,
+    0x78,
+    0x9c,
+    0x63,
+    0x60,
+    0x00,
+    0x02,
+    0x00,
+    0x00,
+    0x05,
+    0x00,
+    0x01,
+    0xe9,
+    0xfa,
+    0xdc,
+    0xd8,
+    0x00,
+    0x00,
+    0x00,
+    0x00,
+    0x49,
+    0x45,
+    0x4e,
+    0x44,
+    0xae,
+    0x42,
+    0x60,
+    0x82,
 };
 
 static uint64_t web_mix(uint64_t x)
@@ -136,8 +226,7 @@ static long web_match(const char *path, const char *prefix, const char *suffix)
 {
 	size_t pl = strlen(prefix), sl = strlen(suffix), len = strlen(path);
 
-	if (len < pl + sl || strncmp(path, prefix, pl) != 0 ||
-	    strcmp(path + len - sl, suffix) != 0)
+	if (len < pl + sl || strncmp(path, prefix, pl) != 0 || strcmp(path + len - sl, suffix) != 0)
 		return -1;
 	return web_number(path + pl, len - pl - sl);
 }
@@ -219,8 +308,8 @@ static const char *web_dir(enum web_kind kind, uint32_t num)
 
 /* Decides the links of one page. Link 0 chains page k to page k+1 so every
  * page is reachable from the root whatever the hashes say. */
-static uint32_t web_links(const struct web *w, uint32_t host, enum web_kind kind, uint32_t num,
-    struct web_link *out)
+static uint32_t web_links(
+    const struct web *w, uint32_t host, enum web_kind kind, uint32_t num, struct web_link *out)
 {
 	uint32_t n = w->o.links, p = w->o.pages;
 
@@ -259,7 +348,8 @@ static uint32_t web_links(const struct web *w, uint32_t host, enum web_kind kind
 	return n;
 }
 
-void web_origin(const struct web *w, const char *scheme, uint32_t host, unsigned port, struct buf *out)
+void web_origin(
+    const struct web *w, const char *scheme, uint32_t host, unsigned port, struct buf *out)
 {
 	if (w->o.port_base != 0)
 		buf_appendf(out, "%s://127.0.0.1:%u", scheme, w->o.port_base + host);
@@ -281,7 +371,8 @@ static void web_link_text(const struct web *w, const struct web_link *l, uint32_
 		buf_append(out, path.data, path.len);
 	} else if (l->form == 1) {
 		buf_append(out, path.data, path.len);
-	} else if ((l->form == 2 || l->form == 3) && strncmp(path.data, dir, dl) == 0 && path.len > dl) {
+	} else if ((l->form == 2 || l->form == 3) && strncmp(path.data, dir, dl) == 0 &&
+	    path.len > dl) {
 		if (l->form == 3)
 			buf_appends(out, "./");
 		buf_appends(out, path.data + dl);
@@ -317,7 +408,8 @@ void web_reply_free(struct web_reply *r)
 }
 
 /* One page in three shows an image. */
-static int web_image(const struct web *w, uint32_t host, enum web_kind kind, uint32_t num, uint32_t *img)
+static int web_image(
+    const struct web *w, uint32_t host, enum web_kind kind, uint32_t num, uint32_t *img)
 {
 	uint64_t r = web_hash(w, host, (uint64_t)kind << 32 | num, 0, 3);
 
@@ -399,12 +491,14 @@ static void web_render_page(const struct web *w, uint32_t host, enum web_kind ki
 	const char *dir = web_dir(kind, num);
 
 	web_filler_init();
-	buf_appendf(b, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+	buf_appendf(b,
+	    "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
 	    "<title>h%" PRIu32 " %s %" PRIu32 "</title>\n"
-	    "<link rel=\"stylesheet\" href=\"%s\"></head>\n<body><h1>h%" PRIu32 ".web.test %s %" PRIu32 "</h1>\n",
+	    "<link rel=\"stylesheet\" href=\"%s\"></head>\n<body><h1>h%" PRIu32
+	    ".web.test %s %" PRIu32 "</h1>\n",
 	    host, kind == WEB_PRIVATE ? "private" : "page", num,
-	    kind == WEB_PAGE && num == 0 ? "s.css" : "/s.css",
-	    host, kind == WEB_PRIVATE ? "private" : "page", num);
+	    kind == WEB_PAGE && num == 0 ? "s.css" : "/s.css", host,
+	    kind == WEB_PRIVATE ? "private" : "page", num);
 	buf_reserve(b, target + n * 96 + 256);
 	seg = target > b->len ? (target - b->len) / (n + 1) : 0;
 	/* One paragraph of filler before each link and one after the last. */
@@ -438,7 +532,8 @@ void web_render(const struct web *w, uint32_t host, enum web_kind kind, uint32_t
 	case WEB_REDIRECT:
 		r->status = 301;
 		web_path(WEB_PAGE, num, &r->location);
-		buf_appendf(&r->body, "<html><body><a href=\"%s\">moved</a></body></html>\n", r->location.data);
+		buf_appendf(&r->body, "<html><body><a href=\"%s\">moved</a></body></html>\n",
+		    r->location.data);
 		break;
 	case WEB_IMAGE:
 		r->content_type = "image/png";
@@ -446,17 +541,20 @@ void web_render(const struct web *w, uint32_t host, enum web_kind kind, uint32_t
 		break;
 	case WEB_CSS:
 		r->content_type = "text/css";
-		buf_appends(&r->body, "body { font-family: serif; background: url(/i/0.png) repeat; }\n");
+		buf_appends(
+		    &r->body, "body { font-family: serif; background: url(/i/0.png) repeat; }\n");
 		break;
 	case WEB_ROBOTS:
 		r->content_type = "text/plain";
 		buf_appends(&r->body, "User-agent: *\n");
-		buf_appends(&r->body, web_disallows_private(host) ? "Disallow: /p/private/\n" : "Disallow:\n");
+		buf_appends(&r->body,
+		    web_disallows_private(host) ? "Disallow: /p/private/\n" : "Disallow:\n");
 		if (host % 7 == 0)
 			buf_appends(&r->body, "Crawl-delay: 1\n");
 		if (w->o.sitemaps)
-			buf_appendf(&r->body, "Sitemap: %s://h%" PRIu32 ".web.test:%u/sm/index.xml\n",
-			    scheme, host, port);
+			buf_appendf(&r->body,
+			    "Sitemap: %s://h%" PRIu32 ".web.test:%u/sm/index.xml\n", scheme, host,
+			    port);
 		break;
 	case WEB_MISSING:
 	case WEB_NONE:
@@ -476,10 +574,10 @@ static int web_set_add(struct web_set *s, uint64_t key)
 {
 	size_t i;
 
-	key++;			/* 0 marks an empty slot */
+	key++; /* 0 marks an empty slot */
 	if ((s->len + 1) * 2 > s->cap) {
-		struct web_set bigger = { xcalloc(s->cap ? s->cap * 2 : 1024, sizeof(uint64_t)),
-			s->cap ? s->cap * 2 : 1024, 0 };
+		struct web_set bigger = {xcalloc(s->cap ? s->cap * 2 : 1024, sizeof(uint64_t)),
+		    s->cap ? s->cap * 2 : 1024, 0};
 
 		for (size_t k = 0; k < s->cap; k++)
 			if (s->slot[k])
@@ -514,7 +612,8 @@ static void web_queue_push(struct web_queue *q, uint64_t key)
 	q->item[q->len++] = key;
 }
 
-static void web_visit(struct web_set *seen, struct web_queue *q, uint32_t host, enum web_kind kind, uint32_t num)
+static void web_visit(
+    struct web_set *seen, struct web_queue *q, uint32_t host, enum web_kind kind, uint32_t num)
 {
 	uint64_t key = web_key(host, kind, num);
 
@@ -524,8 +623,8 @@ static void web_visit(struct web_set *seen, struct web_queue *q, uint32_t host, 
 
 long web_walk(const struct web *w, web_walk_fn fn, void *arg)
 {
-	struct web_set seen = { NULL, 0, 0 };
-	struct web_queue q = { NULL, 0, 0, 0 };
+	struct web_set seen = {NULL, 0, 0};
+	struct web_queue q = {NULL, 0, 0, 0};
 	struct web_link *links = xmalloc(sizeof(*links) * (w->o.links ? w->o.links : 1));
 	struct buf path = BUF_INIT;
 	long n = 0;
@@ -581,21 +680,26 @@ static int web_manifest_line(void *arg, uint32_t host, enum web_kind kind, uint3
     const char *path, int status, int allowed)
 {
 	static const char *const type[] = {
-		[WEB_PAGE] = "html", [WEB_PRIVATE] = "html", [WEB_MISSING] = "missing",
-		[WEB_REDIRECT] = "redirect", [WEB_IMAGE] = "image", [WEB_CSS] = "css",
+	    [WEB_PAGE] = "html",
+	    [WEB_PRIVATE] = "html",
+	    [WEB_MISSING] = "missing",
+	    [WEB_REDIRECT] = "redirect",
+	    [WEB_IMAGE] = "image",
+	    [WEB_CSS] = "css",
 	};
 	struct web_manifest *m = arg;
 
 	(void)num;
 	buf_reset(&m->line);
 	web_origin(m->w, "http", host, m->port, &m->line);
-	buf_appendf(&m->line, "%s\t%s\t%d\t%s\n", path, allowed ? "allowed" : "disallowed", status, type[kind]);
+	buf_appendf(&m->line, "%s\t%s\t%d\t%s\n", path, allowed ? "allowed" : "disallowed", status,
+	    type[kind]);
 	return fwrite(m->line.data, 1, m->line.len, m->f) == m->line.len ? 0 : -1;
 }
 
 long web_manifest_write(const struct web *w, unsigned port, FILE *f)
 {
-	struct web_manifest m = { w, port, f, BUF_INIT };
+	struct web_manifest m = {w, port, f, BUF_INIT};
 	long lines = web_walk(w, web_manifest_line, &m);
 
 	buf_free(&m.line);

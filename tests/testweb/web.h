@@ -77,7 +77,8 @@ void web_reply_free(struct web_reply *r);
 uint32_t web_latency_ms(const struct web *w, uint32_t host);
 int web_disallows_private(uint32_t host);
 /* Appends scheme://authority of host (see port_base) to out. */
-void web_origin(const struct web *w, const char *scheme, uint32_t host, unsigned port, struct buf *out);
+void web_origin(
+    const struct web *w, const char *scheme, uint32_t host, unsigned port, struct buf *out);
 /* One URL reachable from the roots: its host, kind, number, path, status,
  * and whether robots.txt allows it. */
 typedef int (*web_walk_fn)(void *arg, uint32_t host, enum web_kind kind, uint32_t num,
