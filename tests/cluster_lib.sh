@@ -77,3 +77,24 @@ cluster_hosts() {
 	awk '$2 != "1" && $4 !~ /^dns:/ { sub(/^[a-z]+:\/\//, "", $4); sub(/[:\/].*/, "", $4); print $4 }' \
 		"$TW_DIR/$1/logs/crawl.log" | sort -u
 }
+
+# cluster_resume_workers DIR: `tern resume DIR` of a two-worker job, run to
+# its end (180 s at most); fails on a non-zero exit, a sanitizer report of
+# a worker, or no summary.
+cluster_resume_workers() {
+	"$TERN" resume "$1" >resume.out 2>&1 &
+	_rpid=$!
+	track_pid $_rpid
+	_i=0
+	while kill -0 $_rpid 2>/dev/null; do
+		[ $_i -lt 1800 ] || fail "tern resume still running after 180 s: $(cat resume.out)"
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	wait $_rpid
+	_rc=$?
+	[ $_rc -eq 0 ] || fail "tern resume exited $_rc: $(cat resume.out) $(tail -5 "$1/w0.out" "$1/w1.out")"
+	grep -q Sanitizer "$1/w0.out" "$1/w1.out" &&
+		fail "sanitizer report: $(grep -A5 Sanitizer "$1/w0.out" "$1/w1.out" | head -20)"
+	grep -q "workers: .* pages" resume.out || fail "no summary: $(cat resume.out)"
+}

@@ -53,20 +53,7 @@ ls w/nats/*.ports >/dev/null 2>&1 && pgrep -f "nats-server.*$TW_DIR/w/nats" >/de
 stopped=$(wc -l <requests.tsv)
 pass "SIGTERM stopped both workers and the server after $stopped requests"
 
-"$TERN" resume w >resume.out 2>&1 &
-RPID=$!
-track_pid $RPID
-i=0
-while kill -0 $RPID 2>/dev/null; do
-	[ $i -lt 1800 ] || fail "tern resume still running after 180 s: $(cat resume.out)"
-	sleep 0.1
-	i=$((i + 1))
-done
-wait $RPID
-rc=$?
-[ $rc -eq 0 ] || fail "tern resume exited $rc: $(cat resume.out) $(tail -5 w/w0.out w/w1.out)"
-grep -q Sanitizer w/w0.out w/w1.out && fail "sanitizer report: $(grep -A5 Sanitizer w/w0.out w/w1.out | head -20)"
-grep -q "workers: .* pages" resume.out || fail "no summary: $(cat resume.out)"
+cluster_resume_workers w
 tw_stop
 cluster_requested
 dups=$(uniq -d requested.txt | wc -l)
