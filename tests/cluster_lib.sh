@@ -98,3 +98,24 @@ cluster_resume_workers() {
 		fail "sanitizer report: $(grep -A5 Sanitizer "$1/w0.out" "$1/w1.out" | head -20)"
 	grep -q "workers: .* pages" resume.out || fail "no summary: $(cat resume.out)"
 }
+
+# cluster_start_workers: `tern crawl --workers 2` of the test web into
+# $TW_DIR/w (output in w.out, pid in WPID), returned once the workers have
+# logged 300 pages (60 s at most).
+cluster_start_workers() {
+	"$TERN" crawl --workers 2 -j "$TW_DIR/w" -s "$TW_DIR/seeds.txt" \
+		--set cluster.partition-by=queue --set cluster.partitions=16 --set cluster.lease-seconds=4 \
+		--set dns.servers="$DNS_SERVER" --set fetch.allow-private-addresses=true \
+		--set politeness.min-delay-ms=100 --set politeness.delay-factor=0 \
+		--set politeness.respect-crawl-delay-up-to-seconds=0 --set crawl.max-hops=500 \
+		--set crawl.max-connections=16 >w.out 2>&1 &
+	WPID=$!
+	track_pid $WPID
+	_i=0
+	while _n=$(cat w/w0/logs/crawl.log w/w1/logs/crawl.log 2>/dev/null | grep -c ' http'); [ "${_n:-0}" -lt 300 ]; do
+		[ $_i -lt 600 ] || fail "the workers fetched fewer than 300 pages in 60 s: $(cat w.out)"
+		kill -0 $WPID || fail "tern --workers exited: $(cat w.out)"
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}

@@ -11,22 +11,7 @@ need_cmd dnsmasq nats-server
 tw_start --hosts 100 --pages 20 --links 5 --kb 2 --latency-ms 0-10
 dns_start
 cd "$TW_DIR" || fail "no work directory"
-"$TERN" crawl --workers 2 -j "$TW_DIR/w" -s "$TW_DIR/seeds.txt" \
-	--set cluster.partition-by=queue --set cluster.partitions=16 --set cluster.lease-seconds=4 \
-	--set dns.servers="$DNS_SERVER" --set fetch.allow-private-addresses=true \
-	--set politeness.min-delay-ms=100 --set politeness.delay-factor=0 \
-	--set politeness.respect-crawl-delay-up-to-seconds=0 --set crawl.max-hops=500 \
-	--set crawl.max-connections=16 >w.out 2>&1 &
-WPID=$!
-track_pid $WPID
-
-i=0
-while n=$(cat w/w0/logs/crawl.log w/w1/logs/crawl.log 2>/dev/null | grep -c ' http'); [ "${n:-0}" -lt 300 ]; do
-	[ $i -lt 600 ] || fail "the workers fetched fewer than 300 pages in 60 s: $(cat w.out)"
-	kill -0 $WPID || fail "tern --workers exited: $(cat w.out)"
-	sleep 0.1
-	i=$((i + 1))
-done
+cluster_start_workers
 "$TERN" ctl w status >status.json || fail "ctl through worker 0: $(cat status.json)"
 grep -q RUNNING status.json || fail "ctl status: $(cat status.json)"
 i=0
