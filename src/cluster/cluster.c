@@ -87,6 +87,7 @@ struct cluster {
 	 * partition's log since its last compaction (as this node saw them),
 	 * and the one compaction in progress. */
 	uint64_t *grow;
+	uint64_t *snap_bytes; /* bytes of the last snapshot this node wrote, per partition */
 	struct {
 		int active;
 		unsigned p;
@@ -556,13 +557,20 @@ static void cluster_compact_maybe(struct cluster *c)
 
 	if (c->o.compact_bytes == 0 || c->cp.active || c->leaving || c->finished)
 		return;
+	/* A compaction rewrites the partition's whole snapshot, so it waits
+	 * until the log has grown by at least the snapshot's own size too:
+	 * the snapshots then add at most as many bytes as the log received,
+	 * however long the crawl (a fixed threshold would rewrite a snapshot
+	 * of S bytes every compact-kib), and the tail stays within
+	 * max(compact-kib, snapshot). */
 	for (p = 0; p < c->np; p++)
-		if (c->grow[p] > most && lease_state_of(c->lease, p) == LEASE_HELD &&
+		if (c->grow[p] > most && c->grow[p] >= c->o.compact_bytes &&
+		    c->grow[p] >= c->snap_bytes[p] && lease_state_of(c->lease, p) == LEASE_HELD &&
 		    c->subscribed[p] == 1 && !c->rp[p].active && !c->stopping[p]) {
 			most = c->grow[p];
 			best = p;
 		}
-	if (most < c->o.compact_bytes)
+	if (most == 0)
 		return;
 	c->grow[best] = 0;
 	c->cp.active = 1;
@@ -636,6 +644,7 @@ static void cluster_compact_chunk(struct cluster *c, struct natsio_replay *e)
 	w->urls = xmalloc(w->urls_len + 1);
 	memcpy(w->urls, c->compact_out.data != NULL ? c->compact_out.data : "", w->urls_len);
 	w->dones_len = c->cp.dones.len;
+	c->snap_bytes[c->cp.p] = w->urls_len + w->dones_len;
 	w->dones = xmalloc(w->dones_len + 1);
 	memcpy(w->dones, c->cp.dones.data != NULL ? c->cp.dones.data : "", w->dones_len);
 	buf_free(&c->compact_out);
@@ -1387,6 +1396,7 @@ struct cluster *cluster_open(uv_loop_t *loop, const struct cluster_opts *o,
 	c->hold_until = xcalloc(c->np, sizeof *c->hold_until);
 	c->stuck_since = xcalloc(c->np, sizeof *c->stuck_since);
 	c->grow = xcalloc(c->np, sizeof *c->grow);
+	c->snap_bytes = xcalloc(c->np, sizeof *c->snap_bytes);
 	c->stuck_floor = xcalloc(c->np, sizeof *c->stuck_floor);
 	c->subscribed = xcalloc(c->np, 1);
 	c->rp = xcalloc(c->np, sizeof *c->rp);
@@ -1452,6 +1462,7 @@ static void cluster_free_now(struct cluster *c)
 	free(c->hold_until);
 	free(c->stuck_since);
 	free(c->grow);
+	free(c->snap_bytes);
 	cluster_compact_reset(c);
 	free(c->stuck_floor);
 	free(c->subscribed);
