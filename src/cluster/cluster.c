@@ -13,6 +13,7 @@
 
 #include "cluster/cluster.h"
 #include "cluster/clusterreport.h"
+#include "cluster/donelog.h"
 #include "cluster/mailbox.h"
 #include "cluster/natsio.h"
 #include "cluster/outbox.h"
@@ -55,6 +56,13 @@ struct cluster_replay {
 	struct fpset *done, *given;
 	struct buf pending; /* url records to schedule, in stream order */
 	size_t pos;
+	/* A continuous crawl's done records, each URI's last one (made at the
+	 * first record with a revisit), and once the log is read the text of
+	 * those whose revisit is re-created here, up to rv_pos. */
+	struct donelog *rv;
+	const char *rv_text;
+	size_t rv_len, rv_pos;
+	uint64_t waiting; /* revisits re-created */
 	uint64_t scheduled;  /* given and not done: queued again */
 	uint64_t started_ms; /* when its log began to be read */
 	uint64_t records;    /* messages of its log read */
@@ -90,8 +98,9 @@ struct cluster {
 	struct {
 		int active;
 		unsigned p;
-		struct fpset *given, *done;
-		struct buf urls, dones;
+		struct fpset *given;
+		struct donelog *done;
+		struct buf urls;
 		uint64_t records_in;
 	} cp;
 	uint64_t compactions;
@@ -215,20 +224,20 @@ int cluster_offer(struct cluster *c, const struct handoff_url *r)
 
 int cluster_seed(struct cluster *c, const char *href, int force)
 {
-	struct handoff_url r = {CURI_SEED | (force ? HANDOFF_FORCE : 0), "", href, NULL};
+	struct handoff_url r = {CURI_SEED | (force ? HANDOFF_FORCE : 0), "", href, NULL, 0, 0};
 
 	if (outbox_add_seed(c->out, href) < 0)
 		return -1;
 	return cluster_offer(c, &r) < 0 ? -1 : 0;
 }
 
-void cluster_done(struct cluster *c, const char *uri)
+void cluster_done(struct cluster *c, const struct handoff_done *d)
 {
-	int p = cluster_partition_of(c, uri);
+	int p = cluster_partition_of(c, d->uri);
 
-	outbox_done(c->out, p, uri);
+	outbox_done(c->out, p, d);
 	if (p >= 0)
-		c->grow[p] += strlen(uri) + 1;
+		c->grow[p] += strlen(d->uri) + 1 + (d->revisit_len + 2) / 3 * 4;
 }
 
 void cluster_flushed(struct cluster *c)
@@ -297,6 +306,7 @@ static void cluster_replay_reset(struct cluster_replay *r)
 	fpset_free(r->done);
 	fpset_free(r->given);
 	buf_free(&r->pending);
+	donelog_free(r->rv);
 	memset(r, 0, sizeof *r);
 }
 
@@ -476,14 +486,22 @@ static uint64_t cluster_canon_fp(struct cluster *c, const char *uri)
 	return fpset_hash(c->canon.data, c->canon.len);
 }
 
-static void cluster_replay_done_cb(void *ctx, const char *uri)
+static void cluster_replay_done_cb(void *ctx, const struct handoff_done *d)
 {
 	struct cluster_replay_ctx *x = ctx;
+	uint64_t fp;
 
-	if (canon_key(uri, x->c->o.canon_flags, &x->c->canon) < 0)
+	if (canon_key(d->uri, x->c->o.canon_flags, &x->c->canon) < 0)
 		return;
-	fpset_test_add(x->r->done, fpset_hash(x->c->canon.data, x->c->canon.len));
+	fp = fpset_hash(x->c->canon.data, x->c->canon.len);
+	fpset_test_add(x->r->done, fp);
 	x->c->h.mark_seen(x->c->h.ctx, x->c->canon.data);
+	/* A continuous crawl's URI waits for its revisit: the last record of
+	 * it says with which history and when. */
+	if (d->revisit != NULL && x->r->rv == NULL)
+		x->r->rv = donelog_new(0);
+	if (x->r->rv != NULL)
+		donelog_add(x->r->rv, fp, d);
 }
 
 static void cluster_replay_url_cb(void *ctx, const struct handoff_url *u)
@@ -527,8 +545,11 @@ static void cluster_replay_chunk(struct cluster *c, struct natsio_replay *e)
 	r->records += e->n;
 	if (e->last_seq > r->last_seq)
 		r->last_seq = e->last_seq;
-	if (e->done)
+	if (e->done) {
 		r->complete = 1;
+		if (r->rv != NULL)
+			r->rv_text = donelog_finish(r->rv, &r->rv_len);
+	}
 }
 
 /* Compaction (doc/cluster.md, "A bounded stream"): a held partition whose
@@ -543,9 +564,8 @@ static void cluster_replay_chunk(struct cluster *c, struct natsio_replay *e)
 static void cluster_compact_reset(struct cluster *c)
 {
 	fpset_free(c->cp.given);
-	fpset_free(c->cp.done);
+	donelog_free(c->cp.done);
 	buf_free(&c->cp.urls);
-	buf_free(&c->cp.dones);
 	memset(&c->cp, 0, sizeof c->cp);
 }
 
@@ -568,16 +588,15 @@ static void cluster_compact_maybe(struct cluster *c)
 	c->cp.active = 1;
 	c->cp.p = best;
 	c->cp.given = fpset_exact();
-	c->cp.done = fpset_exact();
+	c->cp.done = donelog_new(1);
 	cluster_send_part(c, NATSIO_COMPACT_READ, best, 0);
 }
 
-static void cluster_compact_done_cb(void *ctx, const char *uri)
+static void cluster_compact_done_cb(void *ctx, const struct handoff_done *d)
 {
 	struct cluster *c = ctx;
 
-	if (!fpset_test_add(c->cp.done, cluster_canon_fp(c, uri)))
-		handoff_append_done(&c->cp.dones, uri);
+	donelog_add(c->cp.done, cluster_canon_fp(c, d->uri), d);
 }
 
 static void cluster_compact_url_cb(void *ctx, const struct handoff_url *u)
@@ -593,14 +612,15 @@ static void cluster_compact_keep_cb(void *ctx, const struct handoff_url *u)
 	struct cluster *c = ctx;
 	struct buf *out = c->cp.active ? &c->compact_out : NULL;
 
-	if (out != NULL && !fpset_has(c->cp.done, cluster_canon_fp(c, u->uri)))
+	if (out != NULL && !donelog_has(c->cp.done, cluster_canon_fp(c, u->uri)))
 		handoff_append_url(out, u);
 }
 
 static void cluster_compact_chunk(struct cluster *c, struct natsio_replay *e)
 {
 	struct natsio_compact *w;
-	size_t i;
+	const char *dones;
+	size_t i, dones_len;
 
 	if (!c->cp.active || e->partition != c->cp.p)
 		return;
@@ -623,7 +643,9 @@ static void cluster_compact_chunk(struct cluster *c, struct natsio_replay *e)
 	}
 	if (!e->done)
 		return;
-	/* Given and done: only the done record is needed. */
+	/* Given and done: only the done record is needed, the last one of
+	 * each URI (a continuous crawl's holds its latest history). */
+	dones = donelog_finish(c->cp.done, &dones_len);
 	buf_reset(&c->compact_out);
 	if (c->cp.urls.len > 0)
 		handoff_parse_urls(
@@ -635,9 +657,9 @@ static void cluster_compact_chunk(struct cluster *c, struct natsio_replay *e)
 	w->urls_len = c->compact_out.len;
 	w->urls = xmalloc(w->urls_len + 1);
 	memcpy(w->urls, c->compact_out.data != NULL ? c->compact_out.data : "", w->urls_len);
-	w->dones_len = c->cp.dones.len;
+	w->dones_len = dones_len;
 	w->dones = xmalloc(w->dones_len + 1);
-	memcpy(w->dones, c->cp.dones.data != NULL ? c->cp.dones.data : "", w->dones_len);
+	memcpy(w->dones, dones, w->dones_len);
 	buf_free(&c->compact_out);
 	mailbox_to_thread(c->mb, &w->it);
 }
@@ -655,7 +677,7 @@ static void cluster_compacted(struct cluster *c, struct natsio_part *e)
 		    "cluster: partition %u: log compacted through sequence %" PRIu64 ": %" PRIu64
 		    " messages read, %zu URIs given, %zu done, kept once each",
 		    e->partition, e->start_seq, c->cp.records_in, fpset_count(c->cp.given),
-		    fpset_count(c->cp.done));
+		    donelog_count(c->cp.done));
 	}
 	cluster_compact_reset(c);
 }
@@ -669,6 +691,16 @@ static void cluster_replay_schedule_cb(void *ctx, const struct handoff_url *u)
 	x->c->replayed++;
 	x->r->scheduled++;
 	x->c->h.schedule(x->c->h.ctx, u, 1);
+}
+
+static void cluster_replay_revisit_cb(void *ctx, const struct handoff_done *d)
+{
+	struct cluster_replay_ctx *x = ctx;
+
+	if (d->revisit == NULL)
+		return;
+	x->r->waiting++;
+	x->c->h.revisit(x->c->h.ctx, d);
 }
 
 /* A replay whose log is read subscribes to its partition's live
@@ -706,14 +738,31 @@ static size_t cluster_replay_feed(struct cluster *c, size_t budget)
 			r->pos += n;
 			used++;
 		}
-		if (r->pos >= r->pending.len) {
+		/* A continuous crawl's URIs visited here before wait for their
+		 * revisits again, with their histories. */
+		while (r->pos >= r->pending.len && r->rv_pos < r->rv_len && used < budget) {
+			const char *start = r->rv_text + r->rv_pos;
+			const char *nl = memchr(start, '\n', r->rv_len - r->rv_pos);
+			size_t n = (size_t)(nl - start) + 1;
+			char *line = xstrndup(start, n);
+			char *err = NULL;
+			if (handoff_parse_done(line, n, cluster_replay_revisit_cb, &x, &err) < 0) {
+				cluster_log(c, "cluster: partition %u: %s", p, err);
+				free(err);
+			}
+			free(line);
+			r->rv_pos += n;
+			used++;
+		}
+		if (r->pos >= r->pending.len && r->rv_pos >= r->rv_len) {
 			if (r->last_seq > 0)
 				cluster_log(c,
 				    "cluster: partition %u: log replayed through sequence %" PRIu64
 				    ": %zu URIs handed to it, %zu done, %" PRIu64
-				    " queued again (%" PRIu64 " messages in %" PRIu64 " ms)",
+				    " queued again, %" PRIu64 " waiting for their revisits (%" PRIu64
+				    " messages in %" PRIu64 " ms)",
 				    p, r->last_seq, fpset_count(r->given), fpset_count(r->done),
-				    r->scheduled, r->records, cluster_now() - r->started_ms);
+				    r->scheduled, r->waiting, r->records, cluster_now() - r->started_ms);
 			cluster_replay_reset(r);
 			if (lease_state_of(c->lease, p) == LEASE_REPLAYING && !c->leaving)
 				lease_replayed(c->lease, p);
@@ -1194,7 +1243,7 @@ static void cluster_on_event(struct cluster *c, struct mbox_item *it)
 		break;
 	case NATSIO_EV_SEED: {
 		struct natsio_text *t = (struct natsio_text *)it;
-		handoff_parse_done(t->data, t->len, cluster_seed_cb, c, NULL);
+		handoff_parse_seeds(t->data, t->len, cluster_seed_cb, c, NULL);
 		break;
 	}
 	case NATSIO_EV_LINK: {

@@ -1,6 +1,7 @@
 /* Stream records: writer and strict parsers. */
 #include <stdlib.h>
 #include <string.h>
+#include <openssl/evp.h>
 #include "lib/handoff.h"
 #include "lib/xmalloc.h"
 
@@ -35,7 +36,9 @@ int handoff_append_url(struct buf *msg, const struct handoff_url *r)
 	size_t vl = r->via != NULL ? strlen(r->via) : 0;
 
 	if (r->flags > HANDOFF_FLAGS_MAX || !handoff_hops_ok(r->hops != NULL ? r->hops : "", hl) ||
-	    !handoff_uri_ok(r->uri, ul) || (r->via != NULL && !handoff_uri_ok(r->via, vl)))
+	    !handoff_uri_ok(r->uri, ul) || (r->via != NULL && !handoff_uri_ok(r->via, vl)) ||
+	    r->interval_s < 0 || r->interval_s > HANDOFF_INTERVAL_MAX || r->precedence < 0 ||
+	    r->precedence > HANDOFF_PRECEDENCE_MAX)
 		return -1;
 	buf_appendu(msg, r->flags);
 	buf_appendc(msg, ' ');
@@ -50,17 +53,43 @@ int handoff_append_url(struct buf *msg, const struct handoff_url *r)
 		buf_append(msg, r->via, vl);
 	else
 		buf_appendc(msg, '-');
+	if (r->interval_s != 0 || r->precedence != 0)
+		buf_appendf(msg, " %lld:%d", (long long)r->interval_s, r->precedence);
 	buf_appendc(msg, '\n');
 	return 0;
 }
 
-int handoff_append_done(struct buf *msg, const char *uri)
+int handoff_append_seed(struct buf *msg, const char *uri)
 {
 	size_t ul = strlen(uri);
 
 	if (!handoff_uri_ok(uri, ul))
 		return -1;
 	buf_append(msg, uri, ul);
+	buf_appendc(msg, '\n');
+	return 0;
+}
+
+int handoff_append_done(struct buf *msg, const struct handoff_done *d)
+{
+	size_t start = msg->len, n;
+
+	if (handoff_append_seed(msg, d->uri) < 0)
+		return -1;
+	if (d->revisit == NULL)
+		return 0;
+	if (d->revisit_len == 0 || d->revisit_len > (1u << 24)) {
+		msg->len = start;
+		return -1;
+	}
+	/* Base64 through OpenSSL's encoder: the record is binary and a line
+	 * holds no control bytes. */
+	msg->len--;
+	buf_appendc(msg, ' ');
+	n = 4 * ((d->revisit_len + 2) / 3);
+	buf_reserve(msg, n + 2);
+	EVP_EncodeBlock((unsigned char *)msg->data + msg->len, d->revisit, (int)d->revisit_len);
+	msg->len += n;
 	buf_appendc(msg, '\n');
 	return 0;
 }
@@ -91,10 +120,44 @@ static int handoff_line(char **p, char *end, char **line, size_t *n)
 	return 1;
 }
 
+/* A decimal without leading zeros (but "0") of at most max: its value, or
+ * -1. */
+static long long handoff_decimal(const char *s, size_t n, long long max)
+{
+	long long v = 0;
+	size_t i;
+
+	if (n == 0 || n > 12 || (n > 1 && s[0] == '0'))
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v <= max ? v : -1;
+}
+
+/* A url record's HINT field "INTERVAL:PRECEDENCE": 0, or -1. */
+static int handoff_hint(const char *s, struct handoff_url *r)
+{
+	const char *colon = strchr(s, ':');
+	long long iv, pr;
+
+	if (colon == NULL)
+		return -1;
+	iv = handoff_decimal(s, (size_t)(colon - s), HANDOFF_INTERVAL_MAX);
+	pr = handoff_decimal(colon + 1, strlen(colon + 1), HANDOFF_PRECEDENCE_MAX);
+	if (iv < 0 || pr < 0 || (iv == 0 && pr == 0))
+		return -1;
+	r->interval_s = iv;
+	r->precedence = (int)pr;
+	return 0;
+}
+
 int handoff_parse_urls(char *data, size_t len, void (*fn)(void *ctx, const struct handoff_url *r),
     void *ctx, char **err)
 {
-	char *p = data, *end = data + len, *line, *f[4];
+	char *p = data, *end = data + len, *line, *f[5];
 	size_t n, lineno = 0, k;
 	int rc;
 
@@ -104,18 +167,25 @@ int handoff_parse_urls(char *data, size_t len, void (*fn)(void *ctx, const struc
 		unsigned long flags;
 
 		lineno++;
+		memset(&r, 0, sizeof r);
+		f[4] = NULL;
 		for (k = 0; k < 4; k++) {
 			f[k] = q;
-			sp = k < 3 ? memchr(q, ' ', (size_t)(line + n - q)) : NULL;
+			sp = memchr(q, ' ', (size_t)(line + n - q));
 			if (k < 3) {
 				if (sp == NULL)
 					return handoff_fail(err, lineno, "fewer than 4 fields");
 				*sp = '\0';
 				q = sp + 1;
+			} else if (sp != NULL) {
+				*sp = '\0';
+				f[4] = sp + 1;
 			}
 		}
-		if (memchr(f[3], ' ', strlen(f[3])) != NULL)
-			return handoff_fail(err, lineno, "more than 4 fields");
+		if (f[4] != NULL && memchr(f[4], ' ', strlen(f[4])) != NULL)
+			return handoff_fail(err, lineno, "more than 5 fields");
+		if (f[4] != NULL && handoff_hint(f[4], &r) < 0)
+			return handoff_fail(err, lineno, "bad hint");
 		if (f[0][0] < '0' || f[0][0] > '9' || strlen(f[0]) > 5)
 			return handoff_fail(err, lineno, "bad flags");
 		flags = strtoul(f[0], &sp, 10);
@@ -137,7 +207,80 @@ int handoff_parse_urls(char *data, size_t len, void (*fn)(void *ctx, const struc
 	return rc < 0 ? handoff_fail(err, lineno + 1, "no newline at its end") : 0;
 }
 
-int handoff_parse_done(
+/* Decodes the base64 of a done record's REVISIT field into out: 0, or -1
+ * for anything but canonical padded base64 (so that a record accepted
+ * writes back the same bytes). */
+static int handoff_unbase64(const char *s, size_t n, struct buf *out, struct buf *check)
+{
+	size_t i, pad = 0;
+	int got;
+
+	if (n == 0 || n % 4 != 0 || n > (1u << 25))
+		return -1;
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+		if (c == '=' && i >= n - 2) {
+			pad++;
+			continue;
+		}
+		if (pad > 0 || !((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+				   (c >= '0' && c <= '9') || c == '+' || c == '/'))
+			return -1;
+	}
+	buf_reset(out);
+	buf_reserve(out, n / 4 * 3 + 1);
+	got = EVP_DecodeBlock((unsigned char *)out->data, (const unsigned char *)s, (int)n);
+	if (got < 0 || (size_t)got != n / 4 * 3)
+		return -1;
+	out->len = (size_t)got - pad;
+	if (out->len == 0)
+		return -1;
+	buf_reset(check);
+	buf_reserve(check, n + 1);
+	EVP_EncodeBlock((unsigned char *)check->data, (const unsigned char *)out->data, (int)out->len);
+	return memcmp(check->data, s, n) == 0 ? 0 : -1;
+}
+
+int handoff_parse_done(char *data, size_t len, void (*fn)(void *ctx, const struct handoff_done *d),
+    void *ctx, char **err)
+{
+	char *p = data, *end = data + len, *line;
+	struct buf rec = BUF_INIT, check = BUF_INIT;
+	const char *why = NULL;
+	size_t n, lineno = 0;
+	int rc;
+
+	while ((rc = handoff_line(&p, end, &line, &n)) == 1) {
+		struct handoff_done d;
+		char *sp = memchr(line, ' ', n);
+		size_t ul = sp != NULL ? (size_t)(sp - line) : n;
+
+		lineno++;
+		memset(&d, 0, sizeof d);
+		if (!handoff_uri_ok(line, ul)) {
+			why = "bad URI";
+			break;
+		}
+		if (sp != NULL) {
+			*sp = '\0';
+			if (handoff_unbase64(sp + 1, n - ul - 1, &rec, &check) < 0) {
+				why = "bad revisit record";
+				break;
+			}
+			d.revisit = (const unsigned char *)rec.data;
+			d.revisit_len = rec.len;
+		}
+		d.uri = line;
+		fn(ctx, &d);
+	}
+	buf_free(&rec);
+	buf_free(&check);
+	if (why != NULL)
+		return handoff_fail(err, lineno, why);
+	return rc < 0 ? handoff_fail(err, lineno + 1, "no newline at its end") : 0;
+}
+
+int handoff_parse_seeds(
     char *data, size_t len, void (*fn)(void *ctx, const char *uri), void *ctx, char **err)
 {
 	char *p = data, *end = data + len, *line;
