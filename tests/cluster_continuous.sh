@@ -1,0 +1,102 @@
+#!/bin/sh
+# A continuous crawl in a cluster (doc/cluster.md, "Continuous crawls"):
+# three nodes revisit the test web's unchanging pages every 1-2 s; once
+# every page has been visited twice, one node is killed with -9 and never
+# restarted. Its partitions' revisit schedules and fetch histories were in
+# the stream (done records carrying each URI's frontier record, compacted
+# into snapshots every 4 KiB), so:
+#   - every URI the dead node ever visited is visited again by a survivor
+#     after the kill (none dropped out of the cycle);
+#   - each unchanging page that sends validators answers 304 to a
+#     survivor's first visit of it after the kill: its history came along
+#     (without it the survivor would send no validators and get a 200);
+#   - per host, no two requests are in flight at once, whichever node sent
+#     them, and none closer than the politeness delay (the server's log);
+#   - the survivors rebuilt the dead node's partitions with URIs waiting
+#     for their revisits, and `tern ctl stop` on one stops both, cleanly.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/cluster_lib.sh"
+need_cmd dnsmasq nats-server
+
+TW_NO_MANIFEST=1
+tw_start --hosts 8 --pages 2 --change-periods 0
+dns_start
+nats_start
+cd "$TW_DIR" || fail "no work directory"
+for h in 0 1 2 3 4 5 6 7; do
+	tw_url $h /v/
+done >seeds
+CLUSTER_ID=cont
+CLUSTER_COMPACT_KIB=4
+set -- --set crawl.mode=continuous \
+	--set revisit.initial-interval-seconds=1 \
+	--set revisit.min-interval-seconds=1 \
+	--set revisit.max-interval-seconds=2
+cluster_node n0 -s "$TW_DIR/seeds" "$@"
+cluster_node n1 "$@"
+cluster_node n2 "$@"
+
+# The /v/ index of each host and its 8 unchanging pages (4 kinds x 2).
+want=$((8 * 9))
+# visited_twice: how many page URLs the server served twice or more.
+visited_twice() {
+	awk -F'\t' '$4 ~ /^\/v\// { n[$3 $4]++ } END { for (u in n) if (n[u] >= 2) c++; print c + 0 }' requests.tsv
+}
+i=0
+while [ "$(visited_twice)" -lt $want ]; do
+	[ $i -lt 400 ] || fail "only $(visited_twice) of $want pages visited twice in 40 s"
+	for n in n0 n1 n2; do
+		eval "kill -0 \$NODE_PID_$n" 2>/dev/null || fail "$n exited: $(tail -3 $n.out)"
+	done
+	sleep 0.1
+	i=$((i + 1))
+done
+pass "every one of the $want pages visited twice"
+n1_uris=$(awk '$4 ~ /^http/ && $4 !~ /robots\.txt$/ { print $4 }' n1/logs/crawl.log | sort -u)
+[ -n "$n1_uris" ] || fail "n1 visited nothing"
+echo "$n1_uris" >n1_uris.txt
+
+kill -9 "$NODE_PID_n1"
+killed=$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)
+wait "$NODE_PID_n1" 2>/dev/null
+pass "n1 killed with -9 after visiting $(wc -l <n1_uris.txt) URIs"
+
+# after: the URIs the survivors visited (logged) after the kill.
+after() {
+	cat n0/logs/crawl.log n2/logs/crawl.log |
+		awk -v k="$killed" '$1 > k && $4 ~ /^http/ { print $4 }' | sort -u >after.txt
+	comm -23 n1_uris.txt after.txt | wc -l
+}
+i=0
+while [ "$(after)" -gt 0 ]; do
+	[ $i -lt 300 ] || fail "$(after) of n1's URIs not visited again 30 s after its death: $(comm -23 n1_uris.txt after.txt | head -3)"
+	sleep 0.1
+	i=$((i + 1))
+done
+pass "every URI n1 visited was visited again by a survivor after its death"
+# A full cycle more, so that the visits checked below are the survivors'.
+sleep 2
+
+"$TERN" ctl n0 stop >ctl.out 2>&1 || fail "tern ctl stop: $(cat ctl.out)"
+cluster_wait n0 30
+cluster_wait n2 30
+tw_stop
+
+# The first visit after the kill of each of n1's unchanging pages with
+# validators: a 304.
+for u in $(grep -E '/v/0/(both|etag|lastmod)/' n1_uris.txt); do
+	st=$(cat n0/logs/crawl.log n2/logs/crawl.log | sort |
+		awk -v k="$killed" -v u="$u" '$1 > k && $4 == u { print $2; exit }')
+	[ "$st" = 304 ] || fail "$u: the first visit after n1's death got ${st:-nothing}, not 304 (its fetch history did not travel)"
+done
+pass "the survivors' first visits of n1's pages with validators were answered 304: their histories travelled"
+
+cluster_no_overlap
+pass "no host had two requests in flight at once, nor closer than the politeness delay"
+
+grep -h "waiting for their revisits" n0/logs/tern.log n2/logs/tern.log |
+	grep -qv " 0 waiting for their revisits" ||
+	fail "no replay re-created a waiting revisit: $(grep -h 'log replayed' n0/logs/tern.log n2/logs/tern.log | tail -3)"
+grep -qh "log compacted" n0/logs/tern.log n1/logs/tern.log n2/logs/tern.log ||
+	fail "no partition was compacted"
+pass "the survivors rebuilt n1's partitions with their revisits, across compactions"
