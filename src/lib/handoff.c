@@ -1,7 +1,6 @@
 /* Stream records: writer and strict parsers. */
 #include <stdlib.h>
 #include <string.h>
-#include <openssl/evp.h>
 #include "lib/handoff.h"
 #include "lib/xmalloc.h"
 
@@ -70,9 +69,51 @@ int handoff_append_seed(struct buf *msg, const char *uri)
 	return 0;
 }
 
+/* RFC 4648 base64, padded, written here rather than taken from OpenSSL:
+ * this floor does no I/O and links no I/O library, and the decoder must
+ * be strict (canonical input only) where EVP_DecodeBlock is lenient. */
+static const char handoff_b64[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static void handoff_base64(struct buf *out, const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 3 <= n; i += 3) {
+		unsigned long v = (unsigned long)p[i] << 16 | (unsigned long)p[i + 1] << 8 | p[i + 2];
+		buf_appendc(out, handoff_b64[v >> 18 & 63]);
+		buf_appendc(out, handoff_b64[v >> 12 & 63]);
+		buf_appendc(out, handoff_b64[v >> 6 & 63]);
+		buf_appendc(out, handoff_b64[v & 63]);
+	}
+	if (n - i == 1) {
+		unsigned long v = (unsigned long)p[i] << 16;
+		buf_appendc(out, handoff_b64[v >> 18 & 63]);
+		buf_appendc(out, handoff_b64[v >> 12 & 63]);
+		buf_appends(out, "==");
+	} else if (n - i == 2) {
+		unsigned long v = (unsigned long)p[i] << 16 | (unsigned long)p[i + 1] << 8;
+		buf_appendc(out, handoff_b64[v >> 18 & 63]);
+		buf_appendc(out, handoff_b64[v >> 12 & 63]);
+		buf_appendc(out, handoff_b64[v >> 6 & 63]);
+		buf_appendc(out, '=');
+	}
+}
+
+static int handoff_b64_value(char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
 int handoff_append_done(struct buf *msg, const struct handoff_done *d)
 {
-	size_t start = msg->len, n;
+	size_t start = msg->len;
 
 	if (handoff_append_seed(msg, d->uri) < 0)
 		return -1;
@@ -82,14 +123,10 @@ int handoff_append_done(struct buf *msg, const struct handoff_done *d)
 		msg->len = start;
 		return -1;
 	}
-	/* Base64 through OpenSSL's encoder: the record is binary and a line
-	 * holds no control bytes. */
+	/* The record is binary; a line holds no control bytes nor spaces. */
 	msg->len--;
 	buf_appendc(msg, ' ');
-	n = 4 * ((d->revisit_len + 2) / 3);
-	buf_reserve(msg, n + 2);
-	EVP_EncodeBlock((unsigned char *)msg->data + msg->len, d->revisit, (int)d->revisit_len);
-	msg->len += n;
+	handoff_base64(msg, d->revisit, d->revisit_len);
 	buf_appendc(msg, '\n');
 	return 0;
 }
@@ -208,44 +245,42 @@ int handoff_parse_urls(char *data, size_t len, void (*fn)(void *ctx, const struc
 }
 
 /* Decodes the base64 of a done record's REVISIT field into out: 0, or -1
- * for anything but canonical padded base64 (so that a record accepted
- * writes back the same bytes). */
-static int handoff_unbase64(const char *s, size_t n, struct buf *out, struct buf *check)
+ * for anything but canonical padded base64 (the bits a last quantum leaves
+ * over are 0), so that a record accepted writes back the same bytes. */
+static int handoff_unbase64(const char *s, size_t n, struct buf *out)
 {
 	size_t i, pad = 0;
-	int got;
 
 	if (n == 0 || n % 4 != 0 || n > (1u << 25))
 		return -1;
-	for (i = 0; i < n; i++) {
-		char c = s[i];
-		if (c == '=' && i >= n - 2) {
-			pad++;
-			continue;
-		}
-		if (pad > 0 || !((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-				   (c >= '0' && c <= '9') || c == '+' || c == '/'))
+	if (s[n - 1] == '=')
+		pad = s[n - 2] == '=' ? 2 : 1;
+	buf_reset(out);
+	for (i = 0; i < n; i += 4) {
+		int a = handoff_b64_value(s[i]), b = handoff_b64_value(s[i + 1]);
+		int c = i + 4 == n && pad == 2 ? 0 : handoff_b64_value(s[i + 2]);
+		int e = i + 4 == n && pad >= 1 ? 0 : handoff_b64_value(s[i + 3]);
+		unsigned long v;
+		if (a < 0 || b < 0 || c < 0 || e < 0)
+			return -1;
+		v = (unsigned long)a << 18 | (unsigned long)b << 12 | (unsigned long)c << 6 |
+		    (unsigned long)e;
+		buf_appendc(out, (char)(v >> 16 & 255));
+		if (i + 4 < n || pad < 2)
+			buf_appendc(out, (char)(v >> 8 & 255));
+		if (i + 4 < n || pad < 1)
+			buf_appendc(out, (char)(v & 255));
+		if (i + 4 == n && ((pad == 2 && (v & 0xffff) != 0) || (pad == 1 && (v & 0xff) != 0)))
 			return -1;
 	}
-	buf_reset(out);
-	buf_reserve(out, n / 4 * 3 + 1);
-	got = EVP_DecodeBlock((unsigned char *)out->data, (const unsigned char *)s, (int)n);
-	if (got < 0 || (size_t)got != n / 4 * 3)
-		return -1;
-	out->len = (size_t)got - pad;
-	if (out->len == 0)
-		return -1;
-	buf_reset(check);
-	buf_reserve(check, n + 1);
-	EVP_EncodeBlock((unsigned char *)check->data, (const unsigned char *)out->data, (int)out->len);
-	return memcmp(check->data, s, n) == 0 ? 0 : -1;
+	return 0;
 }
 
 int handoff_parse_done(char *data, size_t len, void (*fn)(void *ctx, const struct handoff_done *d),
     void *ctx, char **err)
 {
 	char *p = data, *end = data + len, *line;
-	struct buf rec = BUF_INIT, check = BUF_INIT;
+	struct buf rec = BUF_INIT;
 	const char *why = NULL;
 	size_t n, lineno = 0;
 	int rc;
@@ -263,7 +298,7 @@ int handoff_parse_done(char *data, size_t len, void (*fn)(void *ctx, const struc
 		}
 		if (sp != NULL) {
 			*sp = '\0';
-			if (handoff_unbase64(sp + 1, n - ul - 1, &rec, &check) < 0) {
+			if (handoff_unbase64(sp + 1, n - ul - 1, &rec) < 0) {
 				why = "bad revisit record";
 				break;
 			}
@@ -274,7 +309,6 @@ int handoff_parse_done(char *data, size_t len, void (*fn)(void *ctx, const struc
 		fn(ctx, &d);
 	}
 	buf_free(&rec);
-	buf_free(&check);
 	if (why != NULL)
 		return handoff_fail(err, lineno, why);
 	return rc < 0 ? handoff_fail(err, lineno + 1, "no newline at its end") : 0;

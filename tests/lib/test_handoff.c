@@ -32,6 +32,15 @@ static void test_handoff_collect_done(void *ctx, const struct handoff_done *d)
 	buf_appendc(b, ']');
 }
 
+static void test_handoff_same_revisit(void *ctx, const struct handoff_done *d)
+{
+	const struct handoff_done *want = ctx;
+
+	assert_string_equal(d->uri, want->uri);
+	assert_int_equal(d->revisit_len, want->revisit_len);
+	assert_memory_equal(d->revisit, want->revisit, d->revisit_len);
+}
+
 static void test_handoff_collect_seed(void *ctx, const char *uri)
 {
 	struct buf *b = ctx;
@@ -90,6 +99,20 @@ static void test_handoff_roundtrip(void **state)
 	assert_string_equal(got.data, "[http://a/][http://b/c][http://r/|\x02x]"
 				      "[http://r/2|\x02\x01\xff][http://r/3|\x02" "abc]");
 	assert_int_equal(handoff_parse_done(msg.data, 0, test_handoff_collect_done, &got, &err), 0);
+	/* Every length and byte value goes through base64 and back. */
+	for (i = 1; i <= 300; i++) {
+		unsigned char raw[300];
+		struct handoff_done d = {"http://z/", raw, i};
+		size_t k;
+		for (k = 0; k < i; k++)
+			raw[k] = (unsigned char)(k * 37 + i * 11);
+		buf_reset(&msg);
+		buf_reset(&got);
+		assert_int_equal(handoff_append_done(&msg, &d), 0);
+		assert_int_equal(msg.len, 10 + (i + 2) / 3 * 4 + 1);
+		assert_int_equal(
+		    handoff_parse_done(msg.data, msg.len, test_handoff_same_revisit, &d, &err), 0);
+	}
 	buf_reset(&msg);
 	buf_reset(&got);
 	assert_int_equal(handoff_append_seed(&msg, "http://s/"), 0);
