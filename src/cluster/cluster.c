@@ -62,7 +62,7 @@ struct cluster_replay {
 	struct donelog *rv;
 	const char *rv_text;
 	size_t rv_len, rv_pos;
-	uint64_t waiting; /* revisits re-created */
+	uint64_t waiting;    /* revisits re-created */
 	uint64_t scheduled;  /* given and not done: queued again */
 	uint64_t started_ms; /* when its log began to be read */
 	uint64_t records;    /* messages of its log read */
@@ -759,10 +759,12 @@ static size_t cluster_replay_feed(struct cluster *c, size_t budget)
 				cluster_log(c,
 				    "cluster: partition %u: log replayed through sequence %" PRIu64
 				    ": %zu URIs handed to it, %zu done, %" PRIu64
-				    " queued again, %" PRIu64 " waiting for their revisits (%" PRIu64
-				    " messages in %" PRIu64 " ms)",
+				    " queued again, %" PRIu64
+				    " waiting for their revisits (%" PRIu64 " messages in %" PRIu64
+				    " ms)",
 				    p, r->last_seq, fpset_count(r->given), fpset_count(r->done),
-				    r->scheduled, r->waiting, r->records, cluster_now() - r->started_ms);
+				    r->scheduled, r->waiting, r->records,
+				    cluster_now() - r->started_ms);
 			cluster_replay_reset(r);
 			if (lease_state_of(c->lease, p) == LEASE_REPLAYING && !c->leaving)
 				lease_replayed(c->lease, p);

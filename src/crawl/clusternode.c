@@ -135,8 +135,8 @@ static int clusternode_drop(void *ctx, unsigned p)
 	}
 	if (dropped > 0) {
 		char *msg = xasprintf(
-		    "cluster: partition %u: %ld queued URIs dropped (the stream has them)", p,
-		    dropped);
+		    "cluster: partition %u: %ld queued or waiting URIs dropped (the stream has them)",
+		    p, dropped);
 		n->env.log(n->env.ctx, msg);
 		free(msg);
 	}
@@ -280,10 +280,10 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 			return 1;
 		}
 		if (dropped > 0) {
-			char *msg =
-			    xasprintf("cluster: %ld URIs the store queued dropped; the partitions "
-				      "this node claims are rebuilt from the stream",
-				dropped);
+			char *msg = xasprintf(
+			    "cluster: %ld URIs the store queued or kept waiting dropped; the partitions "
+			    "this node claims are rebuilt from the stream",
+			    dropped);
 			n->env.log(n->env.ctx, msg);
 			free(msg);
 		}

@@ -64,8 +64,8 @@ void schedule_set_dns(struct schedule *s, struct dns *dns)
 }
 
 void schedule_set_handoff(struct schedule *s,
-    int (*handoff)(void *ctx, const char *href, const char *via, const char *hops,
-	unsigned flags, int force, const struct schedule_hint *hint),
+    int (*handoff)(void *ctx, const char *href, const char *via, const char *hops, unsigned flags,
+	int force, const struct schedule_hint *hint),
     void *ctx)
 {
 	s->o.handoff = handoff;

@@ -45,8 +45,8 @@ void schedule_free(struct schedule *s);
 void schedule_set_dns(struct schedule *s, struct dns *dns);
 /* Cluster mode: where URIs past the scope go (schedule_opts.handoff). */
 void schedule_set_handoff(struct schedule *s,
-    int (*handoff)(void *ctx, const char *href, const char *via, const char *hops,
-	unsigned flags, int force, const struct schedule_hint *hint),
+    int (*handoff)(void *ctx, const char *href, const char *via, const char *hops, unsigned flags,
+	int force, const struct schedule_hint *hint),
     void *ctx);
 
 /* Schedules a discovered absolute URI: frontier_schedule's answer (1 new,

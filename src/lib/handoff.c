@@ -80,7 +80,8 @@ static void handoff_base64(struct buf *out, const unsigned char *p, size_t n)
 	size_t i;
 
 	for (i = 0; i + 3 <= n; i += 3) {
-		unsigned long v = (unsigned long)p[i] << 16 | (unsigned long)p[i + 1] << 8 | p[i + 2];
+		unsigned long v =
+		    (unsigned long)p[i] << 16 | (unsigned long)p[i + 1] << 8 | p[i + 2];
 		buf_appendc(out, handoff_b64[v >> 18 & 63]);
 		buf_appendc(out, handoff_b64[v >> 12 & 63]);
 		buf_appendc(out, handoff_b64[v >> 6 & 63]);
@@ -270,7 +271,8 @@ static int handoff_unbase64(const char *s, size_t n, struct buf *out)
 			buf_appendc(out, (char)(v >> 8 & 255));
 		if (i + 4 < n || pad < 1)
 			buf_appendc(out, (char)(v & 255));
-		if (i + 4 == n && ((pad == 2 && (v & 0xffff) != 0) || (pad == 1 && (v & 0xff) != 0)))
+		if (i + 4 == n &&
+		    ((pad == 2 && (v & 0xffff) != 0) || (pad == 1 && (v & 0xff) != 0)))
 			return -1;
 	}
 	return 0;

@@ -85,7 +85,10 @@ static void test_handoff_roundtrip(void **state)
 		struct handoff_done a = {"http://a/", NULL, 0}, b = {"http://b/c", NULL, 0};
 		struct handoff_done r1 = {"http://r/", (const unsigned char *)"\x02x", 2};
 		struct handoff_done r2 = {"http://r/2", (const unsigned char *)"\x02\x01\xff", 3};
-		struct handoff_done r3 = {"http://r/3", (const unsigned char *)"\x02" "abc", 4};
+		struct handoff_done r3 = {"http://r/3",
+		    (const unsigned char *)"\x02"
+					   "abc",
+		    4};
 		assert_int_equal(handoff_append_done(&msg, &a), 0);
 		assert_int_equal(handoff_append_done(&msg, &b), 0);
 		assert_int_equal(handoff_append_done(&msg, &r1), 0);
@@ -96,8 +99,10 @@ static void test_handoff_roundtrip(void **state)
 	    "http://a/\nhttp://b/c\nhttp://r/ Ang=\nhttp://r/2 AgH/\nhttp://r/3 AmFiYw==\n");
 	assert_int_equal(
 	    handoff_parse_done(msg.data, msg.len, test_handoff_collect_done, &got, &err), 0);
-	assert_string_equal(got.data, "[http://a/][http://b/c][http://r/|\x02x]"
-				      "[http://r/2|\x02\x01\xff][http://r/3|\x02" "abc]");
+	assert_string_equal(got.data,
+	    "[http://a/][http://b/c][http://r/|\x02x]"
+	    "[http://r/2|\x02\x01\xff][http://r/3|\x02"
+	    "abc]");
 	assert_int_equal(handoff_parse_done(msg.data, 0, test_handoff_collect_done, &got, &err), 0);
 	/* Every length and byte value goes through base64 and back. */
 	for (i = 1; i <= 300; i++) {
@@ -205,14 +210,19 @@ static void test_handoff_refuses(void **state)
 	}
 	{
 		static const char *bad_done[] = {
-		    "http://a/ \n", "http://a/ Ang\n", "http://a/ Anh=\n", "http://a/ A=ng\n",
-		    "http://a/ Ang= x\n", "http://a/ ====\n", "http://a/ An\x01=\n",
+		    "http://a/ \n",
+		    "http://a/ Ang\n",
+		    "http://a/ Anh=\n",
+		    "http://a/ A=ng\n",
+		    "http://a/ Ang= x\n",
+		    "http://a/ ====\n",
+		    "http://a/ An\x01=\n",
 		};
 		for (i = 0; i < sizeof bad_done / sizeof bad_done[0]; i++) {
 			char *copy = strdup(bad_done[i]), *err = NULL;
 			buf_reset(&got);
-			if (handoff_parse_done(copy, strlen(copy), test_handoff_collect_done, &got,
-				&err) != -1 ||
+			if (handoff_parse_done(
+				copy, strlen(copy), test_handoff_collect_done, &got, &err) != -1 ||
 			    err == NULL || strcmp(err, "record 1: bad revisit record") != 0)
 				fail_msg("\"%s\": %s", bad_done[i], err ? err : "accepted");
 			assert_true(got.len == 0);
