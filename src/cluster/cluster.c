@@ -905,9 +905,10 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 	struct clusterend_node *nodes;
 	char **nonce;
 	int *owner, self = -1;
-	size_t i, n = s->nnodes + 1;
+	size_t i, k, n = s->nnodes + 1;
 	uint64_t seq = 0;
 	unsigned p;
+	unsigned char *lists; /* lists[i * np + p]: node i's heartbeat says it holds p */
 
 	if (c->finished || c->leaving || !c->my_idle)
 		return;
@@ -922,6 +923,7 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 	nodes = xcalloc(n, sizeof *nodes);
 	owner = xcalloc(c->np, sizeof *owner);
 	nonce = xcalloc(n, sizeof *nonce);
+	lists = xcalloc(n * c->np, 1);
 	for (i = 0; i < s->nnodes; i++) {
 		json_t *j = json_loads(s->nodes[i].json, 0, NULL);
 		if (strcmp(s->nodes[i].id, c->o.node) == 0) {
@@ -929,23 +931,36 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 			nodes[i].idle = c->my_idle;
 			nodes[i].seq = c->my_seq;
 			nonce[i] = xstrdup(strrchr(c->lease_value, ' ') + 1);
+			for (p = 0; p < c->np; p++)
+				lists[i * c->np + p] = lease_state_of(c->lease, p) == LEASE_HELD;
 		} else if (j != NULL) {
 			const char *nv = json_string_value(json_object_get(j, "nonce"));
+			json_t *held = json_object_get(j, "partitions");
 			nodes[i].idle = json_is_true(json_object_get(j, "idle"));
 			nodes[i].seq = (uint64_t)json_integer_value(json_object_get(j, "seq"));
 			nonce[i] = nv != NULL ? xstrdup(nv) : NULL;
+			for (k = 0; k < json_array_size(held); k++) {
+				json_int_t hp = json_integer_value(json_array_get(held, k));
+				if (hp >= 0 && (uint64_t)hp < c->np)
+					lists[i * c->np + (size_t)hp] = 1;
+			}
 		}
 		json_decref(j);
 	}
 	/* A key is held by a live node only if its process wrote it: a node
 	 * restarted under the same id (a resume after kill -9) has not yet
 	 * claimed back the keys its earlier run left, whose work is its own
-	 * no more, and its idleness says nothing of them. */
+	 * no more, and its idleness says nothing of them. Nor does the
+	 * idleness of a heartbeat sent before the node held the partition: a
+	 * node idle with nothing held, whose claims then landed, was taken
+	 * for the idle owner of every partition it claimed (a crawl ended
+	 * with 0 pages on a loaded machine, tests/cluster_basic.sh). */
 	for (p = 0; self >= 0 && p < c->np; p++) {
 		owner[p] = -1;
 		for (i = 0; s->owner_id[p] != NULL && i < s->nnodes; i++)
 			if (strcmp(s->owner_id[p], s->nodes[i].id) == 0 && nonce[i] != NULL &&
-			    s->owner_nonce[p] != NULL && strcmp(s->owner_nonce[p], nonce[i]) == 0)
+			    s->owner_nonce[p] != NULL && strcmp(s->owner_nonce[p], nonce[i]) == 0 &&
+			    lists[i * c->np + p])
 				owner[p] = (int)i;
 	}
 	if (self < 0) {
@@ -953,6 +968,7 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 		cluster_free_nonces(nonce, n);
 		free(nodes);
 		free(owner);
+		free(lists);
 		return;
 	}
 	if (clusterend_over(nodes, s->nnodes, owner, c->np, &seq) && seq == s->last_seq &&
@@ -967,6 +983,7 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 	cluster_free_nonces(nonce, n);
 	free(nodes);
 	free(owner);
+	free(lists);
 }
 
 /* Gives up each partition flagged in which (held, its consumer made), to
