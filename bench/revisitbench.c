@@ -109,6 +109,13 @@ static unsigned long revisitbench_cycle(
 	return done;
 }
 
+/* The hosts of one partition in 64 (h0, h64, h128...). */
+static int revisitbench_one_in_64(void *ctx, const char *uri)
+{
+	(void)ctx;
+	return strtoul(uri + strlen("http://h"), NULL, 10) % 64 == 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long uris = argc > 1 ? strtoul(argv[1], NULL, 10) : 1000000;
@@ -163,6 +170,19 @@ int main(int argc, char **argv)
 	if (done != uris) {
 		fprintf(stderr, "revisitbench: %lu of %lu revisits\n", done, uris);
 		return 1;
+	}
+	/* Cluster mode: a node gives one partition of 64 up, its queued and
+	 * waiting URIs dropped (doc/cluster.md, "Continuous crawls"). */
+	{
+		double t = revisitbench_secs();
+		long n = frontier_drop_where(f, revisitbench_one_in_64, NULL, &err);
+
+		if (n < 0) {
+			fprintf(stderr, "revisitbench: drop: %s\n", err);
+			return 1;
+		}
+		printf("drop     %10ld URIs of 1 host in 64 given up in %.2f s\n", n,
+		    revisitbench_secs() - t);
 	}
 	frontier_close(f);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

@@ -1,5 +1,5 @@
 /* libFuzzer target for src/lib/handoff.c: the input is a message body from
- * the cluster's stream, parsed as url records and as done records. Every
+ * the cluster's stream, parsed as url, done and seed records. Every
  * record a parser accepts must write back and parse to the same fields. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,11 +18,19 @@ static void fuzz_handoff_url(void *ctx, const struct handoff_url *r)
 		abort();
 }
 
-static void fuzz_handoff_done(void *ctx, const char *uri)
+static void fuzz_handoff_done(void *ctx, const struct handoff_done *d)
 {
 	struct buf *out = ctx;
 
-	if (handoff_append_done(out, uri) < 0)
+	if (handoff_append_done(out, d) < 0)
+		abort();
+}
+
+static void fuzz_handoff_seed(void *ctx, const char *uri)
+{
+	struct buf *out = ctx;
+
+	if (handoff_append_seed(out, uri) < 0)
 		abort();
 }
 
@@ -57,6 +65,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	buf_reset(&out);
 	memcpy(copy, data, size);
 	if (handoff_parse_done(copy, size, fuzz_handoff_done, &out, &err) == 0 &&
+	    (out.len != size || (size && memcmp(out.data, data, size) != 0)))
+		abort();
+	free(err);
+	err = NULL;
+	buf_reset(&out);
+	memcpy(copy, data, size);
+	if (handoff_parse_seeds(copy, size, fuzz_handoff_seed, &out, &err) == 0 &&
 	    (out.len != size || (size && memcmp(out.data, data, size) != 0)))
 		abort();
 	free(err);

@@ -35,7 +35,7 @@ ops 4
 # Pure files of the floors above lib, each table-tested on its own.
 PURE='
 frontier/bloom.c frontier/counts.c frontier/keys.c frontier/policy.c frontier/urlset.c frontier/wheel.c
-cluster/clusterend.c cluster/fpset.c cluster/lease.c
+cluster/clusterend.c cluster/donelog.c cluster/fpset.c cluster/lease.c
 net/ctlreq.c
 crawl/css.c crawl/entity.c crawl/extract.c crawl/htmltok.c crawl/ldbmanifest.c
 crawl/politeness.c crawl/scope.c crawl/seedhosts.c

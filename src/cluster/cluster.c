@@ -13,6 +13,7 @@
 
 #include "cluster/cluster.h"
 #include "cluster/clusterreport.h"
+#include "cluster/donelog.h"
 #include "cluster/mailbox.h"
 #include "cluster/natsio.h"
 #include "cluster/outbox.h"
@@ -55,6 +56,13 @@ struct cluster_replay {
 	struct fpset *done, *given;
 	struct buf pending; /* url records to schedule, in stream order */
 	size_t pos;
+	/* A continuous crawl's done records, each URI's last one (made at the
+	 * first record with a revisit), and once the log is read the text of
+	 * those whose revisit is re-created here, up to rv_pos. */
+	struct donelog *rv;
+	const char *rv_text;
+	size_t rv_len, rv_pos;
+	uint64_t waiting;    /* revisits re-created */
 	uint64_t scheduled;  /* given and not done: queued again */
 	uint64_t started_ms; /* when its log began to be read */
 	uint64_t records;    /* messages of its log read */
@@ -91,8 +99,9 @@ struct cluster {
 	struct {
 		int active;
 		unsigned p;
-		struct fpset *given, *done;
-		struct buf urls, dones;
+		struct fpset *given;
+		struct donelog *done;
+		struct buf urls;
 		uint64_t records_in;
 	} cp;
 	uint64_t compactions;
@@ -216,20 +225,20 @@ int cluster_offer(struct cluster *c, const struct handoff_url *r)
 
 int cluster_seed(struct cluster *c, const char *href, int force)
 {
-	struct handoff_url r = {CURI_SEED | (force ? HANDOFF_FORCE : 0), "", href, NULL};
+	struct handoff_url r = {CURI_SEED | (force ? HANDOFF_FORCE : 0), "", href, NULL, 0, 0};
 
 	if (outbox_add_seed(c->out, href) < 0)
 		return -1;
 	return cluster_offer(c, &r) < 0 ? -1 : 0;
 }
 
-void cluster_done(struct cluster *c, const char *uri)
+void cluster_done(struct cluster *c, const struct handoff_done *d)
 {
-	int p = cluster_partition_of(c, uri);
+	int p = cluster_partition_of(c, d->uri);
 
-	outbox_done(c->out, p, uri);
+	outbox_done(c->out, p, d);
 	if (p >= 0)
-		c->grow[p] += strlen(uri) + 1;
+		c->grow[p] += strlen(d->uri) + 1 + (d->revisit_len + 2) / 3 * 4;
 }
 
 void cluster_flushed(struct cluster *c)
@@ -298,6 +307,7 @@ static void cluster_replay_reset(struct cluster_replay *r)
 	fpset_free(r->done);
 	fpset_free(r->given);
 	buf_free(&r->pending);
+	donelog_free(r->rv);
 	memset(r, 0, sizeof *r);
 }
 
@@ -477,14 +487,22 @@ static uint64_t cluster_canon_fp(struct cluster *c, const char *uri)
 	return fpset_hash(c->canon.data, c->canon.len);
 }
 
-static void cluster_replay_done_cb(void *ctx, const char *uri)
+static void cluster_replay_done_cb(void *ctx, const struct handoff_done *d)
 {
 	struct cluster_replay_ctx *x = ctx;
+	uint64_t fp;
 
-	if (canon_key(uri, x->c->o.canon_flags, &x->c->canon) < 0)
+	if (canon_key(d->uri, x->c->o.canon_flags, &x->c->canon) < 0)
 		return;
-	fpset_test_add(x->r->done, fpset_hash(x->c->canon.data, x->c->canon.len));
+	fp = fpset_hash(x->c->canon.data, x->c->canon.len);
+	fpset_test_add(x->r->done, fp);
 	x->c->h.mark_seen(x->c->h.ctx, x->c->canon.data);
+	/* A continuous crawl's URI waits for its revisit: the last record of
+	 * it says with which history and when. */
+	if (d->revisit != NULL && x->r->rv == NULL)
+		x->r->rv = donelog_new(0);
+	if (x->r->rv != NULL)
+		donelog_add(x->r->rv, fp, d);
 }
 
 static void cluster_replay_url_cb(void *ctx, const struct handoff_url *u)
@@ -528,8 +546,11 @@ static void cluster_replay_chunk(struct cluster *c, struct natsio_replay *e)
 	r->records += e->n;
 	if (e->last_seq > r->last_seq)
 		r->last_seq = e->last_seq;
-	if (e->done)
+	if (e->done) {
 		r->complete = 1;
+		if (r->rv != NULL)
+			r->rv_text = donelog_finish(r->rv, &r->rv_len);
+	}
 }
 
 /* Compaction (doc/cluster.md, "A bounded stream"): a held partition whose
@@ -544,9 +565,8 @@ static void cluster_replay_chunk(struct cluster *c, struct natsio_replay *e)
 static void cluster_compact_reset(struct cluster *c)
 {
 	fpset_free(c->cp.given);
-	fpset_free(c->cp.done);
+	donelog_free(c->cp.done);
 	buf_free(&c->cp.urls);
-	buf_free(&c->cp.dones);
 	memset(&c->cp, 0, sizeof c->cp);
 }
 
@@ -576,16 +596,15 @@ static void cluster_compact_maybe(struct cluster *c)
 	c->cp.active = 1;
 	c->cp.p = best;
 	c->cp.given = fpset_exact();
-	c->cp.done = fpset_exact();
+	c->cp.done = donelog_new(1);
 	cluster_send_part(c, NATSIO_COMPACT_READ, best, 0);
 }
 
-static void cluster_compact_done_cb(void *ctx, const char *uri)
+static void cluster_compact_done_cb(void *ctx, const struct handoff_done *d)
 {
 	struct cluster *c = ctx;
 
-	if (!fpset_test_add(c->cp.done, cluster_canon_fp(c, uri)))
-		handoff_append_done(&c->cp.dones, uri);
+	donelog_add(c->cp.done, cluster_canon_fp(c, d->uri), d);
 }
 
 static void cluster_compact_url_cb(void *ctx, const struct handoff_url *u)
@@ -601,14 +620,15 @@ static void cluster_compact_keep_cb(void *ctx, const struct handoff_url *u)
 	struct cluster *c = ctx;
 	struct buf *out = c->cp.active ? &c->compact_out : NULL;
 
-	if (out != NULL && !fpset_has(c->cp.done, cluster_canon_fp(c, u->uri)))
+	if (out != NULL && !donelog_has(c->cp.done, cluster_canon_fp(c, u->uri)))
 		handoff_append_url(out, u);
 }
 
 static void cluster_compact_chunk(struct cluster *c, struct natsio_replay *e)
 {
 	struct natsio_compact *w;
-	size_t i;
+	const char *dones;
+	size_t i, dones_len;
 
 	if (!c->cp.active || e->partition != c->cp.p)
 		return;
@@ -631,7 +651,9 @@ static void cluster_compact_chunk(struct cluster *c, struct natsio_replay *e)
 	}
 	if (!e->done)
 		return;
-	/* Given and done: only the done record is needed. */
+	/* Given and done: only the done record is needed, the last one of
+	 * each URI (a continuous crawl's holds its latest history). */
+	dones = donelog_finish(c->cp.done, &dones_len);
 	buf_reset(&c->compact_out);
 	if (c->cp.urls.len > 0)
 		handoff_parse_urls(
@@ -643,10 +665,10 @@ static void cluster_compact_chunk(struct cluster *c, struct natsio_replay *e)
 	w->urls_len = c->compact_out.len;
 	w->urls = xmalloc(w->urls_len + 1);
 	memcpy(w->urls, c->compact_out.data != NULL ? c->compact_out.data : "", w->urls_len);
-	w->dones_len = c->cp.dones.len;
+	w->dones_len = dones_len;
 	c->snap_bytes[c->cp.p] = w->urls_len + w->dones_len;
 	w->dones = xmalloc(w->dones_len + 1);
-	memcpy(w->dones, c->cp.dones.data != NULL ? c->cp.dones.data : "", w->dones_len);
+	memcpy(w->dones, dones, w->dones_len);
 	buf_free(&c->compact_out);
 	mailbox_to_thread(c->mb, &w->it);
 }
@@ -664,7 +686,7 @@ static void cluster_compacted(struct cluster *c, struct natsio_part *e)
 		    "cluster: partition %u: log compacted through sequence %" PRIu64 ": %" PRIu64
 		    " messages read, %zu URIs given, %zu done, kept once each",
 		    e->partition, e->start_seq, c->cp.records_in, fpset_count(c->cp.given),
-		    fpset_count(c->cp.done));
+		    donelog_count(c->cp.done));
 	}
 	cluster_compact_reset(c);
 }
@@ -678,6 +700,16 @@ static void cluster_replay_schedule_cb(void *ctx, const struct handoff_url *u)
 	x->c->replayed++;
 	x->r->scheduled++;
 	x->c->h.schedule(x->c->h.ctx, u, 1);
+}
+
+static void cluster_replay_revisit_cb(void *ctx, const struct handoff_done *d)
+{
+	struct cluster_replay_ctx *x = ctx;
+
+	if (d->revisit == NULL)
+		return;
+	x->r->waiting++;
+	x->c->h.revisit(x->c->h.ctx, d);
 }
 
 /* A replay whose log is read subscribes to its partition's live
@@ -715,14 +747,33 @@ static size_t cluster_replay_feed(struct cluster *c, size_t budget)
 			r->pos += n;
 			used++;
 		}
-		if (r->pos >= r->pending.len) {
+		/* A continuous crawl's URIs visited here before wait for their
+		 * revisits again, with their histories. */
+		while (r->pos >= r->pending.len && r->rv_pos < r->rv_len && used < budget) {
+			const char *start = r->rv_text + r->rv_pos;
+			const char *nl = memchr(start, '\n', r->rv_len - r->rv_pos);
+			size_t n = (size_t)(nl - start) + 1;
+			char *line = xstrndup(start, n);
+			char *err = NULL;
+			if (handoff_parse_done(line, n, cluster_replay_revisit_cb, &x, &err) < 0) {
+				cluster_log(c, "cluster: partition %u: %s", p, err);
+				free(err);
+			}
+			free(line);
+			r->rv_pos += n;
+			used++;
+		}
+		if (r->pos >= r->pending.len && r->rv_pos >= r->rv_len) {
 			if (r->last_seq > 0)
 				cluster_log(c,
 				    "cluster: partition %u: log replayed through sequence %" PRIu64
 				    ": %zu URIs handed to it, %zu done, %" PRIu64
-				    " queued again (%" PRIu64 " messages in %" PRIu64 " ms)",
+				    " queued again, %" PRIu64
+				    " waiting for their revisits (%" PRIu64 " messages in %" PRIu64
+				    " ms)",
 				    p, r->last_seq, fpset_count(r->given), fpset_count(r->done),
-				    r->scheduled, r->records, cluster_now() - r->started_ms);
+				    r->scheduled, r->waiting, r->records,
+				    cluster_now() - r->started_ms);
 			cluster_replay_reset(r);
 			if (lease_state_of(c->lease, p) == LEASE_REPLAYING && !c->leaving)
 				lease_replayed(c->lease, p);
@@ -863,9 +914,10 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 	struct clusterend_node *nodes;
 	char **nonce;
 	int *owner, self = -1;
-	size_t i, n = s->nnodes + 1;
+	size_t i, k, n = s->nnodes + 1;
 	uint64_t seq = 0;
 	unsigned p;
+	unsigned char *lists; /* lists[i * np + p]: node i's heartbeat says it holds p */
 
 	if (c->finished || c->leaving || !c->my_idle)
 		return;
@@ -880,6 +932,7 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 	nodes = xcalloc(n, sizeof *nodes);
 	owner = xcalloc(c->np, sizeof *owner);
 	nonce = xcalloc(n, sizeof *nonce);
+	lists = xcalloc(n * c->np, 1);
 	for (i = 0; i < s->nnodes; i++) {
 		json_t *j = json_loads(s->nodes[i].json, 0, NULL);
 		if (strcmp(s->nodes[i].id, c->o.node) == 0) {
@@ -887,23 +940,36 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 			nodes[i].idle = c->my_idle;
 			nodes[i].seq = c->my_seq;
 			nonce[i] = xstrdup(strrchr(c->lease_value, ' ') + 1);
+			for (p = 0; p < c->np; p++)
+				lists[i * c->np + p] = lease_state_of(c->lease, p) == LEASE_HELD;
 		} else if (j != NULL) {
 			const char *nv = json_string_value(json_object_get(j, "nonce"));
+			json_t *held = json_object_get(j, "partitions");
 			nodes[i].idle = json_is_true(json_object_get(j, "idle"));
 			nodes[i].seq = (uint64_t)json_integer_value(json_object_get(j, "seq"));
 			nonce[i] = nv != NULL ? xstrdup(nv) : NULL;
+			for (k = 0; k < json_array_size(held); k++) {
+				json_int_t hp = json_integer_value(json_array_get(held, k));
+				if (hp >= 0 && (uint64_t)hp < c->np)
+					lists[i * c->np + (size_t)hp] = 1;
+			}
 		}
 		json_decref(j);
 	}
 	/* A key is held by a live node only if its process wrote it: a node
 	 * restarted under the same id (a resume after kill -9) has not yet
 	 * claimed back the keys its earlier run left, whose work is its own
-	 * no more, and its idleness says nothing of them. */
+	 * no more, and its idleness says nothing of them. Nor does the
+	 * idleness of a heartbeat sent before the node held the partition: a
+	 * node idle with nothing held, whose claims then landed, was taken
+	 * for the idle owner of every partition it claimed (a crawl ended
+	 * with 0 pages on a loaded machine, tests/cluster_basic.sh). */
 	for (p = 0; self >= 0 && p < c->np; p++) {
 		owner[p] = -1;
 		for (i = 0; s->owner_id[p] != NULL && i < s->nnodes; i++)
 			if (strcmp(s->owner_id[p], s->nodes[i].id) == 0 && nonce[i] != NULL &&
-			    s->owner_nonce[p] != NULL && strcmp(s->owner_nonce[p], nonce[i]) == 0)
+			    s->owner_nonce[p] != NULL && strcmp(s->owner_nonce[p], nonce[i]) == 0 &&
+			    lists[i * c->np + p])
 				owner[p] = (int)i;
 	}
 	if (self < 0) {
@@ -911,6 +977,7 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 		cluster_free_nonces(nonce, n);
 		free(nodes);
 		free(owner);
+		free(lists);
 		return;
 	}
 	if (clusterend_over(nodes, s->nnodes, owner, c->np, &seq) && seq == s->last_seq &&
@@ -925,6 +992,7 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 	cluster_free_nonces(nonce, n);
 	free(nodes);
 	free(owner);
+	free(lists);
 }
 
 /* Gives up each partition flagged in which (held, its consumer made), to
@@ -1203,7 +1271,7 @@ static void cluster_on_event(struct cluster *c, struct mbox_item *it)
 		break;
 	case NATSIO_EV_SEED: {
 		struct natsio_text *t = (struct natsio_text *)it;
-		handoff_parse_done(t->data, t->len, cluster_seed_cb, c, NULL);
+		handoff_parse_seeds(t->data, t->len, cluster_seed_cb, c, NULL);
 		break;
 	}
 	case NATSIO_EV_LINK: {

@@ -68,6 +68,10 @@ struct cluster_hooks {
 	/* A URI some owner of one of our partitions finished: mark its
 	 * canonical key seen without queueing it. */
 	void (*mark_seen)(void *ctx, const char *canon);
+	/* A continuous crawl's URI finished there (its last done record, with
+	 * its frontier record): it waits here for its revisit, due when that
+	 * record says. */
+	void (*revisit)(void *ctx, const struct handoff_done *d);
 	/* Abandon the fetches in flight in partition p (they end later,
 	 * never inside this call). */
 	void (*suspend)(void *ctx, unsigned p);
@@ -108,10 +112,11 @@ int cluster_seed(struct cluster *c, const char *href, int force);
  * partition is not held, is being given up, or its lease window is closed
  * (the caller defers it). */
 int cluster_may_fetch(struct cluster *c, const char *uri);
-/* A final disposition of uri (success, failure or disregard): a done
- * record, published after the next flush and once every link discovered
- * before it is stored. */
-void cluster_done(struct cluster *c, const char *uri);
+/* A final disposition of a URI (success, failure or disregard): a done
+ * record (in a continuous crawl with its frontier record: its fetch history
+ * and next due time), published after the next flush and once every link
+ * discovered before it is stored. */
+void cluster_done(struct cluster *c, const struct handoff_done *d);
 /* The crawl has written its records, logs and frontier batch: hand-offs
  * scheduled before now may be acknowledged, done records may go out. */
 void cluster_flushed(struct cluster *c);

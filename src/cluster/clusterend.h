@@ -8,7 +8,8 @@
  * partitions is being claimed, replayed or given up.
  *
  * The crawl is over when every partition is held by a node that reports
- * itself idle and all of them report the same sequence. Proof sketch: new
+ * itself idle (in a heartbeat that lists the partition as held: the caller
+ * checks) and all of them report the same sequence. Proof sketch: new
  * work only appears as a message in the stream (a link or a seed), and only
  * a node that is not idle publishes (links come from pages being fetched);
  * a node cannot leave idleness without a message newer than its sequence.

@@ -29,7 +29,8 @@ struct outbox_done_rec {
 	uint64_t gate; /* links numbered below it must be stored first */
 	int flushed;   /* the crawl has written the disposition */
 	int partition;
-	char uri[];
+	size_t len;
+	char line[]; /* the record, newline included */
 };
 
 struct outbox {
@@ -152,18 +153,25 @@ int outbox_add_url(
 
 int outbox_add_seed(struct outbox *o, const char *href)
 {
-	return handoff_append_done(&o->seeds, href) < 0 ? -1 : 0;
+	return handoff_append_seed(&o->seeds, href) < 0 ? -1 : 0;
 }
 
-void outbox_done(struct outbox *o, int p, const char *uri)
+void outbox_done(struct outbox *o, int p, const struct handoff_done *rec)
 {
-	size_t n = strlen(uri);
-	struct outbox_done_rec *d = xmalloc(sizeof *d + n + 1);
+	struct buf line = BUF_INIT;
+	struct outbox_done_rec *d;
 
+	if (handoff_append_done(&line, rec) < 0) {
+		buf_free(&line);
+		return;
+	}
+	d = xmalloc(sizeof *d + line.len);
 	d->gate = o->next_link;
 	d->flushed = 0;
 	d->partition = p;
-	memcpy(d->uri, uri, n + 1);
+	d->len = line.len;
+	memcpy(d->line, line.data, line.len);
+	buf_free(&line);
 	if (o->dn_len == o->dn_cap) {
 		size_t cap = o->dn_cap ? o->dn_cap * 2 : 256, i;
 		struct outbox_done_rec **dn = xmalloc(cap * sizeof *dn);
@@ -235,8 +243,8 @@ static void outbox_release_done(struct outbox *o, uint64_t now_ms)
 		int p = d->partition;
 		if (!d->flushed || d->gate > floor)
 			break;
-		if (p >= 0 && (unsigned)p < o->np &&
-		    handoff_append_done(&o->done[p], d->uri) == 0) {
+		if (p >= 0 && (unsigned)p < o->np) {
+			buf_append(&o->done[p], d->line, d->len);
 			o->done_out++;
 			if (o->since[p] == 0)
 				o->since[p] = now_ms;

@@ -28,10 +28,10 @@ int outbox_add_url(
     struct outbox *o, unsigned p, const struct handoff_url *r, int own, uint64_t now_ms);
 /* A seed, for every node's scope (seed.all). */
 int outbox_add_seed(struct outbox *o, const char *href);
-/* uri (of partition p; p < 0: none) reached its final disposition: its
+/* A URI (of partition p; p < 0: none) reached its final disposition: its
  * done record goes out after outbox_flushed and once the links added
  * before it are stored. */
-void outbox_done(struct outbox *o, int p, const char *uri);
+void outbox_done(struct outbox *o, int p, const struct handoff_done *d);
 /* The crawl has written every disposition given so far. */
 void outbox_flushed(struct outbox *o);
 /* The stream's answer to a publication. 1 when the caller should say

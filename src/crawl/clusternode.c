@@ -15,6 +15,7 @@
 #include "lib/config.h"
 #include "lib/curi.h"
 #include "lib/handoff.h"
+#include "lib/history.h"
 #include "lib/partition.h"
 #include "crawl/scope.h"
 #include "lib/surt.h"
@@ -51,8 +52,31 @@ static void clusternode_log(void *ctx, const char *msg)
 static void clusternode_schedule(void *ctx, const struct handoff_url *r, int force)
 {
 	struct clusternode *n = ctx;
+	struct schedule_hint hint = {r->interval_s, r->precedence};
 
-	schedule_received(n->env.sched, r->uri, r->via, r->hops, r->flags & ~HANDOFF_FORCE, force);
+	schedule_received(n->env.sched, r->uri, r->via, r->hops, r->flags & ~HANDOFF_FORCE, force,
+	    r->interval_s != 0 || r->precedence != 0 ? &hint : NULL);
+}
+
+/* A URI another owner of the partition visited in a continuous crawl: it
+ * waits here for its revisit, with the history it had there. */
+static void clusternode_revisit(void *ctx, const struct handoff_done *d)
+{
+	struct clusternode *n = ctx;
+	struct curi *c;
+
+	if (frontier_revisit_decode(d->revisit, d->revisit_len, &c) < 0 ||
+	    strcmp(c->uri, d->uri) != 0) {
+		char *msg = xasprintf("cluster: the revisit record of %s refused: not a URI "
+				      "record of it with a fetch history (doc/frontier.md)",
+		    d->uri);
+		n->env.log(n->env.ctx, msg);
+		free(msg);
+		curi_free(c);
+		return;
+	}
+	schedule_waiting(n->env.sched, c);
+	curi_free(c);
 }
 
 static void clusternode_mark_seen(void *ctx, const char *canon)
@@ -111,8 +135,8 @@ static int clusternode_drop(void *ctx, unsigned p)
 	}
 	if (dropped > 0) {
 		char *msg = xasprintf(
-		    "cluster: partition %u: %ld queued URIs dropped (the stream has them)", p,
-		    dropped);
+		    "cluster: partition %u: %ld queued or waiting URIs dropped (the stream has them)",
+		    p, dropped);
 		n->env.log(n->env.ctx, msg);
 		free(msg);
 	}
@@ -184,15 +208,6 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 		    crawl[0] ? "not a valid name" : "required with cluster.url");
 		return 2;
 	}
-	/* A continuous crawl parks visited URIs for their revisits in the
-	 * node's own store, which the stream does not record: a node's loss
-	 * would lose them, and its partitions could not be rebuilt. */
-	if (config_enum(cfg, CK_CRAWL_MODE) != 0) {
-		fprintf(stderr,
-		    "tern: crawl.mode = continuous cannot be used in cluster mode yet "
-		    "(revisit schedules are kept per node)\n");
-		return 2;
-	}
 	/* An address's queue gathers hosts of different partitions (and moves
 	 * URIs between queues once names resolve). */
 	if (assign == SURT_ASSIGN_IP) {
@@ -236,6 +251,7 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 	h.ctx = n;
 	h.schedule = clusternode_schedule;
 	h.mark_seen = clusternode_mark_seen;
+	h.revisit = clusternode_revisit;
 	h.suspend = clusternode_suspend;
 	h.in_flight = clusternode_in_flight;
 	h.drop = clusternode_drop;
@@ -264,10 +280,10 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 			return 1;
 		}
 		if (dropped > 0) {
-			char *msg =
-			    xasprintf("cluster: %ld URIs the store queued dropped; the partitions "
-				      "this node claims are rebuilt from the stream",
-				dropped);
+			char *msg = xasprintf(
+			    "cluster: %ld URIs the store queued or kept waiting dropped; the partitions "
+			    "this node claims are rebuilt from the stream",
+			    dropped);
 			n->env.log(n->env.ctx, msg);
 			free(msg);
 		}
@@ -302,14 +318,19 @@ void clusternode_set_visits(struct clusternode *n, struct visit_pool *visits)
 	n->visits = visits;
 }
 
-int clusternode_handoff(
-    void *ctx, const char *href, const char *via, const char *hops, unsigned flags, int force)
+int clusternode_handoff(void *ctx, const char *href, const char *via, const char *hops,
+    unsigned flags, int force, const struct schedule_hint *hint)
 {
 	struct clusternode *n = ctx;
 	struct handoff_url r;
 
 	if (flags & CURI_SEED)
 		return cluster_seed(n->c, href, force) == 0;
+	memset(&r, 0, sizeof r);
+	if (hint != NULL) {
+		r.interval_s = hint->interval_s;
+		r.precedence = hint->precedence;
+	}
 	r.flags = flags | (force ? HANDOFF_FORCE : 0);
 	r.hops = hops != NULL ? hops : "";
 	r.uri = href;
@@ -341,11 +362,28 @@ int clusternode_may_send(struct clusternode *n, const char *uri)
 	return 0;
 }
 
-void clusternode_disposed(void *ctx, const char *uri)
+void clusternode_disposed(void *ctx, const struct curi *c, uint64_t due_ms)
 {
 	struct clusternode *n = ctx;
+	struct handoff_done d = {c->uri, NULL, 0};
+	struct buf rec = BUF_INIT;
 
-	cluster_done(n->c, uri);
+	/* A continuous crawl's done record carries what the URI's `v` record
+	 * holds: whoever rebuilds the partition re-creates its revisit. */
+	if (due_ms > 0 && c->history != NULL) {
+		struct curi at = *c;
+		struct history h = *c->history;
+
+		/* Due when the frontier parks it (shallow copies: nothing of
+		 * them is freed). */
+		h.due_ms = (int64_t)due_ms;
+		at.history = &h;
+		frontier_revisit_encode(&at, &rec);
+		d.revisit = (const unsigned char *)rec.data;
+		d.revisit_len = rec.len;
+	}
+	cluster_done(n->c, &d);
+	buf_free(&rec);
 }
 
 void clusternode_flushed(struct clusternode *n)

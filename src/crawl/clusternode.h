@@ -16,6 +16,7 @@ struct config;
 struct curi;
 struct frontier;
 struct schedule;
+struct schedule_hint;
 struct scope;
 struct visit_pool;
 struct json_t;
@@ -46,9 +47,10 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 /* The visits, once the crawl has made their pool. */
 void clusternode_set_visits(struct clusternode *n, struct visit_pool *visits);
 
-/* struct schedule_opts.handoff: a URI past the scope goes to the stream. */
-int clusternode_handoff(
-    void *ctx, const char *href, const char *via, const char *hops, unsigned flags, int force);
+/* struct schedule_opts.handoff: a URI past the scope goes to the stream
+ * (with a sitemap's hint, when it has one). */
+int clusternode_handoff(void *ctx, const char *href, const char *via, const char *hops,
+    unsigned flags, int force, const struct schedule_hint *hint);
 /* The frontier gave c out: 1 to fetch it, or 0 after giving it back
  * (deferred a second) because its partition may not be fetched here now. */
 int clusternode_admit(struct clusternode *n, struct curi *c);
@@ -56,7 +58,7 @@ int clusternode_admit(struct clusternode *n, struct curi *c);
  * open)? */
 int clusternode_may_send(struct clusternode *n, const char *uri);
 /* struct visit_env.disposed. */
-void clusternode_disposed(void *ctx, const char *uri);
+void clusternode_disposed(void *ctx, const struct curi *c, uint64_t due_ms);
 /* The crawl's records, logs and frontier batch are written. */
 void clusternode_flushed(struct clusternode *n);
 

@@ -725,7 +725,9 @@ static void crawl_node_status(void *ctx, struct cluster_local *out)
 	double secs = (double)crawl_elapsed_ms(cr) / 1000.0;
 
 	frontier_counts(cr->frontier, &fc);
-	out->frontier_finished = frontier_is_finished(cr->frontier);
+	/* A continuous crawl never runs out (its URIs come due again): its
+	 * nodes are never idle, and only a stop or a limit ends them. */
+	out->frontier_finished = !cr->continuous && frontier_is_finished(cr->frontier);
 	out->in_flight = cr->visits != NULL ? (unsigned)visit_in_flight(cr->visits) : 0;
 	out->state = crawl_state_name(cr->state);
 	out->pages = cr->stats.pages;
@@ -750,11 +752,11 @@ static void crawl_node_control(void *ctx, const char *action, const char *body)
 		cr->on_control(cr->on_control_arg, action, body);
 }
 
-static void crawl_visit_disposed(void *ctx, const char *uri)
+static void crawl_visit_disposed(void *ctx, const struct curi *c, uint64_t due_ms)
 {
 	struct crawl *cr = ctx;
 
-	clusternode_disposed(cr->node, uri);
+	clusternode_disposed(cr->node, c, due_ms);
 }
 
 static int crawl_visit_may_send(void *ctx, const char *uri)

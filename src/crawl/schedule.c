@@ -64,8 +64,8 @@ void schedule_set_dns(struct schedule *s, struct dns *dns)
 }
 
 void schedule_set_handoff(struct schedule *s,
-    int (*handoff)(
-	void *ctx, const char *href, const char *via, const char *hops, unsigned flags, int force),
+    int (*handoff)(void *ctx, const char *href, const char *via, const char *hops, unsigned flags,
+	int force, const struct schedule_hint *hint),
     void *ctx)
 {
 	s->o.handoff = handoff;
@@ -184,10 +184,10 @@ static int schedule_unseen(struct schedule *s, const char *href, size_t len,
 	    scope_check_parsed(s->o.scope, href, len, p, s->surt.data, s->surt.len, hops) !=
 		SCOPE_ACCEPT)
 		return 0;
-	/* A cluster node hands the URI to its partition's owner (a sitemap's
-	 * hint does not travel). */
+	/* A cluster node hands the URI to its partition's owner, with the
+	 * sitemap's hint. */
 	if (s->o.handoff != NULL)
-		return s->o.handoff(s->o.handoff_ctx, href, via, hops, flags, force);
+		return s->o.handoff(s->o.handoff_ctx, href, via, hops, flags, force, hint);
 	return schedule_enqueue(s, href, p, via, hops, flags, force, hint);
 }
 
@@ -214,7 +214,7 @@ static int schedule_uri_with(struct schedule *s, const char *href, const char *v
 }
 
 int schedule_received(struct schedule *s, const char *href, const char *via, const char *hops,
-    unsigned flags, int force)
+    unsigned flags, int force, const struct schedule_hint *hint)
 {
 	struct url_parts p;
 	size_t len;
@@ -223,7 +223,23 @@ int schedule_received(struct schedule *s, const char *href, const char *via, con
 	if (url_split(href, &p) < 0 || canon_key_parts(href, &p, s->o.canon_flags, &s->canon) < 0 ||
 	    surt_from_parts(href, &p, 1, &s->surt) < 0)
 		return 0;
-	return schedule_enqueue(s, href, &p, via, hops, flags, force, NULL);
+	return schedule_enqueue(s, href, &p, via, hops, flags, force, hint);
+}
+
+int schedule_waiting(struct schedule *s, struct curi *c)
+{
+	struct url_parts p;
+	const char *surt;
+
+	if (url_split(c->uri, &p) < 0 ||
+	    canon_key_parts(c->uri, &p, s->o.canon_flags, &s->canon) < 0 ||
+	    surt_from_parts(c->uri, &p, 1, &s->surt) < 0)
+		return 0;
+	surt = strchr(s->surt.data, '(');
+	surt = surt != NULL ? surt + 1 : s->surt.data;
+	if (schedule_queue_key_parts(s, c->uri, &p, surt, NULL, &s->queue) < 0)
+		return 0;
+	return frontier_wait_revisit(s->o.frontier, c, s->canon.data, s->queue.data) == 0;
 }
 
 int schedule_uri(struct schedule *s, const char *href, const char *via, const char *hops,

@@ -8,6 +8,7 @@
 #ifndef TERN_SCHEDULE_H
 #define TERN_SCHEDULE_H
 
+#include <stdint.h>
 #include "lib/buf.h"
 
 struct config;
@@ -16,6 +17,12 @@ struct dns;
 struct frontier;
 struct scope;
 struct schedule;
+
+/* What a sitemap says of a URL it lists, for a URI scheduled new. */
+struct schedule_hint {
+	int64_t interval_s; /* its first revisit interval (continuous crawls); 0: none */
+	int precedence;	    /* a preloaded URI precedence (CURI_HINTED); 0: none */
+};
 
 struct schedule_opts {
 	const struct config *cfg;
@@ -28,7 +35,7 @@ struct schedule_opts {
 	 * frontier (to the stream, for whichever node owns its partition),
 	 * with schedule_uri's force; answers as schedule_uri does. */
 	int (*handoff)(void *ctx, const char *href, const char *via, const char *hops,
-	    unsigned flags, int force);
+	    unsigned flags, int force, const struct schedule_hint *hint);
 	void *handoff_ctx;
 };
 
@@ -38,8 +45,8 @@ void schedule_free(struct schedule *s);
 void schedule_set_dns(struct schedule *s, struct dns *dns);
 /* Cluster mode: where URIs past the scope go (schedule_opts.handoff). */
 void schedule_set_handoff(struct schedule *s,
-    int (*handoff)(
-	void *ctx, const char *href, const char *via, const char *hops, unsigned flags, int force),
+    int (*handoff)(void *ctx, const char *href, const char *via, const char *hops, unsigned flags,
+	int force, const struct schedule_hint *hint),
     void *ctx);
 
 /* Schedules a discovered absolute URI: frontier_schedule's answer (1 new,
@@ -48,11 +55,6 @@ void schedule_set_handoff(struct schedule *s,
 int schedule_uri(struct schedule *s, const char *href, const char *via, const char *hops,
     unsigned flags, int force);
 
-/* What a sitemap says of a URL it lists, for a URI scheduled new. */
-struct schedule_hint {
-	int64_t interval_s; /* its first revisit interval (continuous crawls); 0: none */
-	int precedence;	    /* a preloaded URI precedence (CURI_HINTED); 0: none */
-};
 /* schedule_uri (not forced) with a sitemap's hint (NULL: none). */
 int schedule_uri_hinted(struct schedule *s, const char *href, const char *via, const char *hops,
     unsigned flags, const struct schedule_hint *hint);
@@ -66,10 +68,15 @@ int schedule_uri_hinted(struct schedule *s, const char *href, const char *via, c
 void schedule_batch_add(struct schedule *s, const char *href, size_t len, char hop);
 void schedule_batch_run(struct schedule *s, const char *via, const char *hops);
 /* Cluster mode: a URI handed to a partition this node holds, from the
- * stream. Its discoverer judged the scope; it goes to the frontier here
- * (never handed off again). */
+ * stream, with its sitemap's hint (NULL: none). Its discoverer judged the
+ * scope; it goes to the frontier here (never handed off again). */
 int schedule_received(struct schedule *s, const char *href, const char *via, const char *hops,
-    unsigned flags, int force);
+    unsigned flags, int force, const struct schedule_hint *hint);
+/* Cluster mode, continuous crawls: c (frontier_revisit_decode), which
+ * another owner of its partition visited, waits here for its revisit
+ * under its canonical and queue keys. 1, or 0 when its URI cannot be
+ * keyed or the store failed. */
+int schedule_waiting(struct schedule *s, struct curi *c);
 /* The queue key of href into out (replacing its contents), by
  * frontier.queue-assignment, split by frontier.parallel-queues (read for
  * surt). Under ip assignment, ip is the host's address, or NULL to key by the

@@ -371,20 +371,20 @@ static void visit_end_now(struct visit *v, enum frontier_outcome o, uint64_t del
 	if (delay_ms > VISIT_LONG_SNOOZE_MS && v->host != NULL)
 		fetcher_close_idle(pool->env.fetcher, v->host, v->port);
 	visit_set_state(v, VISIT_DONE);
+	/* Ended before a fetch told anything (a failure, a robots refusal):
+	 * the rule keeps the URI's interval. */
+	if (pool->env.continuous && v->due_ms == 0 &&
+	    (o == FRONTIER_SUCCESS || o == FRONTIER_FAILED || o == FRONTIER_DISREGARD)) {
+		struct history_visit hv;
+
+		memset(&hv, 0, sizeof hv);
+		v->due_ms = recrawl_next_visit(pool->env.cfg, v->surt, v->c, &hv, clock_wall_ms());
+	}
 	if (pool->env.disposed != NULL &&
 	    (o == FRONTIER_SUCCESS || o == FRONTIER_FAILED || o == FRONTIER_DISREGARD))
-		pool->env.disposed(pool->env.ctx, v->c->uri);
+		pool->env.disposed(pool->env.ctx, v->c, pool->env.continuous ? v->due_ms : 0);
 	if (pool->env.continuous &&
 	    (o == FRONTIER_SUCCESS || o == FRONTIER_FAILED || o == FRONTIER_DISREGARD)) {
-		/* Ended before a fetch told anything (a failure, a robots
-		 * refusal): the rule keeps the URI's interval. */
-		if (v->due_ms == 0) {
-			struct history_visit hv;
-
-			memset(&hv, 0, sizeof hv);
-			v->due_ms =
-			    recrawl_next_visit(pool->env.cfg, v->surt, v->c, &hv, clock_wall_ms());
-		}
 		frontier_finish_revisit(
 		    pool->env.frontier, v->c, o, clock_wall_ms_up(), delay_ms, v->due_ms);
 	} else {

@@ -5,6 +5,7 @@
  * the pool; a visit never calls the loop but through those hooks. */
 #ifndef TERN_VISIT_H
 #define TERN_VISIT_H
+#include <stdint.h>
 #include <stdio.h>
 
 struct config;
@@ -51,9 +52,11 @@ struct visit_env {
 	void *ctx;
 	void (*event)(void *ctx, const char *msg);
 	void (*ended)(void *ctx);
-	/* Optional (cluster mode): uri reached its final disposition (success,
-	 * final failure, disregard), called as the frontier is told. */
-	void (*disposed)(void *ctx, const char *uri);
+	/* Optional (cluster mode): c reached its final disposition (success,
+	 * final failure, disregard), called as the frontier is told; in a
+	 * continuous crawl c holds its fetch history, due again at due_ms (0
+	 * in a one-time crawl). */
+	void (*disposed)(void *ctx, const struct curi *c, uint64_t due_ms);
 	/* Optional (cluster mode): may a request for uri's visit be written
 	 * now? Asked right before each request leaves; 0 gives the URI back
 	 * to the frontier (deferred), unsent and with no crawl.log line. */

@@ -4,10 +4,12 @@
 
 #include "frontier/cede.h"
 #include "frontier/ahead.h"
+#include "frontier/due.h"
 #include "frontier/enqueue.h"
 #include "frontier/qstate.h"
 #include "frontier/residency.h"
 #include "frontier/store.h"
+#include "lib/history.h"
 #include "lib/xmalloc.h"
 
 int cede_mark_seen(struct frontier *f, const char *canon)
@@ -69,6 +71,37 @@ static uint64_t cede_delete_uris(struct frontier *f, struct wq *q, leveldb_itera
 	return n;
 }
 
+/* Deletes every URI waiting for its revisit that match accepts (in the
+ * batch); the count. The earliest due time may now be early: the next walk
+ * of the schedule finds nothing due then and moves it on. */
+static long cede_drop_waiting(
+    struct frontier *f, leveldb_iterator_t *it, int (*match)(void *ctx, const char *uri), void *ctx)
+{
+	const char start = KEYS_REVISIT;
+	long n = 0;
+
+	for (leveldb_iter_seek(it, &start, 1); leveldb_iter_valid(it); leveldb_iter_next(it)) {
+		size_t klen, vlen;
+		const char *k = leveldb_iter_key(it, &klen), *v;
+		struct curi *c;
+		struct buf key;
+		if (klen < 1 || k[0] != KEYS_REVISIT)
+			break;
+		v = leveldb_iter_value(it, &vlen);
+		if (keys_curi_decode(v, vlen, &c) < 0)
+			continue;
+		if (match(ctx, c->uri)) {
+			key.data = (char *)k;
+			key.len = klen;
+			store_del(f, &key);
+			f->c.revisits--;
+			n++;
+		}
+		curi_free(c);
+	}
+	return n;
+}
+
 long cede_drop_where(
     struct frontier *f, int (*match)(void *ctx, const char *uri), void *ctx, char **err)
 {
@@ -118,6 +151,7 @@ long cede_drop_where(
 		store_dirty(f, q);
 		dropped += (long)n;
 	}
+	dropped += cede_drop_waiting(f, it, match, ctx);
 	leveldb_iter_destroy(it);
 	for (i = 0; i < nkeys; i++)
 		free(keys[i]);
@@ -173,4 +207,40 @@ long cede_forget_seen(struct frontier *f, char **err)
 	seen_free(f->seen);
 	f->seen = seen_new(f->db, f->o.seen_memory);
 	return n;
+}
+
+void cede_revisit_encode(const struct curi *c, struct buf *out)
+{
+	struct curi copy = *c;
+
+	/* Queue keys are each node's own work (frontier.parallel-queues may
+	 * differ by site, and a node sets its queue-assignment). */
+	copy.queue_key = NULL;
+	keys_curi_encode(out, &copy);
+}
+
+int cede_revisit_decode(const unsigned char *v, size_t n, struct curi **out)
+{
+	struct curi *c;
+
+	*out = NULL;
+	if (keys_curi_decode((const char *)v, n, &c) < 0)
+		return -1;
+	if (c->history == NULL || c->queue_key != NULL || c->history->due_ms < 0) {
+		curi_free(c);
+		return -1;
+	}
+	*out = c;
+	return 0;
+}
+
+int cede_wait_revisit(struct frontier *f, struct curi *c, const char *canon, const char *queue_key)
+{
+	if (f->error != NULL || cede_mark_seen(f, canon) < 0)
+		return -1;
+	free(c->queue_key);
+	c->queue_key = xstrdup(queue_key);
+	c->ordinal = ++f->c.next_ordinal;
+	due_park(f, c, c->history->due_ms > 0 ? (uint64_t)c->history->due_ms : 1);
+	return 0;
 }

@@ -260,6 +260,22 @@ long frontier_drop_where(
 	return cede_drop_where(f, match, ctx, err);
 }
 
+void frontier_revisit_encode(const struct curi *c, struct buf *out)
+{
+	cede_revisit_encode(c, out);
+}
+
+int frontier_revisit_decode(const unsigned char *v, size_t n, struct curi **out)
+{
+	return cede_revisit_decode(v, n, out);
+}
+
+int frontier_wait_revisit(
+    struct frontier *f, struct curi *c, const char *canon, const char *queue_key)
+{
+	return cede_wait_revisit(f, c, canon, queue_key);
+}
+
 int frontier_checkpoint_mark(struct frontier *f, const char *name, char **err)
 {
 	if (frontier_flush(f, err) < 0)

@@ -212,9 +212,10 @@ void *frontier_db(struct frontier *f);
  * canonical key recorded seen, nothing queued (0, or -1 on a store error).
  * And a partition given up or rebuilt: every queue whose URIs match
  * accepts (judged by the last URI placed on it: a queue's URIs share a
- * host) loses its queued URIs and becomes exhausted; nothing of them may be
- * in flight. Writes the pending batch before and after; the number of URIs
- * dropped, or -1 and *err. */
+ * host) loses its queued URIs and becomes exhausted, and every URI waiting
+ * for its revisit that match accepts leaves the schedule; nothing of them
+ * may be in flight. Writes the pending batch before and after; the number
+ * of URIs dropped, or -1 and *err. */
 int frontier_mark_seen(struct frontier *f, const char *canon);
 /* Cluster mode, at a node's start: every URI of the seen set forgotten (a
  * store left by a node killed may hold URIs seen whose records never reached
@@ -224,6 +225,20 @@ int frontier_mark_seen(struct frontier *f, const char *canon);
 long frontier_forget_seen(struct frontier *f, char **err);
 long frontier_drop_where(
     struct frontier *f, int (*match)(void *ctx, const char *uri), void *ctx, char **err);
+/* Cluster mode, continuous crawls: a finished URI as the stream carries it
+ * to the partition's next owner (doc/cluster.md): its URI record with its
+ * fetch history (doc/frontier.md: version 2), without the queue key, which
+ * each node works out. frontier_revisit_decode refuses anything else (a
+ * record without a history included) and gives a new curi (0), or -1. */
+void frontier_revisit_encode(const struct curi *c, struct buf *out);
+int frontier_revisit_decode(const unsigned char *v, size_t n, struct curi **out);
+/* Makes c (from frontier_revisit_decode, its canonical key canon, its
+ * queue key queue_key) wait for its revisit here, due at its history's due
+ * time (now when that is 0): its key marked seen and the URI put in the
+ * revisit schedule under a new ordinal, in the pending batch. 0, or -1 on
+ * a store error. */
+int frontier_wait_revisit(
+    struct frontier *f, struct curi *c, const char *canon, const char *queue_key);
 /* The first store error met outside frontier_flush, or NULL. */
 const char *frontier_error(const struct frontier *f);
 

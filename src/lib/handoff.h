@@ -3,11 +3,20 @@
  * records as finished. Text, one record a line, so that a stream can be read
  * with the nats command-line tool:
  *
- *   url records   "FLAGS HOPS URI VIA\n"  FLAGS decimal (CURI_SEED, and
- *                 HANDOFF_FORCE for an operator's seed given again), HOPS the
- *                 hop path or "-" for a seed, VIA the URI it was found on or
- *                 "-"
- *   done records  "URI\n"
+ *   url records   "FLAGS HOPS URI VIA\n" or "FLAGS HOPS URI VIA HINT\n"
+ *                 FLAGS decimal (CURI_SEED, and HANDOFF_FORCE
+ *                 for an operator's seed given again), HOPS the hop path or
+ *                 "-" for a seed, VIA the URI it was found on or "-"; HINT,
+ *                 only when a sitemap gave one, "INTERVAL:PRECEDENCE" (its
+ *                 first revisit interval in seconds and its precedence, each
+ *                 decimal, 0 for none, not both 0)
+ *   done records  "URI\n", or in a continuous crawl "URI REVISIT\n": REVISIT
+ *                 is the base64 (RFC 4648, padded) of the URI's frontier
+ *                 record with its fetch history and next due time
+ *                 (doc/frontier.md), opaque here: it starts with that
+ *                 record's own version byte, and its reader decodes it
+ *                 strictly
+ *   seed records  "URI\n"
  *
  * URIs come from url_resolve, which never leaves a space, a control
  * character or a non-ASCII byte in them; the parser refuses anything else,
@@ -15,6 +24,7 @@
 #ifndef TERN_HANDOFF_H
 #define TERN_HANDOFF_H
 #include <stddef.h>
+#include <stdint.h>
 #include "lib/buf.h"
 
 #define HANDOFF_FORCE 0x100u /* schedule even if seen (an operator's seed) */
@@ -25,20 +35,40 @@ struct handoff_url {
 	const char *hops; /* "" for a seed */
 	const char *uri;
 	const char *via; /* NULL when none */
+	/* A sitemap's hint for a URI it listed (0: none): the first revisit
+	 * interval of a continuous crawl and a preloaded precedence. */
+	int64_t interval_s;
+	int precedence;
 };
+
+/* A URI finished: with, in a continuous crawl, its frontier record
+ * (revisit_len bytes; NULL when none). */
+struct handoff_done {
+	const char *uri;
+	const unsigned char *revisit;
+	size_t revisit_len;
+};
+
+#define HANDOFF_INTERVAL_MAX 3153600000LL /* a century, in seconds */
+#define HANDOFF_PRECEDENCE_MAX 1000000
 
 /* Appends one url record (0), or -1 if a field cannot be written as one
  * (a space or control byte in a URI, a hop that is not a letter). */
 int handoff_append_url(struct buf *msg, const struct handoff_url *r);
-/* Appends one done record; -1 as above. */
-int handoff_append_done(struct buf *msg, const char *uri);
+/* Appends one done record (with its revisit, when it has one); -1 as
+ * above. */
+int handoff_append_done(struct buf *msg, const struct handoff_done *d);
+/* Appends one seed record; -1 as above. */
+int handoff_append_seed(struct buf *msg, const char *uri);
 
 /* Parsers over data[0..len) (which they modify: separators become NULs),
  * calling fn once per record in order. 0, or -1 at the first malformed
  * record with *err naming its line (no call is made for it or after it). */
 int handoff_parse_urls(char *data, size_t len, void (*fn)(void *ctx, const struct handoff_url *r),
     void *ctx, char **err);
-int handoff_parse_done(
+int handoff_parse_done(char *data, size_t len, void (*fn)(void *ctx, const struct handoff_done *d),
+    void *ctx, char **err);
+int handoff_parse_seeds(
     char *data, size_t len, void (*fn)(void *ctx, const char *uri), void *ctx, char **err);
 
 #endif

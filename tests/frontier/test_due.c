@@ -3,7 +3,8 @@
  * store and come back onto their queues when due, with their history,
  * under the same politeness, one-in-flight, budget and retirement rules
  * as first visits; the schedule survives a reopen; a backlog is released
- * a bounded amount per flush. */
+ * a bounded amount per flush; in cluster mode a URI's record travels to
+ * another node and waits there. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -360,6 +361,95 @@ static void test_due_backlog(void **state)
 	assert_null(frontier_error(t->f));
 }
 
+static int test_due_host_a(void *ctx, const char *uri)
+{
+	(void)ctx;
+	return strncmp(uri, "http://a/", 9) == 0;
+}
+
+/* Cluster mode (doc/cluster.md, "Continuous crawls"): a URI's record goes
+ * to the stream with its history and due time and nothing of this node's
+ * queue key; decoded strictly; a partition given up drops its waiting URIs;
+ * a record received puts the URI back in the schedule, marked seen, due
+ * when it says. */
+static void test_due_cluster(void **state)
+{
+	struct test_due *t = *state;
+	struct frontier_counts n;
+	struct curi *a, *b, *got, *plain;
+	struct buf rec = BUF_INIT, bad = BUF_INIT;
+	char *err = NULL;
+
+	test_due_open(t, 1);
+	test_due_add(t, "http://a/1");
+	test_due_add(t, "http://b/1");
+	a = test_due_take(t);
+	b = test_due_take(t);
+	a->history = history_new();
+	a->history->digest = strdup("sha1:AAAA");
+	a->history->etag = strdup("\"e1\"");
+	a->history->visits = 3;
+	a->history->interval_s = 10;
+	a->history->due_ms = (int64_t)t->now + 10000;
+	frontier_revisit_encode(a, &rec);
+	plain = curi_dup(a);
+	history_free(plain->history);
+	plain->history = NULL;
+	frontier_revisit_encode(plain, &bad);
+	curi_free(plain);
+	assert_int_equal(
+	    frontier_revisit_decode((const unsigned char *)bad.data, bad.len, &got), -1);
+	assert_null(got);
+	assert_int_equal(
+	    frontier_revisit_decode((const unsigned char *)rec.data, rec.len - 1, &got), -1);
+	buf_reset(&bad);
+	buf_append(&bad, rec.data, rec.len);
+	buf_appendc(&bad, 0);
+	assert_int_equal(
+	    frontier_revisit_decode((const unsigned char *)bad.data, bad.len, &got), -1);
+	test_due_finish(t, a, "sha1:AAAA", 0, 10000);
+	test_due_finish(t, b, "sha1:BBBB", 0, 10000);
+	test_due_flush(t);
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.revisits, 2);
+
+	/* Given up: a's waiting URI leaves, b's stays. */
+	assert_int_equal(frontier_drop_where(t->f, test_due_host_a, NULL, &err), 1);
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.revisits, 1);
+
+	/* Taken over: a waits again with its history, seen, due as sent. */
+	assert_int_equal(
+	    frontier_revisit_decode((const unsigned char *)rec.data, rec.len, &got), 0);
+	assert_null(got->queue_key);
+	assert_string_equal(got->uri, "http://a/1");
+	assert_int_equal(frontier_wait_revisit(t->f, got, "http://a/1", "a,"), 0);
+	curi_free(got);
+	test_due_flush(t);
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.revisits, 2);
+	assert_true(frontier_seen(t->f, "http://a/1", strlen("http://a/1")));
+	assert_true(test_due_none(t, NULL));
+	t->now += 10000;
+	a = test_due_take(t);
+	b = test_due_take(t);
+	if (strcmp(a->uri, "http://a/1") != 0) {
+		got = a;
+		a = b;
+		b = got;
+	}
+	assert_string_equal(a->uri, "http://a/1");
+	assert_string_equal(a->queue_key, "a,");
+	assert_string_equal(a->history->digest, "sha1:AAAA");
+	assert_string_equal(a->history->etag, "\"e1\"");
+	assert_int_equal(a->history->visits, 3);
+	frontier_finish(t->f, a, FRONTIER_SUCCESS, t->now, 0);
+	frontier_finish(t->f, b, FRONTIER_SUCCESS, t->now, 0);
+	assert_null(frontier_error(t->f));
+	buf_free(&rec);
+	buf_free(&bad);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -368,6 +458,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_due_reopen, test_due_setup, test_due_teardown),
 	    cmocka_unit_test_setup_teardown(test_due_budget, test_due_setup, test_due_teardown),
 	    cmocka_unit_test_setup_teardown(test_due_backlog, test_due_setup, test_due_teardown),
+	    cmocka_unit_test_setup_teardown(test_due_cluster, test_due_setup, test_due_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
