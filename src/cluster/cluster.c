@@ -853,6 +853,7 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 {
 	struct clusterend_node *nodes;
 	char **nonce;
+	unsigned char *holds;
 	int *owner, self = -1;
 	size_t i, n = s->nnodes + 1;
 	uint64_t seq = 0;
@@ -871,6 +872,8 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 	nodes = xcalloc(n, sizeof *nodes);
 	owner = xcalloc(c->np, sizeof *owner);
 	nonce = xcalloc(n, sizeof *nonce);
+	/* Which partitions each node's heartbeat says it held (replayed). */
+	holds = xcalloc(n * c->np, 1);
 	for (i = 0; i < s->nnodes; i++) {
 		json_t *j = json_loads(s->nodes[i].json, 0, NULL);
 		if (strcmp(s->nodes[i].id, c->o.node) == 0) {
@@ -878,25 +881,42 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 			nodes[i].idle = c->my_idle;
 			nodes[i].seq = c->my_seq;
 			nonce[i] = xstrdup(strrchr(c->lease_value, ' ') + 1);
+			for (p = 0; p < c->np; p++)
+				holds[i * c->np + p] = lease_state_of(c->lease, p) == LEASE_HELD;
 		} else if (j != NULL) {
 			const char *nv = json_string_value(json_object_get(j, "nonce"));
+			json_t *held = json_object_get(j, "partitions"), *v;
+			size_t k;
 			nodes[i].idle = json_is_true(json_object_get(j, "idle"));
 			nodes[i].seq = (uint64_t)json_integer_value(json_object_get(j, "seq"));
 			nonce[i] = nv != NULL ? xstrdup(nv) : NULL;
+			json_array_foreach(held, k, v)
+			{
+				json_int_t hp = json_integer_value(v);
+				if (hp >= 0 && (uint64_t)hp < c->np)
+					holds[i * c->np + (size_t)hp] = 1;
+			}
 		}
 		json_decref(j);
 	}
 	/* A key is held by a live node only if its process wrote it: a node
 	 * restarted under the same id (a resume after kill -9) has not yet
 	 * claimed back the keys its earlier run left, whose work is its own
-	 * no more, and its idleness says nothing of them. */
+	 * no more, and its idleness says nothing of them. And only if that
+	 * node's heartbeat lists the partition as held: a heartbeat written
+	 * before its claims (idle, holding nothing) says nothing of the
+	 * partitions it claimed since, which a view of the keys shows at once
+	 * (seen: a node joining just then took the crawl for over before the
+	 * first page). */
 	for (p = 0; self >= 0 && p < c->np; p++) {
 		owner[p] = -1;
 		for (i = 0; s->owner_id[p] != NULL && i < s->nnodes; i++)
 			if (strcmp(s->owner_id[p], s->nodes[i].id) == 0 && nonce[i] != NULL &&
-			    s->owner_nonce[p] != NULL && strcmp(s->owner_nonce[p], nonce[i]) == 0)
+			    s->owner_nonce[p] != NULL && strcmp(s->owner_nonce[p], nonce[i]) == 0 &&
+			    holds[i * c->np + p])
 				owner[p] = (int)i;
 	}
+	free(holds);
 	if (self < 0) {
 		/* Our heartbeat is not in this view yet. */
 		cluster_free_nonces(nonce, n);
