@@ -759,29 +759,6 @@ static void natsio_exec_compact_write(struct natsio *n, struct natsio_compact *w
 	mailbox_to_loop(n->mb, &e->it);
 }
 
-/* Reads a whole bucket: key -> entry, through a watcher of its current
- * values. fn is called for each live entry. */
-static natsStatus natsio_read_bucket(kvStore *kv, void (*fn)(void *ctx, kvEntry *e), void *ctx)
-{
-	kvWatcher *w = NULL;
-	kvWatchOptions wo;
-	natsStatus s;
-
-	kvWatchOptions_Init(&wo);
-	wo.IgnoreDeletes = true;
-	s = kvStore_WatchAll(&w, kv, &wo);
-	while (s == NATS_OK) {
-		kvEntry *e = NULL;
-		s = kvWatcher_Next(&e, w, 5000);
-		if (s != NATS_OK || e == NULL)
-			break;
-		fn(ctx, e);
-		kvEntry_Destroy(e);
-	}
-	kvWatcher_Destroy(w);
-	return s;
-}
-
 struct natsio_snapctx {
 	struct natsio *n;
 	struct natsio_snapshot *s;
@@ -833,6 +810,70 @@ static void natsio_snap_node(void *ctx, kvEntry *e)
 	nd->json = xstrdup(nl + 1);
 }
 
+/* The buckets are read one key at a time, never through a watcher: a
+ * watcher is a consumer, and in a NATS cluster every consumer, even an
+ * ephemeral one, is placed by the metadata leader (a replicated proposal),
+ * so a watcher per bucket per view (every 150 ms to 2 s per node) kept the
+ * leader busy and, once a server was lost, made every view wait for the
+ * election of a new one. A get needs no consumer: a replica of the bucket
+ * answers it (direct get) or its leader does. An entry the bucket's TTL
+ * expired, or one deleted, is absent. */
+static natsStatus natsio_read_key(
+    kvStore *kv, const char *key, void (*fn)(void *ctx, kvEntry *e), void *ctx)
+{
+	kvEntry *e = NULL;
+	natsStatus s = kvStore_Get(&e, kv, key);
+
+	if (s == NATS_NOT_FOUND)
+		return NATS_OK;
+	if (s == NATS_OK) {
+		fn(ctx, e);
+		kvEntry_Destroy(e);
+	}
+	return s;
+}
+
+/* The owners bucket: one key per partition, known. */
+static natsStatus natsio_read_owners(struct natsio *n, struct natsio_snapctx *c)
+{
+	char key[32];
+	natsStatus s = NATS_OK;
+	unsigned p;
+
+	for (p = 0; s == NATS_OK && p < n->o.partitions; p++) {
+		natsio_part_key(p, key, sizeof key);
+		s = natsio_read_key(n->owners, key, natsio_snap_owner, c);
+	}
+	return s;
+}
+
+/* The nodes bucket: its keys from its stream's subjects, then each. */
+static natsStatus natsio_read_nodes(struct natsio *n, struct natsio_snapctx *c)
+{
+	char stream[200], filter[200];
+	jsStreamInfo *si = NULL;
+	jsOptions jo;
+	natsStatus s;
+	size_t plen;
+	int i;
+
+	snprintf(stream, sizeof stream, "KV_tern-%s-nodes", n->o.crawl);
+	snprintf(filter, sizeof filter, "$KV.tern-%s-nodes.>", n->o.crawl);
+	plen = strlen(filter) - 1;
+	jsOptions_Init(&jo);
+	jo.Stream.Info.SubjectsFilter = filter;
+	s = js_GetStreamInfo(&si, n->js, stream, &jo, NULL);
+	if (s != NATS_OK)
+		return s;
+	for (i = 0; s == NATS_OK && si->State.Subjects != NULL && i < si->State.Subjects->Count; i++) {
+		const char *subj = si->State.Subjects->List[i].Subject;
+		if (strlen(subj) > plen)
+			s = natsio_read_key(n->nodes, subj + plen, natsio_snap_node, c);
+	}
+	jsStreamInfo_Destroy(si);
+	return s;
+}
+
 /* What the buckets and the stream hold now; with consumers, also what our
  * consumers have pending, unless the stream still ends at 1 + clear_seq. */
 static struct natsio_snapshot *natsio_snapshot_take(
@@ -852,10 +893,10 @@ static struct natsio_snapshot *natsio_snapshot_take(
 	s->owners = xcalloc(n->o.partitions, sizeof *s->owners);
 	s->owner_id = xcalloc(n->o.partitions, sizeof *s->owner_id);
 	s->owner_nonce = xcalloc(n->o.partitions, sizeof *s->owner_nonce);
-	st = natsio_read_bucket(n->owners, natsio_snap_owner, &c);
+	st = natsio_read_owners(n, &c);
 	if (st == NATS_OK) {
 		snprintf(what, sizeof what, "cluster state: nodes");
-		st = natsio_read_bucket(n->nodes, natsio_snap_node, &c);
+		st = natsio_read_nodes(n, &c);
 	}
 	if (st == NATS_OK) {
 		natsStatus g;
