@@ -1212,6 +1212,9 @@ static void cluster_on_event(struct cluster *c, struct mbox_item *it)
 	case NATSIO_EV_CONTROL:
 		cluster_on_control(c, (struct natsio_text *)it);
 		break;
+	case NATSIO_EV_NOTE:
+		cluster_log(c, "%s", ((struct natsio_text *)it)->data);
+		break;
 	case NATSIO_EV_SEED: {
 		struct natsio_text *t = (struct natsio_text *)it;
 		handoff_parse_done(t->data, t->len, cluster_seed_cb, c, NULL);
@@ -1432,6 +1435,9 @@ struct cluster *cluster_open(uv_loop_t *loop, const struct cluster_opts *o,
 	no.partitions = c->np;
 	no.lease_ms = o->lease_ms;
 	no.replicas = o->replicas;
+	no.api_timeout_ms = o->api_timeout_ms;
+	no.api_retries = o->api_retries;
+	no.api_backoff_ms = o->api_backoff_ms;
 	c->nio = natsio_start(&no, c->mb, err, usage);
 	if (c->nio == NULL) {
 		c->closed = 1;

@@ -21,6 +21,12 @@ struct natsio_opts {
 	unsigned partitions;
 	uint64_t lease_ms;
 	int replicas; /* stream and bucket replicas */
+	/* Every JetStream call waits api_timeout_ms for its answer. One that
+	 * timed out, or found no responder (a server lost, a stream or the
+	 * cluster electing a leader), is sent again up to api_retries times,
+	 * after api_backoff_ms, doubling up to api_timeout_ms. 0: 2000, -, 250. */
+	uint64_t api_timeout_ms, api_backoff_ms;
+	unsigned api_retries;
 };
 
 /* Commands (loop -> thread). */
@@ -58,6 +64,7 @@ enum natsio_event_kind {
 	NATSIO_EV_CLOSED,	/* struct mbox_item: the thread has finished */
 	NATSIO_EV_COMPACTED,	/* struct natsio_part (ok; start_seq = the sequence compacted
 				 * through, 0 when there was nothing to compact) */
+	NATSIO_EV_NOTE,		/* struct natsio_text: a line for tern.log (a call retried) */
 };
 
 /* The stream's subjects: per partition, url records for its owner to
