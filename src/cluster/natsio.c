@@ -625,10 +625,6 @@ static void natsio_start_replay(struct natsio *n, unsigned p, int compact, uint6
 	so.Config.AckPolicy = js_AckNone;
 	so.Config.DeliverPolicy = js_DeliverAll;
 	so.Config.InactiveThreshold = (int64_t)60 * 1000000000;
-	/* Replicated as the stream is: an ephemeral consumer is otherwise one
-	 * replica, which the server may place on a peer it lost without
-	 * having noticed yet (its creation then times out). */
-	so.Config.Replicas = n->o.replicas;
 	/* An ephemeral consumer made by an attempt whose answer timed out
 	 * goes once inactive that long. */
 	natsio_try_init(&t, n, "replay");
