@@ -30,7 +30,7 @@
  * node became idle (the end is usually near: the others must see it idle
  * and it them); an idle node then reads it every CLUSTER_IDLE_MS (a crawl
  * held at its end, a node with nothing to do while others crawl). A node
- * that becomes idle reads it at once. A view costs the server about 3-4 ms
+ * that becomes idle reads it at once. A view costs the server about 5 ms
  * of CPU (doc/cluster.md). */
 #define CLUSTER_QUICK_MS 150
 #define CLUSTER_QUICK_FOR_MS 3000

@@ -1,7 +1,8 @@
 /* The NATS side of cluster mode (natsio.h). Everything here runs on the
- * client's thread (natsio_main and the natsio_exec_* it calls) or in
- * nats.c's callbacks (natsio_*_cb), which only copy what they received into
- * an event for the loop. */
+ * client's threads (natsio_main and the natsio_exec_* it calls; the lease
+ * writes' natsio_lease_main, which calls natsio_exec_kv only) or in nats.c's
+ * callbacks (natsio_*_cb), which only copy what they received into an
+ * event for the loop. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* The NATS side of cluster mode: one thread of tern's own that owns the
- * nats.c connection and makes every call to it (nats.c's own threads read
- * and write the socket and run its callbacks, which only post events). The
+ * nats.c connection and makes every call to it but the lease writes, which
+ * a second one makes (nats.c's own threads read and write the socket and
+ * run its callbacks, which only post events). The
  * crawl's loop talks to it through the mailbox: it sends commands (claims,
  * renewals, publications, acknowledgments...) and receives their outcomes
  * and the messages the stream delivers as events. Nothing here decides
