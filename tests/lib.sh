@@ -388,7 +388,9 @@ nats_restart() {
 # nats_cluster_start N: N nats-servers with JetStream routed into one cluster
 # on loopback (a replicated stream needs 3). Client ports are ephemeral;
 # route ports are random and tried again if taken. Sets NATS_URL to the
-# comma-separated client URLs and NATS_PIDS.
+# comma-separated client URLs, NATS_PIDS, and NATS_PID_CK for server K (0..N-1,
+# named tern-cK); with NATS_MONITOR=1 each also serves its monitoring pages
+# on an ephemeral port (nats_cluster_leader reads them).
 nats_cluster_start() {
 	need_cmd nats-server
 	tw_dir
@@ -411,10 +413,11 @@ nats_cluster_start() {
 			mkdir -p "$_nd/store" "$_nd/ports"
 			rm -f "$_nd/ports"/*
 			nats-server -js -sd "$_nd/store" -a 127.0.0.1 -p -1 -n "tern-c$_k" \
-				--cluster_name tern-test --cluster "nats://127.0.0.1:$_rp" --routes "$_routes" \
+				${NATS_MONITOR:+-m -1} --cluster_name tern-test --cluster "nats://127.0.0.1:$_rp" --routes "$_routes" \
 				--ports_file_dir "$_nd/ports" >"$TW_DIR/natsc-$_k.log" 2>&1 &
 			track_pid $!
 			NATS_PIDS="$NATS_PIDS $!"
+			eval "NATS_PID_C$_k=$!"
 			_k=$((_k + 1))
 		done
 		_ok=1
@@ -448,4 +451,33 @@ nats_cluster_start() {
 			fail "nats cluster did not start: $(tail -3 "$TW_DIR"/natsc-*.log)"
 	done
 	fail "nats cluster: no free route ports after 5 tries"
+}
+
+# nats_cluster_leader STREAM: K of the server tern-cK that leads STREAM (or
+# the cluster's metadata with STREAM "meta"), as the servers of
+# nats_cluster_start (with NATS_MONITOR=1) report it on their monitoring
+# pages; empty if none does.
+nats_cluster_leader() {
+	need_cmd curl node
+	for _pf in "$TW_DIR"/natsc-*/ports/*.ports; do
+		_mu=$(sed -n 's/.*"monitoring":\["\([^"]*\)".*/\1/p' "$_pf")
+		[ -n "$_mu" ] || continue
+		curl -s -m 5 "$_mu/jsz?accounts=true&streams=true" >"$_pf.jsz" 2>/dev/null
+	done
+	node -e '
+		const fs = require("fs"), want = process.argv[1];
+		for (const f of process.argv.slice(2)) {
+			let j;
+			try { j = JSON.parse(fs.readFileSync(f, "utf8")); } catch (e) { continue; }
+			if (want === "meta" && j.meta_cluster && j.meta_cluster.leader) {
+				console.log(j.meta_cluster.leader.replace(/^tern-c/, ""));
+				process.exit(0);
+			}
+			for (const a of j.account_details || [])
+				for (const s of a.stream_detail || [])
+					if (s.name === want && s.cluster && s.cluster.leader) {
+						console.log(s.cluster.leader.replace(/^tern-c/, ""));
+						process.exit(0);
+					}
+		}' "$1" "$TW_DIR"/natsc-*/ports/*.jsz 2>/dev/null
 }

@@ -31,7 +31,7 @@
  * node became idle (the end is usually near: the others must see it idle
  * and it them); an idle node then reads it every CLUSTER_IDLE_MS (a crawl
  * held at its end, a node with nothing to do while others crawl). A node
- * that becomes idle reads it at once. A view costs the server about 3-4 ms
+ * that becomes idle reads it at once. A view costs the server about 5 ms
  * of CPU (doc/cluster.md). */
 #define CLUSTER_QUICK_MS 150
 #define CLUSTER_QUICK_FOR_MS 3000
@@ -913,11 +913,11 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 {
 	struct clusterend_node *nodes;
 	char **nonce;
+	unsigned char *holds;
 	int *owner, self = -1;
-	size_t i, k, n = s->nnodes + 1;
+	size_t i, n = s->nnodes + 1;
 	uint64_t seq = 0;
 	unsigned p;
-	unsigned char *lists; /* lists[i * np + p]: node i's heartbeat says it holds p */
 
 	if (c->finished || c->leaving || !c->my_idle)
 		return;
@@ -932,7 +932,8 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 	nodes = xcalloc(n, sizeof *nodes);
 	owner = xcalloc(c->np, sizeof *owner);
 	nonce = xcalloc(n, sizeof *nonce);
-	lists = xcalloc(n * c->np, 1);
+	/* Which partitions each node's heartbeat says it held (replayed). */
+	holds = xcalloc(n * c->np, 1);
 	for (i = 0; i < s->nnodes; i++) {
 		json_t *j = json_loads(s->nodes[i].json, 0, NULL);
 		if (strcmp(s->nodes[i].id, c->o.node) == 0) {
@@ -941,17 +942,19 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 			nodes[i].seq = c->my_seq;
 			nonce[i] = xstrdup(strrchr(c->lease_value, ' ') + 1);
 			for (p = 0; p < c->np; p++)
-				lists[i * c->np + p] = lease_state_of(c->lease, p) == LEASE_HELD;
+				holds[i * c->np + p] = lease_state_of(c->lease, p) == LEASE_HELD;
 		} else if (j != NULL) {
 			const char *nv = json_string_value(json_object_get(j, "nonce"));
-			json_t *held = json_object_get(j, "partitions");
+			json_t *held = json_object_get(j, "partitions"), *v;
+			size_t k;
 			nodes[i].idle = json_is_true(json_object_get(j, "idle"));
 			nodes[i].seq = (uint64_t)json_integer_value(json_object_get(j, "seq"));
 			nonce[i] = nv != NULL ? xstrdup(nv) : NULL;
-			for (k = 0; k < json_array_size(held); k++) {
-				json_int_t hp = json_integer_value(json_array_get(held, k));
+			json_array_foreach(held, k, v)
+			{
+				json_int_t hp = json_integer_value(v);
 				if (hp >= 0 && (uint64_t)hp < c->np)
-					lists[i * c->np + (size_t)hp] = 1;
+					holds[i * c->np + (size_t)hp] = 1;
 			}
 		}
 		json_decref(j);
@@ -959,25 +962,26 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 	/* A key is held by a live node only if its process wrote it: a node
 	 * restarted under the same id (a resume after kill -9) has not yet
 	 * claimed back the keys its earlier run left, whose work is its own
-	 * no more, and its idleness says nothing of them. Nor does the
-	 * idleness of a heartbeat sent before the node held the partition: a
-	 * node idle with nothing held, whose claims then landed, was taken
-	 * for the idle owner of every partition it claimed (a crawl ended
-	 * with 0 pages on a loaded machine, tests/cluster_basic.sh). */
+	 * no more, and its idleness says nothing of them. And only if that
+	 * node's heartbeat lists the partition as held: a heartbeat written
+	 * before its claims (idle, holding nothing) says nothing of the
+	 * partitions it claimed since, which a view of the keys shows at once
+	 * (seen: a node joining just then took the crawl for over before the
+	 * first page). */
 	for (p = 0; self >= 0 && p < c->np; p++) {
 		owner[p] = -1;
 		for (i = 0; s->owner_id[p] != NULL && i < s->nnodes; i++)
 			if (strcmp(s->owner_id[p], s->nodes[i].id) == 0 && nonce[i] != NULL &&
 			    s->owner_nonce[p] != NULL && strcmp(s->owner_nonce[p], nonce[i]) == 0 &&
-			    lists[i * c->np + p])
+			    holds[i * c->np + p])
 				owner[p] = (int)i;
 	}
+	free(holds);
 	if (self < 0) {
 		/* Our heartbeat is not in this view yet. */
 		cluster_free_nonces(nonce, n);
 		free(nodes);
 		free(owner);
-		free(lists);
 		return;
 	}
 	if (clusterend_over(nodes, s->nnodes, owner, c->np, &seq) && seq == s->last_seq &&
@@ -992,7 +996,6 @@ static void cluster_check_end(struct cluster *c, struct natsio_snapshot *s)
 	cluster_free_nonces(nonce, n);
 	free(nodes);
 	free(owner);
-	free(lists);
 }
 
 /* Gives up each partition flagged in which (held, its consumer made), to
@@ -1269,6 +1272,9 @@ static void cluster_on_event(struct cluster *c, struct mbox_item *it)
 	case NATSIO_EV_CONTROL:
 		cluster_on_control(c, (struct natsio_text *)it);
 		break;
+	case NATSIO_EV_NOTE:
+		cluster_log(c, "%s", ((struct natsio_text *)it)->data);
+		break;
 	case NATSIO_EV_SEED: {
 		struct natsio_text *t = (struct natsio_text *)it;
 		handoff_parse_seeds(t->data, t->len, cluster_seed_cb, c, NULL);
@@ -1490,6 +1496,9 @@ struct cluster *cluster_open(uv_loop_t *loop, const struct cluster_opts *o,
 	no.partitions = c->np;
 	no.lease_ms = o->lease_ms;
 	no.replicas = o->replicas;
+	no.api_timeout_ms = o->api_timeout_ms;
+	no.api_retries = o->api_retries;
+	no.api_backoff_ms = o->api_backoff_ms;
 	c->nio = natsio_start(&no, c->mb, err, usage);
 	if (c->nio == NULL) {
 		c->closed = 1;

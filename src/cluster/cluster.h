@@ -38,6 +38,10 @@ struct cluster_opts {
 	unsigned partitions;
 	uint64_t lease_ms;
 	int replicas;
+	/* JetStream calls: how long one may wait for its answer, and how a
+	 * call that timed out is retried (natsio.h). */
+	uint64_t api_timeout_ms, api_backoff_ms;
+	unsigned api_retries;
 	enum partition_by by;
 	int assign;	      /* frontier.queue-assignment (by queue) */
 	unsigned canon_flags; /* the crawl's canonicalization, for replays */

@@ -12,6 +12,7 @@ struct mailbox {
 	uv_mutex_t lock;
 	uv_cond_t cond;
 	struct mbox_list urgent, cmds, events;
+	int split; /* urgent commands have a thread of their own */
 	uv_async_t async;
 	void (*on_events)(void *ctx);
 	void *ctx;
@@ -78,7 +79,7 @@ void mailbox_to_thread(struct mailbox *m, struct mbox_item *it)
 {
 	uv_mutex_lock(&m->lock);
 	mailbox_push(&m->cmds, it);
-	uv_cond_signal(&m->cond);
+	uv_cond_broadcast(&m->cond);
 	uv_mutex_unlock(&m->lock);
 }
 
@@ -86,7 +87,7 @@ void mailbox_to_thread_urgent(struct mailbox *m, struct mbox_item *it)
 {
 	uv_mutex_lock(&m->lock);
 	mailbox_push(&m->urgent, it);
-	uv_cond_signal(&m->cond);
+	uv_cond_broadcast(&m->cond);
 	uv_mutex_unlock(&m->lock);
 }
 
@@ -132,11 +133,30 @@ struct mbox_item *mailbox_take_command(struct mailbox *m, int64_t wait_ms)
 	struct mbox_item *it;
 
 	uv_mutex_lock(&m->lock);
-	if (m->urgent.head == NULL && m->cmds.head == NULL && wait_ms > 0)
+	if ((m->split || m->urgent.head == NULL) && m->cmds.head == NULL && wait_ms > 0)
 		uv_cond_timedwait(&m->cond, &m->lock, (uint64_t)wait_ms * 1000000u);
-	it = mailbox_pop(&m->urgent);
+	it = m->split ? NULL : mailbox_pop(&m->urgent);
 	if (it == NULL)
 		it = mailbox_pop(&m->cmds);
+	uv_mutex_unlock(&m->lock);
+	return it;
+}
+
+void mailbox_split_urgent(struct mailbox *m)
+{
+	uv_mutex_lock(&m->lock);
+	m->split = 1;
+	uv_mutex_unlock(&m->lock);
+}
+
+struct mbox_item *mailbox_take_urgent(struct mailbox *m, int64_t wait_ms)
+{
+	struct mbox_item *it;
+
+	uv_mutex_lock(&m->lock);
+	if (m->urgent.head == NULL && wait_ms > 0)
+		uv_cond_timedwait(&m->cond, &m->lock, (uint64_t)wait_ms * 1000000u);
+	it = mailbox_pop(&m->urgent);
 	uv_mutex_unlock(&m->lock);
 	return it;
 }

@@ -24,9 +24,9 @@ struct mailbox *mailbox_new(uv_loop_t *loop, void (*on_events)(void *ctx), void 
  * with any items left in it (freed with free()). */
 void mailbox_close(struct mailbox *m);
 
-/* Loop side. Urgent commands (lease writes) are taken before every other
- * one waiting, so that a burst of publications or acknowledgments never
- * delays a renewal. */
+/* Loop side (and any client thread). Urgent commands (lease writes) are
+ * taken before every other one waiting, so that a burst of publications or
+ * acknowledgments never delays a renewal. */
 void mailbox_to_thread(struct mailbox *m, struct mbox_item *it);
 void mailbox_to_thread_urgent(struct mailbox *m, struct mbox_item *it);
 /* Takes every event posted so far, oldest first (a NULL-terminated list). */
@@ -35,8 +35,13 @@ struct mbox_item *mailbox_take_events(struct mailbox *m);
 /* Client side (any thread). */
 void mailbox_to_loop(struct mailbox *m, struct mbox_item *it);
 /* The oldest command, waiting up to wait_ms for one (0: no wait); NULL
- * if none came. */
+ * if none came (a wake-up for another thread's command returns early). */
 struct mbox_item *mailbox_take_command(struct mailbox *m, int64_t wait_ms);
+/* From now on urgent commands are taken only by mailbox_take_urgent, on a
+ * thread of their own, so that no other command, however long it waits
+ * for its answer, delays them; mailbox_take_command takes the others. */
+void mailbox_split_urgent(struct mailbox *m);
+struct mbox_item *mailbox_take_urgent(struct mailbox *m, int64_t wait_ms);
 int mailbox_has_command(struct mailbox *m);
 
 #endif

@@ -1,7 +1,8 @@
 /* The NATS side of cluster mode (natsio.h). Everything here runs on the
- * client's thread (natsio_main and the natsio_exec_* it calls) or in
- * nats.c's callbacks (natsio_*_cb), which only copy what they received into
- * an event for the loop. */
+ * client's threads (natsio_main and the natsio_exec_* it calls; the lease
+ * writes' natsio_lease_main, which calls natsio_exec_kv only) or in nats.c's
+ * callbacks (natsio_*_cb), which only copy what they received into an
+ * event for the loop. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,9 @@ struct natsio {
 	struct natsio_replay_job *replays;
 	int compacting; /* set while a compaction's read fails, for its event */
 	uv_thread_t thread;
+	/* Lease writes have a thread of their own (natsio_lease_main). */
+	uv_thread_t lease_thread;
+	int stopping; /* shutting down: no more retries (atomic) */
 	char stream[160];
 	char prefix[160]; /* "tern.CRAWL." */
 	char ctl_subject[160];
@@ -71,6 +75,74 @@ static void natsio_err(char *dst, size_t cap, const char *what, natsStatus s)
 
 	snprintf(dst, cap, "%s: %s%s%s", what, natsStatus_GetText(s),
 	    last != NULL && *last ? ": " : "", last != NULL ? last : "");
+}
+
+static void natsio_post_text(struct natsio *n, int kind, const char *data, size_t len);
+
+/* Retries. In a NATS cluster, losing a server leaves the streams and
+ * buckets it led, and the cluster's metadata if it led that, without a
+ * leader until the others elect one (seconds): calls to them time out, or
+ * find no responder, meanwhile. Such a call is sent again after a wait
+ * that doubles (natsio_opts), the other failures at once are final:
+ *
+ *	struct natsio_try t;
+ *	natsio_try_init(&t, n, "stream information");
+ *	do
+ *		s = js_GetStreamInfo(...);
+ *	while (natsio_try_again(&t, s, jerr));
+ */
+struct natsio_try {
+	struct natsio *n;
+	const char *what;
+	unsigned attempt;
+	uint64_t wait_ms;
+};
+
+static void natsio_try_init(struct natsio_try *t, struct natsio *n, const char *what)
+{
+	t->n = n;
+	t->what = what;
+	t->attempt = 0;
+	t->wait_ms = n->o.api_backoff_ms;
+}
+
+/* Would the same call succeed once a leader is elected? Key-value calls
+ * give no error code: the server's text tells. */
+static int natsio_transient(natsStatus s, jsErrCode e)
+{
+	const char *last;
+
+	if (s == NATS_TIMEOUT || s == NATS_NO_RESPONDERS || s == NATS_CONNECTION_DISCONNECTED)
+		return 1;
+	if (e == JSClusterNotAvailErr || e == JSClusterNotLeaderErr || e == JSClusterIncompleteErr)
+		return 1;
+	last = nats_GetLastError(NULL);
+	return s != NATS_OK && last != NULL &&
+	    (strstr(last, "temporarily unavailable") != NULL ||
+		strstr(last, "no suitable peers") != NULL || strstr(last, "not leader") != NULL ||
+		strstr(last, "no responders") != NULL || strstr(last, "timeout") != NULL);
+}
+
+static int natsio_try_again(struct natsio_try *t, natsStatus s, jsErrCode e)
+{
+	char line[300], why[200];
+	int len;
+
+	if (s == NATS_OK || t->attempt >= t->n->o.api_retries || !natsio_transient(s, e) ||
+	    __atomic_load_n(&t->n->stopping, __ATOMIC_RELAXED))
+		return 0;
+	t->attempt++;
+	natsio_err(why, sizeof why, t->what, s);
+	len = snprintf(line, sizeof line,
+	    "cluster: %s; sent again in %" PRIu64 " ms (retry %u of %u)", why, t->wait_ms,
+	    t->attempt, t->n->o.api_retries);
+	if (t->n->mb != NULL)
+		natsio_post_text(t->n, NATSIO_EV_NOTE, line,
+		    len < (int)sizeof line ? (size_t)len : sizeof line - 1);
+	nats_Sleep((int64_t)t->wait_ms);
+	t->wait_ms =
+	    t->wait_ms * 2 < t->n->o.api_timeout_ms ? t->wait_ms * 2 : t->n->o.api_timeout_ms;
+	return 1;
 }
 
 void natsio_node_key(const char *node, char *out, size_t cap)
@@ -296,10 +368,15 @@ static enum lease_result natsio_after_failed_write(
     struct natsio *n, const char *key, natsStatus s, uint64_t *rev)
 {
 	kvEntry *e = NULL;
-	natsStatus g = kvStore_Get(&e, n->owners, key);
+	struct natsio_try t;
+	natsStatus g;
 	enum lease_result r;
 
 	(void)s;
+	natsio_try_init(&t, n, "lease check");
+	do
+		g = kvStore_Get(&e, n->owners, key);
+	while (natsio_try_again(&t, g, 0));
 	if (g == NATS_NOT_FOUND)
 		return LEASE_REFUSED;
 	if (g != NATS_OK)
@@ -314,23 +391,32 @@ static enum lease_result natsio_after_failed_write(
 	return r;
 }
 
+/* A lease write that timed out is sent again as it was, at the same
+ * expected revision: if an earlier attempt landed, the retry is refused
+ * and the key, holding our value, tells (natsio_after_failed_write). The
+ * loop keeps the first attempt's send time, earlier than any landing, so
+ * the lease is never taken for longer than it holds. */
 static void natsio_exec_kv(struct natsio *n, struct natsio_kv *kv)
 {
 	char key[32];
 	uint64_t rev = 0;
+	struct natsio_try t;
 	natsStatus s;
 
 	natsio_part_key(kv->partition, key, sizeof key);
-	if (kv->op == NATSIO_RELEASE)
-		s = kvStore_UpdateString(&rev, n->owners, key, "", kv->rev);
-	else if (kv->rev == 0)
-		s = kvStore_CreateString(&rev, n->owners, key, n->o.lease_value);
-	else
-		s = kvStore_UpdateString(&rev, n->owners, key, n->o.lease_value, kv->rev);
+	natsio_try_init(&t, n, "lease write");
+	do {
+		if (kv->op == NATSIO_RELEASE)
+			s = kvStore_UpdateString(&rev, n->owners, key, "", kv->rev);
+		else if (kv->rev == 0)
+			s = kvStore_CreateString(&rev, n->owners, key, n->o.lease_value);
+		else
+			s = kvStore_UpdateString(&rev, n->owners, key, n->o.lease_value, kv->rev);
+	} while (natsio_try_again(&t, s, 0));
 	if (s == NATS_OK)
 		kv->result = LEASE_OK;
 	else if (kv->op == NATSIO_RELEASE)
-		kv->result = s == NATS_TIMEOUT ? LEASE_UNKNOWN : LEASE_REFUSED;
+		kv->result = natsio_transient(s, 0) ? LEASE_UNKNOWN : LEASE_REFUSED;
 	else
 		kv->result = natsio_after_failed_write(n, key, s, &rev);
 	kv->rev = rev;
@@ -349,7 +435,7 @@ static void natsio_exec_publish(struct natsio *n, struct natsio_pub *p)
 	snprintf(id, sizeof id, "%s%" PRIu64, n->msgid_prefix, p->token);
 	jsPubOptions_Init(&po);
 	po.MsgId = id;
-	po.MaxWait = 5000;
+	po.MaxWait = (int64_t)n->o.api_timeout_ms;
 	s = natsMsg_Create(&m, subject, NULL, p->data, (int)p->len);
 	if (s == NATS_OK)
 		s = js_PublishMsgAsync(n->js, &m, &po);
@@ -410,13 +496,24 @@ static int natsio_consumer_of(const char *name, unsigned p)
 static void natsio_delete_stale_consumers(struct natsio *n, unsigned p)
 {
 	jsConsumerNamesList *l = NULL;
+	struct natsio_try t;
+	jsErrCode jerr = 0;
+	natsStatus s;
 	int i;
 
-	if (js_ConsumerNames(&l, n->js, n->stream, NULL, NULL) != NATS_OK)
+	natsio_try_init(&t, n, "consumer names");
+	do
+		s = js_ConsumerNames(&l, n->js, n->stream, NULL, &jerr);
+	while (natsio_try_again(&t, s, jerr));
+	if (s != NATS_OK)
 		return;
 	for (i = 0; i < l->Count; i++)
-		if (natsio_consumer_of(l->List[i], p))
-			js_DeleteConsumer(n->js, n->stream, l->List[i], NULL, NULL);
+		if (natsio_consumer_of(l->List[i], p)) {
+			natsio_try_init(&t, n, "consumer deletion");
+			do
+				s = js_DeleteConsumer(n->js, n->stream, l->List[i], NULL, &jerr);
+			while (natsio_try_again(&t, s, jerr));
+		}
 	jsConsumerNamesList_Destroy(l);
 }
 
@@ -425,6 +522,7 @@ static void natsio_exec_subscribe(struct natsio *n, struct natsio_part *c)
 	char subject[200], name[64];
 	jsSubOptions so;
 	jsErrCode jerr = 0;
+	struct natsio_try t;
 	natsStatus s;
 
 	c->it.kind = NATSIO_EV_SUBSCRIBED;
@@ -435,7 +533,6 @@ static void natsio_exec_subscribe(struct natsio *n, struct natsio_part *c)
 		return;
 	}
 	natsio_subject(n, NATSIO_URL, c->partition, subject, sizeof subject);
-	natsio_consumer_name(n, c->partition, name, sizeof name);
 	/* The consumer of a partition is made afresh by each new owner,
 	 * starting right after the log it replayed: what an earlier owner
 	 * had consumed is in that log. */
@@ -443,7 +540,6 @@ static void natsio_exec_subscribe(struct natsio *n, struct natsio_part *c)
 	jsSubOptions_Init(&so);
 	so.Stream = n->stream;
 	so.ManualAck = true;
-	so.Config.Durable = name;
 	so.Config.AckPolicy = js_AckExplicit;
 	so.Config.AckWait = (int64_t)30 * 1000000000;
 	so.Config.MaxAckPending = NATSIO_MAX_ACK_PENDING;
@@ -454,8 +550,15 @@ static void natsio_exec_subscribe(struct natsio *n, struct natsio_part *c)
 	} else {
 		so.Config.DeliverPolicy = js_DeliverAll;
 	}
-	s = js_Subscribe(&n->sub[c->partition], n->js, subject, natsio_msg_cb,
-	    &n->subctx[c->partition], NULL, &so, &jerr);
+	/* Each attempt under a new name: one whose answer timed out may have
+	 * made its consumer, which the next owner deletes (above). */
+	natsio_try_init(&t, n, "consumer");
+	do {
+		natsio_consumer_name(n, c->partition, name, sizeof name);
+		so.Config.Durable = name;
+		s = js_Subscribe(&n->sub[c->partition], n->js, subject, natsio_msg_cb,
+		    &n->subctx[c->partition], NULL, &so, &jerr);
+	} while (natsio_try_again(&t, s, jerr));
 	/* Told when its handler can run no more, so that the loop knows
 	 * every message handle it will get for the partition. */
 	if (s == NATS_OK) {
@@ -513,6 +616,8 @@ static void natsio_start_replay(struct natsio *n, unsigned p, int compact, uint6
 	jsSubOptions so;
 	jsConsumerInfo *ci = NULL;
 	natsSubscription *sub = NULL;
+	struct natsio_try t;
+	jsErrCode jerr = 0;
 	natsStatus s;
 
 	snprintf(filter, sizeof filter, "%s*.%u", n->prefix, p);
@@ -521,9 +626,18 @@ static void natsio_start_replay(struct natsio *n, unsigned p, int compact, uint6
 	so.Config.AckPolicy = js_AckNone;
 	so.Config.DeliverPolicy = js_DeliverAll;
 	so.Config.InactiveThreshold = (int64_t)60 * 1000000000;
-	s = js_PullSubscribe(&sub, n->js, filter, NULL, NULL, &so, NULL);
-	if (s == NATS_OK)
-		s = natsSubscription_GetConsumerInfo(&ci, sub, NULL, NULL);
+	/* An ephemeral consumer made by an attempt whose answer timed out
+	 * goes once inactive that long. */
+	natsio_try_init(&t, n, "replay");
+	do
+		s = js_PullSubscribe(&sub, n->js, filter, NULL, NULL, &so, &jerr);
+	while (natsio_try_again(&t, s, jerr));
+	if (s == NATS_OK) {
+		natsio_try_init(&t, n, "replay");
+		do
+			s = natsSubscription_GetConsumerInfo(&ci, sub, NULL, &jerr);
+		while (natsio_try_again(&t, s, jerr));
+	}
 	if (s != NATS_OK) {
 		if (sub != NULL) {
 			natsSubscription_Unsubscribe(sub);
@@ -668,14 +782,24 @@ static void natsio_exec_compact_read(struct natsio *n, struct natsio_part *c)
 	jsConsumerInfo *ci = NULL;
 	jsStreamInfo *si = NULL;
 	unsigned p = c->partition;
+	struct natsio_try t;
+	jsErrCode jerr = 0;
 	natsStatus s = NATS_ERR;
 	uint64_t upto = 0, last = 0;
 
-	if (n->sub[p] != NULL &&
-	    (s = js_GetStreamInfo(&si, n->js, n->stream, NULL, NULL)) == NATS_OK) {
+	if (n->sub[p] != NULL) {
+		natsio_try_init(&t, n, "compaction");
+		do
+			s = js_GetStreamInfo(&si, n->js, n->stream, NULL, &jerr);
+		while (natsio_try_again(&t, s, jerr));
+	}
+	if (s == NATS_OK) {
 		last = si->State.LastSeq;
 		jsStreamInfo_Destroy(si);
-		s = natsSubscription_GetConsumerInfo(&ci, n->sub[p], NULL, NULL);
+		natsio_try_init(&t, n, "compaction");
+		do
+			s = natsSubscription_GetConsumerInfo(&ci, n->sub[p], NULL, &jerr);
+		while (natsio_try_again(&t, s, jerr));
 	}
 	if (s == NATS_OK) {
 		if (ci->NumAckPending == 0 && ci->NumPending == 0)
@@ -705,11 +829,13 @@ static natsStatus natsio_publish_lines(
     struct natsio *n, const char *subject, const char *data, size_t len)
 {
 	jsPubOptions po;
+	struct natsio_try t;
+	jsErrCode jerr = 0;
 	natsStatus s = NATS_OK;
 	size_t at = 0;
 
 	jsPubOptions_Init(&po);
-	po.MaxWait = 10000;
+	po.MaxWait = (int64_t)n->o.api_timeout_ms;
 	while (s == NATS_OK && at < len) {
 		size_t n1 = len - at;
 		if (n1 > NATSIO_COMPACT_CHUNK) {
@@ -718,7 +844,12 @@ static natsStatus natsio_publish_lines(
 				nl--;
 			n1 = nl > data + at ? (size_t)(nl - (data + at)) : NATSIO_COMPACT_CHUNK;
 		}
-		s = js_Publish(NULL, n->js, subject, data + at, (int)n1, &po, NULL);
+		/* A retry may store a chunk twice: replays and compactions
+		 * read each record once however often it is there. */
+		natsio_try_init(&t, n, "compaction");
+		do
+			s = js_Publish(NULL, n->js, subject, data + at, (int)n1, &po, &jerr);
+		while (natsio_try_again(&t, s, jerr));
 		at += n1;
 	}
 	return s;
@@ -733,6 +864,8 @@ static void natsio_exec_compact_write(struct natsio *n, struct natsio_compact *w
 	struct natsio_part *e = xcalloc(1, sizeof *e);
 	char subject[200], filter[200];
 	jsOptions jo;
+	struct natsio_try t;
+	jsErrCode jerr = 0;
 	natsStatus s;
 
 	snprintf(subject, sizeof subject, "%ssnapu.%u", n->prefix, w->partition);
@@ -745,7 +878,10 @@ static void natsio_exec_compact_write(struct natsio *n, struct natsio_compact *w
 		jsOptions_Init(&jo);
 		jo.Stream.Purge.Subject = filter;
 		jo.Stream.Purge.Sequence = w->upto + 1;
-		s = js_PurgeStream(n->js, n->stream, &jo, NULL);
+		natsio_try_init(&t, n, "compaction");
+		do
+			s = js_PurgeStream(n->js, n->stream, &jo, &jerr);
+		while (natsio_try_again(&t, s, jerr));
 	}
 	e->it.kind = NATSIO_EV_COMPACTED;
 	e->partition = w->partition;
@@ -757,29 +893,6 @@ static void natsio_exec_compact_write(struct natsio *n, struct natsio_compact *w
 	free(w->dones);
 	free(w);
 	mailbox_to_loop(n->mb, &e->it);
-}
-
-/* Reads a whole bucket: key -> entry, through a watcher of its current
- * values. fn is called for each live entry. */
-static natsStatus natsio_read_bucket(kvStore *kv, void (*fn)(void *ctx, kvEntry *e), void *ctx)
-{
-	kvWatcher *w = NULL;
-	kvWatchOptions wo;
-	natsStatus s;
-
-	kvWatchOptions_Init(&wo);
-	wo.IgnoreDeletes = true;
-	s = kvStore_WatchAll(&w, kv, &wo);
-	while (s == NATS_OK) {
-		kvEntry *e = NULL;
-		s = kvWatcher_Next(&e, w, 5000);
-		if (s != NATS_OK || e == NULL)
-			break;
-		fn(ctx, e);
-		kvEntry_Destroy(e);
-	}
-	kvWatcher_Destroy(w);
-	return s;
 }
 
 struct natsio_snapctx {
@@ -833,6 +946,71 @@ static void natsio_snap_node(void *ctx, kvEntry *e)
 	nd->json = xstrdup(nl + 1);
 }
 
+/* The buckets are read one key at a time, never through a watcher: a
+ * watcher is a consumer, and in a NATS cluster every consumer, even an
+ * ephemeral one, is placed by the metadata leader (a replicated proposal),
+ * so a watcher per bucket per view (every 150 ms to 2 s per node) kept the
+ * leader busy and, once a server was lost, made every view wait for the
+ * election of a new one. A get needs no consumer: a replica of the bucket
+ * answers it (direct get) or its leader does. An entry the bucket's TTL
+ * expired, or one deleted, is absent. */
+static natsStatus natsio_read_key(
+    kvStore *kv, const char *key, void (*fn)(void *ctx, kvEntry *e), void *ctx)
+{
+	kvEntry *e = NULL;
+	natsStatus s = kvStore_Get(&e, kv, key);
+
+	if (s == NATS_NOT_FOUND)
+		return NATS_OK;
+	if (s == NATS_OK) {
+		fn(ctx, e);
+		kvEntry_Destroy(e);
+	}
+	return s;
+}
+
+/* The owners bucket: one key per partition, known. */
+static natsStatus natsio_read_owners(struct natsio *n, struct natsio_snapctx *c)
+{
+	char key[32];
+	natsStatus s = NATS_OK;
+	unsigned p;
+
+	for (p = 0; s == NATS_OK && p < n->o.partitions; p++) {
+		natsio_part_key(p, key, sizeof key);
+		s = natsio_read_key(n->owners, key, natsio_snap_owner, c);
+	}
+	return s;
+}
+
+/* The nodes bucket: its keys from its stream's subjects, then each. */
+static natsStatus natsio_read_nodes(struct natsio *n, struct natsio_snapctx *c)
+{
+	char stream[200], filter[200];
+	jsStreamInfo *si = NULL;
+	jsOptions jo;
+	natsStatus s;
+	size_t plen;
+	int i;
+
+	snprintf(stream, sizeof stream, "KV_tern-%s-nodes", n->o.crawl);
+	snprintf(filter, sizeof filter, "$KV.tern-%s-nodes.>", n->o.crawl);
+	plen = strlen(filter) - 1;
+	jsOptions_Init(&jo);
+	jo.Stream.Info.SubjectsFilter = filter;
+	s = js_GetStreamInfo(&si, n->js, stream, &jo, NULL);
+	if (s != NATS_OK)
+		return s;
+	for (i = 0; s == NATS_OK && si->State.Subjects != NULL && i < si->State.Subjects->Count;
+	     i++) {
+		const char *subj = si->State.Subjects->List[i].Subject;
+		if (strlen(subj) > plen)
+			s = natsio_read_key(n->nodes, subj + plen, natsio_snap_node, c);
+	}
+	jsStreamInfo_Destroy(si);
+	return s;
+}
+
 /* What the buckets and the stream hold now; with consumers, also what our
  * consumers have pending, unless the stream still ends at 1 + clear_seq. */
 static struct natsio_snapshot *natsio_snapshot_take(
@@ -852,10 +1030,10 @@ static struct natsio_snapshot *natsio_snapshot_take(
 	s->owners = xcalloc(n->o.partitions, sizeof *s->owners);
 	s->owner_id = xcalloc(n->o.partitions, sizeof *s->owner_id);
 	s->owner_nonce = xcalloc(n->o.partitions, sizeof *s->owner_nonce);
-	st = natsio_read_bucket(n->owners, natsio_snap_owner, &c);
+	st = natsio_read_owners(n, &c);
 	if (st == NATS_OK) {
 		snprintf(what, sizeof what, "cluster state: nodes");
-		st = natsio_read_bucket(n->nodes, natsio_snap_node, &c);
+		st = natsio_read_nodes(n, &c);
 	}
 	if (st == NATS_OK) {
 		natsStatus g;
@@ -925,6 +1103,7 @@ static void natsio_exec_snapshot(struct natsio *n, struct natsio_snapreq *q)
 
 static void natsio_exec_text(struct natsio *n, struct natsio_text *t, int kind)
 {
+	/* A heartbeat is not retried: the next view sends a fresh one. */
 	if (kind == NATSIO_HEARTBEAT)
 		kvStore_Put(NULL, n->nodes, n->node_key, t->data, (int)t->len);
 	else if (kind == NATSIO_CONTROL)
@@ -935,9 +1114,14 @@ static void natsio_exec_text(struct natsio *n, struct natsio_text *t, int kind)
 static void natsio_exec_end(struct natsio *n, struct natsio_part *c)
 {
 	char v[32];
+	struct natsio_try t;
+	natsStatus s;
 
 	snprintf(v, sizeof v, "%" PRIu64, c->start_seq);
-	kvStore_PutString(NULL, n->meta, "end", v);
+	natsio_try_init(&t, n, "end marker");
+	do
+		s = kvStore_PutString(NULL, n->meta, "end", v);
+	while (natsio_try_again(&t, s, 0));
 	free(c);
 }
 
@@ -995,7 +1179,8 @@ static void natsio_drop_commands(struct natsio *n)
 {
 	struct mbox_item *it;
 
-	while ((it = mailbox_take_command(n->mb, 0)) != NULL) {
+	while ((it = mailbox_take_command(n->mb, 0)) != NULL ||
+	    (it = mailbox_take_urgent(n->mb, 0)) != NULL) {
 		if (it->kind == NATSIO_ACK) {
 			struct natsio_ack *a = (struct natsio_ack *)it;
 			for (size_t i = 0; i < a->n; i++)
@@ -1038,6 +1223,37 @@ static void natsio_shutdown(struct natsio *n)
 	natsConnection_Close(n->nc);
 }
 
+/* Lease writes, on a thread of their own: every other command may wait
+ * seconds for a stream or a consumer whose server was lost (retried,
+ * above), and a renewal queued behind it would let the lease's window
+ * close, or the lease expire, on a bucket that answers. Only the owners
+ * bucket's own outage delays them. */
+static void natsio_lease_main(void *arg)
+{
+	struct natsio *n = arg;
+
+	for (;;) {
+		struct mbox_item *it = mailbox_take_urgent(n->mb, 1000);
+		if (it == NULL)
+			continue;
+		if (it->kind == NATSIO_SHUTDOWN) {
+			free(it);
+			break;
+		}
+		natsio_exec(n, it);
+	}
+}
+
+static void natsio_stop_lease_thread(struct natsio *n)
+{
+	struct mbox_item *it = xcalloc(1, sizeof *it);
+
+	it->kind = NATSIO_SHUTDOWN;
+	__atomic_store_n(&n->stopping, 1, __ATOMIC_RELAXED);
+	mailbox_to_thread_urgent(n->mb, it);
+	uv_thread_join(&n->lease_thread);
+}
+
 static void natsio_main(void *arg)
 {
 	struct natsio *n = arg;
@@ -1048,6 +1264,7 @@ static void natsio_main(void *arg)
 		if (it != NULL) {
 			if (it->kind == NATSIO_SHUTDOWN) {
 				free(it);
+				natsio_stop_lease_thread(n);
 				break;
 			}
 			natsio_exec(n, it);
@@ -1076,10 +1293,14 @@ static natsStatus natsio_bucket(
 	char name[200];
 	kvConfig kc;
 	kvStatus *st = NULL;
+	struct natsio_try t;
 	natsStatus s;
 
 	snprintf(name, sizeof name, "tern-%s-%s", n->o.crawl, suffix);
-	s = js_KeyValue(kv, n->js, name);
+	natsio_try_init(&t, n, name);
+	do
+		s = js_KeyValue(kv, n->js, name);
+	while (natsio_try_again(&t, s, 0));
 	if (s == NATS_NOT_FOUND) {
 		kvConfig_Init(&kc);
 		kc.Bucket = name;
@@ -1087,10 +1308,18 @@ static natsStatus natsio_bucket(
 		kc.TTL = ttl_ms * 1000000;
 		kc.Replicas = n->o.replicas;
 		kc.StorageType = js_FileStorage;
-		s = js_CreateKeyValue(kv, n->js, &kc);
-		/* Another node may have made it between the two calls. */
-		if (s != NATS_OK)
-			s = js_KeyValue(kv, n->js, name);
+		natsio_try_init(&t, n, name);
+		do
+			s = js_CreateKeyValue(kv, n->js, &kc);
+		while (natsio_try_again(&t, s, 0));
+		/* Another node may have made it between the two calls (or an
+		 * attempt that timed out did). */
+		if (s != NATS_OK) {
+			natsio_try_init(&t, n, name);
+			do
+				s = js_KeyValue(kv, n->js, name);
+			while (natsio_try_again(&t, s, 0));
+		}
 	}
 	if (s != NATS_OK) {
 		char e[300];
@@ -1098,7 +1327,11 @@ static natsStatus natsio_bucket(
 		*err = xasprintf("NATS at %s: %s", n->o.url, e);
 		return s;
 	}
-	if (kvStore_Status(&st, *kv) == NATS_OK) {
+	natsio_try_init(&t, n, name);
+	do
+		s = kvStore_Status(&st, *kv);
+	while (natsio_try_again(&t, s, 0));
+	if (s == NATS_OK) {
 		int64_t have = kvStatus_TTL(st) / 1000000;
 		kvStatus_Destroy(st);
 		if (have != ttl_ms) {
@@ -1121,16 +1354,21 @@ static natsStatus natsio_setup(struct natsio *n, char **err, int *usage)
 	const char *subj[1];
 	kvEntry *e = NULL;
 	uint64_t rev;
+	struct natsio_try t;
+	jsErrCode jerr = 0;
 	natsStatus s;
 
 	jsOptions_Init(&jo);
-	jo.Wait = 5000;
+	jo.Wait = (int64_t)n->o.api_timeout_ms;
 	jo.PublishAsync.AckHandler = natsio_puback_cb;
 	jo.PublishAsync.AckHandlerClosure = n;
 	jo.PublishAsync.MaxPending = NATSIO_MAX_PUB_PENDING;
 	s = natsConnection_JetStream(&n->js, n->nc, &jo);
 	if (s == NATS_OK) {
-		s = js_GetStreamInfo(&si, n->js, n->stream, NULL, NULL);
+		natsio_try_init(&t, n, "stream information");
+		do
+			s = js_GetStreamInfo(&si, n->js, n->stream, NULL, &jerr);
+		while (natsio_try_again(&t, s, jerr));
 		if (s == NATS_NOT_FOUND) {
 			snprintf(subjects, sizeof subjects, "%s*.*", n->prefix);
 			subj[0] = subjects;
@@ -1140,9 +1378,18 @@ static natsStatus natsio_setup(struct natsio *n, char **err, int *usage)
 			sc.SubjectsLen = 1;
 			sc.Storage = js_FileStorage;
 			sc.Replicas = n->o.replicas;
-			s = js_AddStream(&si, n->js, &sc, NULL, NULL);
-			if (s != NATS_OK)
-				s = js_GetStreamInfo(&si, n->js, n->stream, NULL, NULL);
+			natsio_try_init(&t, n, "stream creation");
+			do
+				s = js_AddStream(&si, n->js, &sc, NULL, &jerr);
+			while (natsio_try_again(&t, s, jerr));
+			/* Made by another node meanwhile, or by an attempt whose
+			 * answer timed out. */
+			if (s != NATS_OK) {
+				natsio_try_init(&t, n, "stream information");
+				do
+					s = js_GetStreamInfo(&si, n->js, n->stream, NULL, &jerr);
+				while (natsio_try_again(&t, s, jerr));
+			}
 		}
 		jsStreamInfo_Destroy(si);
 	}
@@ -1160,8 +1407,15 @@ static natsStatus natsio_setup(struct natsio *n, char **err, int *usage)
 		return s;
 	/* The partition count is fixed by the first node of the crawl. */
 	snprintf(pbuf, sizeof pbuf, "%u", n->o.partitions);
-	if (kvStore_CreateString(&rev, n->meta, "partitions", pbuf) != NATS_OK) {
-		s = kvStore_Get(&e, n->meta, "partitions");
+	natsio_try_init(&t, n, "partitions");
+	do
+		s = kvStore_CreateString(&rev, n->meta, "partitions", pbuf);
+	while (natsio_try_again(&t, s, 0));
+	if (s != NATS_OK) {
+		natsio_try_init(&t, n, "partitions");
+		do
+			s = kvStore_Get(&e, n->meta, "partitions");
+		while (natsio_try_again(&t, s, 0));
 		if (s != NATS_OK) {
 			char e2[300];
 			natsio_err(e2, sizeof e2, "partitions", s);
@@ -1185,7 +1439,11 @@ static natsStatus natsio_setup(struct natsio *n, char **err, int *usage)
 		so.Stream = n->stream;
 		so.Ordered = true;
 		natsio_subject(n, NATSIO_SEEDS, 0, seeds, sizeof seeds);
-		s = js_Subscribe(&n->seeds_sub, n->js, seeds, natsio_seed_cb, n, NULL, &so, NULL);
+		natsio_try_init(&t, n, "seeds");
+		do
+			s = js_Subscribe(
+			    &n->seeds_sub, n->js, seeds, natsio_seed_cb, n, NULL, &so, &jerr);
+		while (natsio_try_again(&t, s, jerr));
 	}
 	if (s == NATS_OK &&
 	    natsSubscription_SetOnCompleteCB(n->seeds_sub, natsio_closed_cb, n) == NATS_OK)
@@ -1259,6 +1517,10 @@ struct natsio *natsio_start(const struct natsio_opts *o, struct mailbox *mb, cha
 	n->o.node = xstrdup(o->node);
 	n->o.lease_value = xstrdup(o->lease_value);
 	n->mb = mb;
+	if (n->o.api_timeout_ms == 0)
+		n->o.api_timeout_ms = 2000;
+	if (n->o.api_backoff_ms == 0)
+		n->o.api_backoff_ms = 250;
 	if (uv_mutex_init(&n->open_lock) != 0 || uv_cond_init(&n->open_cond) != 0)
 		abort();
 	n->sub = xcalloc(o->partitions, sizeof *n->sub);
@@ -1319,8 +1581,16 @@ struct natsio *natsio_start(const struct natsio_opts *o, struct mailbox *mb, cha
 		natsio_free(n);
 		return NULL;
 	}
+	mailbox_split_urgent(mb);
+	if (uv_thread_create(&n->lease_thread, natsio_lease_main, n) != 0) {
+		*err = xstrdup("cannot start the NATS client's thread");
+		natsConnection_Close(n->nc);
+		natsio_free(n);
+		return NULL;
+	}
 	if (uv_thread_create(&n->thread, natsio_main, n) != 0) {
 		*err = xstrdup("cannot start the NATS client's thread");
+		natsio_stop_lease_thread(n);
 		natsConnection_Close(n->nc);
 		natsio_free(n);
 		return NULL;

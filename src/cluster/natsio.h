@@ -1,6 +1,7 @@
 /* The NATS side of cluster mode: one thread of tern's own that owns the
- * nats.c connection and makes every call to it (nats.c's own threads read
- * and write the socket and run its callbacks, which only post events). The
+ * nats.c connection and makes every call to it but the lease writes, which
+ * a second one makes (nats.c's own threads read and write the socket and
+ * run its callbacks, which only post events). The
  * crawl's loop talks to it through the mailbox: it sends commands (claims,
  * renewals, publications, acknowledgments...) and receives their outcomes
  * and the messages the stream delivers as events. Nothing here decides
@@ -21,6 +22,12 @@ struct natsio_opts {
 	unsigned partitions;
 	uint64_t lease_ms;
 	int replicas; /* stream and bucket replicas */
+	/* Every JetStream call waits api_timeout_ms for its answer. One that
+	 * timed out, or found no responder (a server lost, a stream or the
+	 * cluster electing a leader), is sent again up to api_retries times,
+	 * after api_backoff_ms, doubling up to api_timeout_ms. 0: 2000, -, 250. */
+	uint64_t api_timeout_ms, api_backoff_ms;
+	unsigned api_retries;
 };
 
 /* Commands (loop -> thread). */
@@ -58,6 +65,7 @@ enum natsio_event_kind {
 	NATSIO_EV_CLOSED,	/* struct mbox_item: the thread has finished */
 	NATSIO_EV_COMPACTED,	/* struct natsio_part (ok; start_seq = the sequence compacted
 				 * through, 0 when there was nothing to compact) */
+	NATSIO_EV_NOTE,		/* struct natsio_text: a line for tern.log (a call retried) */
 };
 
 /* The stream's subjects: per partition, url records for its owner to

@@ -234,6 +234,9 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 	o.partitions = (unsigned)config_int(cfg, CK_CLUSTER_PARTITIONS);
 	o.lease_ms = (uint64_t)config_int(cfg, CK_CLUSTER_LEASE_SECONDS) * 1000;
 	o.replicas = (int)config_int(cfg, CK_CLUSTER_REPLICAS);
+	o.api_timeout_ms = (uint64_t)config_int(cfg, CK_CLUSTER_API_TIMEOUT_MS);
+	o.api_retries = (unsigned)config_int(cfg, CK_CLUSTER_API_RETRIES);
+	o.api_backoff_ms = (uint64_t)config_int(cfg, CK_CLUSTER_API_BACKOFF_MS);
 	o.compact_bytes = (uint64_t)config_int(cfg, CK_CLUSTER_COMPACT_KIB) * 1024;
 	o.by = by == 1 ? PARTITION_BY_QUEUE : PARTITION_BY_DOMAIN;
 	o.assign = assign;
