@@ -96,6 +96,11 @@ struct cluster {
 	 * and the one compaction in progress. */
 	uint64_t *grow;
 	uint64_t *snap_bytes; /* bytes of the last snapshot this node wrote, per partition */
+	/* Per partition, the longest politeness wait (over handover_ms) its
+	 * hosts asked for here, sent in the heartbeat; and the longest another
+	 * node's heartbeat last said for it, kept after that node is gone. */
+	uint64_t *delay_ms;
+	uint64_t *peer_delay_ms;
 	struct {
 		int active;
 		unsigned p;
@@ -232,13 +237,16 @@ int cluster_seed(struct cluster *c, const char *href, int force)
 	return cluster_offer(c, &r) < 0 ? -1 : 0;
 }
 
-void cluster_done(struct cluster *c, const struct handoff_done *d)
+void cluster_done(struct cluster *c, const struct handoff_done *d, uint64_t delay_ms)
 {
 	int p = cluster_partition_of(c, d->uri);
 
 	outbox_done(c->out, p, d);
-	if (p >= 0)
+	if (p >= 0) {
 		c->grow[p] += strlen(d->uri) + 1 + (d->revisit_len + 2) / 3 * 4;
+		if (delay_ms > c->o.handover_ms && delay_ms > c->delay_ms[p])
+			c->delay_ms[p] = delay_ms;
+	}
 }
 
 void cluster_flushed(struct cluster *c)
@@ -279,6 +287,68 @@ int cluster_may_fetch(struct cluster *c, const char *uri)
 }
 
 /* Leases: carrying out the table's actions. */
+
+/* How long a partition just claimed is not fetched from. A key with a
+ * revision was written by a holder: one that gave the partition up a
+ * moment ago may have fetched from its hosts just before, so the hold is
+ * the delay politeness asks after a request as configured, or the longer
+ * wait the partition's hosts asked of that node (a robots.txt
+ * Crawl-delay, from its heartbeat). An expired or never written key had
+ * nobody fetching for half a lease at least: only a wait longer than that
+ * is left to hold. */
+static uint64_t cluster_claim_hold(struct cluster *c, unsigned p, uint64_t rev)
+{
+	uint64_t hold = rev != 0 ? c->o.handover_ms : 0, peer = c->peer_delay_ms[p];
+
+	if (rev == 0)
+		peer = peer > c->o.lease_ms / 2 ? peer - c->o.lease_ms / 2 : 0;
+	if (peer > hold)
+		hold = peer;
+	/* Passed on in this node's heartbeat too, should it leave before
+	 * fetching there. */
+	if (c->peer_delay_ms[p] > c->delay_ms[p])
+		c->delay_ms[p] = c->peer_delay_ms[p];
+	return hold;
+}
+
+/* The heartbeat's "delays": [partition, ms] for each partition held here
+ * whose hosts asked for a wait longer than the hand-over hold. */
+static json_t *cluster_delays_json(struct cluster *c)
+{
+	json_t *a = json_array();
+	unsigned p;
+
+	for (p = 0; p < c->np; p++)
+		if (c->delay_ms[p] > 0 && lease_state_of(c->lease, p) == LEASE_HELD)
+			json_array_append_new(
+			    a, json_pack("[I, I]", (json_int_t)p, (json_int_t)c->delay_ms[p]));
+	return a;
+}
+
+/* Reads the other nodes' "delays" from a view: the last one each
+ * partition was given stays, so a node gone (its heartbeat expired)
+ * still passes its hosts' waits on to whoever claims its partitions. */
+static void cluster_peer_delays(struct cluster *c, const struct natsio_snapshot *s)
+{
+	size_t i, k;
+
+	for (i = 0; i < s->nnodes; i++) {
+		json_t *j, *d;
+		if (strcmp(s->nodes[i].id, c->o.node) == 0 ||
+		    strstr(s->nodes[i].json, "\"delays\":[[") == NULL)
+			continue;
+		if ((j = json_loads(s->nodes[i].json, 0, NULL)) == NULL)
+			continue;
+		d = json_object_get(j, "delays");
+		for (k = 0; k < json_array_size(d); k++) {
+			json_int_t p = json_integer_value(json_array_get(json_array_get(d, k), 0));
+			json_int_t ms = json_integer_value(json_array_get(json_array_get(d, k), 1));
+			if (p >= 0 && (uint64_t)p < c->np && ms > 0)
+				c->peer_delay_ms[p] = (uint64_t)ms;
+		}
+		json_decref(j);
+	}
+}
 
 static void cluster_send_kv(struct cluster *c, int op, unsigned p, uint64_t rev)
 {
@@ -339,12 +409,7 @@ static void cluster_do(struct cluster *c, const struct lease_action *a, size_t n
 		switch (a[i].kind) {
 		case LEASE_DO_CLAIM:
 			c->claims++;
-			/* A key with a revision was written by a holder: one
-			 * that gave the partition up a moment ago may have
-			 * fetched from its hosts just before (an expired or
-			 * never written key had nobody fetching for half a
-			 * lease at least). */
-			c->hold_until[p] = a[i].rev != 0 ? cluster_now() + c->o.handover_ms : 0;
+			c->hold_until[p] = cluster_now() + cluster_claim_hold(c, p, a[i].rev);
 			cluster_send_kv(c, NATSIO_CLAIM, p, a[i].rev);
 			break;
 		case LEASE_DO_RENEW:
@@ -878,6 +943,7 @@ static void cluster_heartbeat(struct cluster *c, const struct cluster_local *l)
 		c->last_local.leases_settled));
 	json_object_set_new(o, "seq", json_integer((json_int_t)c->my_seq));
 	json_object_set_new(o, "partitions", held);
+	json_object_set_new(o, "delays", cluster_delays_json(c));
 	json_object_set_new(o, "pages", json_integer((json_int_t)l->pages));
 	json_object_set_new(o, "bytes", json_integer((json_int_t)l->bytes));
 	json_object_set_new(o, "failures", json_integer((json_int_t)l->failures));
@@ -1098,6 +1164,7 @@ static void cluster_on_snapshot(struct cluster *c, struct natsio_snapshot *s)
 	}
 	natsio_snapshot_free(c->snap);
 	c->snap = s;
+	cluster_peer_delays(c, s);
 	memset(&l, 0, sizeof l);
 	c->h.status(c->h.ctx, &l);
 	cluster_local_idle(c, &l, s->consumer_pending, c->snap_consumers, &el);
@@ -1471,6 +1538,8 @@ struct cluster *cluster_open(uv_loop_t *loop, const struct cluster_opts *o,
 	c->stuck_since = xcalloc(c->np, sizeof *c->stuck_since);
 	c->grow = xcalloc(c->np, sizeof *c->grow);
 	c->snap_bytes = xcalloc(c->np, sizeof *c->snap_bytes);
+	c->delay_ms = xcalloc(c->np, sizeof *c->delay_ms);
+	c->peer_delay_ms = xcalloc(c->np, sizeof *c->peer_delay_ms);
 	c->stuck_floor = xcalloc(c->np, sizeof *c->stuck_floor);
 	c->subscribed = xcalloc(c->np, 1);
 	c->rp = xcalloc(c->np, sizeof *c->rp);
@@ -1540,6 +1609,8 @@ static void cluster_free_now(struct cluster *c)
 	free(c->stuck_since);
 	free(c->grow);
 	free(c->snap_bytes);
+	free(c->delay_ms);
+	free(c->peer_delay_ms);
 	cluster_compact_reset(c);
 	free(c->stuck_floor);
 	free(c->subscribed);

@@ -119,8 +119,12 @@ int cluster_may_fetch(struct cluster *c, const char *uri);
 /* A final disposition of a URI (success, failure or disregard): a done
  * record (in a continuous crawl with its frontier record: its fetch history
  * and next due time), published after the next flush and once every link
- * discovered before it is stored. */
-void cluster_done(struct cluster *c, const struct handoff_done *d);
+ * discovered before it is stored. delay_ms is the politeness wait the
+ * URI's host asked for after it: a partition whose hosts ask for longer
+ * than the hand-over hold (a robots.txt Crawl-delay) tells the node that
+ * takes it over to wait that long (doc/cluster.md, "Partitions and
+ * leases"). */
+void cluster_done(struct cluster *c, const struct handoff_done *d, uint64_t delay_ms);
 /* The crawl has written its records, logs and frontier batch: hand-offs
  * scheduled before now may be acknowledged, done records may go out. */
 void cluster_flushed(struct cluster *c);

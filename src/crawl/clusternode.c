@@ -243,9 +243,9 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 	o.canon_flags = canon_flags(cfg);
 	/* The other node's last request to each host is not known here: wait
 	 * the delay politeness asks after a request, as configured (min-delay,
-	 * or max-delay when the delay grows with the fetch's time). Longer
-	 * asks are not covered: a robots.txt Crawl-delay above max-delay, or a
-	 * per-site override. */
+	 * or max-delay when the delay grows with the fetch's time). A longer
+	 * wait the partition's hosts asked of the other node (a robots.txt
+	 * Crawl-delay, a per-site override) comes in its heartbeat. */
 	o.handover_ms = (uint64_t)config_int(cfg, CK_POLITENESS_MIN_DELAY_MS);
 	if (config_double(cfg, CK_POLITENESS_DELAY_FACTOR) > 0 &&
 	    (uint64_t)config_int(cfg, CK_POLITENESS_MAX_DELAY_MS) > o.handover_ms)
@@ -365,7 +365,7 @@ int clusternode_may_send(struct clusternode *n, const char *uri)
 	return 0;
 }
 
-void clusternode_disposed(void *ctx, const struct curi *c, uint64_t due_ms)
+void clusternode_disposed(void *ctx, const struct curi *c, uint64_t due_ms, uint64_t delay_ms)
 {
 	struct clusternode *n = ctx;
 	struct handoff_done d = {c->uri, NULL, 0};
@@ -385,7 +385,7 @@ void clusternode_disposed(void *ctx, const struct curi *c, uint64_t due_ms)
 		d.revisit = (const unsigned char *)rec.data;
 		d.revisit_len = rec.len;
 	}
-	cluster_done(n->c, &d);
+	cluster_done(n->c, &d, delay_ms);
 	buf_free(&rec);
 }
 

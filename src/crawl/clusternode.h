@@ -58,7 +58,7 @@ int clusternode_admit(struct clusternode *n, struct curi *c);
  * open)? */
 int clusternode_may_send(struct clusternode *n, const char *uri);
 /* struct visit_env.disposed. */
-void clusternode_disposed(void *ctx, const struct curi *c, uint64_t due_ms);
+void clusternode_disposed(void *ctx, const struct curi *c, uint64_t due_ms, uint64_t delay_ms);
 /* The crawl's records, logs and frontier batch are written. */
 void clusternode_flushed(struct clusternode *n);
 

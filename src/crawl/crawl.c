@@ -752,11 +752,12 @@ static void crawl_node_control(void *ctx, const char *action, const char *body)
 		cr->on_control(cr->on_control_arg, action, body);
 }
 
-static void crawl_visit_disposed(void *ctx, const struct curi *c, uint64_t due_ms)
+static void crawl_visit_disposed(
+    void *ctx, const struct curi *c, uint64_t due_ms, uint64_t delay_ms)
 {
 	struct crawl *cr = ctx;
 
-	clusternode_disposed(cr->node, c, due_ms);
+	clusternode_disposed(cr->node, c, due_ms, delay_ms);
 }
 
 static int crawl_visit_may_send(void *ctx, const char *uri)

@@ -382,7 +382,8 @@ static void visit_end_now(struct visit *v, enum frontier_outcome o, uint64_t del
 	}
 	if (pool->env.disposed != NULL &&
 	    (o == FRONTIER_SUCCESS || o == FRONTIER_FAILED || o == FRONTIER_DISREGARD))
-		pool->env.disposed(pool->env.ctx, v->c, pool->env.continuous ? v->due_ms : 0);
+		pool->env.disposed(
+		    pool->env.ctx, v->c, pool->env.continuous ? v->due_ms : 0, delay_ms);
 	if (pool->env.continuous &&
 	    (o == FRONTIER_SUCCESS || o == FRONTIER_FAILED || o == FRONTIER_DISREGARD)) {
 		frontier_finish_revisit(

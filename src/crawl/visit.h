@@ -55,8 +55,9 @@ struct visit_env {
 	/* Optional (cluster mode): c reached its final disposition (success,
 	 * final failure, disregard), called as the frontier is told; in a
 	 * continuous crawl c holds its fetch history, due again at due_ms (0
-	 * in a one-time crawl). */
-	void (*disposed)(void *ctx, const struct curi *c, uint64_t due_ms);
+	 * in a one-time crawl); delay_ms is the wait politeness asks before
+	 * the host's next request (a robots.txt Crawl-delay included). */
+	void (*disposed)(void *ctx, const struct curi *c, uint64_t due_ms, uint64_t delay_ms);
 	/* Optional (cluster mode): may a request for uri's visit be written
 	 * now? Asked right before each request leaves; 0 gives the URI back
 	 * to the frontier (deferred), unsent and with no crawl.log line. */

@@ -39,7 +39,7 @@ static void main_usage(FILE *f)
 	    "               [--kb K] [--seed S] [--latency-ms MIN-MAX] [--tls-cert PEM --tls-key PEM]\n"
 	    "               [--no-tls-resume] [--request-log FILE] [--manifest FILE] [--seeds-file FILE]\n"
 	    "               [--script HOST=KIND[:COUNT]]... [--change-periods LIST] [--sitemaps]\n"
-	    "               [--verbose]\n"
+	    "               [--crawl-delay SECONDS] [--verbose]\n"
 	    "       testweb --write-dir DIR --port-base N [--gzip-files] [--hosts N] [--pages P]\n"
 	    "               [--links L] [--cross F] [--kb K] [--seed S] [--manifest FILE] [--seeds-file FILE]\n"
 	    "See tests/testweb/README.md.\n",
@@ -251,6 +251,7 @@ int main(int argc, char **argv)
 	    {"script", required_argument, NULL, 'x'},
 	    {"change-periods", required_argument, NULL, 'p'},
 	    {"sitemaps", no_argument, NULL, 'M'},
+	    {"crawl-delay", required_argument, NULL, 'D'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"write-dir", required_argument, NULL, 'w'},
 	    {"port-base", required_argument, NULL, 'B'},
@@ -258,7 +259,7 @@ int main(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct web_opts wo = {10, 100, 10, 0.2, 4, 1, 0, 0, 0, {0, 5}, 2, 0, 0};
+	struct web_opts wo = {10, 100, 10, 0.2, 4, 1, 0, 0, 0, {0, 5}, 2, 0, 1, 0};
 	const char *cert = NULL, *key = NULL, *logpath = NULL, *manifest = NULL, *seeds = NULL,
 		   *ready = NULL;
 	const char *writedir = NULL;
@@ -327,6 +328,9 @@ int main(int argc, char **argv)
 			break;
 		case 'M':
 			wo.sitemaps = 1;
+			break;
+		case 'D':
+			wo.crawl_delay_s = (uint32_t)main_number("--crawl-delay", optarg, 3600);
 			break;
 		case 'v':
 			verbose = 1;

@@ -550,7 +550,8 @@ void web_render(const struct web *w, uint32_t host, enum web_kind kind, uint32_t
 		buf_appends(&r->body,
 		    web_disallows_private(host) ? "Disallow: /p/private/\n" : "Disallow:\n");
 		if (host % 7 == 0)
-			buf_appends(&r->body, "Crawl-delay: 1\n");
+			buf_appendf(&r->body, "Crawl-delay: %" PRIu32 "\n",
+			    w->o.crawl_delay_s != 0 ? w->o.crawl_delay_s : 1);
 		if (w->o.sitemaps)
 			buf_appendf(&r->body,
 			    "Sitemap: %s://h%" PRIu32 ".web.test:%u/sm/index.xml\n", scheme, host,

@@ -24,6 +24,9 @@ struct web_opts {
 	uint32_t change_periods[8];
 	unsigned nchange;
 	int sitemaps;
+	/* The Crawl-delay robots.txt asks of every seventh host, in seconds
+	 * (1 unless --crawl-delay says otherwise). */
+	uint32_t crawl_delay_s;
 	/* 0: host I is hI.web.test on the request's port. Otherwise the web is
 	 * served from files by a server with one loopback port per host (no
 	 * DNS): host I is 127.0.0.1:(port_base + I) in links and the manifest. */
