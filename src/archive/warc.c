@@ -126,18 +126,52 @@ static uint64_t warc_now_us(void)
 }
 
 /* WARC 1.1 allows sub-second precision; 1.0 readers expect whole seconds. */
+/* Writes v as n decimal digits, zero-padded, at p; returns p + n. */
+static char *warc_digits(char *p, unsigned v, int n)
+{
+	for (int i = n - 1; i >= 0; i--) {
+		p[i] = (char)('0' + v % 10);
+		v /= 10;
+	}
+	return p + n;
+}
+
+/* "YYYY-MM-DDThh:mm:ss[.uuuuuu]Z", formatted by hand: strftime and
+ * snprintf cost more than the rest of a record's header on the loop, which
+ * dates every new dedup entry. */
 static void warc_date(int version10, uint64_t us, char out[32])
 {
 	time_t s = (time_t)(us / 1000000u);
 	struct tm tm;
-	char base[24];
+	char *p = out;
 
 	gmtime_r(&s, &tm);
-	strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
-	if (version10)
-		snprintf(out, 32, "%sZ", base);
-	else
-		snprintf(out, 32, "%s.%06uZ", base, (unsigned)(us % 1000000u));
+	if (tm.tm_year + 1900 < 0 || tm.tm_year + 1900 > 9999) {
+		char base[24];
+		strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
+		if (version10)
+			snprintf(out, 32, "%sZ", base);
+		else
+			snprintf(out, 32, "%s.%06uZ", base, (unsigned)(us % 1000000u));
+		return;
+	}
+	p = warc_digits(p, (unsigned)(tm.tm_year + 1900), 4);
+	*p++ = '-';
+	p = warc_digits(p, (unsigned)tm.tm_mon + 1, 2);
+	*p++ = '-';
+	p = warc_digits(p, (unsigned)tm.tm_mday, 2);
+	*p++ = 'T';
+	p = warc_digits(p, (unsigned)tm.tm_hour, 2);
+	*p++ = ':';
+	p = warc_digits(p, (unsigned)tm.tm_min, 2);
+	*p++ = ':';
+	p = warc_digits(p, (unsigned)tm.tm_sec, 2);
+	if (!version10) {
+		*p++ = '.';
+		p = warc_digits(p, (unsigned)(us % 1000000u), 6);
+	}
+	*p++ = 'Z';
+	*p = '\0';
 }
 
 /* Header values must not break the record's line structure. */

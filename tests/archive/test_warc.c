@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <leveldb/c.h>
 #include "lib/buf.h"
@@ -859,6 +860,45 @@ static void test_warcread_damaged(void **state)
 	t_job_free(&j);
 }
 
+/* WARC-Date is formatted by hand: it must say what strftime says, in both
+ * versions, across the dates a crawl can meet. */
+static void test_warc_date(void **state)
+{
+	static const uint64_t t[] = {0, 1000000, 951782400999999ull, 1763740800123456ull,
+	    1767225599999999ull, 4102444800000001ull, 253402300799000000ull};
+	for (int v10 = 0; v10 <= 1; v10++) {
+		struct t_job j;
+		struct warc_opts o;
+		struct warc_writer *w;
+		char *err = NULL;
+
+		t_job_init(&j);
+		o = t_opts(&j);
+		o.version10 = v10;
+		w = warc_open(&o, &err);
+		assert_non_null(w);
+		for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+			char got[32], want[40], base[24];
+			time_t s = (time_t)(t[i] / 1000000u);
+			struct tm tm;
+
+			gmtime_r(&s, &tm);
+			strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
+			if (v10)
+				snprintf(want, sizeof want, "%sZ", base);
+			else
+				snprintf(want, sizeof want, "%s.%06uZ", base,
+				    (unsigned)(t[i] % 1000000u));
+			warc_date_format(w, t[i], got);
+			assert_string_equal(got, want);
+		}
+		warc_close(w);
+		t_job_read(&j);
+		t_job_free(&j);
+	}
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -874,6 +914,7 @@ int main(void)
 	    cmocka_unit_test(test_dedup_hold),
 	    cmocka_unit_test(test_warcread_bad),
 	    cmocka_unit_test(test_warcread_damaged),
+	    cmocka_unit_test(test_warc_date),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
