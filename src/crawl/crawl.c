@@ -28,6 +28,7 @@
 #include "archive/dedup.h"
 #include "net/dns.h"
 #include "net/fetcher.h"
+#include "frontier/bloom.h"
 #include "frontier/counts.h"
 #include "frontier/frontier.h"
 #include "frontier/hosts.h"
@@ -83,6 +84,7 @@ struct crawl {
 	struct warc_writer *warc;
 	struct warcpool *warcpool; /* builds the records on other threads */
 	struct dedup *dedup;
+	struct bloom *dedup_bloom; /* the index's filter (dedup_set_filter) */
 	struct scope *scope;
 	struct hosts *hosts;
 	FILE *crawllog;
@@ -886,6 +888,34 @@ static unsigned crawl_next_warc_serial(const char *dir)
 	return job_max_warc_serial(dir) + 1;
 }
 
+/* The dedup index's filter: a Bloom filter like the frontier's seen set's,
+ * so that a new payload digest, the common case, is proven new without a
+ * LevelDB read. Without it (a store read error) the index reads as before. */
+static void crawl_dedup_add(void *arg, uint64_t h)
+{
+	bloom_add(arg, h);
+}
+
+static int crawl_dedup_test(void *arg, uint64_t h)
+{
+	return bloom_test(arg, h);
+}
+
+static void crawl_dedup_filter(struct crawl *cr)
+{
+	struct dedup_filter f;
+	char *err = NULL;
+
+	cr->dedup_bloom = bloom_new(1u << 16);
+	f.arg = cr->dedup_bloom;
+	f.add = crawl_dedup_add;
+	f.test = crawl_dedup_test;
+	if (dedup_set_filter(cr->dedup, &f, &err) < 0) {
+		crawl_log_event(cr, "%s", err);
+		free(err);
+	}
+}
+
 static int crawl_open_outputs(struct crawl *cr, char **err)
 {
 	struct config *cfg = cr->cfg;
@@ -960,6 +990,7 @@ static int crawl_open_outputs(struct crawl *cr, char **err)
 			cr->dedup = dedup_open(frontier_db(cr->frontier), err);
 			if (cr->dedup == NULL)
 				return -1;
+			crawl_dedup_filter(cr);
 		}
 	}
 	return 0;
@@ -997,6 +1028,7 @@ static void crawl_free(struct crawl *cr)
 		warc_close(cr->warc);
 	if (cr->dedup != NULL)
 		dedup_free(cr->dedup);
+	bloom_free(cr->dedup_bloom);
 	if (cr->scope != NULL)
 		scope_free(cr->scope);
 	if (cr->hosts != NULL)

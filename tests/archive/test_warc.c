@@ -22,6 +22,7 @@
 #include "archive/digest.h"
 #include "archive/warc.h"
 #include "archive/warcread.h"
+#include "frontier/bloom.h"
 #include "lib/xmalloc.h"
 
 #define T_DATE_US 1763740800123456ull /* 2025-11-21T16:00:00.123456Z */
@@ -767,6 +768,135 @@ static void test_dedup_hold(void **state)
 	rmdir(dir);
 }
 
+/* The filter (dedup_set_filter; the crawl's, a Bloom filter from the
+ * frontier): digests already in the store are read into it in steps, and
+ * once all are, a new digest is proven new without a LevelDB read while an
+ * old one is still found; answers are the index's either way. The recent
+ * entries answer from memory, the least recently used dropped first. */
+static void t_bloom_add(void *arg, uint64_t h)
+{
+	bloom_add(arg, h);
+}
+
+static int t_bloom_test(void *arg, uint64_t h)
+{
+	return bloom_test(arg, h);
+}
+
+static void test_dedup_filter(void **state)
+{
+	char dir[] = "/tmp/test_dedup.XXXXXX", *lerr = NULL, *err = NULL;
+	leveldb_options_t *opt = leveldb_options_create();
+	leveldb_t *db;
+	struct dedup *d;
+	struct dedup_stats st;
+	struct dedup_filter f;
+	struct bloom *bl;
+	struct buf u = BUF_INIT, dt = BUF_INIT;
+	const int old = 1000, new = 2000;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	leveldb_options_set_create_if_missing(opt, 1);
+	db = leveldb_open(opt, dir, &lerr);
+	assert_null(lerr);
+	d = dedup_open(db, &err);
+	for (int i = 0; i < old; i++) {
+		char dg[DIGEST_STRLEN];
+		digest_of(&i, sizeof i, dg);
+		assert_int_equal(dedup_check(d, dg, "http://old/", "d0", &u, &dt), 0);
+	}
+	assert_int_equal(dedup_flush(d, &err), 0);
+	dedup_free(d);
+	leveldb_close(db);
+
+	db = leveldb_open(opt, dir, &lerr);
+	assert_null(lerr);
+	d = dedup_open(db, &err);
+	bl = bloom_new(64);
+	f.arg = bl;
+	f.add = t_bloom_add;
+	f.test = t_bloom_test;
+	/* 300 at the start, 300 a flush: loaded at the fourth flush. */
+	dedup_load_batches(300, 300);
+	assert_int_equal(dedup_set_filter(d, &f, &err), 0);
+	dedup_get_stats(d, &st);
+	assert_int_equal(st.loaded, 300);
+	/* While it loads, a new digest is read. */
+	{
+		int i = old;
+		char dg[DIGEST_STRLEN];
+		digest_of(&i, sizeof i, dg);
+		assert_int_equal(dedup_check(d, dg, "http://new/", "d1", &u, &dt), 0);
+		dedup_get_stats(d, &st);
+		assert_int_equal(st.reads, 1);
+		assert_int_equal(st.filtered, 0);
+	}
+	for (int k = 0; k < 3; k++)
+		assert_int_equal(dedup_flush(d, &err), 0);
+	dedup_get_stats(d, &st);
+	assert_int_equal(st.loaded, old);
+	for (int i = old + 1; i < old + new; i++) {
+		char dg[DIGEST_STRLEN];
+		digest_of(&i, sizeof i, dg);
+		assert_int_equal(dedup_check(d, dg, "http://new/", "d1", &u, &dt), 0);
+	}
+	dedup_get_stats(d, &st);
+	/* About 1 % false positives: each is a read, which finds nothing. */
+	assert_true(st.filtered >= (uint64_t)new * 95 / 100);
+	assert_int_equal(st.filtered + st.reads, new);
+	/* Old digests pass the filter and are found in the store. */
+	for (int i = 0; i < old; i++) {
+		char dg[DIGEST_STRLEN];
+		digest_of(&i, sizeof i, dg);
+		assert_int_equal(dedup_check(d, dg, "http://x/", "d2", &u, &dt), 1);
+		assert_string_equal(u.data, "http://old/");
+		assert_string_equal(dt.data, "d0");
+	}
+	dedup_get_stats(d, &st);
+	assert_int_equal(st.reads, new - st.filtered + old);
+	/* Once read, they answer from memory; so do the new ones. */
+	for (int i = 0; i < old + new; i++) {
+		char dg[DIGEST_STRLEN];
+		digest_of(&i, sizeof i, dg);
+		assert_int_equal(dedup_check(d, dg, "http://y/", "d3", &u, &dt), 1);
+		assert_string_equal(u.data, i < old ? "http://old/" : "http://new/");
+	}
+	dedup_get_stats(d, &st);
+	assert_int_equal(st.reads, new - st.filtered + old);
+	assert_int_equal(st.memory_hits, old + new);
+	/* Written new entries, then more than the memory keeps. */
+	assert_int_equal(dedup_flush(d, &err), 0);
+	for (int i = old + new; i < old + new + 9000; i++) {
+		char dg[DIGEST_STRLEN];
+		digest_of(&i, sizeof i, dg);
+		assert_int_equal(dedup_check(d, dg, "http://more/", "d4", &u, &dt), 0);
+	}
+	assert_int_equal(dedup_flush(d, &err), 0);
+	dedup_get_stats(d, &st);
+	assert_true(st.memory_entries <= 8192);
+	/* The oldest went from memory, not from the index. */
+	{
+		int i = 0;
+		char dg[DIGEST_STRLEN];
+		uint64_t reads = st.reads;
+		digest_of(&i, sizeof i, dg);
+		assert_int_equal(dedup_check(d, dg, "http://z/", "d5", &u, &dt), 1);
+		assert_string_equal(u.data, "http://old/");
+		dedup_get_stats(d, &st);
+		assert_int_equal(st.reads, reads + 1);
+	}
+	dedup_load_batches(0, 0);
+	dedup_free(d);
+	bloom_free(bl);
+	leveldb_close(db);
+	leveldb_destroy_db(opt, dir, &lerr);
+	leveldb_options_destroy(opt);
+	buf_free(&u);
+	buf_free(&dt);
+	rmdir(dir);
+}
+
 /* Bad input gets an error naming the offset, never a crash. */
 static void test_warcread_bad(void **state)
 {
@@ -912,6 +1042,7 @@ int main(void)
 	    cmocka_unit_test(test_warc_disk_full),
 	    cmocka_unit_test(test_dedup),
 	    cmocka_unit_test(test_dedup_hold),
+	    cmocka_unit_test(test_dedup_filter),
 	    cmocka_unit_test(test_warcread_bad),
 	    cmocka_unit_test(test_warcread_damaged),
 	    cmocka_unit_test(test_warc_date),
