@@ -183,6 +183,14 @@ static int warc_header_safe(const char *s)
 	return 1;
 }
 
+static int warc_header_safe_n(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
 static int warc_read_fd(int fd, uint64_t off, char *dst, size_t n)
 {
 	size_t got = 0;
@@ -597,7 +605,9 @@ int warc_build_http(struct warc_engine *e, const struct warc_stamp *s, const str
 	if ((rc = warc_record(e, &b, out, err)) < 0)
 		return rc;
 
-	if (c->via != NULL || c->hops != NULL || c->noutlinks > 0 || c->title != NULL) {
+	if (c->via != NULL || c->hops != NULL || c->outlinks_len > 0 || c->title != NULL) {
+		const char *l = c->outlinks, *end = l + c->outlinks_len, *nl;
+
 		buf_reset(&e->meta);
 		if (c->via != NULL)
 			buf_appendf(&e->meta, "via: %s\r\n", c->via);
@@ -605,9 +615,15 @@ int warc_build_http(struct warc_engine *e, const struct warc_stamp *s, const str
 			buf_appendf(&e->meta, "hopsFromSeed: %s\r\n", c->hops);
 		if (c->title != NULL && warc_header_safe(c->title))
 			buf_appendf(&e->meta, "title:%s%s\r\n", *c->title ? " " : "", c->title);
-		for (size_t i = 0; i < c->noutlinks; i++)
-			if (warc_header_safe(c->outlinks[i]))
-				buf_appendf(&e->meta, "outlink: %s\r\n", c->outlinks[i]);
+		for (; l < end; l = nl + 1) {
+			if ((nl = memchr(l, '\n', (size_t)(end - l))) == NULL)
+				nl = end;
+			if (nl > l && warc_header_safe_n(l, (size_t)(nl - l))) {
+				buf_append(&e->meta, "outlink: ", 9);
+				buf_append(&e->meta, l, (size_t)(nl - l));
+				buf_append(&e->meta, "\r\n", 2);
+			}
+		}
 		warc_uuid(meta_id);
 		warc_head_start(e, s, "metadata", meta_id, date);
 		buf_appendf(&e->head,

@@ -222,8 +222,10 @@ static void test_warc_response(void **state)
 	struct warc_opts o;
 	struct warc_writer *w;
 	struct warc_capture c = t_capture("http://example.com/a");
-	const char *outlinks[] = {
-	    "http://example.com/b L a/@href", "http://example.com/c.css E link/@href"};
+	/* An empty line and one with a control character are left out; the
+	 * last line needs no newline. */
+	const char outlinks[] = "http://example.com/b L a/@href\n\nhttp://example.com/\x01 L a\n"
+				"http://example.com/c.css E link/@href";
 	struct warc_ids ids;
 	char *err = NULL, body_digest[DIGEST_STRLEN], *block;
 	char wid[48];
@@ -237,7 +239,7 @@ static void test_warc_response(void **state)
 	c.hops = "L";
 	c.title = "A page";
 	c.outlinks = outlinks;
-	c.noutlinks = 2;
+	c.outlinks_len = sizeof outlinks - 1;
 	t_write(w, &c, &ids);
 	assert_int_equal(warc_serial(w), 8);
 	assert_int_equal(warc_flush(w, &err), 0);
