@@ -124,6 +124,9 @@ struct crawl {
 	uint64_t last_status_ms;      /* the last plain status line */
 	uint64_t last_progress_ms;
 	uint64_t last_warc_error_ms; /* rate limit of the disk-full message */
+	/* Visits ended, and how many of them when the store was last
+	 * written (crawl_flush_iteration). */
+	uint64_t visits_ended, visits_ended_written;
 	uint64_t store_write_ns;     /* time in the frontier's LevelDB writes */
 	uint64_t store_write_max_ns;
 	uint64_t checkpoints;
@@ -282,10 +285,12 @@ static int crawl_flush(struct crawl *cr)
 {
 	char *err = NULL;
 	int rc = 0, frc;
-	uint64_t t0, d;
+	uint64_t t0, d, ended;
 
 	if (crawl_flush_outputs(cr, NULL) < 0)
 		return -1;
+	/* The ends so far are in the frontier's batch (drained above). */
+	ended = cr->visits_ended;
 	/* A lost dedup entry only costs a full record instead of a revisit
 	 * later, so its failure does not hold the frontier back. */
 	if (cr->dedup != NULL && dedup_flush(cr->dedup, &err) < 0) {
@@ -310,6 +315,8 @@ static int crawl_flush(struct crawl *cr)
 		free(err);
 		rc = -1;
 	}
+	if (rc == 0)
+		cr->visits_ended_written = ended;
 	/* Hand-offs scheduled so far are in the store now: the stream may let
 	 * them go, and done records may follow. */
 	if (rc == 0 && cr->node != NULL)
@@ -635,6 +642,24 @@ static void crawl_at_finish(struct crawl *cr, const char *limit)
 	}
 }
 
+/* The flush of a loop iteration. While the WARC pool builds records, the
+ * loop runs many small iterations (a response handed in, a batch of
+ * records back), and each write of the store costs the same however little
+ * it holds. An iteration that ended no visit leaves the store's batch for
+ * the next one that does: such a batch holds no URI done, deferred or
+ * failed (a visit's end is what puts those in it), only the discoveries and
+ * hand-outs of visits still in flight, which a kill would have them redo
+ * anyway; and a visit's end is near, since the pool is busy. The outputs
+ * are written as before. */
+static int crawl_flush_iteration(struct crawl *cr)
+{
+	if (cr->warcpool != NULL && !warcpool_idle(cr->warcpool) &&
+	    cr->visits_ended == cr->visits_ended_written &&
+	    (cr->dedup == NULL || dedup_pending(cr->dedup) == 0))
+		return crawl_flush_outputs(cr, NULL);
+	return crawl_flush(cr);
+}
+
 static void crawl_prepare_cb(uv_prepare_t *h)
 {
 	struct crawl *cr = h->data;
@@ -644,7 +669,7 @@ static void crawl_prepare_cb(uv_prepare_t *h)
 	/* This iteration's captures go to the threads in one batch. */
 	if (cr->warcpool != NULL)
 		warcpool_kick(cr->warcpool);
-	if (crawl_flush(cr) < 0 && cr->state == CRAWL_RUNNING) {
+	if (crawl_flush_iteration(cr) < 0 && cr->state == CRAWL_RUNNING) {
 		/* Hold: retry the writes on the next cron tick. */
 		return;
 	}
@@ -700,6 +725,7 @@ static void crawl_visit_ended(void *ctx)
 	struct crawl *cr = ctx;
 	const char *limit;
 
+	cr->visits_ended++;
 	if (cr->state == CRAWL_RUNNING && (limit = crawl_limit_reached(cr)) != NULL)
 		crawl_at_finish(cr, limit);
 	if (cr->state == CRAWL_RUNNING &&
