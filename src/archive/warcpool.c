@@ -60,10 +60,10 @@ struct warcpool_entry {
 	const char *dedup; /* in store: the digest to commit, or NULL */
 	/* Read by the worker while its batch runs (written before). */
 	struct warcpool_entry *batch_next;
-	struct buf store;	 /* copies of the inputs; WARCPOOL_LINES: the lines */
-	struct buf body;	 /* the payload, taken from the caller's buffer */
-	struct buf links;	 /* the outlinks, taken likewise */
-	struct warc_capture cap; /* pointing into store */
+	struct buf store;	    /* copies of the inputs; WARCPOOL_LINES: the lines */
+	struct buf body;	    /* the payload, taken from the caller's buffer */
+	struct buf links;	    /* the outlinks, taken likewise */
+	struct warc_capture cap;    /* pointing into store */
 	const char *host, *ip, *rr; /* WARCPOOL_DNS, into store */
 	size_t rr_len;
 	uint64_t date_us;
@@ -403,8 +403,8 @@ int warcpool_http(struct warcpool *p, const struct warc_capture *c, const char *
 	k->resp_head = warcpool_keep(e, c->resp_head, c->resp_head_len);
 	/* The body and the outlinks change hands instead of being copied:
 	 * the caller gets this entry's old buffers, empty, with their room. */
-	k->payload = take ? warcpool_take(&e->body, body)
-			  : warcpool_keep(e, c->payload, c->payload_len);
+	k->payload =
+	    take ? warcpool_take(&e->body, body) : warcpool_keep(e, c->payload, c->payload_len);
 	k->outlinks = take_links ? warcpool_take(&e->links, links)
 				 : warcpool_keep(e, c->outlinks, c->outlinks_len);
 	k->payload_digest = warcpool_keeps(e, c->payload_digest);

@@ -127,7 +127,7 @@ struct crawl {
 	/* Visits ended, and how many of them when the store was last
 	 * written (crawl_flush_iteration). */
 	uint64_t visits_ended, visits_ended_written;
-	uint64_t store_write_ns;     /* time in the frontier's LevelDB writes */
+	uint64_t store_write_ns; /* time in the frontier's LevelDB writes */
 	uint64_t store_write_max_ns;
 	uint64_t checkpoints;
 	uint64_t checkpoint_total_us;

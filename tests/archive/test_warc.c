@@ -795,7 +795,7 @@ static void test_dedup_filter(void **state)
 	struct dedup_filter f;
 	struct bloom *bl;
 	struct buf u = BUF_INIT, dt = BUF_INIT;
-	const int old = 1000, new = 2000;
+	const int old = 1000, fresh = 2000;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
@@ -838,15 +838,15 @@ static void test_dedup_filter(void **state)
 		assert_int_equal(dedup_flush(d, &err), 0);
 	dedup_get_stats(d, &st);
 	assert_int_equal(st.loaded, old);
-	for (int i = old + 1; i < old + new; i++) {
+	for (int i = old + 1; i < old + fresh; i++) {
 		char dg[DIGEST_STRLEN];
 		digest_of(&i, sizeof i, dg);
 		assert_int_equal(dedup_check(d, dg, "http://new/", "d1", &u, &dt), 0);
 	}
 	dedup_get_stats(d, &st);
 	/* About 1 % false positives: each is a read, which finds nothing. */
-	assert_true(st.filtered >= (uint64_t)new * 95 / 100);
-	assert_int_equal(st.filtered + st.reads, new);
+	assert_true(st.filtered >= (uint64_t)fresh * 95 / 100);
+	assert_int_equal(st.filtered + st.reads, fresh);
 	/* Old digests pass the filter and are found in the store. */
 	for (int i = 0; i < old; i++) {
 		char dg[DIGEST_STRLEN];
@@ -856,20 +856,20 @@ static void test_dedup_filter(void **state)
 		assert_string_equal(dt.data, "d0");
 	}
 	dedup_get_stats(d, &st);
-	assert_int_equal(st.reads, new - st.filtered + old);
+	assert_int_equal(st.reads, fresh - st.filtered + old);
 	/* Once read, they answer from memory; so do the new ones. */
-	for (int i = 0; i < old + new; i++) {
+	for (int i = 0; i < old + fresh; i++) {
 		char dg[DIGEST_STRLEN];
 		digest_of(&i, sizeof i, dg);
 		assert_int_equal(dedup_check(d, dg, "http://y/", "d3", &u, &dt), 1);
 		assert_string_equal(u.data, i < old ? "http://old/" : "http://new/");
 	}
 	dedup_get_stats(d, &st);
-	assert_int_equal(st.reads, new - st.filtered + old);
-	assert_int_equal(st.memory_hits, old + new);
+	assert_int_equal(st.reads, fresh - st.filtered + old);
+	assert_int_equal(st.memory_hits, old + fresh);
 	/* Written new entries, then more than the memory keeps. */
 	assert_int_equal(dedup_flush(d, &err), 0);
-	for (int i = old + new; i < old + new + 9000; i++) {
+	for (int i = old + fresh; i < old + fresh + 9000; i++) {
 		char dg[DIGEST_STRLEN];
 		digest_of(&i, sizeof i, dg);
 		assert_int_equal(dedup_check(d, dg, "http://more/", "d4", &u, &dt), 0);

@@ -151,7 +151,8 @@ static void t_capture(
 {
 	static const char req[] = "GET / HTTP/1.1\r\nHost: example.com\r\n\r\n";
 	static const char head[] = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n";
-	static const char links[] = "http://example.com/a L a/@href\nhttp://example.com/b L a/@href\n";
+	static const char links[] =
+	    "http://example.com/a L a/@href\nhttp://example.com/b L a/@href\n";
 	struct warc_capture c;
 	struct warc_ids ids;
 	char *err = NULL;
