@@ -279,18 +279,16 @@ static int crawl_flush_outputs(void *arg, char **errp)
 	return 0;
 }
 
-/* Writes everything recorded so far: the outputs, the dedup index, then the
- * frontier's batch (whose hook flushes the outputs again, a no-op by then). */
-static int crawl_flush(struct crawl *cr)
+/* The LevelDB part of crawl_flush: the dedup index, then the frontier's
+ * batch (whose hook flushes the outputs again, a no-op by then). */
+static int crawl_flush_store(struct crawl *cr)
 {
 	char *err = NULL;
 	int rc = 0, frc;
-	uint64_t t0, d, ended;
+	/* The ends so far are in the frontier's batch (the outputs' flush
+	 * drained the pool). */
+	uint64_t t0, d, ended = cr->visits_ended;
 
-	if (crawl_flush_outputs(cr, NULL) < 0)
-		return -1;
-	/* The ends so far are in the frontier's batch (drained above). */
-	ended = cr->visits_ended;
 	/* A lost dedup entry only costs a full record instead of a revisit
 	 * later, so its failure does not hold the frontier back. */
 	if (cr->dedup != NULL && dedup_flush(cr->dedup, &err) < 0) {
@@ -322,6 +320,14 @@ static int crawl_flush(struct crawl *cr)
 	if (rc == 0 && cr->node != NULL)
 		clusternode_flushed(cr->node);
 	return rc;
+}
+
+/* Writes everything recorded so far: the outputs, then the store. */
+static int crawl_flush(struct crawl *cr)
+{
+	if (crawl_flush_outputs(cr, NULL) < 0)
+		return -1;
+	return crawl_flush_store(cr);
 }
 
 int crawl_checkpoint(struct crawl *cr, char *name, size_t cap, char **err)
@@ -653,11 +659,14 @@ static void crawl_at_finish(struct crawl *cr, const char *limit)
  * are written as before. */
 static int crawl_flush_iteration(struct crawl *cr)
 {
+	if (crawl_flush_outputs(cr, NULL) < 0)
+		return -1;
+	/* Judged after the outputs' flush, whose drain may end visits. */
 	if (cr->warcpool != NULL && !warcpool_idle(cr->warcpool) &&
 	    cr->visits_ended == cr->visits_ended_written &&
 	    (cr->dedup == NULL || dedup_pending(cr->dedup) == 0))
-		return crawl_flush_outputs(cr, NULL);
-	return crawl_flush(cr);
+		return 0;
+	return crawl_flush_store(cr);
 }
 
 static void crawl_prepare_cb(uv_prepare_t *h)
