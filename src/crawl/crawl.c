@@ -661,8 +661,10 @@ static int crawl_flush_iteration(struct crawl *cr)
 {
 	if (crawl_flush_outputs(cr, NULL) < 0)
 		return -1;
-	/* Judged after the outputs' flush, whose drain may end visits. */
-	if (cr->warcpool != NULL && !warcpool_idle(cr->warcpool) &&
+	/* Judged after the outputs' flush, whose drain may end visits. A
+	 * cluster node writes every time: its stream's acknowledgments and
+	 * hand-offs wait for the write (doc/cluster.md). */
+	if (cr->node == NULL && cr->warcpool != NULL && !warcpool_idle(cr->warcpool) &&
 	    cr->visits_ended == cr->visits_ended_written &&
 	    (cr->dedup == NULL || dedup_pending(cr->dedup) == 0))
 		return 0;
