@@ -126,18 +126,52 @@ static uint64_t warc_now_us(void)
 }
 
 /* WARC 1.1 allows sub-second precision; 1.0 readers expect whole seconds. */
+/* Writes v as n decimal digits, zero-padded, at p; returns p + n. */
+static char *warc_digits(char *p, unsigned v, int n)
+{
+	for (int i = n - 1; i >= 0; i--) {
+		p[i] = (char)('0' + v % 10);
+		v /= 10;
+	}
+	return p + n;
+}
+
+/* "YYYY-MM-DDThh:mm:ss[.uuuuuu]Z", formatted by hand: strftime and
+ * snprintf cost more than the rest of a record's header on the loop, which
+ * dates every new dedup entry. */
 static void warc_date(int version10, uint64_t us, char out[32])
 {
 	time_t s = (time_t)(us / 1000000u);
 	struct tm tm;
-	char base[24];
+	char *p = out;
 
 	gmtime_r(&s, &tm);
-	strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
-	if (version10)
-		snprintf(out, 32, "%sZ", base);
-	else
-		snprintf(out, 32, "%s.%06uZ", base, (unsigned)(us % 1000000u));
+	if (tm.tm_year + 1900 < 0 || tm.tm_year + 1900 > 9999) {
+		char base[24];
+		strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
+		if (version10)
+			snprintf(out, 32, "%sZ", base);
+		else
+			snprintf(out, 32, "%s.%06uZ", base, (unsigned)(us % 1000000u));
+		return;
+	}
+	p = warc_digits(p, (unsigned)(tm.tm_year + 1900), 4);
+	*p++ = '-';
+	p = warc_digits(p, (unsigned)tm.tm_mon + 1, 2);
+	*p++ = '-';
+	p = warc_digits(p, (unsigned)tm.tm_mday, 2);
+	*p++ = 'T';
+	p = warc_digits(p, (unsigned)tm.tm_hour, 2);
+	*p++ = ':';
+	p = warc_digits(p, (unsigned)tm.tm_min, 2);
+	*p++ = ':';
+	p = warc_digits(p, (unsigned)tm.tm_sec, 2);
+	if (!version10) {
+		*p++ = '.';
+		p = warc_digits(p, (unsigned)(us % 1000000u), 6);
+	}
+	*p++ = 'Z';
+	*p = '\0';
 }
 
 /* Header values must not break the record's line structure. */
@@ -145,6 +179,14 @@ static int warc_header_safe(const char *s)
 {
 	for (; s != NULL && *s != '\0'; s++)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+static int warc_header_safe_n(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
 			return 0;
 	return 1;
 }
@@ -563,7 +605,9 @@ int warc_build_http(struct warc_engine *e, const struct warc_stamp *s, const str
 	if ((rc = warc_record(e, &b, out, err)) < 0)
 		return rc;
 
-	if (c->via != NULL || c->hops != NULL || c->noutlinks > 0 || c->title != NULL) {
+	if (c->via != NULL || c->hops != NULL || c->outlinks_len > 0 || c->title != NULL) {
+		const char *l = c->outlinks, *end = l + c->outlinks_len, *nl;
+
 		buf_reset(&e->meta);
 		if (c->via != NULL)
 			buf_appendf(&e->meta, "via: %s\r\n", c->via);
@@ -571,9 +615,15 @@ int warc_build_http(struct warc_engine *e, const struct warc_stamp *s, const str
 			buf_appendf(&e->meta, "hopsFromSeed: %s\r\n", c->hops);
 		if (c->title != NULL && warc_header_safe(c->title))
 			buf_appendf(&e->meta, "title:%s%s\r\n", *c->title ? " " : "", c->title);
-		for (size_t i = 0; i < c->noutlinks; i++)
-			if (warc_header_safe(c->outlinks[i]))
-				buf_appendf(&e->meta, "outlink: %s\r\n", c->outlinks[i]);
+		for (; l < end; l = nl + 1) {
+			if ((nl = memchr(l, '\n', (size_t)(end - l))) == NULL)
+				nl = end;
+			if (nl > l && warc_header_safe_n(l, (size_t)(nl - l))) {
+				buf_append(&e->meta, "outlink: ", 9);
+				buf_append(&e->meta, l, (size_t)(nl - l));
+				buf_append(&e->meta, "\r\n", 2);
+			}
+		}
 		warc_uuid(meta_id);
 		warc_head_start(e, s, "metadata", meta_id, date);
 		buf_appendf(&e->head,

@@ -53,8 +53,10 @@ struct warc_capture {
 	int not_modified;
 	const char *via; /* metadata record, written when any is set */
 	const char *hops;
-	const char *const *outlinks;
-	size_t noutlinks;
+	/* The metadata record's outlinks: "URI HOP" lines, each ended by a
+	 * newline (the last may not be); empty lines are skipped. */
+	const char *outlinks;
+	size_t outlinks_len;
 	/* An HTML page's <title> ("" when it has none), written as the
 	 * metadata record's "title" field for `tern wacz`'s list of pages;
 	 * NULL when no HTML was parsed. */

@@ -60,11 +60,10 @@ struct warcpool_entry {
 	const char *dedup; /* in store: the digest to commit, or NULL */
 	/* Read by the worker while its batch runs (written before). */
 	struct warcpool_entry *batch_next;
-	struct buf store;	 /* copies of the inputs; WARCPOOL_LINES: the lines */
-	struct buf body;	 /* the payload, taken from the caller's buffer */
-	struct warc_capture cap; /* pointing into store */
-	const char **links;
-	size_t links_cap;
+	struct buf store;	    /* copies of the inputs; WARCPOOL_LINES: the lines */
+	struct buf body;	    /* the payload, taken from the caller's buffer */
+	struct buf links;	    /* the outlinks, taken likewise */
+	struct warc_capture cap;    /* pointing into store */
 	const char *host, *ip, *rr; /* WARCPOOL_DNS, into store */
 	size_t rr_len;
 	uint64_t date_us;
@@ -115,6 +114,7 @@ static struct warcpool_entry *warcpool_entry_new(struct warcpool *p, enum warcpo
 		e = xcalloc(1, sizeof *e);
 		buf_init(&e->store);
 		buf_init(&e->body);
+		buf_init(&e->links);
 		buf_init(&e->out);
 	}
 	e->next = NULL;
@@ -131,8 +131,8 @@ static void warcpool_entry_free(struct warcpool_entry *e)
 {
 	buf_free(&e->store);
 	buf_free(&e->body);
+	buf_free(&e->links);
 	buf_free(&e->out);
-	free(e->links);
 	free(e);
 }
 
@@ -148,6 +148,7 @@ static void warcpool_recycle(struct warcpool *p, struct warcpool_entry *e)
 	}
 	buf_reset_keep(&e->store, WARCPOOL_KEEP_ROOM);
 	buf_reset_keep(&e->body, WARCPOOL_KEEP_ROOM);
+	buf_reset_keep(&e->links, WARCPOOL_KEEP_ROOM);
 	buf_reset_keep(&e->out, WARCPOOL_KEEP_ROOM);
 	e->next = p->spare;
 	p->spare = e;
@@ -355,8 +356,20 @@ static void warcpool_submit(struct warcpool *p, struct warcpool_entry *e)
 		warcpool_send(p);
 }
 
+/* Takes from's bytes into to: from gets to's old buffer, empty, with its
+ * room. */
+static const char *warcpool_take(struct buf *to, struct buf *from)
+{
+	struct buf t = *to;
+
+	*to = *from;
+	*from = t;
+	buf_reset(from);
+	return to->data;
+}
+
 int warcpool_http(struct warcpool *p, const struct warc_capture *c, const char *dedup_digest,
-    struct buf *body, char **err)
+    struct buf *body, struct buf *links, char **err)
 {
 	struct warcpool_entry *e;
 	struct warc_capture *k;
@@ -364,7 +377,9 @@ int warcpool_http(struct warcpool *p, const struct warc_capture *c, const char *
 	size_t need;
 	int rc,
 	    take = body != NULL && body->data != NULL && c->payload == body->data &&
-	    c->payload_len == body->len;
+	    c->payload_len == body->len,
+	    take_links = links != NULL && links->data != NULL && c->outlinks == links->data &&
+	    c->outlinks_len == links->len;
 
 	if ((rc = warc_begin_http(p->w, c, &s, err)) < 0)
 		return rc;
@@ -376,9 +391,8 @@ int warcpool_http(struct warcpool *p, const struct warc_capture *c, const char *
 	    warcpool_sizes(c->payload_digest) + warcpool_sizes(c->truncated) +
 	    warcpool_sizes(c->refers_to_uri) + warcpool_sizes(c->refers_to_date) +
 	    warcpool_sizes(c->via) + warcpool_sizes(c->hops) + warcpool_sizes(c->title) +
-	    warcpool_sizes(dedup_digest);
-	for (size_t i = 0; i < c->noutlinks; i++)
-		need += warcpool_sizes(c->outlinks[i]);
+	    warcpool_sizes(dedup_digest) +
+	    (take_links ? 0 : warcpool_size(c->outlinks, c->outlinks_len));
 	buf_reset(&e->store);
 	buf_reserve(&e->store, need);
 	k = &e->cap;
@@ -387,18 +401,12 @@ int warcpool_http(struct warcpool *p, const struct warc_capture *c, const char *
 	k->ip = warcpool_keeps(e, c->ip);
 	k->req = warcpool_keep(e, c->req, c->req_len);
 	k->resp_head = warcpool_keep(e, c->resp_head, c->resp_head_len);
-	if (take) {
-		/* The body changes hands instead of being copied: the caller
-		 * gets this entry's old buffer, empty, with its room. */
-		struct buf t = e->body;
-
-		e->body = *body;
-		*body = t;
-		buf_reset(body);
-		k->payload = e->body.data;
-	} else {
-		k->payload = warcpool_keep(e, c->payload, c->payload_len);
-	}
+	/* The body and the outlinks change hands instead of being copied:
+	 * the caller gets this entry's old buffers, empty, with their room. */
+	k->payload =
+	    take ? warcpool_take(&e->body, body) : warcpool_keep(e, c->payload, c->payload_len);
+	k->outlinks = take_links ? warcpool_take(&e->links, links)
+				 : warcpool_keep(e, c->outlinks, c->outlinks_len);
 	k->payload_digest = warcpool_keeps(e, c->payload_digest);
 	k->truncated = warcpool_keeps(e, c->truncated);
 	k->refers_to_uri = warcpool_keeps(e, c->refers_to_uri);
@@ -407,13 +415,6 @@ int warcpool_http(struct warcpool *p, const struct warc_capture *c, const char *
 	k->hops = warcpool_keeps(e, c->hops);
 	k->title = warcpool_keeps(e, c->title);
 	e->dedup = warcpool_keeps(e, dedup_digest);
-	if (e->links_cap < c->noutlinks) {
-		e->links_cap = c->noutlinks;
-		e->links = xrealloc(e->links, e->links_cap * sizeof *e->links);
-	}
-	for (size_t i = 0; i < c->noutlinks; i++)
-		e->links[i] = warcpool_keeps(e, c->outlinks[i]);
-	k->outlinks = e->links;
 	k->payload_fd = -1;
 	if (c->payload == NULL && c->payload_fd >= 0) {
 		/* A spilled body: built here, read from the caller's file; the

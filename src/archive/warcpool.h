@@ -31,13 +31,14 @@ struct warcpool *warcpool_new(
 /* Copies the capture (a spilled body is read later through a duplicate of
  * its descriptor) and queues it to be built. body, if not NULL, is the
  * buffer c->payload points into: its bytes are taken rather than copied,
- * and it is left empty (with the room of another buffer). Refused as warc_write_http
+ * and it is left empty (with the room of another buffer); so is links, if
+ * c->outlinks is its text. Refused as warc_write_http
  * refuses (a header value with a control character, a write error pending,
  * no file can be created, a spilled body that cannot be read): nothing is
  * queued then. dedup_digest: the digest whose dedup entry this capture
  * made (dedup_check returned 0), committed once the records are queued. */
 int warcpool_http(struct warcpool *p, const struct warc_capture *c, const char *dedup_digest,
-    struct buf *body, char **err);
+    struct buf *body, struct buf *links, char **err);
 int warcpool_dns(struct warcpool *p, const char *host, const char *server_ip, uint64_t date_us,
     const char *rr_text, size_t len, char **err);
 /* A crawl.log line: written to the stdio buffer now when nothing is queued,

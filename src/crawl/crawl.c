@@ -28,6 +28,7 @@
 #include "archive/dedup.h"
 #include "net/dns.h"
 #include "net/fetcher.h"
+#include "frontier/bloom.h"
 #include "frontier/counts.h"
 #include "frontier/frontier.h"
 #include "frontier/hosts.h"
@@ -83,6 +84,7 @@ struct crawl {
 	struct warc_writer *warc;
 	struct warcpool *warcpool; /* builds the records on other threads */
 	struct dedup *dedup;
+	struct bloom *dedup_bloom; /* the index's filter (dedup_set_filter) */
 	struct scope *scope;
 	struct hosts *hosts;
 	FILE *crawllog;
@@ -122,7 +124,10 @@ struct crawl {
 	uint64_t last_status_ms;      /* the last plain status line */
 	uint64_t last_progress_ms;
 	uint64_t last_warc_error_ms; /* rate limit of the disk-full message */
-	uint64_t store_write_ns;     /* time in the frontier's LevelDB writes */
+	/* Visits ended, and how many of them when the store was last
+	 * written (crawl_flush_iteration). */
+	uint64_t visits_ended, visits_ended_written;
+	uint64_t store_write_ns; /* time in the frontier's LevelDB writes */
 	uint64_t store_write_max_ns;
 	uint64_t checkpoints;
 	uint64_t checkpoint_total_us;
@@ -274,16 +279,16 @@ static int crawl_flush_outputs(void *arg, char **errp)
 	return 0;
 }
 
-/* Writes everything recorded so far: the outputs, the dedup index, then the
- * frontier's batch (whose hook flushes the outputs again, a no-op by then). */
-static int crawl_flush(struct crawl *cr)
+/* The LevelDB part of crawl_flush: the dedup index, then the frontier's
+ * batch (whose hook flushes the outputs again, a no-op by then). */
+static int crawl_flush_store(struct crawl *cr)
 {
 	char *err = NULL;
 	int rc = 0, frc;
-	uint64_t t0, d;
+	/* The ends so far are in the frontier's batch (the outputs' flush
+	 * drained the pool). */
+	uint64_t t0, d, ended = cr->visits_ended;
 
-	if (crawl_flush_outputs(cr, NULL) < 0)
-		return -1;
 	/* A lost dedup entry only costs a full record instead of a revisit
 	 * later, so its failure does not hold the frontier back. */
 	if (cr->dedup != NULL && dedup_flush(cr->dedup, &err) < 0) {
@@ -308,11 +313,21 @@ static int crawl_flush(struct crawl *cr)
 		free(err);
 		rc = -1;
 	}
+	if (rc == 0)
+		cr->visits_ended_written = ended;
 	/* Hand-offs scheduled so far are in the store now: the stream may let
 	 * them go, and done records may follow. */
 	if (rc == 0 && cr->node != NULL)
 		clusternode_flushed(cr->node);
 	return rc;
+}
+
+/* Writes everything recorded so far: the outputs, then the store. */
+static int crawl_flush(struct crawl *cr)
+{
+	if (crawl_flush_outputs(cr, NULL) < 0)
+		return -1;
+	return crawl_flush_store(cr);
 }
 
 int crawl_checkpoint(struct crawl *cr, char *name, size_t cap, char **err)
@@ -633,6 +648,29 @@ static void crawl_at_finish(struct crawl *cr, const char *limit)
 	}
 }
 
+/* The flush of a loop iteration. While the WARC pool builds records, the
+ * loop runs many small iterations (a response handed in, a batch of
+ * records back), and each write of the store costs the same however little
+ * it holds. An iteration that ended no visit leaves the store's batch for
+ * the next one that does: such a batch holds no URI done, deferred or
+ * failed (a visit's end is what puts those in it), only the discoveries and
+ * hand-outs of visits still in flight, which a kill would have them redo
+ * anyway; and a visit's end is near, since the pool is busy. The outputs
+ * are written as before. */
+static int crawl_flush_iteration(struct crawl *cr)
+{
+	if (crawl_flush_outputs(cr, NULL) < 0)
+		return -1;
+	/* Judged after the outputs' flush, whose drain may end visits. A
+	 * cluster node writes every time: its stream's acknowledgments and
+	 * hand-offs wait for the write (doc/cluster.md). */
+	if (cr->node == NULL && cr->warcpool != NULL && !warcpool_idle(cr->warcpool) &&
+	    cr->visits_ended == cr->visits_ended_written &&
+	    (cr->dedup == NULL || dedup_pending(cr->dedup) == 0))
+		return 0;
+	return crawl_flush_store(cr);
+}
+
 static void crawl_prepare_cb(uv_prepare_t *h)
 {
 	struct crawl *cr = h->data;
@@ -642,7 +680,7 @@ static void crawl_prepare_cb(uv_prepare_t *h)
 	/* This iteration's captures go to the threads in one batch. */
 	if (cr->warcpool != NULL)
 		warcpool_kick(cr->warcpool);
-	if (crawl_flush(cr) < 0 && cr->state == CRAWL_RUNNING) {
+	if (crawl_flush_iteration(cr) < 0 && cr->state == CRAWL_RUNNING) {
 		/* Hold: retry the writes on the next cron tick. */
 		return;
 	}
@@ -698,6 +736,7 @@ static void crawl_visit_ended(void *ctx)
 	struct crawl *cr = ctx;
 	const char *limit;
 
+	cr->visits_ended++;
 	if (cr->state == CRAWL_RUNNING && (limit = crawl_limit_reached(cr)) != NULL)
 		crawl_at_finish(cr, limit);
 	if (cr->state == CRAWL_RUNNING &&
@@ -887,6 +926,34 @@ static unsigned crawl_next_warc_serial(const char *dir)
 	return job_max_warc_serial(dir) + 1;
 }
 
+/* The dedup index's filter: a Bloom filter like the frontier's seen set's,
+ * so that a new payload digest, the common case, is proven new without a
+ * LevelDB read. Without it (a store read error) the index reads as before. */
+static void crawl_dedup_add(void *arg, uint64_t h)
+{
+	bloom_add(arg, h);
+}
+
+static int crawl_dedup_test(void *arg, uint64_t h)
+{
+	return bloom_test(arg, h);
+}
+
+static void crawl_dedup_filter(struct crawl *cr)
+{
+	struct dedup_filter f;
+	char *err = NULL;
+
+	cr->dedup_bloom = bloom_new(1u << 16);
+	f.arg = cr->dedup_bloom;
+	f.add = crawl_dedup_add;
+	f.test = crawl_dedup_test;
+	if (dedup_set_filter(cr->dedup, &f, &err) < 0) {
+		crawl_log_event(cr, "%s", err);
+		free(err);
+	}
+}
+
 static int crawl_open_outputs(struct crawl *cr, char **err)
 {
 	struct config *cfg = cr->cfg;
@@ -961,6 +1028,7 @@ static int crawl_open_outputs(struct crawl *cr, char **err)
 			cr->dedup = dedup_open(frontier_db(cr->frontier), err);
 			if (cr->dedup == NULL)
 				return -1;
+			crawl_dedup_filter(cr);
 		}
 	}
 	return 0;
@@ -998,6 +1066,7 @@ static void crawl_free(struct crawl *cr)
 		warc_close(cr->warc);
 	if (cr->dedup != NULL)
 		dedup_free(cr->dedup);
+	bloom_free(cr->dedup_bloom);
 	if (cr->scope != NULL)
 		scope_free(cr->scope);
 	if (cr->hosts != NULL)

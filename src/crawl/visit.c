@@ -800,9 +800,7 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 {
 	struct visit_pool *pool = v->pool;
 	struct warc_capture cap;
-	const char **lines = NULL;
-	size_t nlines = 0;
-	char *err = NULL, *save = NULL, *tok;
+	char *err = NULL;
 	size_t hlen = 0, qlen = 0;
 	int rc = 0, dedup_new = 0;
 
@@ -851,28 +849,20 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 	}
 	cap.via = v->c->via ? v->c->via : "";
 	cap.hops = v->c->hops;
-	/* One allocation for the lines, whose count is that of newlines. */
-	for (tok = outlinks_text->data; tok != NULL && (tok = strchr(tok, '\n')) != NULL; tok++)
-		nlines++;
-	lines = xmalloc((nlines + 1) * sizeof *lines);
-	nlines = 0;
-	for (tok = outlinks_text->data ? strtok_r(outlinks_text->data, "\n", &save) : NULL;
-	     tok != NULL; tok = strtok_r(NULL, "\n", &save))
-		lines[nlines++] = tok;
-	cap.outlinks = lines;
-	cap.noutlinks = nlines;
+	cap.outlinks = outlinks_text->data;
+	cap.outlinks_len = outlinks_text->len;
 	/* The page's title, for the list of pages of `tern wacz`. */
 	cap.title = v->links_on ? outlinks_title(v->ol) : NULL;
-	/* The entry dedup_check made joins the index with the records. */
-	if (warcpool_http(pool->env.warcpool, &cap, dedup_new ? digest : NULL, &v->body, &err) <
-	    0) {
+	/* The entry dedup_check made joins the index with the records. The
+	 * body and the outlinks' text are taken, not copied. */
+	if (warcpool_http(pool->env.warcpool, &cap, dedup_new ? digest : NULL, &v->body,
+		outlinks_text, &err) < 0) {
 		if (dedup_new)
 			dedup_forget(pool->env.dedup, digest);
 		visit_event(pool, "WARC: %s", err);
 		free(err);
 		rc = -1;
 	}
-	free(lines);
 	return rc;
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <leveldb/c.h>
 #include "lib/buf.h"
@@ -21,6 +22,7 @@
 #include "archive/digest.h"
 #include "archive/warc.h"
 #include "archive/warcread.h"
+#include "frontier/bloom.h"
 #include "lib/xmalloc.h"
 
 #define T_DATE_US 1763740800123456ull /* 2025-11-21T16:00:00.123456Z */
@@ -220,8 +222,10 @@ static void test_warc_response(void **state)
 	struct warc_opts o;
 	struct warc_writer *w;
 	struct warc_capture c = t_capture("http://example.com/a");
-	const char *outlinks[] = {
-	    "http://example.com/b L a/@href", "http://example.com/c.css E link/@href"};
+	/* An empty line and one with a control character are left out; the
+	 * last line needs no newline. */
+	const char outlinks[] = "http://example.com/b L a/@href\n\nhttp://example.com/\x01 L a\n"
+				"http://example.com/c.css E link/@href";
 	struct warc_ids ids;
 	char *err = NULL, body_digest[DIGEST_STRLEN], *block;
 	char wid[48];
@@ -235,7 +239,7 @@ static void test_warc_response(void **state)
 	c.hops = "L";
 	c.title = "A page";
 	c.outlinks = outlinks;
-	c.noutlinks = 2;
+	c.outlinks_len = sizeof outlinks - 1;
 	t_write(w, &c, &ids);
 	assert_int_equal(warc_serial(w), 8);
 	assert_int_equal(warc_flush(w, &err), 0);
@@ -766,6 +770,135 @@ static void test_dedup_hold(void **state)
 	rmdir(dir);
 }
 
+/* The filter (dedup_set_filter; the crawl's, a Bloom filter from the
+ * frontier): digests already in the store are read into it in steps, and
+ * once all are, a new digest is proven new without a LevelDB read while an
+ * old one is still found; answers are the index's either way. The recent
+ * entries answer from memory, the least recently used dropped first. */
+static void t_bloom_add(void *arg, uint64_t h)
+{
+	bloom_add(arg, h);
+}
+
+static int t_bloom_test(void *arg, uint64_t h)
+{
+	return bloom_test(arg, h);
+}
+
+static void test_dedup_filter(void **state)
+{
+	char dir[] = "/tmp/test_dedup.XXXXXX", *lerr = NULL, *err = NULL;
+	leveldb_options_t *opt = leveldb_options_create();
+	leveldb_t *db;
+	struct dedup *d;
+	struct dedup_stats st;
+	struct dedup_filter f;
+	struct bloom *bl;
+	struct buf u = BUF_INIT, dt = BUF_INIT;
+	const int old = 1000, fresh = 2000;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	leveldb_options_set_create_if_missing(opt, 1);
+	db = leveldb_open(opt, dir, &lerr);
+	assert_null(lerr);
+	d = dedup_open(db, &err);
+	for (int i = 0; i < old; i++) {
+		char dg[DIGEST_STRLEN];
+		digest_of(&i, sizeof i, dg);
+		assert_int_equal(dedup_check(d, dg, "http://old/", "d0", &u, &dt), 0);
+	}
+	assert_int_equal(dedup_flush(d, &err), 0);
+	dedup_free(d);
+	leveldb_close(db);
+
+	db = leveldb_open(opt, dir, &lerr);
+	assert_null(lerr);
+	d = dedup_open(db, &err);
+	bl = bloom_new(64);
+	f.arg = bl;
+	f.add = t_bloom_add;
+	f.test = t_bloom_test;
+	/* 300 at the start, 300 a flush: loaded at the fourth flush. */
+	dedup_load_batches(300, 300);
+	assert_int_equal(dedup_set_filter(d, &f, &err), 0);
+	dedup_get_stats(d, &st);
+	assert_int_equal(st.loaded, 300);
+	/* While it loads, a new digest is read. */
+	{
+		int i = old;
+		char dg[DIGEST_STRLEN];
+		digest_of(&i, sizeof i, dg);
+		assert_int_equal(dedup_check(d, dg, "http://new/", "d1", &u, &dt), 0);
+		dedup_get_stats(d, &st);
+		assert_int_equal(st.reads, 1);
+		assert_int_equal(st.filtered, 0);
+	}
+	for (int k = 0; k < 3; k++)
+		assert_int_equal(dedup_flush(d, &err), 0);
+	dedup_get_stats(d, &st);
+	assert_int_equal(st.loaded, old);
+	for (int i = old + 1; i < old + fresh; i++) {
+		char dg[DIGEST_STRLEN];
+		digest_of(&i, sizeof i, dg);
+		assert_int_equal(dedup_check(d, dg, "http://new/", "d1", &u, &dt), 0);
+	}
+	dedup_get_stats(d, &st);
+	/* About 1 % false positives: each is a read, which finds nothing. */
+	assert_true(st.filtered >= (uint64_t)fresh * 95 / 100);
+	assert_int_equal(st.filtered + st.reads, fresh);
+	/* Old digests pass the filter and are found in the store. */
+	for (int i = 0; i < old; i++) {
+		char dg[DIGEST_STRLEN];
+		digest_of(&i, sizeof i, dg);
+		assert_int_equal(dedup_check(d, dg, "http://x/", "d2", &u, &dt), 1);
+		assert_string_equal(u.data, "http://old/");
+		assert_string_equal(dt.data, "d0");
+	}
+	dedup_get_stats(d, &st);
+	assert_int_equal(st.reads, fresh - st.filtered + old);
+	/* Once read, they answer from memory; so do the new ones. */
+	for (int i = 0; i < old + fresh; i++) {
+		char dg[DIGEST_STRLEN];
+		digest_of(&i, sizeof i, dg);
+		assert_int_equal(dedup_check(d, dg, "http://y/", "d3", &u, &dt), 1);
+		assert_string_equal(u.data, i < old ? "http://old/" : "http://new/");
+	}
+	dedup_get_stats(d, &st);
+	assert_int_equal(st.reads, fresh - st.filtered + old);
+	assert_int_equal(st.memory_hits, old + fresh);
+	/* Written new entries, then more than the memory keeps. */
+	assert_int_equal(dedup_flush(d, &err), 0);
+	for (int i = old + fresh; i < old + fresh + 9000; i++) {
+		char dg[DIGEST_STRLEN];
+		digest_of(&i, sizeof i, dg);
+		assert_int_equal(dedup_check(d, dg, "http://more/", "d4", &u, &dt), 0);
+	}
+	assert_int_equal(dedup_flush(d, &err), 0);
+	dedup_get_stats(d, &st);
+	assert_true(st.memory_entries <= 8192);
+	/* The oldest went from memory, not from the index. */
+	{
+		int i = 0;
+		char dg[DIGEST_STRLEN];
+		uint64_t reads = st.reads;
+		digest_of(&i, sizeof i, dg);
+		assert_int_equal(dedup_check(d, dg, "http://z/", "d5", &u, &dt), 1);
+		assert_string_equal(u.data, "http://old/");
+		dedup_get_stats(d, &st);
+		assert_int_equal(st.reads, reads + 1);
+	}
+	dedup_load_batches(0, 0);
+	dedup_free(d);
+	bloom_free(bl);
+	leveldb_close(db);
+	leveldb_destroy_db(opt, dir, &lerr);
+	leveldb_options_destroy(opt);
+	buf_free(&u);
+	buf_free(&dt);
+	rmdir(dir);
+}
+
 /* Bad input gets an error naming the offset, never a crash. */
 static void test_warcread_bad(void **state)
 {
@@ -859,6 +992,45 @@ static void test_warcread_damaged(void **state)
 	t_job_free(&j);
 }
 
+/* WARC-Date is formatted by hand: it must say what strftime says, in both
+ * versions, across the dates a crawl can meet. */
+static void test_warc_date(void **state)
+{
+	static const uint64_t t[] = {0, 1000000, 951782400999999ull, 1763740800123456ull,
+	    1767225599999999ull, 4102444800000001ull, 253402300799000000ull};
+	for (int v10 = 0; v10 <= 1; v10++) {
+		struct t_job j;
+		struct warc_opts o;
+		struct warc_writer *w;
+		char *err = NULL;
+
+		t_job_init(&j);
+		o = t_opts(&j);
+		o.version10 = v10;
+		w = warc_open(&o, &err);
+		assert_non_null(w);
+		for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+			char got[32], want[40], base[24];
+			time_t s = (time_t)(t[i] / 1000000u);
+			struct tm tm;
+
+			gmtime_r(&s, &tm);
+			strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
+			if (v10)
+				snprintf(want, sizeof want, "%sZ", base);
+			else
+				snprintf(want, sizeof want, "%s.%06uZ", base,
+				    (unsigned)(t[i] % 1000000u));
+			warc_date_format(w, t[i], got);
+			assert_string_equal(got, want);
+		}
+		warc_close(w);
+		t_job_read(&j);
+		t_job_free(&j);
+	}
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -872,8 +1044,10 @@ int main(void)
 	    cmocka_unit_test(test_warc_disk_full),
 	    cmocka_unit_test(test_dedup),
 	    cmocka_unit_test(test_dedup_hold),
+	    cmocka_unit_test(test_dedup_filter),
 	    cmocka_unit_test(test_warcread_bad),
 	    cmocka_unit_test(test_warcread_damaged),
+	    cmocka_unit_test(test_warc_date),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -151,8 +151,8 @@ static void t_capture(
 {
 	static const char req[] = "GET / HTTP/1.1\r\nHost: example.com\r\n\r\n";
 	static const char head[] = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n";
-	static const char *const links[] = {
-	    "http://example.com/a L a/@href", "http://example.com/b L a/@href"};
+	static const char links[] =
+	    "http://example.com/a L a/@href\nhttp://example.com/b L a/@href\n";
 	struct warc_capture c;
 	struct warc_ids ids;
 	char *err = NULL;
@@ -173,7 +173,7 @@ static void t_capture(
 	c.via = "http://example.com/";
 	c.hops = "L";
 	c.outlinks = links;
-	c.noutlinks = 2;
+	c.outlinks_len = sizeof links - 1;
 	if (warc_write_http(w, &c, &ids, &err) < 0)
 		fail_msg("%s", err);
 }

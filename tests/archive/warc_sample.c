@@ -63,8 +63,8 @@ static void sample_fetch(struct sample *s, const char *uri, const char *head, co
 	struct warc_ids ids;
 	struct buf ru = BUF_INIT, rd = BUF_INIT;
 	char dg[DIGEST_STRLEN], date[32], *req, *err = NULL;
-	const char *outlinks[] = {
-	    "http://example.com/chunked L a/@href", "http://example.com/style.css E link/@href"};
+	const char outlinks[] =
+	    "http://example.com/chunked L a/@href\nhttp://example.com/style.css E link/@href\n";
 	const char *annot = truncated == NULL ? "-"
 	    : strcmp(truncated, "time") == 0  ? "timeTrunc"
 					      : "lenTrunc";
@@ -89,7 +89,7 @@ static void sample_fetch(struct sample *s, const char *uri, const char *head, co
 	c.via = "http://example.com/";
 	c.hops = "L";
 	c.outlinks = outlinks;
-	c.noutlinks = 2;
+	c.outlinks_len = sizeof outlinks - 1;
 	/* Truncated payloads are not entered in the index: their digest is not
 	 * the resource's. */
 	dup = 0;
