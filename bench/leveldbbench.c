@@ -1,7 +1,7 @@
 /* LevelDB's own insert cost on this machine: the floor the frontier's store
  * is compared with (doc/performance.md, "Frontier cost at scale").
  *
- *   bench/leveldbbench [-r] [-s] [-o] [-v BYTES] [-k BYTES] [-b BATCH] [-w MB] [-f MB] N DIR
+ *   bench/leveldbbench [-r] [-s] [-o] [-S KEYS] [-v BYTES] [-k BYTES] [-b BATCH] [-w MB] [-f MB] N DIR
  *
  * Writes N keys in batches of BATCH (default 1000, no sync), as the
  * frontier writes one batch per loop iteration, into a new database under
@@ -18,7 +18,10 @@
  * big-endian ordinal), two writes in the same batch. -o (without -s) puts
  * each batch in key order before writing it, as the frontier does
  * (store.c); the CPU spent inside leveldb_write on the writing thread (the
- * memtable inserts and the log) is printed apart at the end. */
+ * memtable inserts and the log) is printed apart at the end. -S KEYS (with
+ * -r) puts a time segment before the random bytes, as the frontier's URI
+ * keys do (doc/frontier.md): a 4-byte big-endian number advancing every
+ * KEYS keys, so that each key is random only within its segment. */
 #include <leveldb/c.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -57,7 +60,7 @@ static uint64_t leveldbbench_next(uint64_t *s)
 
 int main(int argc, char **argv)
 {
-	size_t vlen = 0, klen = 17, batch = 1000, wmb = 4, fmb = 2, n, i, j;
+	size_t vlen = 0, klen = 17, batch = 1000, wmb = 4, fmb = 2, seg = 0, n, i, j;
 	int random = 0, split = 0, sorted = 0, opt;
 	double wt = 0;
 	char *keys = NULL;
@@ -71,7 +74,7 @@ int main(int argc, char **argv)
 	leveldb_filterpolicy_t *fp;
 	leveldb_t *db;
 
-	while ((opt = getopt(argc, argv, "rsov:k:b:w:f:")) != -1) {
+	while ((opt = getopt(argc, argv, "rsoS:v:k:b:w:f:")) != -1) {
 		switch (opt) {
 		case 'r':
 			random = 1;
@@ -81,6 +84,9 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			sorted = 1;
+			break;
+		case 'S':
+			seg = strtoul(optarg, NULL, 10);
 			break;
 		case 'v':
 			vlen = strtoul(optarg, NULL, 10);
@@ -101,7 +107,8 @@ int main(int argc, char **argv)
 			goto usage;
 		}
 	}
-	if (argc - optind != 2 || klen < 9 || klen > sizeof(key) || batch == 0)
+	if (argc - optind != 2 || klen < 9 || klen > sizeof(key) || batch == 0 ||
+	    (seg > 0 && (!random || split)))
 		goto usage;
 	n = strtoul(argv[optind], NULL, 10);
 	snprintf(path, sizeof(path), "%s/leveldbbench.%ld", argv[optind + 1], (long)getpid());
@@ -126,8 +133,8 @@ int main(int argc, char **argv)
 	val = malloc(vlen + 8);
 	keys = malloc(batch * klen);
 	printf(
-	    "# %zu keys of %zu bytes (%s), values of %zu bytes%s, batches of %zu, write buffer %zu MB, tables %zu MB\n",
-	    n, klen, random ? "random" : "increasing", vlen,
+	    "# %zu keys of %zu bytes (%s%s), values of %zu bytes%s, batches of %zu, write buffer %zu MB, tables %zu MB\n",
+	    n, klen, random ? "random" : "increasing", seg > 0 ? " in segments" : "", vlen,
 	    split ? " under increasing keys apart" : "", batch, wmb, fmb);
 	printf("# keys_so_far\tus_per_key_in_this_tenth\n");
 	t0 = last = leveldbbench_cpu();
@@ -145,6 +152,13 @@ int main(int argc, char **argv)
 				key[1 + p] = (char)(a >> (56 - 8 * p));
 			for (p = 9; p < klen; p++)
 				key[p] = (char)(b >> (8 * (p % 8)));
+			if (seg > 0) {
+				uint32_t g = (uint32_t)(i / seg);
+
+				memmove(key + 5, key + 1, klen - 5);
+				for (p = 0; p < 4; p++)
+					key[1 + p] = (char)(g >> (24 - 8 * p));
+			}
 			for (p = 0; p < vlen; p += 8) {
 				uint64_t r = leveldbbench_next(&seed);
 				memcpy(val + p, &r, 8);
@@ -204,6 +218,6 @@ int main(int argc, char **argv)
 	return 0;
 usage:
 	fprintf(stderr,
-	    "usage: bench/leveldbbench [-r] [-s] [-o] [-v BYTES] [-k BYTES] [-b BATCH] [-w MB] [-f MB] N DIR\n");
+	    "usage: bench/leveldbbench [-r] [-s] [-o] [-S KEYS] [-v BYTES] [-k BYTES] [-b BATCH] [-w MB] [-f MB] N DIR\n");
 	return 2;
 }
