@@ -18,6 +18,13 @@ static void ahead_put32(struct buf *b, size_t n)
 	buf_append(b, c, 4);
 }
 
+static int ahead_cmp(const char *a, size_t al, const char *b, size_t bl)
+{
+	int c = memcmp(a, b, al < bl ? al : bl);
+
+	return c != 0 ? c : (al > bl) - (al < bl);
+}
+
 void ahead_drop(struct frontier *f, struct wq *q)
 {
 	f->ahead_bytes -= q->ahead.cap;
@@ -26,8 +33,8 @@ void ahead_drop(struct frontier *f, struct wq *q)
 	q->ahead_last = 0;
 }
 
-void ahead_fill(
-    struct frontier *f, struct wq *q, leveldb_iterator_t *it, const char *prefix, size_t plen)
+void ahead_fill(struct frontier *f, struct wq *q, leveldb_iterator_t *it, const char *prefix,
+    size_t plen, const char *limit, size_t llen)
 {
 	int n;
 
@@ -43,6 +50,8 @@ void ahead_fill(
 			break;
 		k = leveldb_iter_key(it, &kl);
 		if (kl < plen || memcmp(k, prefix, plen) != 0)
+			break;
+		if (limit != NULL && ahead_cmp(k, kl, limit, llen) >= 0)
 			break;
 		v = leveldb_iter_value(it, &vl);
 		q->ahead_last = q->ahead.len;
@@ -79,18 +88,21 @@ void ahead_pop(struct frontier *f, struct wq *q)
 		ahead_drop(f, q);
 }
 
-void ahead_put(struct frontier *f, struct wq *q, const char *key, size_t klen)
+void ahead_put(struct frontier *f, struct wq *q, int directive, int precedence, uint64_t ordinal)
 {
-	const char *last;
-	size_t ll, m;
-	int c;
+	const char *last, *qk;
+	size_t ql;
+	int d, p;
+	uint64_t o;
 
 	if (q->ahead_off >= q->ahead.len)
 		return;
 	last = q->ahead.data + q->ahead_last;
-	ll = ahead_get32(last);
-	m = ll < klen ? ll : klen;
-	c = memcmp(key, last + 4, m);
-	if (c < 0 || (c == 0 && klen <= ll))
+	if (precedence > KEYS_MAX_PRECEDENCE)
+		precedence = KEYS_MAX_PRECEDENCE;
+	/* Keys of two segments do not compare as bytes: their places do. */
+	if (keys_uri_parse(last + 4, ahead_get32(last), &qk, &ql, &d, &p, &o) < 0 ||
+	    directive < d ||
+	    (directive == d && (precedence < p || (precedence == p && ordinal < o))))
 		ahead_drop(f, q);
 }

@@ -9,7 +9,8 @@
  * the frontier's every change to a queue's URIs: a URI handed out and then
  * deleted leaves the front (ahead_pop at the take); a URI enqueued that
  * sorts before the last one kept (a higher directive or precedence) drops
- * them (ahead_put); a URI rewritten or left at the head (retry, defer) drops
+ * them (ahead_put); the records kept stop before the first URI of the
+ * queue's other time segments (keys.h); a URI rewritten or left at the head (retry, defer) drops
  * them (ahead_drop), as does a queue leaving memory. All queues together keep
  * at most AHEAD_BYTES; past that a queue simply seeks. */
 #ifndef TERN_AHEAD_H
@@ -21,19 +22,20 @@
 #define AHEAD_URIS 16
 #define AHEAD_BYTES ((size_t)2 << 20)
 
-/* it is positioned at q's head (prefix: q's URI key prefix): keeps the
- * records after it that share the prefix. Nothing if q already has some or
- * the budget is spent. */
-void ahead_fill(
-    struct frontier *f, struct wq *q, leveldb_iterator_t *it, const char *prefix, size_t plen);
+/* it is positioned at q's head (prefix: q's URI key prefix in the head's
+ * time segment): keeps the records after it that share the prefix and sort
+ * before limit (the place of the first URI of q's other segments; NULL:
+ * none). Nothing if q already has some or the budget is spent. */
+void ahead_fill(struct frontier *f, struct wq *q, leveldb_iterator_t *it, const char *prefix,
+    size_t plen, const char *limit, size_t llen);
 /* The front record kept for q: 1 and its key and value (valid until the
  * next call on q), or 0 if none. */
 int ahead_front(const struct wq *q, const char **k, size_t *kl, const char **v, size_t *vl);
 /* The front record was handed out. */
 void ahead_pop(struct frontier *f, struct wq *q);
-/* A URI key was put on q: drops what is kept if it sorts before the last
- * record kept. */
-void ahead_put(struct frontier *f, struct wq *q, const char *key, size_t klen);
+/* A URI (directive, precedence, ordinal) was put on q: drops what is kept
+ * if it sorts before the last record kept. */
+void ahead_put(struct frontier *f, struct wq *q, int directive, int precedence, uint64_t ordinal);
 /* Forgets what q keeps. */
 void ahead_drop(struct frontier *f, struct wq *q);
 

@@ -29,45 +29,52 @@ int cede_mark_seen(struct frontier *f, const char *canon)
 	return 0;
 }
 
-/* Deletes every URI key of queue q (in the batch); the count deleted, and
- * the head bound set past the last one (the tombstones LevelDB keeps until
- * compaction are not stepped over by the queue's next head seek). */
+/* Deletes every URI key of queue q (in the batch), in each of its time
+ * segments; the count deleted, and the head bound set past the last one in
+ * the queue's order (the tombstones LevelDB keeps until compaction are not
+ * stepped over by the queue's next head seek). */
 static uint64_t cede_delete_uris(struct frontier *f, struct wq *q, leveldb_iterator_t *it)
 {
-	struct buf prefix = BUF_INIT, last = BUF_INIT;
-	uint64_t n = 0;
+	struct buf prefix = BUF_INIT;
+	uint64_t n = 0, bo = 0;
+	int bd = 0, bp = 0;
+	size_t s;
 
 	/* Nothing read ahead of need may be handed out after this. */
 	ahead_drop(f, q);
-	keys_uri_prefix(&prefix, q->key);
-	for (leveldb_iter_seek(it, prefix.data, prefix.len); leveldb_iter_valid(it);
-	     leveldb_iter_next(it)) {
-		size_t klen;
-		const char *k = leveldb_iter_key(it, &klen);
-		struct buf key;
-		if (klen < prefix.len || memcmp(k, prefix.data, prefix.len) != 0)
-			break;
-		key.data = (char *)k;
-		key.len = klen;
-		store_del(f, &key);
-		buf_reset(&last);
-		buf_append(&last, k, klen);
-		n++;
-	}
-	if (n > 0) {
-		const char *qk;
-		size_t ql;
-		int dir, prec;
-		uint64_t ord;
-		if (keys_uri_parse(last.data, last.len, &qk, &ql, &dir, &prec, &ord) == 0) {
-			q->m.head_dir = dir;
-			q->m.head_prec = prec;
-			q->m.head_ord = ord;
-			q->m.head_live = 0;
+	for (s = 0; s < q->m.nsegs; s++) {
+		buf_reset(&prefix);
+		keys_uri_prefix(&prefix, q->m.segs[s], q->key);
+		for (leveldb_iter_seek(it, prefix.data, prefix.len); leveldb_iter_valid(it);
+		     leveldb_iter_next(it)) {
+			size_t klen, ql;
+			const char *k = leveldb_iter_key(it, &klen), *qk;
+			struct buf key;
+			int dir, prec;
+			uint64_t ord;
+			if (klen < prefix.len || memcmp(k, prefix.data, prefix.len) != 0)
+				break;
+			key.data = (char *)k;
+			key.len = klen;
+			store_del(f, &key);
+			if (keys_uri_parse(k, klen, &qk, &ql, &dir, &prec, &ord) == 0 &&
+			    (bo == 0 || dir > bd ||
+				(dir == bd && (prec > bp || (prec == bp && ord > bo))))) {
+				bd = dir;
+				bp = prec;
+				bo = ord;
+			}
+			n++;
 		}
 	}
+	if (bo > 0) {
+		q->m.head_dir = bd;
+		q->m.head_prec = bp;
+		q->m.head_ord = bo;
+		q->m.head_live = 0;
+	}
+	q->m.nsegs = 0;
 	buf_free(&prefix);
-	buf_free(&last);
 	return n;
 }
 

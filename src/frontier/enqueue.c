@@ -147,7 +147,8 @@ static int enqueue_uri(struct frontier *f, const struct curi *c, const char *can
 	enqueue_head_lower(q, st.directive, st.precedence, st.ordinal);
 	buf_reset(&f->k);
 	keys_uri(&f->k, queue_key, st.directive, st.precedence, st.ordinal);
-	ahead_put(f, q, f->k.data, f->k.len);
+	ahead_put(f, q, st.directive, st.precedence, st.ordinal);
+	keys_qmeta_seg_add(&q->m, keys_segment(st.ordinal));
 	buf_reset(&f->v);
 	keys_curi_encode(&f->v, &st);
 	store_put(f, &f->k, &f->v);

@@ -368,6 +368,45 @@ void frontier_report_queues_fp(struct frontier *f, FILE *fp, int json)
 
 /* Opening and closing. */
 
+/* A new store records its layout (keys.h); an existing one must have this
+ * code's, or its keys would be misread. A store without the record has
+ * layout 1, which kept a queue's URIs in one range. */
+static int frontier_layout(struct frontier *f, int create, char **err)
+{
+	uint64_t layout = 1;
+	char *v;
+	size_t vlen;
+
+	buf_reset(&f->k);
+	keys_meta_named(&f->k, "layout");
+	if (create) {
+		layout = KEYS_LAYOUT;
+		buf_reset(&f->v);
+		keys_u64s_encode(&f->v, &layout, 1);
+		store_put(f, &f->k, &f->v);
+		return 0;
+	}
+	if (store_get(f, &f->k, &v, &vlen, "reading the store's layout") < 0) {
+		*err = xstrdup(f->error);
+		return -1;
+	}
+	if (v != NULL) {
+		if (keys_u64s_decode(v, vlen, &layout, 1) < 0)
+			layout = 0;
+		leveldb_free(v);
+	}
+	if (layout == KEYS_LAYOUT)
+		return 0;
+	if (layout == 0)
+		*err = xasprintf("%s: the store's layout record is corrupt", f->dir);
+	else
+		*err = xasprintf("%s: the frontier store has layout %llu and this tern reads "
+				 "layout %d only (doc/frontier.md, \"Store layout\"): resume "
+				 "the job with the tern that wrote it, or start a new job",
+		    f->dir, (unsigned long long)layout, KEYS_LAYOUT);
+	return -1;
+}
+
 static int frontier_recover(struct frontier *f, char **err)
 {
 	leveldb_iterator_t *it;
@@ -459,6 +498,10 @@ struct frontier *frontier_open_opts(
 		frontier_close(f);
 		return NULL;
 	}
+	if (frontier_layout(f, create, err) < 0) {
+		frontier_close(f);
+		return NULL;
+	}
 	f->seen = seen_new(f->db, o->seen_memory);
 	if (create) {
 		store_counters_put(f);
@@ -494,7 +537,8 @@ void frontier_close(struct frontier *f)
 
 	if (f == NULL)
 		return;
-	if (f->db != NULL)
+	/* A store refused for its layout (no seen set yet) is left as it is. */
+	if (f->db != NULL && f->seen != NULL)
 		frontier_flush(f, NULL);
 	store_iter_drop(f);
 	for (i = 0; i < f->nheld; i++) {

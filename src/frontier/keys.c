@@ -6,6 +6,7 @@
 #include "lib/base32.h"
 #include "lib/history.h"
 #include "lib/xmalloc.h"
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,19 +51,35 @@ int keys_qkey_valid(const char *qkey)
 	return n > 0 && n <= KEYS_QKEY_MAX;
 }
 
-void keys_uri_prefix(struct buf *b, const char *qkey)
+uint32_t keys_segment(uint64_t ordinal)
 {
+	uint64_t s = ordinal >> KEYS_SEGMENT_SHIFT;
+
+	return s < UINT32_MAX ? (uint32_t)s : UINT32_MAX;
+}
+
+void keys_uri_prefix(struct buf *b, uint32_t seg, const char *qkey)
+{
+	unsigned char x[4] = {seg >> 24, seg >> 16, seg >> 8, seg};
+
 	buf_appendc(b, KEYS_URI);
+	buf_append(b, x, 4);
 	buf_appends(b, qkey);
 	buf_appendc(b, '\0');
 }
 
-void keys_uri(struct buf *b, const char *qkey, int directive, int precedence, uint64_t ordinal)
+void keys_uri_at(
+    struct buf *b, uint32_t seg, const char *qkey, int directive, int precedence, uint64_t ordinal)
 {
-	keys_uri_prefix(b, qkey);
+	keys_uri_prefix(b, seg, qkey);
 	buf_appendc(b, (char)keys_clip(directive, 255));
 	buf_appendc(b, (char)keys_clip(precedence, KEYS_MAX_PRECEDENCE));
 	keys_be64(b, ordinal);
+}
+
+void keys_uri(struct buf *b, const char *qkey, int directive, int precedence, uint64_t ordinal)
+{
+	keys_uri_at(b, keys_segment(ordinal), qkey, directive, precedence, ordinal);
 }
 
 int keys_uri_parse(const char *k, size_t n, const char **qkey, size_t *qlen, int *directive,
@@ -71,18 +88,21 @@ int keys_uri_parse(const char *k, size_t n, const char **qkey, size_t *qlen, int
 	const unsigned char *u = (const unsigned char *)k;
 	const char *nul;
 
-	if (n < 1 + 1 + 1 + 2 + 8 || k[0] != KEYS_URI)
+	uint32_t seg;
+
+	if (n < 1 + 4 + 1 + 1 + 2 + 8 || k[0] != KEYS_URI)
 		return -1;
-	nul = memchr(k + 1, '\0', n - 1);
-	if (nul == NULL || nul == k + 1 || (size_t)(nul - k) + 1 + 2 + 8 != n)
+	seg = (uint32_t)u[1] << 24 | (uint32_t)u[2] << 16 | (uint32_t)u[3] << 8 | u[4];
+	nul = memchr(k + 5, '\0', n - 5);
+	if (nul == NULL || nul == k + 5 || (size_t)(nul - k) + 1 + 2 + 8 != n)
 		return -1;
-	*qkey = k + 1;
-	*qlen = (size_t)(nul - k) - 1;
+	*qkey = k + 5;
+	*qlen = (size_t)(nul - k) - 5;
 	u = (const unsigned char *)nul + 1;
 	*directive = u[0];
 	*precedence = u[1];
 	*ordinal = keys_get_be64(u + 2);
-	return 0;
+	return seg == keys_segment(*ordinal) ? 0 : -1;
 }
 
 void keys_queue(struct buf *b, const char *qkey)
@@ -429,10 +449,42 @@ void keys_qmeta_encode(struct buf *b, const struct keys_qmeta *m)
 		keys_put_sv(b, m->head_prec);
 		keys_put_sv(b, m->head_live);
 	}
+	/* The segments, as the first and then the gaps between them. */
+	keys_put_uv(b, m->nsegs);
+	for (i = 0; i < m->nsegs; i++)
+		keys_put_uv(b, i == 0 ? m->segs[0] : m->segs[i] - m->segs[i - 1]);
+}
+
+void keys_qmeta_seg_add(struct keys_qmeta *m, uint32_t seg)
+{
+	size_t i = m->nsegs;
+
+	/* New URIs go into the last segment: the usual case is a look. */
+	if (i > 0 && m->segs[i - 1] == seg)
+		return;
+	while (i > 0 && m->segs[i - 1] > seg)
+		i--;
+	if (i > 0 && m->segs[i - 1] == seg)
+		return;
+	if (m->nsegs == m->segcap) {
+		m->segcap = m->segcap ? m->segcap * 2 : 4;
+		m->segs = xrealloc(m->segs, m->segcap * sizeof(*m->segs));
+	}
+	memmove(m->segs + i + 1, m->segs + i, (m->nsegs - i) * sizeof(*m->segs));
+	m->segs[i] = seg;
+	m->nsegs++;
+}
+
+void keys_qmeta_seg_remove(struct keys_qmeta *m, size_t i)
+{
+	assert(i < m->nsegs);
+	memmove(m->segs + i, m->segs + i + 1, (m->nsegs - i - 1) * sizeof(*m->segs));
+	m->nsegs--;
 }
 
 void keys_qmeta_clear(struct keys_qmeta *m)
 {
+	free(m->segs);
 	free(m->surt);
 	free(m->last_peeked);
 	free(m->last_queued);
@@ -482,6 +534,23 @@ int keys_qmeta_decode(const char *v, size_t n, struct keys_qmeta *m)
 			m->head_dir = keys_get_int(&r, 0, 255);
 			m->head_prec = keys_get_int(&r, 0, KEYS_MAX_PRECEDENCE);
 			m->head_live = keys_get_int(&r, 0, 1);
+		}
+	}
+	if (!r.bad) {
+		uint64_t ns = keys_get_uv(&r), seg = 0;
+
+		/* Each takes a byte at least: a count past that is corrupt. */
+		if (ns > (uint64_t)(r.end - r.p))
+			r.bad = 1;
+		for (i = 0; !r.bad && i < ns; i++) {
+			uint64_t d = keys_get_uv(&r);
+
+			if ((i > 0 && d == 0) || d > UINT32_MAX || seg + d > UINT32_MAX) {
+				r.bad = 1;
+				break;
+			}
+			seg += d;
+			keys_qmeta_seg_add(m, (uint32_t)seg);
 		}
 	}
 	if (r.bad || r.p != r.end) {

@@ -3,7 +3,9 @@
  * prefix byte naming its record kind, so that kinds are contiguous ranges and
  * other users of the same store (the WARC dedup index) can take other bytes.
  *
- *   'u' QKEY 0x00 DIR PREC ORD64   queued URI; value: keys_curi_encode
+ *   'u' SEG32 QKEY 0x00 DIR PREC ORD64
+ *                                  queued URI; value: keys_curi_encode. SEG
+ *                                  is the time segment of ORD (keys_segment)
  *   'q' QKEY                       queue metadata; value: keys_qmeta_encode
  *   'a' QKEY                       queue is in the working set (recovery)
  *   'i' PREC SEQ64                 inactive FIFO for precedence PREC; value QKEY
@@ -11,6 +13,7 @@
  *   's' CANON                      already-seen set; empty value
  *   'm' "counters"                 frontier counters; value: keys_counters_encode
  *   'm' NAME                       other records of the job (keys_meta_named):
+ *                                  "layout" (this layout's number, KEYS_LAYOUT),
  *                                  "checkpoint" (the last checkpoint's name),
  *                                  "job" (the crawl's totals: keys_u64s_encode)
  *   'p' CANON                      preloaded URI precedence; value: decimal text
@@ -46,6 +49,16 @@ enum {
 /* Largest queue precedence (one byte in the inactive keys). */
 #define KEYS_MAX_QPRECEDENCE 255
 #define KEYS_HIST_MAX 16
+/* The store layout this code reads and writes, recorded under 'm' "layout"
+ * (keys_u64s_encode). A store without it has layout 1, where a queue's URI
+ * keys were one range ('u' QKEY 0x00 DIR PREC ORD64). */
+#define KEYS_LAYOUT 2
+/* A URI key's time segment is its ordinal shifted right this much: the
+ * segment advances every 2^KEYS_SEGMENT_SHIFT URIs scheduled, so that the
+ * URI keys of the whole store are written in increasing order of segment
+ * and LevelDB merges new keys only with those of the current segment
+ * (doc/frontier.md, "Store layout"). */
+#define KEYS_SEGMENT_SHIFT 20
 
 /* The parts of a queue that outlive its time in memory. */
 struct keys_qmeta {
@@ -70,6 +83,11 @@ struct keys_qmeta {
 	 * which would step over every deleted head LevelDB still keeps. */
 	int head_dir, head_prec, head_live;
 	uint64_t head_ord;
+	/* The time segments that may hold URIs of the queue, increasing: one
+	 * is added when a URI goes into it, and it leaves when a seek finds
+	 * none of the queue's URIs left in it. */
+	uint32_t *segs;
+	size_t nsegs, segcap;
 };
 
 struct keys_counters {
@@ -81,10 +99,20 @@ struct keys_counters {
 	uint64_t revisits; /* URIs waiting for their revisit ('v' keys) */
 };
 
+/* The time segment of a URI of that ordinal (KEYS_SEGMENT_SHIFT); the last
+ * one (UINT32_MAX) takes every ordinal past it, so keys stay in order. */
+uint32_t keys_segment(uint64_t ordinal);
+/* A URI's key, in the segment of its ordinal. */
 void keys_uri(struct buf *b, const char *qkey, int directive, int precedence, uint64_t ordinal);
-/* The prefix every URI key of a queue starts with: seek here for its head. */
-void keys_uri_prefix(struct buf *b, const char *qkey);
-/* Splits a URI key; 0 or -1 if it is not one. *qkey is not NUL-terminated. */
+/* Where (directive, precedence, ordinal) sorts among the URIs of a queue in
+ * segment seg: a place to seek to, not a key of a URI unless seg is the
+ * ordinal's own. */
+void keys_uri_at(
+    struct buf *b, uint32_t seg, const char *qkey, int directive, int precedence, uint64_t ordinal);
+/* The prefix every URI key of a queue in segment seg starts with. */
+void keys_uri_prefix(struct buf *b, uint32_t seg, const char *qkey);
+/* Splits a URI key; 0 or -1 if it is not one (its segment must be its
+ * ordinal's). *qkey is not NUL-terminated. */
 int keys_uri_parse(const char *k, size_t n, const char **qkey, size_t *qlen, int *directive,
     int *precedence, uint64_t *ordinal);
 void keys_queue(struct buf *b, const char *qkey);
@@ -113,6 +141,10 @@ void keys_qmeta_encode(struct buf *b, const struct keys_qmeta *m);
 /* 0, or -1 on a malformed value; strings in *m are allocated. */
 int keys_qmeta_decode(const char *v, size_t n, struct keys_qmeta *m);
 void keys_qmeta_clear(struct keys_qmeta *m);
+/* Records that the queue has a URI in segment seg (kept increasing). */
+void keys_qmeta_seg_add(struct keys_qmeta *m, uint32_t seg);
+/* Forgets the i-th segment of the queue's list. */
+void keys_qmeta_seg_remove(struct keys_qmeta *m, size_t i);
 void keys_counters_encode(struct buf *b, const struct keys_counters *c);
 int keys_counters_decode(const char *v, size_t n, struct keys_counters *c);
 /* A list of unsigned counters. A reader asking for max values gets zeros

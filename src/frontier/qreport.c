@@ -296,15 +296,33 @@ int qreport_get(struct frontier *f, const char *key, frontier_queue_fn *fn, void
 	return rc;
 }
 
+struct qreport_found {
+	int d, p;
+	uint64_t o;
+	struct curi *c;
+};
+
+static int qreport_found_cmp(const void *a, const void *b)
+{
+	const struct qreport_found *x = a, *y = b;
+
+	if (x->d != y->d)
+		return x->d < y->d ? -1 : 1;
+	if (x->p != y->p)
+		return x->p < y->p ? -1 : 1;
+	return x->o < y->o ? -1 : x->o > y->o;
+}
+
 int qreport_head(struct frontier *f, const char *key, size_t n, frontier_uri_fn *fn, void *arg)
 {
 	struct wq *q = wq_table_get(f->queues, key);
 	struct keys_qmeta m;
 	const struct keys_qmeta *mp = NULL;
 	struct buf prefix = BUF_INIT, start = BUF_INIT, k = BUF_INIT;
+	struct qreport_found *found = NULL;
 	leveldb_iterator_t *it;
 	char *v = NULL;
-	size_t vl = 0, got = 0;
+	size_t vl = 0, nfound = 0, cap = 0, s, i;
 	int decoded = 0;
 
 	memset(&m, 0, sizeof m);
@@ -319,34 +337,60 @@ int qreport_head(struct frontier *f, const char *key, size_t n, frontier_uri_fn 
 		}
 		leveldb_free(v);
 	}
-	keys_uri_prefix(&prefix, key);
-	/* From the head bound (rotation.c), past the deleted heads. */
-	if (mp != NULL && mp->head_ord > 0)
-		keys_uri(&start, key, mp->head_dir, mp->head_prec, mp->head_ord);
-	else
-		buf_append(&start, prefix.data, prefix.len);
 	it = leveldb_create_iterator(f->db, f->ro);
-	for (leveldb_iter_seek(it, start.data, start.len); leveldb_iter_valid(it) && got < n;
-	     leveldb_iter_next(it)) {
-		size_t kl;
-		const char *kk = leveldb_iter_key(it, &kl);
-		const char *vv;
-		struct curi *c;
+	/* The first n of each time segment, from the head bound (rotation.c),
+	 * past the deleted heads; the first n of them all are the queue's. */
+	for (s = 0; mp != NULL && s < mp->nsegs; s++) {
+		size_t got = 0;
 
-		if (kl < prefix.len || memcmp(kk, prefix.data, prefix.len) != 0)
-			break;
-		vv = leveldb_iter_value(it, &vl);
-		if (keys_curi_decode(vv, vl, &c) < 0)
-			continue;
-		fn(arg, c);
-		curi_free(c);
-		got++;
+		buf_reset(&prefix);
+		keys_uri_prefix(&prefix, mp->segs[s], key);
+		buf_reset(&start);
+		if (mp->head_ord > 0)
+			keys_uri_at(
+			    &start, mp->segs[s], key, mp->head_dir, mp->head_prec, mp->head_ord);
+		else
+			buf_append(&start, prefix.data, prefix.len);
+		for (leveldb_iter_seek(it, start.data, start.len);
+		     leveldb_iter_valid(it) && got < n; leveldb_iter_next(it)) {
+			size_t kl, ql;
+			const char *kk = leveldb_iter_key(it, &kl), *qk;
+			const char *vv;
+			struct curi *c;
+			int d, p;
+			uint64_t o;
+
+			if (kl < prefix.len || memcmp(kk, prefix.data, prefix.len) != 0)
+				break;
+			vv = leveldb_iter_value(it, &vl);
+			if (keys_uri_parse(kk, kl, &qk, &ql, &d, &p, &o) < 0 ||
+			    keys_curi_decode(vv, vl, &c) < 0)
+				continue;
+			if (nfound == cap) {
+				cap = cap ? cap * 2 : 16;
+				found = xrealloc(found, cap * sizeof(*found));
+			}
+			found[nfound].d = d;
+			found[nfound].p = p;
+			found[nfound].o = o;
+			found[nfound].c = c;
+			nfound++;
+			got++;
+		}
 	}
 	leveldb_iter_destroy(it);
+	if (nfound > 1)
+		qsort(found, nfound, sizeof(*found), qreport_found_cmp);
+	for (i = 0; i < nfound; i++) {
+		if (i < n)
+			fn(arg, found[i].c);
+		curi_free(found[i].c);
+	}
+	free(found);
 	if (decoded)
 		keys_qmeta_clear(&m);
 	buf_free(&prefix);
 	buf_free(&start);
 	buf_free(&k);
-	return (int)got;
+	return (int)(nfound < n ? nfound : n);
 }

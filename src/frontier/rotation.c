@@ -14,16 +14,130 @@
 #include "frontier/store.h"
 #include "lib/xmalloc.h"
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Queue polls and activations per frontier_next call: bounds one wakeup. */
 #define ROTATION_POLLS 256
 
+/* (d1, p1, o1) sorts before (d2, p2, o2) among a queue's URIs. */
+static int rotation_less(int d1, int p1, uint64_t o1, int d2, int p2, uint64_t o2)
+{
+	return d1 < d2 || (d1 == d2 && (p1 < p2 || (p1 == p2 && o1 < o2)));
+}
+
+/* The head of q from the store: the least of its first URI in each time
+ * segment it has URIs in, each sought at a lower bound of the queue's URIs
+ * (the URI just finished, or the head bound), so that the deleted heads
+ * LevelDB still keeps are not stepped over. A segment with none of the
+ * queue's URIs left leaves its list. The records after the head in its
+ * segment that sort before every other segment's first are kept ahead. */
+static struct curi *rotation_seek_head(struct frontier *f, struct wq *q)
+{
+	leveldb_iterator_t *it = store_iter(f);
+	struct curi *c = NULL;
+	const char *k, *v, *qk;
+	size_t kl, vl, ql, i, at = SIZE_MAX, last = SIZE_MAX;
+	int sd = 0, sp = 0, skip = 0, bd = 0, bp = 0, nd = 0, np = 0, d, p, from = 0, next = 0;
+	uint64_t so = 0, bo = 0, no = 0, o;
+	char *lerr = NULL;
+
+	if (q->seek_out &&
+	    keys_uri_parse(q->out_key.data, q->out_key.len, &qk, &ql, &sd, &sp, &so) == 0) {
+		from = 1;
+		skip = q->skip_out;
+	} else if (q->m.head_ord > 0) {
+		sd = q->m.head_dir;
+		sp = q->m.head_prec;
+		so = q->m.head_ord;
+		from = 1;
+		skip = !q->m.head_live;
+	}
+	for (i = 0; i < q->m.nsegs;) {
+		uint32_t seg = q->m.segs[i];
+
+		buf_reset(&f->k);
+		keys_uri_prefix(&f->k, seg, q->key);
+		/* f->v is free here: nothing is encoded while peeking. */
+		buf_reset(&f->v);
+		if (from)
+			keys_uri_at(&f->v, seg, q->key, sd, sp, so);
+		else
+			buf_append(&f->v, f->k.data, f->k.len);
+		leveldb_iter_seek(it, f->v.data, f->v.len);
+		if (skip && leveldb_iter_valid(it)) {
+			k = leveldb_iter_key(it, &kl);
+			if (kl == f->v.len && memcmp(k, f->v.data, kl) == 0)
+				leveldb_iter_next(it);
+		}
+		last = i;
+		if (leveldb_iter_valid(it))
+			k = leveldb_iter_key(it, &kl);
+		if (!leveldb_iter_valid(it) || kl < f->k.len ||
+		    memcmp(k, f->k.data, f->k.len) != 0) {
+			leveldb_iter_get_error(it, &lerr);
+			if (lerr != NULL) {
+				store_fail(f, "reading a queue's head", lerr);
+				return NULL;
+			}
+			keys_qmeta_seg_remove(&q->m, i);
+			store_dirty(f, q);
+			last = SIZE_MAX;
+			continue;
+		}
+		if (keys_uri_parse(k, kl, &qk, &ql, &d, &p, &o) < 0) {
+			store_fail(f, "reading a queue's head", NULL);
+			return NULL;
+		}
+		if (at == SIZE_MAX || rotation_less(d, p, o, bd, bp, bo)) {
+			if (at != SIZE_MAX) {
+				nd = bd, np = bp, no = bo;
+				next = 1;
+			}
+			bd = d, bp = p, bo = o;
+			at = i;
+		} else if (!next || rotation_less(d, p, o, nd, np, no)) {
+			nd = d, np = p, no = o;
+			next = 1;
+		}
+		i++;
+	}
+	if (at == SIZE_MAX)
+		return NULL;
+	buf_reset(&f->k);
+	keys_uri_prefix(&f->k, q->m.segs[at], q->key);
+	if (at != last) {
+		buf_reset(&f->v);
+		keys_uri(&f->v, q->key, bd, bp, bo);
+		leveldb_iter_seek(it, f->v.data, f->v.len);
+		if (!leveldb_iter_valid(it)) {
+			store_fail(f, "reading a queue's head", NULL);
+			return NULL;
+		}
+		k = leveldb_iter_key(it, &kl);
+	} else {
+		k = leveldb_iter_key(it, &kl);
+	}
+	v = leveldb_iter_value(it, &vl);
+	if (keys_curi_decode(v, vl, &c) < 0) {
+		store_fail(f, "decoding a queued URI", NULL);
+		return NULL;
+	}
+	buf_reset(&q->out_key);
+	buf_append(&q->out_key, k, kl);
+	free(c->queue_key);
+	c->queue_key = xstrdup(q->key);
+	buf_reset(&f->v);
+	if (next)
+		keys_uri_at(&f->v, q->m.segs[at], q->key, nd, np, no);
+	ahead_fill(f, q, it, f->k.data, f->k.len, next ? f->v.data : NULL, f->v.len);
+	return c;
+}
+
 /* The head URI of q and its store key, or NULL (store error or empty). */
 static struct curi *rotation_peek(struct frontier *f, struct wq *q)
 {
-	leveldb_iterator_t *it;
 	struct curi *c = NULL;
 	const char *k, *v;
 	size_t kl, vl;
@@ -47,45 +161,7 @@ static struct curi *rotation_peek(struct frontier *f, struct wq *q)
 	 * last one is enough (the common case when the politeness delay is 0). */
 	if (q->batch_puts && residency_write(f, NULL) < 0)
 		return NULL;
-	it = store_iter(f);
-	buf_reset(&f->k);
-	keys_uri_prefix(&f->k, q->key);
-	if (q->seek_out) {
-		leveldb_iter_seek(it, q->out_key.data, q->out_key.len);
-		if (q->skip_out && leveldb_iter_valid(it)) {
-			k = leveldb_iter_key(it, &kl);
-			if (kl == q->out_key.len && memcmp(k, q->out_key.data, kl) == 0)
-				leveldb_iter_next(it);
-		}
-	} else if (q->m.head_ord > 0) {
-		/* f->v is free here: nothing is encoded while peeking. */
-		buf_reset(&f->v);
-		keys_uri(&f->v, q->key, q->m.head_dir, q->m.head_prec, q->m.head_ord);
-		leveldb_iter_seek(it, f->v.data, f->v.len);
-		if (!q->m.head_live && leveldb_iter_valid(it)) {
-			k = leveldb_iter_key(it, &kl);
-			if (kl == f->v.len && memcmp(k, f->v.data, kl) == 0)
-				leveldb_iter_next(it);
-		}
-	} else {
-		leveldb_iter_seek(it, f->k.data, f->k.len);
-	}
-	if (!leveldb_iter_valid(it))
-		return NULL;
-	k = leveldb_iter_key(it, &kl);
-	if (kl < f->k.len || memcmp(k, f->k.data, f->k.len) != 0)
-		return NULL;
-	v = leveldb_iter_value(it, &vl);
-	if (keys_curi_decode(v, vl, &c) < 0) {
-		store_fail(f, "decoding a queued URI", NULL);
-		return NULL;
-	}
-	buf_reset(&q->out_key);
-	buf_append(&q->out_key, k, kl);
-	free(c->queue_key);
-	c->queue_key = xstrdup(q->key);
-	ahead_fill(f, q, it, f->k.data, f->k.len);
-	return c;
+	return rotation_seek_head(f, q);
 }
 
 /* Activation: the first queue of the best eligible inactive bucket, FIFO,

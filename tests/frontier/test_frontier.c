@@ -13,7 +13,9 @@
 #include <unistd.h>
 #include "lib/config.h"
 #include "frontier/frontier.h"
+#include "frontier/keys.h"
 #include "frontier/seen.h"
+#include <leveldb/c.h>
 
 struct test_frontier {
 	char dir[64];
@@ -1074,6 +1076,167 @@ static void test_frontier_head_bound(void **state)
 	assert_true(frontier_is_finished(t->f));
 }
 
+/* Puts the store's next ordinal just before a time segment's end, as if
+ * 2^KEYS_SEGMENT_SHIFT URIs had been scheduled, so that the next few land
+ * in two segments. */
+static void test_frontier_near_segment_end(struct test_frontier *t, uint64_t left)
+{
+	struct keys_counters c;
+	struct buf k = BUF_INIT, v = BUF_INIT;
+	leveldb_writeoptions_t *wo = leveldb_writeoptions_create();
+	char *err = NULL;
+
+	/* Through the frontier's own counters, then written over. */
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	memset(&c, 0, sizeof(c));
+	c.next_ordinal = (1ull << KEYS_SEGMENT_SHIFT) - 1 - left;
+	keys_meta(&k);
+	keys_counters_encode(&v, &c);
+	leveldb_put(frontier_db(t->f), wo, k.data, k.len, v.data, v.len, &err);
+	assert_null(err);
+	leveldb_writeoptions_destroy(wo);
+	buf_free(&k);
+	buf_free(&v);
+}
+
+/* URI keys in time segment seg. */
+static int test_frontier_in_segment(struct test_frontier *t, uint32_t seg)
+{
+	leveldb_readoptions_t *ro = leveldb_readoptions_create();
+	leveldb_iterator_t *it = leveldb_create_iterator(frontier_db(t->f), ro);
+	struct buf start = BUF_INIT;
+	int n = 0;
+
+	buf_appendc(&start, KEYS_URI);
+	for (leveldb_iter_seek(it, start.data, start.len); leveldb_iter_valid(it);
+	     leveldb_iter_next(it)) {
+		size_t kl;
+		const unsigned char *k = (const unsigned char *)leveldb_iter_key(it, &kl);
+
+		if (kl < 5 || k[0] != KEYS_URI)
+			break;
+		n += ((uint32_t)k[1] << 24 | (uint32_t)k[2] << 16 | (uint32_t)k[3] << 8 | k[4]) ==
+		    seg;
+	}
+	leveldb_iter_destroy(it);
+	leveldb_readoptions_destroy(ro);
+	buf_free(&start);
+	return n;
+}
+
+static int test_frontier_match_all(void *ctx, const char *uri)
+{
+	(void)ctx;
+	(void)uri;
+	return 1;
+}
+
+static void test_frontier_head_cb(void *arg, const struct curi *c)
+{
+	const char *p = strstr(c->uri, "://") + 3;
+
+	strcat(arg, p);
+	strcat(arg, " ");
+}
+
+/* A queue whose URIs are in two time segments hands them out in its order
+ * (directive, precedence, ordinal) all the same: the head is the least of
+ * the segments' first URIs, the read-ahead stops before the other
+ * segment's first, a URI enqueued ahead of what was read ahead goes first,
+ * and a reopen, the report of a queue's next URIs and a cluster drop see
+ * every segment. */
+static void test_frontier_segments(void **state)
+{
+	struct test_frontier *t = *state;
+	struct curi *c;
+	char got[256], *err = NULL;
+
+	t->o.hold_queues = 0;
+	test_frontier_open(t, 1);
+	test_frontier_near_segment_end(t, 3);
+	frontier_close(t->f);
+	t->f = NULL;
+	test_frontier_open(t, 0);
+	/* a/1..a/3 in the first segment, a/4 on in the next. */
+	assert_int_equal(test_frontier_add(t, "http://a/1", NULL, "", 3), 1);
+	assert_int_equal(test_frontier_add(t, "http://a/2", NULL, "", 3), 1);
+	assert_int_equal(test_frontier_add(t, "http://a/3", NULL, "", 3), 1);
+	assert_int_equal(test_frontier_add(t, "http://a/4", NULL, "", 3), 1);
+	assert_int_equal(test_frontier_add(t, "http://a/5", NULL, "", 1), 1);
+	assert_int_equal(test_frontier_add(t, "http://a/6", NULL, "", 3), 1);
+	assert_int_equal(test_frontier_add(t, "http://b/1", NULL, "", 3), 1);
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	assert_int_equal(test_frontier_in_segment(t, 0), 3);
+	assert_int_equal(test_frontier_in_segment(t, 1), 4);
+	got[0] = '\0';
+	assert_int_equal(frontier_queue_head(t->f, "a,", 4, test_frontier_head_cb, got), 4);
+	assert_string_equal(got, "a/5 a/1 a/2 a/3 ");
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/5");
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://b/1");
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/1");
+	/* Read ahead: a/2 and a/3; a/0 goes before them. */
+	assert_int_equal(test_frontier_add(t, "http://a/0", NULL, "", 0), 1);
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/0");
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://a/2");
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	frontier_close(t->f);
+	t->f = NULL;
+	test_frontier_open(t, 0);
+	test_frontier_drain(t, got, sizeof(got));
+	assert_string_equal(got, "a/3 a/4 a/6");
+	assert_true(frontier_is_finished(t->f));
+
+	/* Dropped from both segments. */
+	test_frontier_near_segment_end(t, 1);
+	frontier_close(t->f);
+	t->f = NULL;
+	test_frontier_open(t, 0);
+	assert_int_equal(test_frontier_add(t, "http://c/1", NULL, "", 3), 1);
+	assert_int_equal(test_frontier_add(t, "http://c/2", NULL, "", 3), 1);
+	assert_int_equal(test_frontier_add(t, "http://c/3", NULL, "", 3), 1);
+	assert_int_equal(frontier_drop_where(t->f, test_frontier_match_all, NULL, &err), 3);
+	assert_true(test_frontier_none(t, NULL));
+	assert_int_equal(test_frontier_add(t, "http://c/4", NULL, "", 3), 1);
+	test_frontier_drain(t, got, sizeof(got));
+	assert_string_equal(got, "c/4");
+}
+
+/* A store of another layout is refused, and left as it was. */
+static void test_frontier_layout(void **state)
+{
+	struct test_frontier *t = *state;
+	struct buf k = BUF_INIT;
+	leveldb_writeoptions_t *wo = leveldb_writeoptions_create();
+	char *err = NULL;
+	int i;
+
+	test_frontier_open(t, 1);
+	keys_meta_named(&k, "layout");
+	leveldb_delete(frontier_db(t->f), wo, k.data, k.len, &err);
+	assert_null(err);
+	leveldb_writeoptions_destroy(wo);
+	buf_free(&k);
+	frontier_close(t->f);
+	t->f = NULL;
+	for (i = 0; i < 2; i++) {
+		t->f = frontier_open_opts(t->path, &t->o, 0, t->now, &err);
+		assert_null(t->f);
+		assert_non_null(strstr(err, "has layout 1 and this tern reads layout 2"));
+		free(err);
+		err = NULL;
+	}
+}
+
 /* Many URIs over many queues, with flushes and evictions of cold queues
  * between: every URI is handed out exactly once. */
 static void test_frontier_many(void **state)
@@ -1343,6 +1506,8 @@ int main(void)
 	    T(test_frontier_ahead),
 	    T(test_frontier_queue_keys),
 	    T(test_frontier_head_bound),
+	    T(test_frontier_segments),
+	    T(test_frontier_layout),
 	    T(test_frontier_many),
 	    T(test_frontier_reports),
 	    T(test_frontier_walks),

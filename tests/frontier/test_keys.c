@@ -19,7 +19,8 @@ static int test_keys_cmp(const struct buf *a, const struct buf *b)
 }
 
 /* Checklist 6: emission order is directive, then precedence, then ordinal;
- * and each queue is one contiguous range. */
+ * within a time segment each queue is one contiguous range, and the keys of
+ * a later segment sort after every key of an earlier one. */
 static void test_keys_uri_order(void **state)
 {
 	static const struct {
@@ -36,6 +37,9 @@ static void test_keys_uri_order(void **state)
 	    {"com,a,", 3, 255, 1},
 	    {"com,a,b,", 0, 0, 1},
 	    {"com,ab,", 0, 0, 1},
+	    {"com,ab,", 3, 255, (1ull << KEYS_SEGMENT_SHIFT) - 1},
+	    {"com,a,", 0, 0, 1ull << KEYS_SEGMENT_SHIFT},
+	    {"com,a,", 0, 0, UINT64_MAX},
 	};
 	struct buf prev = BUF_INIT, cur = BUF_INIT, pre = BUF_INIT;
 	size_t i;
@@ -50,13 +54,25 @@ static void test_keys_uri_order(void **state)
 	}
 	/* Every key of queue "com,a," starts with its prefix, none of
 	 * "com,a,b," does. */
-	keys_uri_prefix(&pre, "com,a,");
+	keys_uri_prefix(&pre, 0, "com,a,");
 	buf_reset(&cur);
 	keys_uri(&cur, "com,a,b,", 0, 0, 1);
 	assert_false(cur.len >= pre.len && memcmp(cur.data, pre.data, pre.len) == 0);
 	buf_reset(&cur);
+	keys_uri(&cur, "com,a,", 0, 0, 1ull << KEYS_SEGMENT_SHIFT);
+	assert_false(cur.len >= pre.len && memcmp(cur.data, pre.data, pre.len) == 0);
+	buf_reset(&cur);
 	keys_uri(&cur, "com,a,", 3, 300, 7); /* precedence clipped at 255 */
 	assert_true(memcmp(cur.data, pre.data, pre.len) == 0);
+	/* A place sought in a segment is the key there. */
+	buf_reset(&pre);
+	keys_uri_at(&pre, 0, "com,a,", 3, 255, 7);
+	assert_int_equal(test_keys_cmp(&pre, &cur), 0);
+	/* The last segment takes every ordinal past it. */
+	assert_true(keys_segment(0) == 0);
+	assert_true(keys_segment((1ull << KEYS_SEGMENT_SHIFT) - 1) == 0);
+	assert_true(keys_segment(1ull << KEYS_SEGMENT_SHIFT) == 1);
+	assert_true(keys_segment(UINT64_MAX) == UINT32_MAX);
 	buf_free(&prev);
 	buf_free(&cur);
 	buf_free(&pre);
@@ -79,6 +95,14 @@ static void test_keys_uri_parse(void **state)
 	assert_true(o == 0x0102030405060708ull);
 	assert_int_equal(keys_uri_parse(k.data, k.len - 1, &q, &ql, &d, &p, &o), -1);
 	assert_int_equal(keys_uri_parse("q", 1, &q, &ql, &d, &p, &o), -1);
+	/* A key whose segment is not its ordinal's is not a URI's. */
+	buf_reset(&k);
+	keys_uri_at(&k, 1, "org,example,", 2, 7, 5);
+	assert_int_equal(keys_uri_parse(k.data, k.len, &q, &ql, &d, &p, &o), -1);
+	buf_reset(&k);
+	keys_uri_at(&k, 1, "org,example,", 2, 7, 1ull << KEYS_SEGMENT_SHIFT);
+	assert_int_equal(keys_uri_parse(k.data, k.len, &q, &ql, &d, &p, &o), 0);
+	assert_true(o == 1ull << KEYS_SEGMENT_SHIFT);
 	buf_reset(&k);
 	keys_inactive(&k, 4, 99);
 	assert_int_equal(keys_uri_parse(k.data, k.len, &q, &ql, &d, &p, &o), -1);
@@ -314,6 +338,14 @@ static void test_keys_qmeta_roundtrip(void **state)
 	m.head_prec = 255;
 	m.head_ord = 1ull << 40;
 	m.head_live = 1;
+	/* Added out of order and twice: kept increasing, once each. */
+	keys_qmeta_seg_add(&m, 7);
+	keys_qmeta_seg_add(&m, 2);
+	keys_qmeta_seg_add(&m, UINT32_MAX);
+	keys_qmeta_seg_add(&m, 7);
+	keys_qmeta_seg_add(&m, 0);
+	keys_qmeta_seg_add(&m, 5);
+	keys_qmeta_seg_remove(&m, 3);
 	keys_qmeta_encode(&v, &m);
 	assert_int_equal(keys_qmeta_decode(v.data, v.len, &d), 0);
 	assert_int_equal(d.state, 2);
@@ -331,6 +363,8 @@ static void test_keys_qmeta_roundtrip(void **state)
 	assert_int_equal(d.head_prec, 255);
 	assert_true(d.head_ord == 1ull << 40);
 	assert_int_equal(d.head_live, 1);
+	assert_int_equal(d.nsegs, 4);
+	assert_true(d.segs[0] == 0 && d.segs[1] == 2 && d.segs[2] == 5 && d.segs[3] == UINT32_MAX);
 	keys_qmeta_clear(&d);
 	for (n = 0; n < v.len; n++)
 		assert_int_equal(keys_qmeta_decode(v.data, n, &d), -1);
