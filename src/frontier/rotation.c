@@ -43,16 +43,18 @@ static struct curi *rotation_seek_head(struct frontier *f, struct wq *q)
 	uint64_t so = 0, bo = 0, no = 0, o;
 	char *lerr = NULL;
 
-	if (q->seek_out &&
-	    keys_uri_parse(q->out_key.data, q->out_key.len, &qk, &ql, &sd, &sp, &so) == 0) {
-		from = 1;
-		skip = q->skip_out;
-	} else if (q->m.head_ord > 0) {
+	/* The head bound: past the URI just finished (then the same place as
+	 * its key), or at a URI enqueued ahead of it (rotation_peek). */
+	if (q->m.head_ord > 0) {
 		sd = q->m.head_dir;
 		sp = q->m.head_prec;
 		so = q->m.head_ord;
 		from = 1;
 		skip = !q->m.head_live;
+	} else if (q->seek_out &&
+	    keys_uri_parse(q->out_key.data, q->out_key.len, &qk, &ql, &sd, &sp, &so) == 0) {
+		from = 1;
+		skip = q->skip_out;
 	}
 	for (i = 0; i < q->m.nsegs;) {
 		uint32_t seg = q->m.segs[i];
@@ -160,6 +162,11 @@ static struct curi *rotation_peek(struct frontier *f, struct wq *q)
 	 * and every URI of the queue sorts after them, so seeking past the
 	 * last one is enough (the common case when the politeness delay is 0). */
 	if (q->batch_puts && residency_write(f, NULL) < 0)
+		return NULL;
+	/* So is a finished head when a URI enqueued ahead of it and written
+	 * since holds the head bound: the seek starts there, before the
+	 * finished one, which the store must no longer show. */
+	if (q->seek_out && q->m.head_ord > 0 && q->m.head_live && residency_write(f, NULL) < 0)
 		return NULL;
 	return rotation_seek_head(f, q);
 }

@@ -1196,6 +1196,23 @@ static void test_frontier_segments(void **state)
 	assert_string_equal(got, "a/3 a/4 a/6");
 	assert_true(frontier_is_finished(t->f));
 
+	/* A URI enqueued ahead of the one out, alone in a later segment and
+	 * written before that one finishes, is the next head. */
+	test_frontier_near_segment_end(t, 2);
+	frontier_close(t->f);
+	t->f = NULL;
+	test_frontier_open(t, 0);
+	assert_int_equal(test_frontier_add(t, "http://d/1", NULL, "", 3), 1);
+	assert_int_equal(test_frontier_add(t, "http://d/2", NULL, "", 3), 1);
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://d/1");
+	assert_int_equal(test_frontier_add(t, "http://d/0", NULL, "", 0), 1);
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	test_frontier_drain(t, got, sizeof(got));
+	assert_string_equal(got, "d/0 d/2");
+	assert_true(frontier_is_finished(t->f));
+
 	/* Dropped from both segments. */
 	test_frontier_near_segment_end(t, 1);
 	frontier_close(t->f);
