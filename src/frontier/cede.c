@@ -155,6 +155,7 @@ long cede_drop_where(
 		f->c.queued -= q->m.count;
 		q->m.count = 0;
 		q->m.nhist = 0;
+		memset(q->m.dir_count, 0, sizeof(q->m.dir_count));
 		store_dirty(f, q);
 		dropped += (long)n;
 	}

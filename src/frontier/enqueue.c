@@ -166,6 +166,7 @@ static int enqueue_uri(struct frontier *f, const struct curi *c, const char *can
 	free(q->m.last_queued);
 	q->m.last_queued = xstrdup(c->uri);
 	keys_hist_add(&q->m, st.precedence, 1);
+	keys_dir_add(&q->m, st.directive, 1);
 	if (q->m.state == WQ_RETIRED) {
 		f->c.retired_uris++;
 	} else {

@@ -453,6 +453,30 @@ void keys_qmeta_encode(struct buf *b, const struct keys_qmeta *m)
 	keys_put_uv(b, m->nsegs);
 	for (i = 0; i < m->nsegs; i++)
 		keys_put_uv(b, i == 0 ? m->segs[0] : m->segs[i] - m->segs[i - 1]);
+	for (i = 0; i < 5; i++)
+		keys_put_uv(b, m->dir_count[i]);
+}
+
+void keys_dir_add(struct keys_qmeta *m, int directive, int64_t delta)
+{
+	uint64_t *n = &m->dir_count[directive < 0 ? 0 : directive > 4 ? 4 : directive];
+
+	if (delta < 0 && (uint64_t)-delta > *n)
+		*n = 0;
+	else
+		*n += (uint64_t)delta;
+}
+
+int keys_qmeta_uniform(const struct keys_qmeta *m)
+{
+	size_t i;
+
+	if (m->nhist != 1 || m->hist_count[0] != m->count)
+		return 0;
+	for (i = 0; i < 4; i++)
+		if (m->dir_count[i] == m->count)
+			return 1;
+	return 0;
 }
 
 void keys_qmeta_seg_add(struct keys_qmeta *m, uint32_t seg)
@@ -553,6 +577,8 @@ int keys_qmeta_decode(const char *v, size_t n, struct keys_qmeta *m)
 			keys_qmeta_seg_add(m, (uint32_t)seg);
 		}
 	}
+	for (i = 0; !r.bad && i < 5; i++)
+		m->dir_count[i] = keys_get_uv(&r);
 	if (r.bad || r.p != r.end) {
 		keys_qmeta_clear(m);
 		return -1;

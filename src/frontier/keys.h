@@ -88,6 +88,11 @@ struct keys_qmeta {
 	 * none of the queue's URIs left in it. */
 	uint32_t *segs;
 	size_t nsegs, segcap;
+	/* URIs stored per scheduling directive (0 to 3; 4: any larger one).
+	 * With the precedence histogram it tells when every URI of the queue
+	 * has one directive and one precedence: the head is then the first
+	 * URI of its lowest segment, with no seek in the others. */
+	uint64_t dir_count[5];
 };
 
 struct keys_counters {
@@ -165,5 +170,10 @@ struct robots *keys_robots_decode(const char *v, size_t n, uint64_t *fetched_ms)
 int keys_hist_add(struct keys_qmeta *m, int p, int64_t delta);
 /* Lowest precedence with a non-zero count, or -1 if empty. */
 int keys_hist_min(const struct keys_qmeta *m);
+/* Adds delta to the count of URIs of that directive. */
+void keys_dir_add(struct keys_qmeta *m, int directive, int64_t delta);
+/* 1 if every URI stored in the queue has the same directive and the same
+ * precedence (both counts account for all of them). */
+int keys_qmeta_uniform(const struct keys_qmeta *m);
 
 #endif

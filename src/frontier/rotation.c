@@ -28,11 +28,14 @@ static int rotation_less(int d1, int p1, uint64_t o1, int d2, int p2, uint64_t o
 }
 
 /* The head of q from the store: the least of its first URI in each time
- * segment it has URIs in, each sought at a lower bound of the queue's URIs
- * (the URI just finished, or the head bound), so that the deleted heads
- * LevelDB still keeps are not stepped over. A segment with none of the
- * queue's URIs left leaves its list. The records after the head in its
- * segment that sort before every other segment's first are kept ahead. */
+ * segment it has URIs in, each sought at the head bound, so that the
+ * deleted heads LevelDB still keeps are not stepped over. A segment with
+ * none of the queue's URIs left leaves its list. The records after the head
+ * in its segment that sort before every other segment's first are kept
+ * ahead. When all of the queue's URIs share a directive and a precedence
+ * (the usual queue) only its lowest segment with URIs is sought: a
+ * segment's seek reads a block of the store, several a refill would cost
+ * more than the compactions the segments save. */
 static struct curi *rotation_seek_head(struct frontier *f, struct wq *q)
 {
 	leveldb_iterator_t *it = store_iter(f);
@@ -42,6 +45,7 @@ static struct curi *rotation_seek_head(struct frontier *f, struct wq *q)
 	int sd = 0, sp = 0, skip = 0, bd = 0, bp = 0, nd = 0, np = 0, d, p, from = 0, next = 0;
 	uint64_t so = 0, bo = 0, no = 0, o;
 	char *lerr = NULL;
+	int uniform = keys_qmeta_uniform(&q->m);
 
 	/* The head bound: past the URI just finished (then the same place as
 	 * its key), or at a URI enqueued ahead of it (rotation_peek). */
@@ -103,6 +107,10 @@ static struct curi *rotation_seek_head(struct frontier *f, struct wq *q)
 			nd = d, np = p, no = o;
 			next = 1;
 		}
+		/* One directive and one precedence: ordinals decide, and the
+		 * lowest segment holds the least. */
+		if (uniform)
+			break;
 		i++;
 	}
 	if (at == SIZE_MAX)
@@ -416,6 +424,7 @@ void rotation_finish(struct frontier *f, struct curi *c, enum frontier_outcome o
 		q->m.count--;
 		f->c.queued--;
 		keys_hist_add(&q->m, c->precedence, -1);
+		keys_dir_add(&q->m, c->directive, -1);
 		q->seek_out = 1;
 		/* A continuous crawl's URI waits for its next visit, in the
 		 * same batch as its removal. */

@@ -1213,6 +1213,27 @@ static void test_frontier_segments(void **state)
 	assert_string_equal(got, "d/0 d/2");
 	assert_true(frontier_is_finished(t->f));
 
+	/* A queue of one directive and precedence across two segments: its
+	 * lowest segment alone is sought, until it is empty. */
+	test_frontier_near_segment_end(t, 2);
+	frontier_close(t->f);
+	t->f = NULL;
+	test_frontier_open(t, 0);
+	assert_int_equal(test_frontier_add(t, "http://e/1", NULL, "", 3), 1);
+	assert_int_equal(test_frontier_add(t, "http://e/2", NULL, "", 3), 1);
+	assert_int_equal(test_frontier_add(t, "http://e/3", NULL, "", 3), 1);
+	assert_int_equal(test_frontier_add(t, "http://e/4", NULL, "", 3), 1);
+	c = test_frontier_take(t);
+	assert_string_equal(c->uri, "http://e/1");
+	frontier_finish(t->f, c, FRONTIER_SUCCESS, t->now, 0);
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	frontier_close(t->f);
+	t->f = NULL;
+	test_frontier_open(t, 0);
+	test_frontier_drain(t, got, sizeof(got));
+	assert_string_equal(got, "e/2 e/3 e/4");
+	assert_true(frontier_is_finished(t->f));
+
 	/* Dropped from both segments. */
 	test_frontier_near_segment_end(t, 1);
 	frontier_close(t->f);

@@ -346,6 +346,11 @@ static void test_keys_qmeta_roundtrip(void **state)
 	keys_qmeta_seg_add(&m, 0);
 	keys_qmeta_seg_add(&m, 5);
 	keys_qmeta_seg_remove(&m, 3);
+	/* count 10: precedences 3 (2) and 1 (1) do not account for them all. */
+	assert_false(keys_qmeta_uniform(&m));
+	keys_dir_add(&m, 3, 9);
+	keys_dir_add(&m, 300, 1);
+	keys_dir_add(&m, 0, -1);
 	keys_qmeta_encode(&v, &m);
 	assert_int_equal(keys_qmeta_decode(v.data, v.len, &d), 0);
 	assert_int_equal(d.state, 2);
@@ -364,6 +369,15 @@ static void test_keys_qmeta_roundtrip(void **state)
 	assert_true(d.head_ord == 1ull << 40);
 	assert_int_equal(d.head_live, 1);
 	assert_int_equal(d.nsegs, 4);
+	assert_true(d.dir_count[3] == 9 && d.dir_count[4] == 1 && d.dir_count[0] == 0);
+	assert_false(keys_qmeta_uniform(&d));
+	/* One precedence for all ten, but two directives; then one. */
+	d.nhist = 1;
+	d.hist_count[0] = 10;
+	assert_false(keys_qmeta_uniform(&d));
+	keys_dir_add(&d, 4, -1);
+	keys_dir_add(&d, 3, 1);
+	assert_true(keys_qmeta_uniform(&d));
 	assert_true(d.segs[0] == 0 && d.segs[1] == 2 && d.segs[2] == 5 && d.segs[3] == UINT32_MAX);
 	keys_qmeta_clear(&d);
 	for (n = 0; n < v.len; n++)
