@@ -16,7 +16,7 @@
 
 struct bloom_layer {
 	uint64_t *bits;
-	uint64_t blocks_mask; /* number of blocks - 1 (a power of two) */
+	uint64_t blocks; /* 512-bit blocks, cap * 10 bits rounded up to one */
 	uint64_t cap, n;
 };
 
@@ -31,15 +31,18 @@ static void bloom_layer_add(struct bloom *b)
 {
 	struct bloom_layer *l = &b->layer[b->nlayers];
 	uint64_t cap = b->nlayers == 0 ? b->first : b->layer[b->nlayers - 1].cap * 2;
-	uint64_t bits = 64 * BLOOM_BLOCK_WORDS;
+	uint64_t block_bits = 64 * BLOOM_BLOCK_WORDS;
+	/* Exactly the bits the keys need, not a power of two above them:
+	 * rounding up cost 1.6 times the memory (30 MiB at 10M URIs instead
+	 * of 19, 254 MiB at 100M instead of 159), for false positives the
+	 * keys' count never came near. */
+	uint64_t blocks = (cap * BLOOM_BITS_PER_KEY + block_bits - 1) / block_bits;
 
-	while (bits < cap * BLOOM_BITS_PER_KEY)
-		bits <<= 1;
-	l->bits = xcalloc(bits / 64, sizeof(uint64_t));
-	l->blocks_mask = bits / (64 * BLOOM_BLOCK_WORDS) - 1;
+	l->bits = xcalloc(blocks * BLOOM_BLOCK_WORDS, sizeof(uint64_t));
+	l->blocks = blocks;
 	l->cap = cap;
 	l->n = 0;
-	b->bytes += bits / 8;
+	b->bytes += blocks * block_bits / 8;
 	b->nlayers++;
 }
 
@@ -63,12 +66,14 @@ void bloom_free(struct bloom *b)
 	free(b);
 }
 
-/* The block of h in l: its high half picks the block; the probes inside
- * it are 9-bit pieces of the low half remixed (7 x 9 = 63 bits). */
+/* The block of h in l: its high half, scaled to the number of blocks by a
+ * multiply and a shift (Lemire's fast range reduction: any count, no
+ * division), picks the block; the probes inside it are 9-bit pieces of
+ * the low half remixed (7 x 9 = 63 bits). */
 static uint64_t *bloom_block(const struct bloom_layer *l, uint64_t h, uint64_t *g)
 {
 	*g = (h & 0xffffffffull) * 0x9e3779b97f4a7c15ull;
-	return l->bits + ((h >> 32) & l->blocks_mask) * BLOOM_BLOCK_WORDS;
+	return l->bits + (((h >> 32) * l->blocks) >> 32) * BLOOM_BLOCK_WORDS;
 }
 
 static int bloom_layer_test(const struct bloom_layer *l, uint64_t h)

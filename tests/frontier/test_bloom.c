@@ -38,7 +38,32 @@ static void test_bloom_layers(void **state)
 	/* Each layer errs about 1 % of the time; five of them at most 5 %. */
 	if (fp > 20000 / 20)
 		fail_msg("%d false positives of 20000", fp);
-	assert_true(bloom_bytes(b) > 0);
+	/* 10 bits a key of the layers' 31,000, each rounded up to one
+	 * 64-byte block at most: not a power of two above. */
+	assert_true(bloom_bytes(b) >= 31000 * 10 / 8);
+	assert_true(bloom_bytes(b) <= 31000 * 10 / 8 + 5 * 64);
+	bloom_free(b);
+}
+
+/* A layer whose count of blocks is not a power of two is exactly 10 bits a
+ * key, and full it errs about 1 % of the time: the range reduction spreads
+ * the keys over all of it. */
+static void test_bloom_full_layer(void **state)
+{
+	struct bloom *b = bloom_new(300000);
+	int i, fp = 0;
+
+	(void)state;
+	for (i = 0; i < 300000; i++)
+		bloom_add(b, test_bloom_key("in", i));
+	assert_int_equal(bloom_layers(b), 1);
+	assert_int_equal(bloom_bytes(b), (300000 * 10 + 511) / 512 * 64);
+	for (i = 0; i < 300000; i++)
+		assert_true(bloom_test(b, test_bloom_key("in", i)));
+	for (i = 0; i < 100000; i++)
+		fp += bloom_test(b, test_bloom_key("out", i));
+	if (fp < 500 || fp > 1500)
+		fail_msg("%d false positives of 100000 (about 1 %% expected)", fp);
 	bloom_free(b);
 }
 
@@ -46,6 +71,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_bloom_layers),
+	    cmocka_unit_test(test_bloom_full_layer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
