@@ -4,7 +4,7 @@
 # crawl.max-pages at each of the given page counts, from an empty job each
 # time.
 #
-#   bench/endless.sh [--hosts] [--warc] [--perf] [--memory-max SIZE] OUT.tsv PAGES...
+#   bench/endless.sh [--hosts] [--warc] [--perf] [--memory-max SIZE] [--readahead KB] OUT.tsv PAGES...
 #   bench/endless.sh --restart OUT.tsv PAGES...
 #
 # The web (one nginx worker, one port, SSI): any path is a ~10 KB page that
@@ -37,6 +37,13 @@
 # endless-SIZE; an OOM kill shows as exit 137 and in the printed line. The
 # kernel reclaims the clean page cache of the job's files under the limit:
 # what must fit is anonymous memory plus dirty pages.
+# --readahead KB puts the job on a file system of its own, an ext4 on a
+# loop device over a sparse file in TMPDIR, whose read-ahead is KB (the
+# device's read_ahead_kb): LevelDB reads its tables through mmap, and a
+# page fault on a table that is not cached reads the device's read-ahead
+# around it, the whole 2 MiB table with this machine's 8 MiB; under a
+# memory limit that is most of what the crawl reads. Linux's default is
+# 128. The file system is unmounted and the device freed at the end.
 # ENDLESS_REPORTS=DIR keeps each run's reports/frontier-summary.txt there as
 # frontier-VARIANT-PAGES.txt, and its memory samples (seconds, RssAnon and
 # RssFile in KB, the cgroup's usage in KB) as mem-VARIANT-PAGES.tsv.
@@ -58,14 +65,19 @@
 # /usr/bin/time (scripts/deps --bench).
 cd "$(dirname "$0")/.."
 top=$(pwd)
-hosts=0 warc=false perf=0 restart=0 memmax=""
-usage="usage: bench/endless.sh [--hosts] [--warc] [--perf] [--memory-max SIZE] OUT.tsv PAGES..."
+hosts=0 warc=false perf=0 restart=0 memmax="" readahead=""
+usage="usage: bench/endless.sh [--hosts] [--warc] [--perf] [--memory-max SIZE] [--readahead KB] OUT.tsv PAGES..."
 while [ $# -gt 0 ]; do
 	case $1 in
 	--restart) restart=1 warc=true ;;
 	--memory-max)
 		[ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
 		memmax=$2
+		shift
+		;;
+	--readahead)
+		[ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
+		readahead=$2
 		shift
 		;;
 	--hosts) hosts=1 ;;
@@ -132,6 +144,7 @@ cg_ooms() {
 	fi
 }
 [ -n "$memmax" ] && variant=$variant-$memmax
+[ -n "$readahead" ] && variant=$variant-ra$readahead
 # Runs its arguments in the cgroup, if any: the shell joins it, then
 # becomes the command, so everything it starts is charged to the cgroup.
 in_cg() {
@@ -265,6 +278,19 @@ echo "http://web.test:$PORT/" >"$W/seeds.txt"
 . "$top/bench/nginx.sh"
 
 JOB=$W/job
+if [ -n "$readahead" ]; then
+	command -v losetup >/dev/null 2>&1 && command -v mkfs.ext4 >/dev/null 2>&1 ||
+		fail "--readahead: losetup and mkfs.ext4 needed (util-linux, e2fsprogs)"
+	truncate -s 16G "$W/disk.img" || fail "--readahead: cannot make $W/disk.img"
+	loopdev=$(losetup -f --show "$W/disk.img") || fail "--readahead: no loop device"
+	on_cleanup "umount $W/disk 2>/dev/null; losetup -d $loopdev 2>/dev/null"
+	mkfs.ext4 -q -F "$loopdev" || fail "--readahead: mkfs.ext4 $loopdev failed"
+	mkdir -p "$W/disk"
+	mount "$loopdev" "$W/disk" || fail "--readahead: cannot mount $loopdev"
+	echo "$readahead" >"/sys/block/${loopdev#/dev/}/queue/read_ahead_kb" ||
+		fail "--readahead: cannot set the read-ahead of $loopdev"
+	JOB=$W/disk/job
+fi
 if [ $restart -eq 1 ]; then
 	for pages in "$@"; do
 		rm -rf "$JOB"
