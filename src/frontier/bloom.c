@@ -1,9 +1,9 @@
 /* The scalable Bloom filter (bloom.h). */
 #include "frontier/bloom.h"
 #include "lib/xmalloc.h"
+#include <assert.h>
 #include <stdlib.h>
 
-#define BLOOM_BITS_PER_KEY 10
 #define BLOOM_PROBES 7
 #define BLOOM_MAX_LAYERS 40
 /* A key's probes all fall in one 512-bit block (one cache line): a test or
@@ -16,7 +16,7 @@
 
 struct bloom_layer {
 	uint64_t *bits;
-	uint64_t blocks; /* 512-bit blocks, cap * 10 bits rounded up to one */
+	uint64_t blocks; /* 512-bit blocks: cap * bits_per_key, rounded up */
 	uint64_t cap, n;
 };
 
@@ -24,6 +24,7 @@ struct bloom {
 	struct bloom_layer layer[BLOOM_MAX_LAYERS];
 	unsigned nlayers;
 	uint64_t first;
+	unsigned bits_per_key;
 	size_t bytes;
 };
 
@@ -32,11 +33,9 @@ static void bloom_layer_add(struct bloom *b)
 	struct bloom_layer *l = &b->layer[b->nlayers];
 	uint64_t cap = b->nlayers == 0 ? b->first : b->layer[b->nlayers - 1].cap * 2;
 	uint64_t block_bits = 64 * BLOOM_BLOCK_WORDS;
-	/* Exactly the bits the keys need, not a power of two above them:
-	 * rounding up cost 1.6 times the memory (30 MiB at 10M URIs instead
-	 * of 19, 254 MiB at 100M instead of 159), for false positives the
-	 * keys' count never came near. */
-	uint64_t blocks = (cap * BLOOM_BITS_PER_KEY + block_bits - 1) / block_bits;
+	/* The bits asked for, not a power of two above them (which made 10
+	 * bits a key 16: 1.6 times the memory, 254 MiB at 100M URIs). */
+	uint64_t blocks = (cap * b->bits_per_key + block_bits - 1) / block_bits;
 
 	l->bits = xcalloc(blocks * BLOOM_BLOCK_WORDS, sizeof(uint64_t));
 	l->blocks = blocks;
@@ -46,11 +45,13 @@ static void bloom_layer_add(struct bloom *b)
 	b->nlayers++;
 }
 
-struct bloom *bloom_new(uint64_t first)
+struct bloom *bloom_new(uint64_t first, unsigned bits_per_key)
 {
 	struct bloom *b = xcalloc(1, sizeof(*b));
 
+	assert(bits_per_key >= 1);
 	b->first = first > 64 ? first : 64;
+	b->bits_per_key = bits_per_key;
 	bloom_layer_add(b);
 	return b;
 }
