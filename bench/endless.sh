@@ -4,7 +4,7 @@
 # crawl.max-pages at each of the given page counts, from an empty job each
 # time.
 #
-#   bench/endless.sh [--hosts] [--warc] [--perf] OUT.tsv PAGES...
+#   bench/endless.sh [--hosts] [--warc] [--perf] [--memory-max SIZE] [--readahead KB] OUT.tsv PAGES...
 #   bench/endless.sh --restart OUT.tsv PAGES...
 #
 # The web (one nginx worker, one port, SSI): any path is a ~10 KB page that
@@ -21,12 +21,32 @@
 # politeness delay, robots.txt obeyed), C=256, WARC off unless --warc. Per
 # point one row is appended to OUT.tsv:
 #   variant warc pages wall_s cpu_s rss_kb queued queues loop_cpu_s other_cpu_s exit
+#   anon_kb cgroup_peak_kb
 # pages: nginx's access log lines other than robots.txt; cpu_s: user+sys of
 # the whole process (/usr/bin/time -v); loop_cpu_s: the main thread's
 # user+sys (the libuv loop; /proc/PID/task/PID/stat sampled every 0.1 s up
 # to the exit, so up to 0.1 s of the shutdown is missed), other_cpu_s: every
 # other thread (LevelDB's compaction thread, libuv's pool) the same way.
 # queued and queues come from the job's reports/stats.json at the end.
+# anon_kb: the largest anonymous RSS (RssAnon of /proc/PID/status, sampled
+# with the threads); cgroup_peak_kb: the memory cgroup's peak (0 without
+# --memory-max), which counts the page cache of the job's files as well.
+# --memory-max SIZE (e.g. 64M) runs tern in a memory cgroup of its own
+# limited to SIZE, swap off (cgroup v2's memory.max, or v1's
+# memory.limit_in_bytes; we run as root), and names the variant
+# endless-SIZE; an OOM kill shows as exit 137 and in the printed line. The
+# kernel reclaims the clean page cache of the job's files under the limit:
+# what must fit is anonymous memory plus dirty pages.
+# --readahead KB puts the job on a file system of its own, an ext4 on a
+# loop device over a sparse file in TMPDIR, whose read-ahead is KB (the
+# device's read_ahead_kb): LevelDB reads its tables through mmap, and a
+# page fault on a table that is not cached reads the device's read-ahead
+# around it, the whole 2 MiB table with this machine's 8 MiB; under a
+# memory limit that is most of what the crawl reads. Linux's default is
+# 128. The file system is unmounted and the device freed at the end.
+# ENDLESS_REPORTS=DIR keeps each run's reports/frontier-summary.txt there as
+# frontier-VARIANT-PAGES.txt, and its memory samples (seconds, RssAnon and
+# RssFile in KB, the cgroup's usage in KB) as mem-VARIANT-PAGES.tsv.
 # --perf records the whole process with call graphs (perf record -g, or
 # ENDLESS_PERF_ARGS, e.g. "--call-graph dwarf -F 250") into
 # OUT.tsv's directory as perf-VARIANT-PAGES.data.
@@ -45,19 +65,30 @@
 # /usr/bin/time (scripts/deps --bench).
 cd "$(dirname "$0")/.."
 top=$(pwd)
-hosts=0 warc=false perf=0 restart=0
+hosts=0 warc=false perf=0 restart=0 memmax="" readahead=""
+usage="usage: bench/endless.sh [--hosts] [--warc] [--perf] [--memory-max SIZE] [--readahead KB] OUT.tsv PAGES..."
 while [ $# -gt 0 ]; do
 	case $1 in
 	--restart) restart=1 warc=true ;;
+	--memory-max)
+		[ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
+		memmax=$2
+		shift
+		;;
+	--readahead)
+		[ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
+		readahead=$2
+		shift
+		;;
 	--hosts) hosts=1 ;;
 	--warc) warc=true ;;
 	--perf) perf=1 ;;
-	-*) echo "usage: bench/endless.sh [--hosts] [--warc] [--perf] OUT.tsv PAGES..." >&2; exit 2 ;;
+	-*) echo "$usage" >&2; exit 2 ;;
 	*) break ;;
 	esac
 	shift
 done
-[ $# -ge 2 ] || { echo "usage: bench/endless.sh [--hosts] [--warc] [--perf] OUT.tsv PAGES..." >&2; exit 2; }
+[ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
 out=$1
 shift
 case $out in /*) ;; *) out=$top/$out ;; esac
@@ -76,6 +107,53 @@ tw_dir
 W=$TW_DIR
 variant=endless
 [ $hosts -eq 1 ] && variant=endless-hosts
+
+# The memory cgroup of --memory-max: one for the whole run, emptied and
+# its peak reset (v1) or made anew (v2) for each point.
+cg="" cgkind=""
+cg_make() {
+	if [ -f /sys/fs/cgroup/cgroup.controllers ] && grep -qw memory /sys/fs/cgroup/cgroup.controllers; then
+		grep -qw memory /sys/fs/cgroup/cgroup.subtree_control ||
+			echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+		cg=/sys/fs/cgroup/tern-endless-$$-$1 cgkind=v2
+		mkdir "$cg" || fail "cannot create the memory cgroup $cg"
+		echo "$memmax" >"$cg/memory.max" || fail "$cg: cannot set memory.max to $memmax"
+		echo 0 >"$cg/memory.swap.max" 2>/dev/null
+	elif [ -d /sys/fs/cgroup/memory ]; then
+		cg=/sys/fs/cgroup/memory/tern-endless-$$-$1 cgkind=v1
+		mkdir "$cg" || fail "cannot create the memory cgroup $cg"
+		echo "$memmax" >"$cg/memory.limit_in_bytes" || fail "$cg: cannot set memory.limit_in_bytes to $memmax"
+		echo 0 >"$cg/memory.swappiness" 2>/dev/null
+	else
+		fail "--memory-max: no memory cgroup (neither v2 with the memory controller nor v1)"
+	fi
+	on_cleanup "rmdir $cg 2>/dev/null"
+}
+cg_peak_kb() {
+	if [ $cgkind = v2 ]; then
+		awk '{ printf "%d", $1 / 1024 }' "$cg/memory.peak" 2>/dev/null || echo 0
+	else
+		awk '{ printf "%d", $1 / 1024 }' "$cg/memory.max_usage_in_bytes"
+	fi
+}
+cg_ooms() {
+	if [ $cgkind = v2 ]; then
+		sed -n 's/^oom_kill //p' "$cg/memory.events"
+	else
+		sed -n 's/^oom_kill //p' "$cg/memory.oom_control"
+	fi
+}
+[ -n "$memmax" ] && variant=$variant-$memmax
+[ -n "$readahead" ] && variant=$variant-ra$readahead
+# Runs its arguments in the cgroup, if any: the shell joins it, then
+# becomes the command, so everything it starts is charged to the cgroup.
+in_cg() {
+	if [ -n "$cg" ]; then
+		sh -c 'echo $$ >"$0" && exec "$@"' "$cg/cgroup.procs" "$@"
+	else
+		"$@"
+	fi
+}
 
 # dnsmasq: every name under web.test is 127.0.0.1.
 try=0
@@ -200,6 +278,19 @@ echo "http://web.test:$PORT/" >"$W/seeds.txt"
 . "$top/bench/nginx.sh"
 
 JOB=$W/job
+if [ -n "$readahead" ]; then
+	command -v losetup >/dev/null 2>&1 && command -v mkfs.ext4 >/dev/null 2>&1 ||
+		fail "--readahead: losetup and mkfs.ext4 needed (util-linux, e2fsprogs)"
+	truncate -s 16G "$W/disk.img" || fail "--readahead: cannot make $W/disk.img"
+	loopdev=$(losetup -f --show "$W/disk.img") || fail "--readahead: no loop device"
+	on_cleanup "umount $W/disk 2>/dev/null; losetup -d $loopdev 2>/dev/null"
+	mkfs.ext4 -q -F "$loopdev" || fail "--readahead: mkfs.ext4 $loopdev failed"
+	mkdir -p "$W/disk"
+	mount "$loopdev" "$W/disk" || fail "--readahead: cannot mount $loopdev"
+	echo "$readahead" >"/sys/block/${loopdev#/dev/}/queue/read_ahead_kb" ||
+		fail "--readahead: cannot set the read-ahead of $loopdev"
+	JOB=$W/disk/job
+fi
 if [ $restart -eq 1 ]; then
 	for pages in "$@"; do
 		rm -rf "$JOB"
@@ -256,8 +347,9 @@ for pages in "$@"; do
 	sleep 0.2
 	pre=""
 	[ $perf -eq 1 ] && pre="perf record ${ENDLESS_PERF_ARGS:--g} -o $(dirname "$out")/perf-$variant-$pages.data --"
+	[ -n "$memmax" ] && cg_make "$pages"
 	# shellcheck disable=SC2086
-	$pre /usr/bin/time -v -o "$W/time.txt" "$TERN" crawl -j "$JOB" -s "$W/seeds.txt" \
+	in_cg $pre /usr/bin/time -v -o "$W/time.txt" "$TERN" crawl -j "$JOB" -s "$W/seeds.txt" \
 		--set dns.servers="127.0.0.1:$DNS_PORT" $TERN_MATCHED \
 		--set crawl.scope=domain --set crawl.max-connections=256 --set warc.enabled=$warc \
 		--set crawl.max-pages="$pages" ${ENDLESS_SET:-} >"$W/out.txt" 2>&1 &
@@ -271,12 +363,19 @@ for pages in "$@"; do
 		i=$((i + 1))
 	done
 	: >"$W/threads.txt"
+	: >"$W/mem.tsv"
+	t0=$(date +%s%N)
 	while kill -0 "$tp" 2>/dev/null; do
 		# Per thread: tid user+sys ticks; the last complete sample wins.
 		for t in /proc/"$tp"/task/*; do
 			awk -v t="${t##*/}" '{ sub(/^.*\) /, ""); print t, $12 + $13 }' "$t/stat" 2>/dev/null
 		done >"$W/threads.new"
 		[ -s "$W/threads.new" ] && mv "$W/threads.new" "$W/threads.txt"
+		# Memory: seconds, RssAnon and RssFile in KB, the cgroup's
+		# usage in KB.
+		awk -v t=$(($(date +%s%N) - t0)) -v u="$( [ -n "$cg" ] && cat "$cg/memory.current" "$cg/memory.usage_in_bytes" 2>/dev/null)" \
+			'/^RssAnon/ { a = $2 } /^RssFile/ { f = $2 } END { if (a != "") printf "%.1f\t%d\t%d\t%d\n", t / 1e9, a, f, u / 1024 }' \
+			/proc/"$tp"/status >>"$W/mem.tsv" 2>/dev/null
 		sleep 0.1
 	done
 	wait $bg
@@ -294,12 +393,27 @@ for pages in "$@"; do
 	# "queues": { "total": N, ... }.
 	queues=$(sed -n 's/.*"queues": \([0-9][0-9]*\).*/\1/p; s/.*"total": \([0-9][0-9]*\).*/\1/p' \
 		"$JOB/reports/stats.json" 2>/dev/null | head -1)
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$variant" "$warc" "$got" "$wall" "$cpu" "$rss" \
-		"${queued:-0}" "${queues:-0}" "${loop:-0}" "${other:-0}" "$rc" >>"$out"
-	printf '  %s warc=%s %7s pages  %6.1f s  %6.0f pages/s  cpu %6.2f s (loop %s, other threads %s)  rss %6s KB  queued %s  queues %s  exit %s\n' \
+	anon=$(awk -F'\t' '$2 > m { m = $2 } END { print m + 0 }' "$W/mem.tsv")
+	cgpeak=0 cgnote=""
+	if [ -n "$cg" ]; then
+		cgpeak=$(cg_peak_kb)
+		cgnote="  cgroup $memmax: peak $cgpeak KB, OOM kills $(cg_ooms)"
+	fi
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$variant" "$warc" "$got" "$wall" "$cpu" "$rss" \
+		"${queued:-0}" "${queues:-0}" "${loop:-0}" "${other:-0}" "$rc" "$anon" "$cgpeak" >>"$out"
+	printf '  %s warc=%s %7s pages  %6.1f s  %6.0f pages/s  cpu %6.2f s (loop %s, other threads %s)  rss %6s KB (anon %s)  queued %s  queues %s  exit %s%s\n' \
 		"$variant" "$warc" "$got" "$wall" "$(awk -v p="$got" -v w="$wall" 'BEGIN { print (w > 0 ? p / w : 0) }')" \
-		"$cpu" "$loop" "$other" "$rss" "$queued" "$queues" "$rc"
+		"$cpu" "$loop" "$other" "$rss" "$anon" "$queued" "$queues" "$rc" "$cgnote"
 	[ "$rc" -eq 0 ] || tail -5 "$W/out.txt"
+	if [ -n "${ENDLESS_REPORTS:-}" ]; then
+		mkdir -p "$ENDLESS_REPORTS"
+		cp "$JOB/reports/frontier-summary.txt" "$ENDLESS_REPORTS/frontier-$variant-$pages.txt" 2>/dev/null
+		cp "$W/mem.tsv" "$ENDLESS_REPORTS/mem-$variant-$pages.tsv"
+	fi
+	if [ -n "$cg" ]; then
+		rmdir "$cg" 2>/dev/null
+		cg=""
+	fi
 	[ -n "$KEEP_JOB" ] && cp -r "$JOB" "$KEEP_JOB-$pages"
 	rm -rf "$JOB"
 done

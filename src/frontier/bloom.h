@@ -1,6 +1,7 @@
-/* A scalable Bloom filter of 64-bit hashes: 10 bits and 7 probes per key
- * (about 1 % false positives), in layers that double in size as keys are
- * added, so that nothing is sized in advance. A miss proves a key absent.
+/* A scalable Bloom filter of 64-bit hashes: a given number of bits and 7
+ * probes per key (10 bits: about 1 % false positives a full layer; 16: about
+ * 0.1 %), in layers that double in size as keys are added, so that nothing
+ * is sized in advance. A miss proves a key absent.
  * Used by the already-seen set (frontier/seen.h) and the frontier's set of
  * queues that exist in the store. Written by hand: it is a few lines over
  * a bit array, and the layering is what matters here. */
@@ -11,8 +12,9 @@
 
 struct bloom;
 
-/* first: keys the first layer holds at about 1 % false positives. */
-struct bloom *bloom_new(uint64_t first);
+/* first: keys the first layer holds; bits_per_key: bits of every layer per
+ * key it holds. */
+struct bloom *bloom_new(uint64_t first, unsigned bits_per_key);
 void bloom_free(struct bloom *b);
 /* h: a well-mixed 64-bit hash of the key (urlset_hash). */
 void bloom_add(struct bloom *b, uint64_t h);

@@ -213,7 +213,7 @@ long cede_forget_seen(struct frontier *f, char **err)
 		return -1;
 	}
 	seen_free(f->seen);
-	f->seen = seen_new(f->db, f->o.seen_memory);
+	f->seen = seen_new(f->db, f->o.seen_memory, f->o.seen_bloom_bits);
 	return n;
 }
 

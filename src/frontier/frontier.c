@@ -62,6 +62,7 @@ void frontier_options_defaults(struct frontier_options *o)
 	o->write_buffer_mb = 16;
 	o->cold_queues = 4096;
 	o->seen_memory = (size_t)8 << 20;
+	o->seen_bloom_bits = 16;
 	o->best_first = 0;
 	o->host_depth_divisor = 8.0;
 }
@@ -104,6 +105,7 @@ void frontier_options_from_config(struct frontier_options *o, const struct confi
 	o->cache_mb = (size_t)config_int(cfg, CK_STORAGE_CACHE_MB);
 	o->write_buffer_mb = (size_t)config_int(cfg, CK_STORAGE_WRITE_BUFFER_MB);
 	o->seen_memory = (size_t)config_int(cfg, CK_STORAGE_SEEN_MEMORY_MB) << 20;
+	o->seen_bloom_bits = (unsigned)config_int(cfg, CK_STORAGE_SEEN_BLOOM_BITS);
 	o->best_first = config_enum(cfg, CK_FRONTIER_READY_ORDER) == 1;
 	o->host_depth_divisor = config_double(cfg, CK_FRONTIER_HOST_DEPTH_DIVISOR);
 	if (config_override_count(cfg) > 0) {
@@ -489,7 +491,7 @@ struct frontier *frontier_open_opts(
 	buf_init(&f->k);
 	buf_init(&f->v);
 	f->queues = wq_table_new();
-	f->queue_keys = bloom_new(1 << 16);
+	f->queue_keys = bloom_new(1 << 16, 16);
 	f->wheel = wheel_new(now_ms);
 	f->settings_gen = 1;
 	f->pre_prec = -1;
@@ -502,7 +504,7 @@ struct frontier *frontier_open_opts(
 		frontier_close(f);
 		return NULL;
 	}
-	f->seen = seen_new(f->db, o->seen_memory);
+	f->seen = seen_new(f->db, o->seen_memory, o->seen_bloom_bits);
 	if (create) {
 		store_counters_put(f);
 		if (frontier_flush(f, err) < 0) {

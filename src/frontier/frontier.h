@@ -27,7 +27,8 @@ struct frontier_options {
 	size_t cache_mb;		 /* storage.cache-mb */
 	size_t write_buffer_mb;		 /* storage.write-buffer-mb */
 	size_t cold_queues;		 /* queues kept in memory outside the working set */
-	size_t seen_memory; /* bytes: storage.seen-memory-mb, the seen set's memory set */
+	size_t seen_memory;	  /* bytes: storage.seen-memory-mb, the seen set's memory set */
+	unsigned seen_bloom_bits; /* storage.seen-bloom-bits */
 	/* Ready queues in FIFO order (Heritrix) or best-first (iudex): by the
 	 * best URI precedence enqueued, lowered by (URIs given out since the
 	 * queue's activation) / host_depth_divisor, favouring breadth. */

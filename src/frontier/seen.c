@@ -47,7 +47,7 @@ uint64_t seen_hash(const char *s, size_t n)
 	return urlset_hash(s, n);
 }
 
-struct seen *seen_new(leveldb_t *db, size_t memory_budget)
+struct seen *seen_new(leveldb_t *db, size_t memory_budget, unsigned bloom_bits)
 {
 	struct seen *s = xcalloc(1, sizeof(*s));
 
@@ -58,7 +58,7 @@ struct seen *seen_new(leveldb_t *db, size_t memory_budget)
 	leveldb_readoptions_set_fill_cache(s->ro, 0);
 	s->mem = urlset_new(memory_budget);
 	s->loaded_all = 1;
-	s->bloom = bloom_new(SEEN_FIRST_LAYER);
+	s->bloom = bloom_new(SEEN_FIRST_LAYER, bloom_bits);
 	buf_init(&s->key);
 	return s;
 }

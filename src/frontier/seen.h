@@ -7,8 +7,9 @@
  *     to the newest part first, so the links a site repeats stay), and then
  *     answers "seen" for what it holds and nothing else. URIs not yet
  *     written to the store are never dropped.
- *   - a scalable Bloom filter (10 bits and 7 probes per URI, ~1% false
- *     positives; layers double in size as the crawl grows), always kept: once
+ *   - a scalable Bloom filter (storage.seen-bloom-bits bits and 7 probes per
+ *     URI: at 16, ~0.1% false positives a full layer, at 10 ~1%; layers
+ *     double in size as the crawl grows), always kept: once
  *     the memory set is incomplete, a Bloom miss proves a URI new.
  * Only a URI the incomplete memory set lacks and the Bloom filter knows
  * needs the store. Such a candidate is held by the caller (seen_check says
@@ -50,8 +51,9 @@ struct seen_stats {
 };
 
 /* memory_budget: bytes the memory set may use (strings and index); its
- * segments are allocated as it fills. */
-struct seen *seen_new(leveldb_t *db, size_t memory_budget);
+ * segments are allocated as it fills. bloom_bits: the Bloom filter's bits a
+ * URI (storage.seen-bloom-bits). */
+struct seen *seen_new(leveldb_t *db, size_t memory_budget, unsigned bloom_bits);
 void seen_free(struct seen *s);
 /* Fills the Bloom filter, and the memory set as far as its budget allows,
  * from the store's seen keys (reopening a crawl): the first 256Ki keys at

@@ -114,6 +114,7 @@ X(CHECKPOINT_FORGET_ALL_BUT_LATEST, "checkpoint", "forget-all-but-latest", CT_BO
 X(STORAGE_CACHE_MB, "storage", "cache-mb", CT_INT, "8", 1, 65536, "", 0)
 X(STORAGE_WRITE_BUFFER_MB, "storage", "write-buffer-mb", CT_INT, "16", 1, 4096, "", 0)
 X(STORAGE_SEEN_MEMORY_MB, "storage", "seen-memory-mb", CT_INT, "8", 1, 65536, "", 0)
+X(STORAGE_SEEN_BLOOM_BITS, "storage", "seen-bloom-bits", CT_INT, "16", 4, 32, "", 0)
 
 /* [console] */
 X(CONSOLE_LISTEN, "console", "listen", CT_STR, "", 0, 0, "", 0)
