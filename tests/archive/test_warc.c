@@ -815,7 +815,7 @@ static void test_dedup_filter(void **state)
 	db = leveldb_open(opt, dir, &lerr);
 	assert_null(lerr);
 	d = dedup_open(db, &err);
-	bl = bloom_new(64);
+	bl = bloom_new(64, 16);
 	f.arg = bl;
 	f.add = t_bloom_add;
 	f.test = t_bloom_test;
