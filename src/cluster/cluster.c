@@ -1563,6 +1563,7 @@ struct cluster *cluster_open(uv_loop_t *loop, const struct cluster_opts *o,
 	no.node = o->node;
 	no.lease_value = c->lease_value;
 	no.partitions = c->np;
+	no.mode = o->mode;
 	no.lease_ms = o->lease_ms;
 	no.replicas = o->replicas;
 	no.api_timeout_ms = o->api_timeout_ms;

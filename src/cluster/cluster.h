@@ -36,6 +36,7 @@ struct cluster_opts {
 	const char *node;   /* node id */
 	const char *jobdir; /* shown in the cluster report */
 	unsigned partitions;
+	const char *mode; /* crawl.mode: "once" or "continuous", checked at join */
 	uint64_t lease_ms;
 	int replicas;
 	/* JetStream calls: how long one may wait for its answer, and how a

@@ -1345,6 +1345,49 @@ static natsStatus natsio_bucket(
 	return NATS_OK;
 }
 
+/* The crawl's setting KEY in the meta bucket: written by the first node,
+ * compared by every other (a mismatch is a usage error: exit 2). */
+static natsStatus natsio_meta_check(
+    struct natsio *n, const char *key, const char *want, char **err, int *usage)
+{
+	struct natsio_try t;
+	natsStatus s;
+	kvEntry *e = NULL;
+	uint64_t rev;
+
+	natsio_try_init(&t, n, key);
+	do
+		s = kvStore_CreateString(&rev, n->meta, key, want);
+	while (natsio_try_again(&t, s, 0));
+	if (s == NATS_OK)
+		return NATS_OK;
+	natsio_try_init(&t, n, key);
+	do
+		s = kvStore_Get(&e, n->meta, key);
+	while (natsio_try_again(&t, s, 0));
+	if (s != NATS_OK) {
+		char e2[300];
+		natsio_err(e2, sizeof e2, key, s);
+		*err = xasprintf("NATS at %s: %s", n->o.url, e2);
+		return s;
+	}
+	if (strcmp(kvEntry_ValueString(e), want) != 0) {
+		if (strcmp(key, "partitions") == 0)
+			*err = xasprintf(
+			    "cluster.partitions: crawl '%s' on %s has %s partitions, not %s",
+			    n->o.crawl, n->o.url, kvEntry_ValueString(e), want);
+		else
+			*err = xasprintf("crawl.%s: crawl '%s' on %s is %s, not %s (every node "
+					 "of one crawl gives the same)",
+			    key, n->o.crawl, n->o.url, kvEntry_ValueString(e), want);
+		*usage = 1;
+		kvEntry_Destroy(e);
+		return NATS_ERR;
+	}
+	kvEntry_Destroy(e);
+	return NATS_OK;
+}
+
 static natsStatus natsio_setup(struct natsio *n, char **err, int *usage)
 {
 	jsOptions jo;
@@ -1352,8 +1395,6 @@ static natsStatus natsio_setup(struct natsio *n, char **err, int *usage)
 	jsStreamInfo *si = NULL;
 	char subjects[200], pbuf[32];
 	const char *subj[1];
-	kvEntry *e = NULL;
-	uint64_t rev;
 	struct natsio_try t;
 	jsErrCode jerr = 0;
 	natsStatus s;
@@ -1405,33 +1446,13 @@ static natsStatus natsio_setup(struct natsio *n, char **err, int *usage)
 		NATS_OK ||
 	    (s = natsio_bucket(n, &n->meta, "meta", 0, err, usage)) != NATS_OK)
 		return s;
-	/* The partition count is fixed by the first node of the crawl. */
+	/* The partition count and the crawl mode are fixed by the first node
+	 * of the crawl: nodes partitioning differently would disagree on who
+	 * owns a URI, a continuous node and a one-time node on the end. */
 	snprintf(pbuf, sizeof pbuf, "%u", n->o.partitions);
-	natsio_try_init(&t, n, "partitions");
-	do
-		s = kvStore_CreateString(&rev, n->meta, "partitions", pbuf);
-	while (natsio_try_again(&t, s, 0));
-	if (s != NATS_OK) {
-		natsio_try_init(&t, n, "partitions");
-		do
-			s = kvStore_Get(&e, n->meta, "partitions");
-		while (natsio_try_again(&t, s, 0));
-		if (s != NATS_OK) {
-			char e2[300];
-			natsio_err(e2, sizeof e2, "partitions", s);
-			*err = xasprintf("NATS at %s: %s", n->o.url, e2);
-			return s;
-		}
-		if (strcmp(kvEntry_ValueString(e), pbuf) != 0) {
-			*err = xasprintf(
-			    "cluster.partitions: crawl '%s' on %s has %s partitions, not %s",
-			    n->o.crawl, n->o.url, kvEntry_ValueString(e), pbuf);
-			*usage = 1;
-			kvEntry_Destroy(e);
-			return NATS_ERR;
-		}
-		kvEntry_Destroy(e);
-	}
+	if ((s = natsio_meta_check(n, "partitions", pbuf, err, usage)) != NATS_OK ||
+	    (s = natsio_meta_check(n, "mode", n->o.mode, err, usage)) != NATS_OK)
+		return s;
 	{
 		jsSubOptions so;
 		char seeds[200];

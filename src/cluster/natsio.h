@@ -20,6 +20,7 @@ struct natsio_opts {
 	const char *node;	 /* node id, any text */
 	const char *lease_value; /* what this process writes in the owners bucket */
 	unsigned partitions;
+	const char *mode; /* crawl.mode: "once" or "continuous" */
 	uint64_t lease_ms;
 	int replicas; /* stream and bucket replicas */
 	/* Every JetStream call waits api_timeout_ms for its answer. One that

@@ -232,6 +232,7 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 	o.node = n->node_id;
 	o.jobdir = env->jobdir;
 	o.partitions = (unsigned)config_int(cfg, CK_CLUSTER_PARTITIONS);
+	o.mode = config_enum(cfg, CK_CRAWL_MODE) == 1 ? "continuous" : "once";
 	o.lease_ms = (uint64_t)config_int(cfg, CK_CLUSTER_LEASE_SECONDS) * 1000;
 	o.replicas = (int)config_int(cfg, CK_CLUSTER_REPLICAS);
 	o.api_timeout_ms = (uint64_t)config_int(cfg, CK_CLUSTER_API_TIMEOUT_MS);
