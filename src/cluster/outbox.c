@@ -308,6 +308,22 @@ int outbox_settled(const struct outbox *o)
 	return o->npend == 0 && o->dn_len == 0;
 }
 
+int outbox_partition_settled(const struct outbox *o, unsigned p)
+{
+	size_t i;
+
+	if (o->own[p].len > 0 || o->done[p].len > 0)
+		return 0;
+	for (i = 0; i < o->dn_len; i++)
+		if (o->dn[(o->dn_head + i) % o->dn_cap]->partition == (int)p)
+			return 0;
+	for (i = 0; i < o->npend; i++)
+		if (o->pend[i]->partition == p &&
+		    (o->pend[i]->subject == NATSIO_OWN || o->pend[i]->subject == NATSIO_DONE))
+			return 0;
+	return 1;
+}
+
 void outbox_stats(const struct outbox *o, json_t *obj)
 {
 	json_object_set_new(obj, "links_sent", json_integer((json_int_t)o->links));

@@ -46,6 +46,11 @@ void outbox_tick(struct outbox *o, uint64_t now_ms, int force);
 size_t outbox_waiting(const struct outbox *o);
 /* Every publication stored and no done record waiting. */
 int outbox_settled(const struct outbox *o);
+/* Partition p's done records and the links scheduled here for it (own) all
+ * stored: a node giving p up frees its key only then, or the next owner's
+ * replay would miss pages finished here and fetch them again. Links for
+ * p's owner (url) are not waited for: its consumer delivers them. */
+int outbox_partition_settled(const struct outbox *o, unsigned p);
 /* Figures for stats.json's cluster section. */
 void outbox_stats(const struct outbox *o, json_t *obj);
 
