@@ -35,6 +35,10 @@
  * of CPU (doc/cluster.md). */
 #define CLUSTER_QUICK_MS 150
 #define CLUSTER_QUICK_FOR_MS 3000
+/* A node's first claims wait until the number of live nodes has held this
+ * long: nodes started together, on a loaded machine, write their first
+ * heartbeats hundreds of milliseconds apart. */
+#define CLUSTER_JOIN_MS 1000
 #define CLUSTER_IDLE_MS 500
 /* Records handed to the crawl per loop iteration (received or replayed). */
 #define CLUSTER_RECORDS_PER_PASS 4096
@@ -140,6 +144,8 @@ struct cluster {
 	int joined;	     /* a view showed this node's heartbeat */
 	unsigned last_live;  /* live nodes in the previous view */
 	unsigned stable;     /* views in a row with that many */
+	uint64_t live_since; /* when a view first showed that many */
+	int claimed;	     /* claims began (the join is over) */
 	int link_up;
 	int leaving;
 	uint64_t leave_deadline;
@@ -1162,6 +1168,14 @@ static void cluster_rebuild_stuck(
 	free(stuck);
 }
 
+/* The last views allow claims: this node's heartbeat seen, and the number
+ * of live nodes steady (comment in cluster_on_snapshot). */
+static int cluster_may_claim(const struct cluster *c)
+{
+	return c->joined && c->stable >= 1 &&
+	    (c->claimed || cluster_now() - c->live_since >= CLUSTER_JOIN_MS);
+}
+
 static void cluster_on_snapshot(struct cluster *c, struct natsio_snapshot *s)
 {
 	struct cluster_local l;
@@ -1198,10 +1212,16 @@ static void cluster_on_snapshot(struct cluster *c, struct natsio_snapshot *s)
 		live++;
 	/* Claims wait for a view that shows this node's own heartbeat and
 	 * then for the number of live nodes to hold for two views in a row,
-	 * so that nodes started together see each other before they claim
-	 * (and hosts do not move between them as they join). */
+	 * and the first claims for it to hold CLUSTER_JOIN_MS, so that nodes
+	 * started together see each other before they claim (and hosts do
+	 * not move between them as they join). Two views 150 ms apart were
+	 * not enough: in 1 of 26 tests/cluster_basic.sh runs on a loaded
+	 * 2-core machine the first node started 180 ms before the others,
+	 * claimed all 16 partitions and gave 10 up half a second later. */
 	if (self)
 		c->joined = 1;
+	if (live != c->last_live || c->live_since == 0)
+		c->live_since = cluster_now();
 	c->stable = live == c->last_live ? c->stable + 1 : 0;
 	c->last_live = live;
 	cluster_rebuild_gone(c, s);
@@ -1212,8 +1232,10 @@ static void cluster_on_snapshot(struct cluster *c, struct natsio_snapshot *s)
 	}
 	/* The end first: a crawl that is over claims nothing more. */
 	cluster_check_end(c, s);
-	if (c->joined && c->stable >= 1 && !c->leaving && !c->finished)
+	if (cluster_may_claim(c) && !c->leaving && !c->finished) {
+		c->claimed = 1;
 		cluster_do(c, a, lease_view(c->lease, s->owners, live, cluster_now(), a, c->nact));
+	}
 }
 
 /* Events from the client's thread. */
@@ -1456,7 +1478,7 @@ static void cluster_tick_cb(uv_timer_t *t)
 			c->idle_since = 0;
 		else if (c->idle_since == 0)
 			c->idle_since = now;
-		if (!c->joined || c->stable < 1)
+		if (!cluster_may_claim(c))
 			interval = CLUSTER_QUICK_MS;
 		else if (q->consumers)
 			interval = now - c->idle_since < CLUSTER_QUICK_FOR_MS ? CLUSTER_QUICK_MS
