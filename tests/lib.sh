@@ -16,6 +16,9 @@
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir}
+# libnats's own leaks at exit (tests/lsan.supp says which and why).
+LSAN_OPTIONS="suppressions=$top_srcdir/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS
 TW_BIN=${TW_BIN:-$top_builddir/tests/testweb/testweb}
 
 # dnsmasq and nats-server live in /usr/sbin, outside a user's PATH.
