@@ -41,16 +41,7 @@ sleep 1.5
 robots() { awk -F'\t' '$3 ~ /^h0\./ && $4 == "/robots.txt"' requests.tsv | wc -l; }
 k=$(robots)
 eval "kill -TERM \$NODE_PID_$owner"
-wait_exit() {
-	eval "_p=\$NODE_PID_$1"
-	_i=0
-	while kill -0 "$_p" 2>/dev/null && ps -o stat= -p "$_p" | grep -qv Z; do
-		[ $_i -lt 300 ] || fail "$1 still running 30 s after SIGTERM"
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-}
-wait_exit "$owner"
+cluster_left "$owner"
 # Once the other node has fetched h0's robots.txt (the hand-over's first
 # request there), it is told to leave too: the rest would only take time.
 i=0
@@ -60,7 +51,7 @@ until [ "$(robots)" -gt "$k" ]; do
 	i=$((i + 1))
 done
 eval "kill -TERM \$NODE_PID_$other"
-wait_exit "$other"
+cluster_left "$other"
 # Every request to a host asking for 12 s came at least 12 s after the
 # previous one ended (less 100 ms: the server stamps from its loop).
 sort -t "$(printf '\t')" -k3,3 -k1,1n requests.tsv | awk -F'\t' '

@@ -44,6 +44,21 @@ $(tail -200 "$TW_DIR/$1/logs/tern.log" 2>/dev/null | cut -c26- | uniq -c | tail 
 	[ "$_rc" -eq 0 ] || fail "node $1 exited $_rc: $(tail -5 "$TW_DIR/$1.out")"
 }
 
+# cluster_left NAME: waits (up to 30 s) for node NAME, told to leave by a
+# signal, to exit; fails on a sanitizer report. Its exit status is not
+# judged: a node given up while paused may be ending either way.
+cluster_left() {
+	eval "_p=\$NODE_PID_$1"
+	_i=0
+	while kill -0 "$_p" 2>/dev/null && ps -o stat= -p "$_p" | grep -qv Z; do
+		[ $_i -lt 300 ] || fail "$1 still running 30 s after it was told to leave"
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	grep -q Sanitizer "$TW_DIR/$1.out" && fail "$1: sanitizer report: $(grep -A5 Sanitizer "$TW_DIR/$1.out" | head -20)"
+	return 0
+}
+
 # cluster_requested: the page URLs the test web served (robots.txt aside),
 # one per request, sorted, into $TW_DIR/requested.txt; the manifest's
 # reachable pages into allowed.txt.
