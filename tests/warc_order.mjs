@@ -88,7 +88,11 @@ for (const file of files) {
 
 // crawl.log: timestamp status size URI hops via mime thread start+duration
 // digest source annotations.
-const lines = readFileSync(jobdir + "/logs/crawl.log", "latin1").split("\n").filter((l) => l !== "")
+// A kill may cut the last line short (stdio writes crawl.log in 64 KiB
+// pieces, not a line at a time); tern repairs that tail when the job is
+// opened again (job_log_repair), so a line without its newline is not one.
+const logText = readFileSync(jobdir + "/logs/crawl.log", "latin1");
+const lines = logText.slice(0, logText.lastIndexOf("\n") + 1).split("\n").filter((l) => l !== "")
 	.map((l) => l.split(/ +/)).filter((f) => f.length >= 10 && f[9] !== "-");
 check(lines.length > 0, "no crawl.log line with a digest");
 let j = 0, unmatched = 0;
