@@ -20,13 +20,8 @@ CLUSTER_ID=compact
 # loaded machine) does not leave the crawl to it alone.
 cluster_node n1 --set cluster.compact-kib=4
 cluster_node n2 --set cluster.compact-kib=4
-held() {
-	"$TERN" report "$1" cluster --json 2>/dev/null |
-		node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () => {
-			try { console.log(JSON.parse(s).this_node.partitions_held); } catch (e) { console.log(0); } })'
-}
 i=0
-until [ "$(held n1)" -gt 0 ] && [ "$(held n2)" -gt 0 ]; do
+until [ "$(cluster_held n1)" -gt 0 ] && [ "$(cluster_held n2)" -gt 0 ]; do
 	[ $i -lt 300 ] || fail "n1 and n2 held no partitions after 30 s: $(tail -3 n1.out n2.out)"
 	sleep 0.1
 	i=$((i + 1))

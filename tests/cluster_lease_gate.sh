@@ -23,21 +23,11 @@ CLUSTER_LEASE=4
 cluster_node n0 -s "$TW_DIR/seeds.txt" --set "crawl.user-agent=tern/test (node n0)"
 cluster_node n1 --set "crawl.user-agent=tern/test (node n1)"
 
-held() {
-	"$TERN" report "$1" cluster --json 2>/dev/null |
-		node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () => {
-			try { console.log(JSON.parse(s).this_node.partitions_held); } catch (e) { console.log(-1); } })'
-}
-i=0
-until [ "$(held n0)" = 8 ] && [ "$(held n1)" = 8 ]; do
-	[ $i -lt 300 ] || fail "the nodes did not hold 8 partitions each in 30 s (n0 $(held n0), n1 $(held n1))"
-	sleep 0.1
-	i=$((i + 1))
-done
+cluster_each_holds 8 n0 n1
 kill -STOP "$NODE_PID_n1"
 stop_ms=$(date +%s%3N)
-until [ "$(held n0)" = 16 ]; do
-	[ $(($(date +%s%3N) - stop_ms)) -lt 60000 ] || { kill -CONT "$NODE_PID_n1"; fail "n0 did not take n1's partitions in 60 s (it holds $(held n0))"; }
+until [ "$(cluster_held n0)" = 16 ]; do
+	[ $(($(date +%s%3N) - stop_ms)) -lt 60000 ] || { kill -CONT "$NODE_PID_n1"; fail "n0 did not take n1's partitions in 60 s (it holds $(cluster_held n0))"; }
 	sleep 0.1
 done
 kill -CONT "$NODE_PID_n1"

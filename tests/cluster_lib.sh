@@ -44,6 +44,26 @@ $(tail -200 "$TW_DIR/$1/logs/tern.log" 2>/dev/null | cut -c26- | uniq -c | tail 
 	[ "$_rc" -eq 0 ] || fail "node $1 exited $_rc: $(tail -5 "$TW_DIR/$1.out")"
 }
 
+# cluster_held NAME: how many partitions node NAME holds now (its cluster
+# report), or -1 when it cannot say (not yet running).
+cluster_held() {
+	"$TERN" report "$TW_DIR/$1" cluster --json 2>/dev/null |
+		node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () => {
+			try { console.log(JSON.parse(s).this_node.partitions_held); } catch (e) { console.log(-1); } })'
+}
+
+# cluster_each_holds N A B: waits (up to 30 s) until nodes A and B hold N
+# partitions each: joining nodes settle their shares only once the fetches
+# of what they give up have ended.
+cluster_each_holds() {
+	_i=0
+	until [ "$(cluster_held "$2")" = "$1" ] && [ "$(cluster_held "$3")" = "$1" ]; do
+		[ $_i -lt 300 ] || fail "the nodes did not hold $1 partitions each in 30 s ($2 $(cluster_held "$2"), $3 $(cluster_held "$3"))"
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+
 # cluster_left NAME: waits (up to 30 s) for node NAME, told to leave by a
 # signal, to exit; fails on a sanitizer report. Its exit status is not
 # judged: a node given up while paused may be ending either way.

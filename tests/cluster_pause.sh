@@ -32,24 +32,14 @@ done
 # claims all 16 while alone and hands half to n1, each only once its
 # fetches stopped (slower on a loaded machine), and a partition n1 never
 # held is not n0's to rebuild. Pause n1 once each node holds its 8.
-held() {
-	"$TERN" report "$1" cluster --json 2>/dev/null |
-		node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () => {
-			try { console.log(JSON.parse(s).this_node.partitions_held); } catch (e) { console.log(-1); } })'
-}
-i=0
-until [ "$(held n0)" = 8 ] && [ "$(held n1)" = 8 ]; do
-	[ $i -lt 300 ] || fail "the nodes did not hold 8 partitions each in 30 s (n0 $(held n0), n1 $(held n1))"
-	sleep 0.1
-	i=$((i + 1))
-done
+cluster_each_holds 8 n0 n1
 kill -STOP "$NODE_PID_n1"
 t0=$(date +%s)
 # Until n1's keys and heartbeat expired and n0 holds all 16: a partition is
 # held only once its log is replayed and its consumer exists. (Counting
 # "log replayed" lines missed a partition whose log was still empty.)
-until [ "$(held n0)" = 16 ]; do
-	[ $(($(date +%s) - t0)) -lt 60 ] || { kill -CONT "$NODE_PID_n1"; fail "n0 did not take n1's partitions in 60 s (it holds $(held n0)): $(tail -5 n0/logs/tern.log)"; }
+until [ "$(cluster_held n0)" = 16 ]; do
+	[ $(($(date +%s) - t0)) -lt 60 ] || { kill -CONT "$NODE_PID_n1"; fail "n0 did not take n1's partitions in 60 s (it holds $(cluster_held n0)): $(tail -5 n0/logs/tern.log)"; }
 	sleep 0.1
 done
 kill -CONT "$NODE_PID_n1"
