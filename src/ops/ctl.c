@@ -2,6 +2,7 @@
  * socket per command. The server always closes after its answer, so the
  * answer is read to end of file (capped) and split at its head. */
 #include "ops/ctl.h"
+#include "lib/nearest.h"
 #include "lib/xmalloc.h"
 
 #include <errno.h>
@@ -244,6 +245,14 @@ int ctl_run(int argc, char **argv)
 		if (state != NULL)
 			buf_appendf(&target, "&state=%s", state);
 	} else {
+		static const char *const cmds[] = {"status", "pause", "unpause", "stop",
+		    "checkpoint", "reconsider-retired", "set", "report", "metrics"};
+		const char *near = nearest_word(cmd, cmds, sizeof cmds / sizeof cmds[0]);
+		if (near != NULL) {
+			fprintf(stderr, "tern: ctl: unknown command '%s'; did you mean '%s'?\n",
+			    cmd, near);
+			return 2;
+		}
 		fprintf(stderr, "tern: ctl: unknown command '%s'\n", cmd);
 		fputs(ctl_usage, stderr);
 		return 2;
