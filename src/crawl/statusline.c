@@ -59,7 +59,8 @@ size_t statusline_format(const struct statusline_figures *f, size_t width, char 
 
 	if (cap == 0)
 		return 0;
-	snprintf(field[SL_PAGES], sizeof field[0], "%llu pages", (unsigned long long)f->pages);
+	snprintf(field[SL_PAGES], sizeof field[0], "%llu page%s", (unsigned long long)f->pages,
+	    f->pages == 1 ? "" : "s");
 	snprintf(field[SL_RATE], sizeof field[0], f->rate < 10 ? "%.1f/s" : "%.0f/s", f->rate);
 	snprintf(field[SL_QUEUED], sizeof field[0], "%llu queued", (unsigned long long)f->queued);
 	snprintf(field[SL_FAILED], sizeof field[0], "%llu failed", (unsigned long long)f->failures);

@@ -1131,6 +1131,10 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		pool->env.stats->pages++;
 		pool->env.stats->bytes += bytes;
 		pool->env.stats->status_class[status / 100 <= 5 ? status / 100 : 0]++;
+		/* An error answer is a page captured and a URI failed, as the
+		 * failures by cause count it (tern(1), FAILURES). */
+		if (status >= 400)
+			pool->env.stats->failures++;
 	} else {
 		pool->env.stats->failures++;
 		pool->env.stats->status_class[0]++;
