@@ -62,6 +62,8 @@
 #define CRAWL_FILL_BATCH 2048
 /* How long in-flight fetches may finish after a stop signal. */
 #define CRAWL_GRACE_MS 5000
+/* "1 page", "2 pages". */
+#define CRAWL_PLURAL(n) ((n) == 1 ? "" : "s")
 /* Servers whose robots verdicts are kept in memory. */
 #define CRAWL_HOSTS_CAPACITY 65536
 /* progress.log period. */
@@ -583,10 +585,11 @@ static void crawl_end(struct crawl *cr)
 		struct buf by = BUF_INIT;
 
 		failures_brief(&cr->stats, &by);
-		crawl_log_event(cr, "crawl %s%s%s: %llu pages, %llu failures%s%s%s",
+		crawl_log_event(cr, "crawl %s%s%s: %llu page%s, %llu failure%s%s%s%s",
 		    cr->stop_reason == NULL ? "finished" : "stopped", cr->stop_reason ? ": " : "",
 		    cr->stop_reason ? cr->stop_reason : "", (unsigned long long)cr->stats.pages,
-		    (unsigned long long)cr->stats.failures, by.len ? " (by cause: " : "",
+		    CRAWL_PLURAL(cr->stats.pages), (unsigned long long)cr->stats.failures,
+		    CRAWL_PLURAL(cr->stats.failures), by.len ? " (by cause: " : "",
 		    by.len ? by.data : "", by.len ? ")" : "");
 		buf_free(&by);
 	}
@@ -909,12 +912,23 @@ static void crawl_signal_cb(uv_signal_t *s, int signum)
 
 	cr->signals++;
 	if (cr->signals > 1) {
-		/* A second signal: leave now, keeping what is recorded. */
+		/* A second signal: leave now, keeping what is recorded, and say
+		 * so below the status line rather than over it. */
 		crawl_log_event(cr, "second signal %d: exiting at once", signum);
 		crawl_flush(cr);
 		frontier_close(cr->frontier);
+		fprintf(stderr,
+		    "%stern: second %s: exiting now, without the end reports; what was "
+		    "recorded is kept, and `tern resume %s` continues the crawl\n",
+		    cr->tty ? "\r\033[K" : "", signum == SIGINT ? "interrupt" : "signal",
+		    cr->jobdir);
 		_exit(0);
 	}
+	if (cr->tty && signum == SIGINT)
+		fprintf(stderr,
+		    "\r\033[Ktern: interrupted: stopping (in-flight fetches get %d s); a second "
+		    "Ctrl-C exits at once\n",
+		    CRAWL_GRACE_MS / 1000);
 	crawl_log_event(
 	    cr, "signal %d: stopping; in-flight fetches get %d ms", signum, CRAWL_GRACE_MS);
 	crawl_stop(cr, signum == SIGINT ? "interrupted" : "terminated", &why);
@@ -1086,15 +1100,42 @@ static void crawl_free(struct crawl *cr)
 	free(cr);
 }
 
+/* What continues a crawl that stopped before its end: at a limit of the
+ * job, a resume that raises it; otherwise a plain resume. A cluster node
+ * is continued as its crawl is (doc/cluster.md). */
+static void crawl_print_next(const struct crawl *cr)
+{
+	static const struct {
+		const char *reason;
+		enum config_key key;
+	} limits[] = {
+	    {"max-pages reached", CK_CRAWL_MAX_PAGES},
+	    {"max-bytes reached", CK_CRAWL_MAX_BYTES},
+	    {"max-time-seconds reached", CK_CRAWL_MAX_TIME_SECONDS},
+	};
+
+	if (cr->stop_reason == NULL || cr->node != NULL)
+		return;
+	for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
+		if (strcmp(cr->stop_reason, limits[i].reason) == 0) {
+			printf("tern: to crawl further: tern resume %s --set %s=%lld\n", cr->jobdir,
+			    config_name(limits[i].key),
+			    (long long)config_int(cr->cfg, limits[i].key) * 2);
+			return;
+		}
+	printf("tern: to continue: tern resume %s\n", cr->jobdir);
+}
+
 static void crawl_print_summary(const struct crawl *cr)
 {
 	double secs = (double)crawl_elapsed_ms(cr) / 1000.0;
 
-	printf("tern: crawl %s%s%s in %.1f s: %llu pages (%.1f pages/s), %llu failures; "
+	printf("tern: crawl %s%s%s in %.1f s: %llu page%s (%.1f pages/s), %llu failure%s; "
 	       "2xx %llu, 3xx %llu, 4xx %llu, 5xx %llu\n",
 	    cr->stop_reason ? "stopped" : "finished", cr->stop_reason ? ", " : "",
 	    cr->stop_reason ? cr->stop_reason : "", secs, (unsigned long long)cr->stats.pages,
-	    secs > 0 ? (double)cr->stats.pages / secs : 0.0, (unsigned long long)cr->stats.failures,
+	    CRAWL_PLURAL(cr->stats.pages), secs > 0 ? (double)cr->stats.pages / secs : 0.0,
+	    (unsigned long long)cr->stats.failures, CRAWL_PLURAL(cr->stats.failures),
 	    (unsigned long long)cr->stats.status_class[2],
 	    (unsigned long long)cr->stats.status_class[3],
 	    (unsigned long long)cr->stats.status_class[4],
@@ -1106,8 +1147,9 @@ static void crawl_print_summary(const struct crawl *cr)
 		    "the first failure of each host is said above and in %s/logs/tern.log\n",
 		    cr->jobdir);
 	if (cr->elapsed_before_ms > 0)
-		printf("tern: the job's totals over every run; this run: %llu pages in %.1f s\n",
+		printf("tern: the job's totals over every run; this run: %llu page%s in %.1f s\n",
 		    (unsigned long long)(cr->stats.pages - cr->pages_at_start),
+		    CRAWL_PLURAL(cr->stats.pages - cr->pages_at_start),
 		    (double)(clock_wall_ms() - cr->start_ms) / 1000.0);
 	/* URIs left where only the operator can release them (doc/formats.md, "When a crawl ends"). */
 	if (cr->frontier != NULL) {
@@ -1127,6 +1169,7 @@ static void crawl_print_summary(const struct crawl *cr)
 	printf(
 	    "tern: crawl.log %s/logs/crawl.log\ntern: WARCs    %s/warcs/\ntern: reports  %s/reports/\n",
 	    cr->jobdir, cr->jobdir, cr->jobdir);
+	crawl_print_next(cr);
 }
 
 /* The loop, the resolver and the fetch engine: made from the settings
@@ -1191,17 +1234,18 @@ static int crawl_open_totals(struct crawl *cr, const struct crawl_opts *o)
 	    fc.ineligible_uris == 0) {
 		time_t sec = (time_t)(cr->finished_ms / 1000);
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", gmtime(&sec));
-		printf("tern: %s: this crawl finished at %s with %llu pages and %llu failures; "
+		printf("tern: %s: this crawl finished at %s with %llu page%s and %llu failure%s; "
 		       "nothing to resume (reports in %s/reports/)\n",
 		    cr->jobdir, when, (unsigned long long)cr->stats.pages,
-		    (unsigned long long)cr->stats.failures, cr->jobdir);
+		    CRAWL_PLURAL(cr->stats.pages), (unsigned long long)cr->stats.failures,
+		    CRAWL_PLURAL(cr->stats.failures), cr->jobdir);
 	} else if ((limit = crawl_limit_reached(cr)) != NULL) {
-		printf(
-		    "tern: %s: this crawl is at a limit of the job (%s: %llu pages, %llu bytes, "
-		    "%.0f s); nothing to resume: raise the limit in %s/tern.conf to crawl further\n",
+		printf("tern: %s: this crawl is at a limit of the job (%s: %llu pages, %llu bytes, "
+		       "%.0f s); nothing to resume: raise the limit to crawl further "
+		       "(tern resume %s --set crawl.%.*s=...)\n",
 		    cr->jobdir, limit, (unsigned long long)cr->stats.pages,
 		    (unsigned long long)cr->stats.bytes, (double)cr->elapsed_before_ms / 1000.0,
-		    cr->jobdir);
+		    cr->jobdir, (int)strcspn(limit, " "), limit);
 	} else {
 		return 0;
 	}

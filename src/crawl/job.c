@@ -92,7 +92,6 @@ int job_create(const char *dir, const struct config *cfg, char **err)
 	char *foreign;
 	char *path;
 	struct stat st;
-	struct buf text = BUF_INIT;
 
 	path = xasprintf("%s/state/frontier", dir);
 	if (stat(path, &st) == 0) {
@@ -122,17 +121,23 @@ int job_create(const char *dir, const struct config *cfg, char **err)
 		}
 		free(path);
 	}
-	path = xasprintf("%s/tern.conf", dir);
+	return job_config_save(dir, cfg, err);
+}
+
+int job_config_save(const char *dir, const struct config *cfg, char **err)
+{
+	char *path = xasprintf("%s/tern.conf", dir);
+	struct buf text = BUF_INIT;
+	int rc = 0;
+
 	config_format(cfg, &text);
 	if (job_write_file(path, text.data, text.len) < 0) {
 		*err = xasprintf("%s: %s", path, strerror(errno));
-		buf_free(&text);
-		free(path);
-		return -1;
+		rc = -1;
 	}
 	buf_free(&text);
 	free(path);
-	return 0;
+	return rc;
 }
 
 int job_config_load(struct config *cfg, const char *path, char **err)

@@ -21,6 +21,9 @@ int job_check_resumable(const char *dir, char **err);
 /* Reads a configuration file (a job's tern.conf, or crawl -c FILE) over
  * cfg's current values; errors name the file and line. */
 int job_config_load(struct config *cfg, const char *path, char **err);
+/* Writes the effective configuration as JOBDIR/tern.conf (a new job, a
+ * setting changed mid-crawl or on resume), replacing the file whole. */
+int job_config_save(const char *dir, const struct config *cfg, char **err);
 /* Writes a whole file through a temporary name and a rename; -1 with errno
  * on failure. */
 int job_write_file(const char *path, const char *data, size_t len);

@@ -312,14 +312,12 @@ static int crawlctl_value_text(json_t *v, struct buf *out)
 /* Rewrites JOBDIR/tern.conf so that a resume runs with the new settings. */
 static void crawlctl_save_config(struct crawl *cr)
 {
-	char *path = xasprintf("%s/tern.conf", crawl_jobdir(cr));
-	struct buf text = BUF_INIT;
+	char *err = NULL;
 
-	config_format(crawl_config(cr), &text);
-	if (job_write_file(path, text.data, text.len) < 0)
-		crawl_log_event(cr, "could not rewrite %s after a settings change", path);
-	buf_free(&text);
-	free(path);
+	if (job_config_save(crawl_jobdir(cr), crawl_config(cr), &err) < 0) {
+		crawl_log_event(cr, "could not rewrite tern.conf after a settings change: %s", err);
+		free(err);
+	}
 }
 
 /* A form body (section.key=value&...) as the JSON object of its pairs,
@@ -342,6 +340,23 @@ static json_t *crawlctl_form(const struct ctlreq *req)
 	buf_free(&n);
 	buf_free(&v);
 	return j;
+}
+
+/* -1 with the reason when key is one a job keeps for its life
+ * (config_key_for_job) and scratch gives it another value than the crawl's. */
+static int crawlctl_for_job(
+    struct crawl *cr, const struct config *scratch, const char *key, char **err)
+{
+	const char *why = config_key_for_job(key);
+	int k = config_find(key);
+
+	if (why == NULL || k < 0 ||
+	    strcmp(config_text(scratch, k), config_text(crawl_config(cr), k)) == 0)
+		return 0;
+	*err = xasprintf("%s cannot change for a job (%s): it stays %s; a new job (tern crawl) "
+			 "can use another value",
+	    key, why, config_text(crawl_config(cr), k));
+	return -1;
 }
 
 /* Applies the settings object j (taken), or says why not. A cluster node
@@ -381,6 +396,8 @@ static void crawlctl_settings_apply(
 				err = xasprintf("%s: expected a string, number or boolean", key);
 			} else if (config_set(
 				       pass == 0 ? scratch : crawl_config(cr), a.data, &err) == 0) {
+				if (pass == 0 && crawlctl_for_job(cr, scratch, key, &err) < 0)
+					break;
 				if (pass == 1) {
 					json_object_set_new(applied, key,
 					    json_string(
