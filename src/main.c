@@ -77,8 +77,9 @@ static int main_load_config(struct config *cfg, const char *file, char **sets, s
 
 /* Each command's --help: its usage, then every option on one line, as
  * tern(1) lists them under OPTIONS (tests/help.sh compares the two). */
-static const char main_fetch_help[] =
-    "usage: tern fetch [--set KEY=VALUE]... URL\n"
+#define MAIN_FETCH_USAGE "usage: tern fetch [--set KEY=VALUE]... URL\n"
+static const char main_fetch_usage[] = MAIN_FETCH_USAGE;
+static const char main_fetch_help[] = MAIN_FETCH_USAGE
     "One fetch through the real engine: status, headers, timings and sizes.\n"
     "\n"
     "  --set KEY=VALUE      set a configuration key (section.key=value); repeatable\n"
@@ -107,12 +108,13 @@ static int main_fetch(int argc, char **argv)
 			free(sets);
 			return 0;
 		default:
+			fputs(main_fetch_usage, stderr);
 			free(sets);
 			return 2;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: tern fetch [--set KEY=VALUE]... URL\n");
+		fputs(main_fetch_usage, stderr);
 		free(sets);
 		return 2;
 	}
@@ -234,6 +236,7 @@ static int main_crawl(int argc, char **argv)
 			free(id);
 			return 0;
 		default:
+			fputs(main_crawl_usage, stderr);
 			free(sets);
 			free(url);
 			free(id);
@@ -279,7 +282,8 @@ static int main_crawl(int argc, char **argv)
 		 * the others'. */
 		if (seedfile == NULL && optind == argc &&
 		    config_str(cfg, CK_CLUSTER_URL)[0] == '\0') {
-			fprintf(stderr, "tern: crawl: no seeds: give URLs or -s SEEDFILE\n");
+			fprintf(stderr, "tern: crawl: no seeds: give URLs or -s SEEDFILE\n%s",
+			    main_crawl_usage);
 			rc = 2;
 		} else {
 			struct crawl_opts o;
@@ -356,6 +360,7 @@ static int main_resume(int argc, char **argv)
 			free(sets);
 			return 0;
 		default:
+			fputs(main_resume_usage, stderr);
 			free(sets);
 			return 2;
 		}
@@ -391,8 +396,8 @@ static int main_resume(int argc, char **argv)
 	 * then -c FILE and --set over it, kept there for the rest of the job. */
 	cfg = config_new();
 	conf = xasprintf("%s/tern.conf", argv[optind]);
-	if (job_check_resumable(argv[optind], &err) < 0) {
-		fprintf(stderr, "tern: %s\n", err);
+	if (job_check_dir(argv[optind], &err) < 0 || job_check_resumable(argv[optind], &err) < 0) {
+		fprintf(stderr, "tern: resume: %s\n", err);
 		rc = 2;
 		goto out;
 	}
@@ -475,6 +480,11 @@ static int main_warc_index(int argc, char **argv)
 	}
 	if (argc != 2 || argv[1][0] == '-') {
 		fprintf(stderr, "usage: tern warc-index JOBDIR\n");
+		return 2;
+	}
+	if (job_check_dir(argv[1], &err) < 0) {
+		fprintf(stderr, "tern: warc-index: %s\n", err);
+		free(err);
 		return 2;
 	}
 	if (warcindex_run(argv[1], stdout, stderr, &err) < 0) {

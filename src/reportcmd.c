@@ -223,6 +223,11 @@ int reportcmd_run(int argc, char **argv)
 		    near != NULL ? "'?" : "", reportcmd_usage);
 		return 2;
 	}
+	if (job_check_dir(jobdir, &err) < 0) {
+		fprintf(stderr, "tern: report: %s\n", err);
+		free(err);
+		return 2;
+	}
 	buf_appendf(&target, "/report/%s?format=%s", what, json ? "json" : "text");
 	if (state != NULL)
 		buf_appendf(&target, "&state=%s", state);

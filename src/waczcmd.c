@@ -4,6 +4,7 @@
 
 #include "waczcmd.h"
 #include "archive/wacz.h"
+#include "crawl/job.h"
 #include "crawl/extract.h"
 #include "lib/buf.h"
 #include "lib/xmalloc.h"
@@ -100,6 +101,7 @@ int waczcmd_run(int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	const char *out = NULL;
+	char *err = NULL;
 	int ch;
 
 	optind = 1;
@@ -118,6 +120,11 @@ int waczcmd_run(int argc, char **argv)
 	}
 	if (optind != argc - 1) {
 		fputs(waczcmd_usage, stderr);
+		return 2;
+	}
+	if (job_check_dir(argv[optind], &err) < 0) {
+		fprintf(stderr, "tern: wacz: %s\n", err);
+		free(err);
 		return 2;
 	}
 	return waczcmd_package(argv[optind], out);

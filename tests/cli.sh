@@ -52,6 +52,31 @@ printf '[override "com,"]\nfetch.tls-verify = false\n' > "$t/ovr.conf"
 check "file: global key in override" 2 "ovr.conf:2: fetch.tls-verify: not a per-URI" -- "$TERN" crawl -c "$t/ovr.conf" -j "$t/job5" http://x.test/
 check "file: missing" 2 "nope.conf: No such file" -- "$TERN" crawl -c "$t/nope.conf" -j "$t/job6" http://x.test/
 
+# One message shape and one exit status per kind of mistake, whatever the
+# command (tern(1), EXIT STATUS): no arguments or an unknown option give the
+# command's usage line and 2; a file, a missing, an empty or a foreign
+# directory where a JOBDIR goes give "tern: COMMAND: ..." and 2.
+: >"$t/afile"
+mkdir "$t/empty" "$t/foreign"
+echo notes >"$t/foreign/notes.txt"
+for cmd in crawl resume report ctl console wacz warc-index precedence-load fetch; do
+	check "$cmd: no arguments" 2 "usage: tern $cmd" -- "$TERN" $cmd
+	check "$cmd: an unknown option" 2 "usage: tern $cmd" -- "$TERN" $cmd --bogus x
+done
+for cmd in resume report ctl console wacz warc-index precedence-load; do
+	case $cmd in
+	ctl) args=status pre= ;;
+	precedence-load) args= pre="$t/afile" ;;
+	*) args= pre= ;;
+	esac
+	check "$cmd: a file for JOBDIR" 2 "^tern: $cmd: $t/afile is not a directory" -- "$TERN" $cmd $pre "$t/afile" $args
+	check "$cmd: a missing JOBDIR" 2 "^tern: $cmd: $t/nowhere: No such file or directory" -- "$TERN" $cmd $pre "$t/nowhere" $args
+	check "$cmd: an empty JOBDIR" 2 "^tern: $cmd: $t/empty is not a tern job directory" -- "$TERN" $cmd $pre "$t/empty" $args
+	check "$cmd: a foreign JOBDIR" 2 "^tern: $cmd: $t/foreign is not a tern job directory" -- "$TERN" $cmd $pre "$t/foreign" $args
+done
+check "crawl: a file for -j" 2 "$t/afile is not a directory" -- "$TERN" crawl -j "$t/afile" http://x.test/
+check "crawl: a foreign -j" 2 "is not a tern job directory" -- "$TERN" crawl -j "$t/foreign" http://x.test/
+
 if [ "$fails" -ne 0 ]; then
 	echo "$fails failed"
 	exit 1

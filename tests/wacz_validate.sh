@@ -171,7 +171,10 @@ mkdir -p empty/warcs
 "$TERN" wacz empty >bad.out 2>&1
 [ $? -eq 1 ] && grep -q "no WARC file" bad.out || fail "empty job: $(cat bad.out)"
 "$TERN" wacz "$TW_DIR/nowhere" >bad.out 2>&1
-[ $? -eq 1 ] && grep -q "not a job directory" bad.out || fail "missing job: $(cat bad.out)"
+[ $? -eq 2 ] && grep -q "nowhere: No such file or directory" bad.out || fail "missing job: $(cat bad.out)"
+mkdir notjob
+"$TERN" wacz notjob >bad.out 2>&1
+[ $? -eq 2 ] && grep -q "notjob is not a tern job directory" bad.out || fail "not a job: $(cat bad.out)"
 "$TERN" wacz >bad.out 2>&1
 [ $? -eq 2 ] || fail "no JOBDIR: $(cat bad.out)"
 printf 'not a WARC\n' | gzip >empty/warcs/bad.warc.gz

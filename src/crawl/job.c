@@ -93,6 +93,11 @@ int job_create(const char *dir, const struct config *cfg, char **err)
 	char *path;
 	struct stat st;
 
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		*err = xasprintf(
+		    "%s is not a directory: choose a new or empty directory for the job", dir);
+		return -1;
+	}
 	path = xasprintf("%s/state/frontier", dir);
 	if (stat(path, &st) == 0) {
 		*err = xasprintf(
@@ -164,6 +169,38 @@ int job_config_load(struct config *cfg, const char *path, char **err)
 	rc = config_load_text(cfg, text.data, text.len, path, err);
 	buf_free(&text);
 	return rc;
+}
+
+int job_check_dir(const char *dir, char **err)
+{
+	struct stat st;
+	char *conf, *workers, *warcs;
+	int is;
+
+	if (stat(dir, &st) != 0) {
+		*err = xasprintf("%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		*err = xasprintf(
+		    "%s is not a directory: name a job directory (tern(1), JOB DIRECTORY)", dir);
+		return -1;
+	}
+	/* A job's WARCs alone (copied, or written by another tool) are enough
+	 * for the commands that read only them. */
+	conf = xasprintf("%s/tern.conf", dir);
+	workers = xasprintf("%s/workers.json", dir);
+	warcs = xasprintf("%s/warcs", dir);
+	is = stat(conf, &st) == 0 || stat(workers, &st) == 0 || stat(warcs, &st) == 0;
+	free(conf);
+	free(workers);
+	free(warcs);
+	if (!is) {
+		*err = xasprintf(
+		    "%s is not a tern job directory: it has no tern.conf and no warcs/", dir);
+		return -1;
+	}
+	return 0;
 }
 
 int job_check_resumable(const char *dir, char **err)

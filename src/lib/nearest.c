@@ -28,7 +28,8 @@ size_t nearest_distance(const char *a, const char *b)
 		       *prev2 = d + ((i + 1) % 3) * cols;
 		cur[0] = i;
 		for (size_t j = 1; j <= lb; j++) {
-			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			int ca = tolower((unsigned char)a[i - 1]),
+			    cb = tolower((unsigned char)b[j - 1]);
 			size_t cost = ca != cb, v = prev[j] + 1;
 			if (cur[j - 1] + 1 < v)
 				v = cur[j - 1] + 1;
@@ -51,7 +52,7 @@ static int nearest_suffix(const char *w, const char *word)
 	size_t lw = strlen(w), l = strlen(word);
 
 	return l > 0 && lw > l && strcasecmp(w + lw - l, word) == 0 &&
-	       (w[lw - l - 1] == '.' || w[lw - l - 1] == '-');
+	    (w[lw - l - 1] == '.' || w[lw - l - 1] == '-');
 }
 
 const char *nearest_word(const char *word, const char *const *words, size_t n)

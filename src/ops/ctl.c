@@ -2,6 +2,7 @@
  * socket per command. The server always closes after its answer, so the
  * answer is read to end of file (capped) and split at its head. */
 #include "ops/ctl.h"
+#include "crawl/job.h"
 #include "lib/nearest.h"
 #include "lib/xmalloc.h"
 
@@ -208,6 +209,10 @@ int ctl_run(int argc, char **argv)
 	}
 	jobdir = argv[1];
 	cmd = argv[2];
+	if (jobdir[0] == '-') {
+		fputs(ctl_usage, stderr);
+		return 2;
+	}
 	if (strcmp(cmd, "pause") == 0 || strcmp(cmd, "unpause") == 0 || strcmp(cmd, "stop") == 0 ||
 	    strcmp(cmd, "checkpoint") == 0 || strcmp(cmd, "reconsider-retired") == 0) {
 		if (argc != 3) {
@@ -255,6 +260,13 @@ int ctl_run(int argc, char **argv)
 		}
 		fprintf(stderr, "tern: ctl: unknown command '%s'\n", cmd);
 		fputs(ctl_usage, stderr);
+		return 2;
+	}
+	if (job_check_dir(jobdir, &err) < 0) {
+		fprintf(stderr, "tern: ctl: %s\n", err);
+		free(err);
+		free(payload);
+		buf_free(&target);
 		return 2;
 	}
 	rc = ctl_request(jobdir, method, target.data, payload, &status, &body, &err);

@@ -46,7 +46,7 @@ static void test_nearest_word(void **state)
 	    {"crawl.max-page", keys, 6, "crawl.max-pages"},
 	    {"crawl.maxpages", keys, 6, "crawl.max-pages"},
 	    {"politeness.min-delay", keys, 6, "politeness.min-delay-ms"}, /* a prefix */
-	    {"min-delay-ms", keys, 6, "politeness.min-delay-ms"},	       /* no section */
+	    {"min-delay-ms", keys, 6, "politeness.min-delay-ms"},	  /* no section */
 	    {"crawl.skope", keys, 6, "crawl.scope"},
 	    {"crawl.zzzzzzzz", keys, 6, NULL},
 	    {"resum", cmds, 9, "resume"},
