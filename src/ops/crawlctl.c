@@ -390,19 +390,18 @@ static void crawlctl_settings_apply(
 		json_object_foreach(j, key, v)
 		{
 			buf_reset(&a);
-			buf_appends(&a, key);
-			buf_appendc(&a, '=');
 			if (crawlctl_value_text(v, &a) < 0) {
 				err = xasprintf("%s: expected a string, number or boolean", key);
-			} else if (config_set(
-				       pass == 0 ? scratch : crawl_config(cr), a.data, &err) == 0) {
+			} else if (config_set_key(pass == 0 ? scratch : crawl_config(cr), key,
+				       a.data != NULL ? a.data : "", "setting", &err) == 0) {
 				if (pass == 0 && crawlctl_for_job(cr, scratch, key, &err) < 0)
 					break;
 				if (pass == 1) {
 					json_object_set_new(applied, key,
 					    json_string(
 						config_key_at_start(key) ? "on resume" : "now"));
-					crawl_log_event(cr, "setting changed: %s", a.data);
+					crawl_log_event(cr, "setting changed: %s=%s", key,
+					    a.data != NULL ? a.data : "");
 				}
 				continue;
 			}

@@ -160,7 +160,12 @@ static int ctl_print(int status, const struct buf *body)
 	{
 		json_t *j = json_loadb(body->data, body->len, 0, NULL);
 		const char *msg = j != NULL ? json_string_value(json_object_get(j, "error")) : NULL;
-		fprintf(stderr, "tern: ctl: %d: %s\n", status, msg != NULL ? msg : body->data);
+		/* The crawl's own words; the HTTP status only when it said none. */
+		if (msg != NULL)
+			fprintf(stderr, "tern: ctl: %s\n", msg);
+		else
+			fprintf(stderr, "tern: ctl: the crawl answered %d: %.*s\n", status,
+			    (int)body->len, body->data != NULL ? body->data : "");
 		json_decref(j);
 	}
 	return status == 501 || status == 409 ? 1 : 2;
