@@ -62,6 +62,8 @@
 #define CRAWL_FILL_BATCH 2048
 /* How long in-flight fetches may finish after a stop signal. */
 #define CRAWL_GRACE_MS 5000
+/* A wait for the next fetch said on the status line and in ctl status. */
+#define CRAWL_NEXT_SAY_MS 10000
 /* "1 page", "2 pages". */
 #define CRAWL_PLURAL(n) ((n) == 1 ? "" : "s")
 /* Servers whose robots verdicts are kept in memory. */
@@ -81,6 +83,7 @@ struct crawl {
 	struct visit_pool *visits;   /* every visit in progress */
 	struct failures *failures;   /* first failures said, counts by cause */
 	int all_failed;		     /* ended with every seed failed (exit 1) */
+	uint64_t next_wake_ms;	     /* the frontier's next wake when it had nothing */
 	struct dns *dns;
 	struct fetcher *fetcher;
 	struct warc_writer *warc;
@@ -413,6 +416,18 @@ static void crawl_fill(struct crawl *cr)
 		uv_idle_stop(&cr->idle);
 	if (wake != UINT64_MAX && cr->state == CRAWL_RUNNING)
 		uv_timer_start(&cr->wake, crawl_wake_cb, wake > now ? wake - now : 0, 0);
+	cr->next_wake_ms = budget > 0 ? wake : UINT64_MAX;
+}
+
+/* With nothing in flight and a fetch far off (a retry waiting out
+ * frontier.retry-delay-seconds, a long Crawl-delay), the seconds until it;
+ * else 0. Short politeness waits are not worth a word. */
+static double crawl_next_wait_s(const struct crawl *cr, uint64_t now)
+{
+	if (cr->state != CRAWL_RUNNING || visit_in_flight(cr->visits) > 0 ||
+	    cr->next_wake_ms == UINT64_MAX || cr->next_wake_ms < now + CRAWL_NEXT_SAY_MS)
+		return 0;
+	return (double)(cr->next_wake_ms - now) / 1000.0;
 }
 
 json_t *crawl_stats_json(struct crawl *cr)
@@ -442,6 +457,11 @@ json_t *crawl_stats_json(struct crawl *cr)
 	    "peak_rss_kb", (json_int_t)crawl_rss_kb());
 	if (j != NULL)
 		json_object_set_new(j, "failures_by_cause", failures_json(&cr->stats));
+	{
+		double wait = crawl_next_wait_s(cr, clock_wall_ms());
+		if (j != NULL && wait > 0)
+			json_object_set_new(j, "next_fetch_in_seconds", json_real(wait));
+	}
 	/* A cluster node's hand-off figures (messages and bytes per page). */
 	if (j != NULL && cr->node != NULL)
 		json_object_set_new(j, "cluster", clusternode_stats_json(cr->node));
@@ -496,6 +516,7 @@ static void crawl_status_line(struct crawl *cr, const struct frontier_counts *fc
 	statusline_rate_get(cr->rate, &sf.rate, &bytes_s);
 	sf.mb_rate = bytes_s / 1e6;
 	sf.elapsed_s = (double)crawl_elapsed_ms(cr) / 1000.0;
+	sf.next_s = crawl_next_wait_s(cr, now);
 	sf.eta_s = final
 	    ? -1
 	    : statusline_eta(cr->stats.pages, (uint64_t)config_int(cr->cfg, CK_CRAWL_MAX_PAGES),
@@ -1632,4 +1653,5 @@ void crawl_status(const struct crawl *cr, struct crawl_status *st)
 	st->checkpoints = cr->checkpoints;
 	st->checkpoint_total_us = cr->checkpoint_total_us;
 	st->checkpoint_last_us = cr->checkpoint_us;
+	st->next_fetch_s = crawl_next_wait_s(cr, clock_wall_ms());
 }

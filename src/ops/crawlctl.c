@@ -90,14 +90,19 @@ static void crawlctl_status(struct crawl *cr, struct ctlserver_reply *r)
 	struct crawl_status cs;
 	const struct crawl_stats *st = crawl_stats(cr);
 
+	json_t *j;
+
 	crawl_status(cr, &cs);
 	frontier_counts(crawl_frontier(cr), &fc);
-	crawlctl_json(r,
-	    json_pack("{s:s, s:s?, s:b, s:I, s:I, s:I, s:o, s:i, s:f, s:o}", "state",
-		crawl_state_name(cs.state), "reason", cs.reason, "at_finish", cs.at_finish, "pages",
-		(json_int_t)st->pages, "bytes", (json_int_t)st->bytes, "failures",
-		(json_int_t)st->failures, "failures_by_cause", failures_json(st), "in_flight",
-		cs.in_flight, "seconds", cs.seconds, "frontier", counts_json(&fc)));
+	j = json_pack("{s:s, s:s?, s:b, s:I, s:I, s:I, s:o, s:i, s:f, s:o}", "state",
+	    crawl_state_name(cs.state), "reason", cs.reason, "at_finish", cs.at_finish, "pages",
+	    (json_int_t)st->pages, "bytes", (json_int_t)st->bytes, "failures",
+	    (json_int_t)st->failures, "failures_by_cause", failures_json(st), "in_flight",
+	    cs.in_flight, "seconds", cs.seconds, "frontier", counts_json(&fc));
+	/* Only retries left: when the next one is (tern(1), STATUS LINE). */
+	if (j != NULL && cs.next_fetch_s > 0)
+		json_object_set_new(j, "next_fetch_in_seconds", json_real(cs.next_fetch_s));
+	crawlctl_json(r, j);
 }
 
 static void crawlctl_metrics(struct crawlctl *cc, struct ctlserver_reply *r)
