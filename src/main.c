@@ -30,9 +30,10 @@ static const char main_usage[] =
     "         [URL]...        crawl from seeds into a new job directory (--local: a\n"
     "                         site of your own, without politeness delays)\n"
     "         [--cluster URL --crawl-id NAME] [--workers N]\n"
-    "                         share one crawl with other nodes over NATS JetStream, or\n"
-    "                         run N local processes sharing it (doc/cluster.md)\n"
-    "  resume JOBDIR [--checkpoint NAME|latest] [-c FILE] [--set KEY=VALUE]...\n"
+    "                         share one crawl with other nodes over NATS JetStream,\n"
+    "                         or run N local processes sharing it (doc/cluster.md)\n"
+    "  resume JOBDIR [--checkpoint NAME|latest] [-c FILE] [--local]\n"
+    "         [--set KEY=VALUE]...\n"
     "                         continue a job (no --checkpoint: from the live state),\n"
     "                         with settings changed for it and the rest of the job\n"
     "  report JOBDIR [frontier|queues|hosts|stats|revisits|cluster] [--json]\n"
@@ -43,12 +44,15 @@ static const char main_usage[] =
     "  precedence-load FILE JOBDIR\n"
     "                         import lines \"URI PRECEDENCE\" for the preloaded policy\n"
     "  fetch  [--set KEY=VALUE]... URL\n"
-    "                         one fetch through the real engine: status, headers, timings\n"
+    "                         one fetch through the real engine: status, headers,\n"
+    "                         timings\n"
     "  warc-index JOBDIR      CDXJ index of the job's WARCs\n"
     "  wacz   JOBDIR [-o FILE.wacz]\n"
-    "                         the job as one WACZ package: WARCs, index, pages (ReplayWeb.page)\n"
+    "                         the job as one WACZ package: WARCs, index, pages\n"
+    "                         (ReplayWeb.page)\n"
     "  console JOBDIR [--listen ADDR:PORT]\n"
-    "                         the operator web console: prints its URL (with its token)\n"
+    "                         the operator web console: prints its URL (with its\n"
+    "                         token)\n"
     "  --version | --help\n"
     "\n"
     "`tern COMMAND --help` lists a command's options. Configuration keys are\n"
@@ -145,13 +149,15 @@ static const char main_crawl_help[] =
     "  -h, --help           this help\n";
 
 static const char main_resume_usage[] =
-    "usage: tern resume JOBDIR [--checkpoint NAME|latest] [-c FILE] [--set KEY=VALUE]...\n";
+    "usage: tern resume JOBDIR [--checkpoint NAME|latest] [-c FILE] [--local]\n"
+    "                   [--set KEY=VALUE]...\n";
 
 static const char main_resume_help[] =
     "Continue a job from its live state, or from one of its checkpoints.\n"
     "\n"
     "  --checkpoint NAME    restore checkpoint NAME (or the latest) first\n"
     "  -c FILE              read settings from FILE over the job's tern.conf\n"
+    "  --local              a site of your own: no politeness delays from now on\n"
     "  --set KEY=VALUE      change a configuration key (section.key=value) for the\n"
     "                       rest of the job, in JOBDIR/tern.conf; repeatable\n"
     "  -h, --help           this help\n";
@@ -332,17 +338,22 @@ static int main_resume(int argc, char **argv)
 	static const struct option opts[] = {
 	    {"checkpoint", required_argument, NULL, 'C'},
 	    {"set", required_argument, NULL, 'S'},
+	    {"local", no_argument, NULL, 'L'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
 	const char *checkpoint = NULL, *file = NULL;
-	char **sets = xcalloc((size_t)argc + 1, sizeof *sets);
-	size_t nsets = 0;
+	size_t nsets = 0, nlocal = 0;
+	char **sets;
 	struct crawl_opts o;
 	struct config *cfg = NULL, *was = NULL;
 	char *conf = NULL, *err = NULL;
 	int ch, rc;
 
+	/* --local's settings come first, so that any --set overrides them. */
+	while (crawlcmd_local_sets[nlocal] != NULL)
+		nlocal++;
+	sets = xcalloc((size_t)argc + 1 + nlocal, sizeof *sets);
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
 		switch (ch) {
@@ -351,6 +362,14 @@ static int main_resume(int argc, char **argv)
 			break;
 		case 'c':
 			file = optarg;
+			break;
+		case 'L':
+			if (nsets > 0 && sets[0] == crawlcmd_local_sets[0])
+				break;
+			memmove(sets + nlocal, sets, nsets * sizeof *sets);
+			for (size_t i = 0; i < nlocal; i++)
+				sets[i] = (char *)crawlcmd_local_sets[i];
+			nsets += nlocal;
 			break;
 		case 'S':
 			sets[nsets++] = optarg;

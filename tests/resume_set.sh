@@ -56,17 +56,24 @@ printf '[crawl]\nmax-pages = 60\n' >more.conf
 grep -q '^max-pages = 60$' "$job/tern.conf" || fail "tern.conf lacks -c FILE's limit"
 grep -q '^dns.servers\|^servers = ' "$job/tern.conf" || fail "-c FILE lost the job's other settings"
 
-# Interrupted: the plain resume command.
-"$TERN" resume "$job" --set crawl.max-pages=0 --set politeness.min-delay-ms=400 --set politeness.max-delay-ms=1000 >out7.txt 2>&1 &
+# Interrupted: the plain resume command. Slowed by politeness on loopback
+# addresses only, the crawl suggests --local after 20 s; a resume with it
+# takes --local's settings and finishes.
+"$TERN" resume "$job" --set crawl.max-pages=0 --set politeness.min-delay-ms=1000 \
+	--set politeness.max-delay-ms=2000 --set politeness.delay-factor=1 >out7.txt 2>&1 &
 pid=$!
 i=0
-while ! grep -q "^tern: job " out7.txt; do
-	[ $i -lt 200 ] || fail "the resumed crawl did not start: $(cat out7.txt)"
-	sleep 0.05
+while ! grep -q "stop (Ctrl-C) and \`tern resume $job --local\` crawls it as fast as it answers" out7.txt; do
+	kill -0 $pid 2>/dev/null || fail "the slow crawl ended without suggesting --local: $(cat out7.txt)"
+	[ $i -lt 600 ] || fail "no --local suggestion after 60 s: $(cat out7.txt)"
+	sleep 0.1
 	i=$((i + 1))
 done
-sleep 1
 kill -INT $pid
 wait $pid || fail "the interrupted crawl exited $?: $(cat out7.txt)"
 grep -q "^tern: to continue: tern resume $job\$" out7.txt || fail "an interrupted crawl does not say how to continue: $(tail -5 out7.txt)"
+"$TERN" resume "$job" --local >out8.txt 2>&1 || fail "resume --local exited $?: $(cat out8.txt)"
+grep -q '^min-delay-ms = 0$' "$job/tern.conf" || fail "resume --local did not keep --local's settings"
+grep -q "^tern: crawl finished" out8.txt || fail "resume --local did not finish: $(tail -3 out8.txt)"
+grep -q -- "--local" out8.txt && fail "a --local crawl suggested --local"
 pass

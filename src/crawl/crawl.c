@@ -62,6 +62,8 @@
 #define CRAWL_FILL_BATCH 2048
 /* How long in-flight fetches may finish after a stop signal. */
 #define CRAWL_GRACE_MS 5000
+/* How long a slow local crawl runs before --local is suggested. */
+#define CRAWL_SUGGEST_LOCAL_MS 20000
 /* A wait for the next fetch said on the status line and in ctl status. */
 #define CRAWL_NEXT_SAY_MS 10000
 /* "1 page", "2 pages". */
@@ -84,6 +86,7 @@ struct crawl {
 	struct failures *failures;   /* first failures said, counts by cause */
 	int all_failed;		     /* ended with every seed failed (exit 1) */
 	uint64_t next_wake_ms;	     /* the frontier's next wake when it had nothing */
+	int said_local;		     /* --local suggested (crawl_suggest_local) */
 	struct dns *dns;
 	struct fetcher *fetcher;
 	struct warc_writer *warc;
@@ -830,6 +833,24 @@ static int crawl_visit_may_send(void *ctx, const char *uri)
 	return clusternode_may_send(cr->node, uri);
 }
 
+/* Once, a while into a crawl whose every address so far was on this
+ * machine or a private network and that politeness slows: a site of the
+ * operator's own, which --local crawls as fast as it answers. */
+static void crawl_suggest_local(struct crawl *cr)
+{
+	if (cr->said_local || cr->node != NULL || cr->state != CRAWL_RUNNING ||
+	    clock_wall_ms() - cr->start_ms < CRAWL_SUGGEST_LOCAL_MS ||
+	    cr->stats.local_visits == 0 || cr->stats.remote_visits > 0 ||
+	    config_int(cr->cfg, CK_POLITENESS_MIN_DELAY_MS) == 0)
+		return;
+	cr->said_local = 1;
+	crawl_say(cr,
+	    "every host so far is on this machine or a private network, and politeness "
+	    "waits at least %lld ms between its fetches: for a site of your own, stop "
+	    "(Ctrl-C) and `tern resume %s --local` crawls it as fast as it answers",
+	    (long long)config_int(cr->cfg, CK_POLITENESS_MIN_DELAY_MS), cr->jobdir);
+}
+
 static void crawl_cron_cb(uv_timer_t *t)
 {
 	struct crawl *cr = t->data;
@@ -838,6 +859,7 @@ static void crawl_cron_cb(uv_timer_t *t)
 	if (cr->state == CRAWL_RUNNING && (limit = crawl_limit_reached(cr)) != NULL)
 		crawl_at_finish(cr, limit);
 	crawl_progress(cr, 0);
+	crawl_suggest_local(cr);
 }
 
 static void crawl_grace_cb(uv_timer_t *t)

@@ -537,9 +537,13 @@ static int visit_local_failure(struct visit *v, struct fetch *f)
 static int visit_guard(struct visit *v)
 {
 	struct visit_pool *pool = v->pool;
+	int local = addrguard_sockaddr((const struct sockaddr *)&v->addr) != NULL;
 
-	if (addrguard_sockaddr((const struct sockaddr *)&v->addr) == NULL ||
-	    config_bool(pool->env.cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES) ||
+	if (local)
+		pool->env.stats->local_visits++;
+	else
+		pool->env.stats->remote_visits++;
+	if (!local || config_bool(pool->env.cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES) ||
 	    (v->c->flags & CURI_SEED) ||
 	    (pool->env.seedhosts != NULL && seedhosts_has(pool->env.seedhosts, v->host)))
 		return 0;
