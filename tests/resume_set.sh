@@ -72,8 +72,13 @@ done
 kill -INT $pid
 wait $pid || fail "the interrupted crawl exited $?: $(cat out7.txt)"
 grep -q "^tern: to continue: tern resume $job\$" out7.txt || fail "an interrupted crawl does not say how to continue: $(tail -5 out7.txt)"
+state=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).state)' "$job/reports/stats.json")
+[ "$state" = STOPPED ] || fail "stats.json of a stopped job says $state"
+"$TERN" report "$job" frontier | head -1 | grep -q '^HOLD - ' || fail "tern report of a stopped job: $("$TERN" report "$job" frontier | head -1)"
 "$TERN" resume "$job" --local >out8.txt 2>&1 || fail "resume --local exited $?: $(cat out8.txt)"
 grep -q '^min-delay-ms = 0$' "$job/tern.conf" || fail "resume --local did not keep --local's settings"
 grep -q "^tern: crawl finished" out8.txt || fail "resume --local did not finish: $(tail -3 out8.txt)"
+state=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).state)' "$job/reports/stats.json")
+[ "$state" = FINISHED ] || fail "stats.json of a finished job says $state"
 grep -q -- "--local" out8.txt && fail "a --local crawl suggested --local"
 pass

@@ -433,6 +433,18 @@ static double crawl_next_wait_s(const struct crawl *cr, uint64_t now)
 	return (double)(cr->next_wake_ms - now) / 1000.0;
 }
 
+/* The state stats.json and the offline console give: a run that ended
+ * stopped (a signal, tern ctl stop) before the job's end is STOPPED, a job
+ * that resumes, as tern report's HOLD says; finished at the end or at a
+ * limit of the job, FINISHED. */
+static const char *crawl_stats_state(const struct crawl *cr)
+{
+	if (cr->state == CRAWL_FINISHED && cr->stop_reason != NULL &&
+	    jobtotals_limit(cr->cfg, &cr->stats, crawl_elapsed_ms(cr)) == NULL)
+		return "STOPPED";
+	return crawl_state_name(cr->state);
+}
+
 json_t *crawl_stats_json(struct crawl *cr)
 {
 	struct frontier_counts fc;
@@ -443,7 +455,7 @@ json_t *crawl_stats_json(struct crawl *cr)
 	j = json_pack(
 	    "{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:{s:I,s:I,s:I,s:I,s:I,s:I}, "
 	    "s:o, s:I}",
-	    "state", crawl_state_name(cr->state), "reason",
+	    "state", crawl_stats_state(cr), "reason",
 	    cr->stop_reason	   ? cr->stop_reason
 		: cr->pause_reason ? cr->pause_reason
 				   : "",
