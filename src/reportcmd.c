@@ -142,11 +142,13 @@ static int reportcmd_offline(const char *jobdir, const char *what, const char *s
 		if (fj != NULL)
 			json_object_set_new(j, "frontier", fj);
 		json_object_set_new(j, "offline", json_true());
-		text = json_dumps(j, JSON_INDENT(2));
+		text = json ? json_dumps(j, JSON_INDENT(2)) : NULL;
 		if (text != NULL) {
 			buf_appends(&out, text);
 			buf_appendc(&out, '\n');
 			free(text);
+		} else if (!json) {
+			report_stats_text(j, &out);
 		}
 		json_decref(j);
 	}

@@ -269,8 +269,13 @@ static void crawlctl_report(struct crawl *cr, const struct ctlreq *req, struct c
 			free(err);
 		}
 	} else if (strcmp(what, "stats") == 0) {
-		r->content_type = "application/json";
-		crawlctl_json(r, crawl_stats_json(cr));
+		json_t *j = crawl_stats_json(cr);
+		if (json) {
+			crawlctl_json(r, j);
+		} else {
+			report_stats_text(j, &r->body);
+			json_decref(j);
+		}
 	} else if (strcmp(what, "revisits") == 0) {
 		report_revisits(crawl_frontier(cr), clock_wall_ms(), json, &r->body);
 	} else if (strcmp(what, "cluster") == 0) {
