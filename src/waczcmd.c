@@ -14,7 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char waczcmd_usage[] = "usage: tern wacz JOBDIR [-o FILE.wacz]\n";
+static const char waczcmd_usage[] =
+    "usage: tern wacz JOBDIR [-o FILE.wacz] [--index compressed|plain]\n";
+
+/* What the command line asks of the package. */
+struct waczcmd_opts {
+	const char *out;
+	enum wacz_index index;
+};
 
 /* SIGINT or SIGTERM: the package is abandoned and its temporary files
  * removed (not left, gigabytes of them, by the default action). */
@@ -47,11 +54,19 @@ static void waczcmd_title(void *arg, const char *html, size_t len, struct buf *t
 	buf_appends(title, extract_title(*x));
 }
 
-static int waczcmd_package(const char *jobdir, const char *out)
+static int waczcmd_package(const char *jobdir, const struct waczcmd_opts *co)
 {
 	struct extract *x = NULL;
 	struct wacz_opts o = {
-	    jobdir, out, "tern/" PACKAGE_VERSION, stderr, waczcmd_title, &x, &waczcmd_stop};
+	    .jobdir = jobdir,
+	    .out = co->out,
+	    .software = "tern/" PACKAGE_VERSION,
+	    .notes = stderr,
+	    .title = waczcmd_title,
+	    .title_arg = &x,
+	    .stop = &waczcmd_stop,
+	    .index = co->index,
+	};
 	struct sigaction sa, old_int, old_term;
 	struct wacz_result r;
 	char *err = NULL;
@@ -89,24 +104,39 @@ static int waczcmd_package(const char *jobdir, const char *out)
 
 int waczcmd_after_crawl(const char *jobdir)
 {
-	return waczcmd_package(jobdir, NULL);
+	struct waczcmd_opts co = {NULL, WACZ_INDEX_COMPRESSED};
+
+	return waczcmd_package(jobdir, &co);
 }
 
 int waczcmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 	    {"output", required_argument, NULL, 'o'},
+	    {"index", required_argument, NULL, 'i'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	const char *out = NULL;
+	struct waczcmd_opts co = {NULL, WACZ_INDEX_COMPRESSED};
 	int ch;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
-			out = optarg;
+			co.out = optarg;
+			break;
+		case 'i':
+			if (strcmp(optarg, "plain") == 0) {
+				co.index = WACZ_INDEX_PLAIN;
+			} else if (strcmp(optarg, "compressed") == 0) {
+				co.index = WACZ_INDEX_COMPRESSED;
+			} else {
+				fprintf(stderr,
+				    "tern: wacz: --index is compressed or plain, not '%s'\n",
+				    optarg);
+				return 2;
+			}
 			break;
 		case 'h':
 			printf("%s", waczcmd_usage);
@@ -120,5 +150,5 @@ int waczcmd_run(int argc, char **argv)
 		fputs(waczcmd_usage, stderr);
 		return 2;
 	}
-	return waczcmd_package(argv[optind], out);
+	return waczcmd_package(argv[optind], &co);
 }

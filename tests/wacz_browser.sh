@@ -2,10 +2,9 @@
 # A crawl of the test web packaged by `tern wacz` and opened in the viewer
 # people use: ReplayWeb.page (npm replaywebpage, pinned in
 # tests/package.json) in Debian's chromium driven by puppeteer-core
-# (tests/wacz_browser.mjs). For a small crawl (a plain index) the Pages
-# view must list every page with its title and a page is opened from it;
-# a larger one (a compressed index with its .idx) is opened at a page's
-# URL. Then a page with an image must replay inside the nested frames with
+# (tests/wacz_browser.mjs). For a small crawl (an index of one block) the
+# Pages view must list every page with its title and a page is opened from
+# it; a larger one (two blocks) is opened at a page's URL. Then a page with an image must replay inside the nested frames with
 # its text and image; a link clicked there must load the linked capture; a
 # URL never crawled must show the viewer's not-found page. The test web is
 # stopped first, so everything shown comes from the package. Screenshots:
@@ -56,7 +55,7 @@ package() {
 	unzip -p "$2.wacz" pages/pages.jsonl >"$2.pages.jsonl" || fail "no pages/pages.jsonl in $2.wacz"
 }
 
-# A small crawl, opened from the Pages view: a plain index.
+# A small crawl, opened from the Pages view.
 DNS_HOSTS=40
 export DNS_HOSTS
 tw_start --hosts 2 --pages 9 --links 3 --cross 0 --kb 2
@@ -70,12 +69,12 @@ tw_stop
 package "$TW_DIR/small" small
 grep -q "$(sed 's/.*"image":{"url":"\([^"]*\)".*/"url":"\1"/' small.json)" small.pages.jsonl ||
 	fail "the image page is not in pages.jsonl"
-unzip -l small.wacz | grep -q " indexes/index.cdxj\$" || fail "the small package's index is not plain"
+unzip -l small.wacz | grep -q " indexes/index.idx\$" || fail "the small package has no index.idx"
 node "$top_srcdir/tests/wacz_browser.mjs" list "$TW_DIR/small.wacz" small.pages.jsonl small.json "$shots/small" ||
 	fail "ReplayWeb.page did not show the small package as it should (screenshots in $shots/small)"
 
-# A larger crawl (about 4,800 captures), opened at a page's URL: the
-# compressed index, which the viewer reads block by block through its .idx.
+# A larger crawl (about 4,800 captures), opened at a page's URL: an index
+# of two blocks, which the viewer reads block by block through its .idx.
 tw_start --hosts 40 --pages 80 --links 4 --cross 0 --kb 2
 # shellcheck disable=SC2086
 "$TERN" crawl -j "$TW_DIR/large" -s seeds.txt --set dns.servers="$DNS_SERVER" $CRAWL_SETS \
@@ -91,4 +90,4 @@ for s in small/pages small/replay-image small/replay-link small/not-found \
 	large/replay-image large/replay-link large/not-found; do
 	[ -s "$shots/$s.png" ] || fail "no screenshot $s.png"
 done
-pass "ReplayWeb.page lists the crawl's pages and replays them from tern's WACZ (plain and compressed index); screenshots in $shots"
+pass "ReplayWeb.page lists the crawl's pages and replays them from tern's WACZ (indexes of one and two blocks); screenshots in $shots"

@@ -8,18 +8,19 @@
 # wc see them; carry the sha256 of datapackage.json in
 # datapackage-digest.json; have a pages.jsonl whose every line parses as
 # JSON, whose pages are the test web's HTML pages (from its own manifest)
-# with their titles; and an index (compressed with its .idx for these
-# crawls, plain for a crawl stopped early) whose every line points at a
-# gzip member of a stored WARC holding that URI's record
-# (tests/wacz_validate.mjs). Bad input gets an error; SIGINT leaves nothing.
+# with their titles; and an index (compressed with its .idx, of one block
+# for a crawl stopped early; plain when asked) whose every line points at
+# a gzip member of a stored WARC holding that URI's record, its blocks and
+# .idx as a reader looks them up (tests/wacz_validate.mjs). Bad input
+# gets an error; SIGINT leaves nothing.
 . "$top_srcdir/tests/lib.sh"
 need_cmd dnsmasq nats-server
 for c in unzip node sha256sum; do
 	command -v $c >/dev/null 2>&1 || fail "$c missing: run scripts/deps"
 done
 
-# 40 x 80 pages: about 4,800 captures, past the 3,000 lines a plain index
-# holds, so the packages carry the compressed index and its .idx.
+# 40 x 80 pages: about 4,800 captures, past the 3,000 lines of a block of
+# the compressed index, so its .idx names two.
 tw_start --hosts 40 --pages 80 --links 4 --kb 2
 dns_start
 cd "$TW_DIR" || fail "no work directory"
@@ -157,13 +158,20 @@ rm -f wk/wk.wacz
 [ -f wk/wk.wacz ] && grep -q "^tern: wacz: $TW_DIR/wk/wk.wacz: " resume.out ||
 	fail "tern resume of the workers job did not package it: $(cat resume.out)"
 
-# A crawl stopped early: fewer captures than a block, a plain index.
+# A crawl stopped early: fewer captures than a block, an index of one
+# block; and the plain index, asked for.
 # shellcheck disable=SC2086
 "$TERN" crawl -j "$TW_DIR/small" -s seeds.txt $CRAWL_SETS --set crawl.max-pages=40 >small.out 2>&1 ||
 	fail "tern crawl (small) exited $?: $(cat small.out)"
 "$TERN" wacz "$TW_DIR/small" >>small.out 2>&1 || fail "tern wacz (small): $(cat small.out)"
 validate part "$TW_DIR/small/small.wacz" "$TW_DIR/small"
-unzip -l small/small.wacz | grep -q " indexes/index.cdxj\$" || fail "the small job's index is not plain"
+grep -q '^compressed [0-9]* 1$' "$TW_DIR/v.small.wacz/index" || fail "the small job's index: $(cat "$TW_DIR/v.small.wacz/index")"
+"$TERN" wacz "$TW_DIR/small" --index plain -o "$TW_DIR/plain.wacz" >>small.out 2>&1 ||
+	fail "tern wacz --index plain: $(cat small.out)"
+validate part "$TW_DIR/plain.wacz" "$TW_DIR/small"
+grep -q '^plain [0-9]*$' "$TW_DIR/v.plain.wacz/index" || fail "--index plain: $(cat "$TW_DIR/v.plain.wacz/index")"
+"$TERN" wacz "$TW_DIR/small" --index zipnum >bad.out 2>&1
+[ $? -eq 2 ] && grep -q "compressed or plain" bad.out || fail "--index zipnum: $(cat bad.out)"
 tw_stop
 
 # Bad input: a clear error, exit 1 (2 for usage), no package left behind.

@@ -24,11 +24,13 @@
 #include "lib/xmalloc.h"
 
 #define WACZ_HASH_STR (7 + 64 + 1) /* "sha256:" + hex */
-/* An index of more lines than this is written compressed, in blocks of
- * this many lines (pywb's ZipNum default), each its own gzip member, with
- * indexes/index.idx naming the first key of each block: ReplayWeb.page
- * then reads the few lines a page needs instead of loading the whole index
- * into the browser first. A smaller index is plain indexes/index.cdxj. */
+/* The index is written compressed, in blocks of this many lines (pywb's
+ * ZipNum default), each its own gzip member, with indexes/index.idx
+ * naming the first key of each block: ReplayWeb.page then reads the few
+ * lines a page needs. A plain indexes/index.cdxj it loads whole, once for
+ * every lookup made before the first load ends: from a few hundred pages
+ * on, a page opened after scrolling its Pages list never shows
+ * (bench/wacz-viewer.sh, doc/warc.md). */
 #define WACZ_INDEX_BLOCK 3000
 
 struct wacz_file {
@@ -440,14 +442,14 @@ static int wacz_fill_idx(void *arg, FILE *fp, char **err)
 	return 0;
 }
 
-/* indexes/index.cdxj, or for a large index indexes/index.cdx.gz (stored:
- * a reader fetches one block by its range) and indexes/index.idx. */
+/* indexes/index.cdx.gz (stored: a reader fetches one block by its range)
+ * and indexes/index.idx, or when asked indexes/index.cdxj. */
 static int wacz_index(struct wacz *w, struct warcindex *x, char **err)
 {
 	struct wacz_zipnum zn;
 	int rc;
 
-	if (warcindex_count(x) <= WACZ_INDEX_BLOCK)
+	if (w->o->index == WACZ_INDEX_PLAIN)
 		return wacz_temp_file(
 		    w, "index.cdxj", "indexes/index.cdxj", 0, wacz_fill_index, x, err);
 	if (wacz_temp_file(w, "index.sorted", NULL, 0, wacz_fill_index, x, err) < 0)
