@@ -42,7 +42,7 @@ static const char main_usage[] =
     "  fetch  [--set KEY=VALUE]... URL\n"
     "                         one fetch through the real engine: status, headers, timings\n"
     "  warc-index JOBDIR      CDXJ index of the job's WARCs\n"
-    "  wacz   JOBDIR [-o FILE.wacz] [--index compressed|plain]\n"
+    "  wacz   JOBDIR [-o FILE.wacz] [-t TITLE] [--description TEXT] [--index FORM]\n"
     "                         the job as one WACZ package: WARCs, index, pages (ReplayWeb.page)\n"
     "  console JOBDIR [--listen ADDR:PORT]\n"
     "                         the operator web console: prints its URL (with its token)\n"

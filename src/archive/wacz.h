@@ -34,6 +34,12 @@ struct wacz_opts {
 	 * written so far is removed and wacz_write fails; may be NULL. */
 	const volatile sig_atomic_t *stop;
 	enum wacz_index index;
+	/* The package's title and description (datapackage.json); a NULL or
+	 * empty title is derived from the job: the seeds' host when they
+	 * have one, else the job directory's name. description may be
+	 * NULL. */
+	const char *package_title;
+	const char *description;
 };
 
 struct wacz_result {
