@@ -21,6 +21,15 @@ static const char waczcmd_usage[] =
     "usage: tern wacz JOBDIR [-o FILE.wacz] [-t TITLE] [--description TEXT]\n"
     "                 [--index compressed|plain]\n";
 
+static const char waczcmd_help[] =
+    "Package the job's WARCs as one WACZ file (ReplayWeb.page, pywb, Browsertrix).\n"
+    "\n"
+    "  -o FILE.wacz         where to write it (default JOBDIR/NAME.wacz)\n"
+    "  -t TITLE             its title (default warc.wacz-title, else the seeds' host)\n"
+    "  --description TEXT   its description, Markdown (default warc.wacz-description)\n"
+    "  --index FORM         compressed (default) or plain: the CDXJ index's form\n"
+    "  -h, --help           this help\n";
+
 /* What the command line asks of the package; NULL: the job's settings. */
 struct waczcmd_opts {
 	const char *out;
@@ -182,7 +191,7 @@ int waczcmd_run(int argc, char **argv)
 			}
 			break;
 		case 'h':
-			printf("%s", waczcmd_usage);
+			printf("%s%s", waczcmd_usage, waczcmd_help);
 			return 0;
 		default:
 			fputs(waczcmd_usage, stderr);
