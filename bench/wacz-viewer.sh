@@ -14,8 +14,9 @@
 # a page's URL (time until its heading is shown, from a new profile), once
 # from its Pages view, scrolled 20 times to the end of the list before the
 # last page listed is clicked (time from the click). Each prints a JSON
-# line; the table at the end has the times in seconds ("-" past TIMEOUT)
-# and the reads of indexes/* the viewer made. Builds tern optimised
+# line; the table at the end has the times in seconds ("-" past TIMEOUT),
+# the time until the Pages view first listed pages ("list shown"), and
+# the reads of indexes/* the viewer made (doc/warc.md has the figures). Builds tern optimised
 # without sanitizers in build/bench, as bench/run does. Needs dnsmasq,
 # chromium and tests/node_modules (scripts/deps). Everything started is
 # stopped by pid.
@@ -77,8 +78,8 @@ for n in $sizes; do
 done
 
 echo
-echo "| pages | captures | index | open at a URL: s (index reads) | after scrolling the Pages list: s (index reads) |"
-echo "|---:|---:|---|---:|---:|"
+echo "| pages | captures | index | at a URL: s (index reads) | list shown: s | after scrolling: s (index reads) |"
+echo "|---:|---:|---|---:|---:|---:|"
 printf '%s' "$results" | node -e '
 const rows = {};
 for (const l of require("fs").readFileSync(0, "utf8").trim().split("\n")) {
@@ -88,7 +89,8 @@ for (const l of require("fs").readFileSync(0, "utf8").trim().split("\n")) {
 	rows[k] = rows[k] || { n, captures, form };
 	rows[k][mode] = r;
 }
-const s = (r) => r.renderMs === null || r.renderMs === undefined ? "-" : (r.renderMs / 1000).toFixed(1);
+const sec = (ms) => ms === null || ms === undefined ? "-" : (ms / 1000).toFixed(1);
+const s = (r) => sec(r.renderMs);
 for (const r of Object.values(rows))
-	console.log(`| ${Number(r.n).toLocaleString("en")} | ${Number(r.captures).toLocaleString("en")} | ${r.form} | ${s(r.direct)} (${r.direct.indexReads}) | ${s(r.scroll)} (${r.scroll.indexReads}) |`);
+	console.log(`| ${Number(r.n).toLocaleString("en")} | ${Number(r.captures).toLocaleString("en")} | ${r.form} | ${s(r.direct)} (${r.direct.indexReads}) | ${sec(r.scroll.listMs)} | ${s(r.scroll)} (${r.scroll.indexReads}) |`);
 '
