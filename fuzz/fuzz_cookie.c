@@ -35,8 +35,8 @@ static void fuzz_cookie_check(const struct cookie *c)
 	if (strcmp(d.name, c->name) != 0 || strcmp(d.value, c->value) != 0 ||
 	    strcmp(d.domain, c->domain) != 0 || strcmp(d.path, c->path) != 0 ||
 	    d.expires_ms != c->expires_ms || d.created_ms != c->created_ms ||
-	    d.persistent != c->persistent || d.host_only != c->host_only ||
-	    d.secure != c->secure || d.http_only != c->http_only)
+	    d.persistent != c->persistent || d.host_only != c->host_only || d.secure != c->secure ||
+	    d.http_only != c->http_only)
 		abort();
 	cookie_clear(&d);
 	buf_free(&b);
@@ -61,11 +61,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			continue;
 		}
-		if (c.host_only ? strcmp(c.domain, origins[i].host) != 0
-				: !cookie_domain_match(
-				      origins[i].host, origins[i].host_ip, c.domain))
+		if (c.host_only
+			? strcmp(c.domain, origins[i].host) != 0
+			: !cookie_domain_match(origins[i].host, origins[i].host_ip, c.domain))
 			abort();
-		if (!cookie_expired(&c, FUZZ_NOW) && !c.secure && !cookie_matches(&c, &origins[i], FUZZ_NOW) &&
+		if (!cookie_expired(&c, FUZZ_NOW) && !c.secure &&
+		    !cookie_matches(&c, &origins[i], FUZZ_NOW) &&
 		    cookie_path_match(origins[i].path, origins[i].path_len, c.path))
 			abort();
 		fuzz_cookie_check(&c);

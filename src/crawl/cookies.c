@@ -74,8 +74,8 @@ static int cookies_read_file(struct cookies *k, const char *path, size_t *n, cha
 	return rc;
 }
 
-int cookies_open(const struct config *cfg, struct frontier *f, struct cookies **out,
-    char **said, char **err)
+int cookies_open(
+    const struct config *cfg, struct frontier *f, struct cookies **out, char **said, char **err)
 {
 	struct cookies *k = xcalloc(1, sizeof(*k));
 	const char *file = config_str(cfg, CK_FETCH_COOKIE_FILE);

@@ -23,8 +23,8 @@ struct cookies;
 /* Opens the jar: the store's cookies, then the cookie file's (a line it
  * cannot read fails the start, *err naming the file and the line). *said
  * (allocated) tells what was read, for tern.log. 0 or -1 and *err. */
-int cookies_open(const struct config *cfg, struct frontier *f, struct cookies **out,
-    char **said, char **err);
+int cookies_open(
+    const struct config *cfg, struct frontier *f, struct cookies **out, char **said, char **err);
 void cookies_close(struct cookies *c);
 /* Whether URIs with that override SURT take part (fetch.cookies). */
 int cookies_on(const struct cookies *c, const char *surt);

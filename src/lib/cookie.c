@@ -77,7 +77,7 @@ void cookie_copy(struct cookie *dst, const struct cookie *src)
 static int cookie_date_delim(unsigned char c)
 {
 	return c == 0x09 || (c >= 0x20 && c <= 0x2f) || (c >= 0x3b && c <= 0x40) ||
-	       (c >= 0x5b && c <= 0x60) || (c >= 0x7b && c <= 0x7e);
+	    (c >= 0x5b && c <= 0x60) || (c >= 0x7b && c <= 0x7e);
 }
 
 static int cookie_digit(char c)
@@ -342,9 +342,9 @@ int cookie_parse(const char *s, size_t n, const struct cookie_origin *o, int64_t
 			if (val[0] == '-' || d == 0)
 				max_age_ms = COOKIE_MIN_MS;
 			else
-				max_age_ms = now_ms + (d > (COOKIE_MAX_MS - now_ms) / 1000
-							      ? COOKIE_MAX_MS - now_ms
-							      : d * 1000);
+				max_age_ms = now_ms +
+				    (d > (COOKIE_MAX_MS - now_ms) / 1000 ? COOKIE_MAX_MS - now_ms
+									 : d * 1000);
 		} else if (anl == 6 && strncasecmp(an, "domain", 6) == 0) {
 			if (vlen == 0)
 				continue;
@@ -462,7 +462,8 @@ int cookie_from_netscape(
 		*why = "the domain or the name is empty";
 		return -1;
 	}
-	if (cookie_bool_field(f[1], fl[1], &sub) < 0 || cookie_bool_field(f[3], fl[3], &secure) < 0) {
+	if (cookie_bool_field(f[1], fl[1], &sub) < 0 ||
+	    cookie_bool_field(f[3], fl[3], &secure) < 0) {
 		*why = "the second and fourth fields are TRUE or FALSE";
 		return -1;
 	}
@@ -540,8 +541,8 @@ void cookie_encode(struct buf *out, const struct cookie *c)
 	/* zigzag: a Max-Age of 0 or less stores a time before the epoch */
 	cookie_put_varint(out, (e << 1) ^ (uint64_t)(c->expires_ms >> 63));
 	cookie_put_varint(out, c->created_ms);
-	buf_appendc(out, (char)(c->persistent | c->host_only << 1 | c->secure << 2 |
-				c->http_only << 3));
+	buf_appendc(
+	    out, (char)(c->persistent | c->host_only << 1 | c->secure << 2 | c->http_only << 3));
 }
 
 static int cookie_get_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
@@ -584,7 +585,8 @@ int cookie_decode(const char *v, size_t n, struct cookie *out)
 	if (cookie_get_str(&p, end, &out->name) < 0 || cookie_get_str(&p, end, &out->value) < 0 ||
 	    cookie_get_str(&p, end, &out->domain) < 0 || cookie_get_str(&p, end, &out->path) < 0 ||
 	    cookie_get_varint(&p, end, &e) < 0 || cookie_get_varint(&p, end, &cr) < 0 ||
-	    p + 1 != end || (*p & ~0xfu) != 0 || out->name[0] == '\0' || out->domain[0] == '\0' || out->path[0] != '/')
+	    p + 1 != end || (*p & ~0xfu) != 0 || out->name[0] == '\0' || out->domain[0] == '\0' ||
+	    out->path[0] != '/')
 		goto bad;
 	flags = *p;
 	out->expires_ms = (int64_t)(e >> 1) ^ -(int64_t)(e & 1);

@@ -74,8 +74,8 @@ int cookie_public_suffix(const char *domain);
  * path, secure, expiry in seconds, name, value, tab-separated; a
  * "#HttpOnly_" prefix): 0 and *out, 1 for a line that holds no cookie
  * (blank or a comment), -1 and *why (static) for a malformed one. */
-int cookie_from_netscape(const char *line, size_t n, int64_t now_ms, struct cookie *out,
-    const char **why);
+int cookie_from_netscape(
+    const char *line, size_t n, int64_t now_ms, struct cookie *out, const char **why);
 
 /* The store's record of a cookie (doc/frontier.md, "Store layout"), and
  * back: 0, or -1 for a malformed value (*out then empty). */

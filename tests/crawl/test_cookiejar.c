@@ -70,8 +70,8 @@ static void test_cookiejar_matching(void **state)
 	assert_int_equal(cookiejar_count(j), 5);
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		print_message("%s%s\n", cases[i].host, cases[i].path);
-		assert_string_equal(test_cookiejar_header(j, cases[i].host, cases[i].path,
-					cases[i].https, &b),
+		assert_string_equal(
+		    test_cookiejar_header(j, cases[i].host, cases[i].path, cases[i].https, &b),
 		    cases[i].want);
 	}
 	buf_free(&b);

@@ -22,24 +22,26 @@ struct test_cookie_case {
 	int64_t expires;
 };
 
-#define REFUSE(h, host) {h, host, "/", 0, -1, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0}
+#define REFUSE(h, host)                                                    \
+	{                                                                  \
+		h, host, "/", 0, -1, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0 \
+	}
 static const struct test_cookie_case test_cookie_cases[] = {
-    {"a=b", "www.example.com", "/dir/page", 0, 0, "a", "b", "www.example.com", "/dir", 1, 0, 0,
-	0, 0},
+    {"a=b", "www.example.com", "/dir/page", 0, 0, "a", "b", "www.example.com", "/dir", 1, 0, 0, 0,
+	0},
     {" a = b c ; Path=/x; Secure; HttpOnly", "www.example.com", "/", 1, 0, "a", "b c",
 	"www.example.com", "/x", 1, 1, 1, 0, 0},
     {"a=", "h.test", "/", 0, 0, "a", "", "h.test", "/", 1, 0, 0, 0, 0},
     {"a=b=c", "h.test", "/", 0, 0, "a", "b=c", "h.test", "/", 1, 0, 0, 0, 0},
-    {"a=b; Domain=.Example.COM", "www.example.com", "/", 0, 0, "a", "b", "example.com", "/", 0,
-	0, 0, 0, 0},
-    {"a=b; Domain=example.com", "example.com", "/", 0, 0, "a", "b", "example.com", "/", 0, 0, 0,
-	0, 0},
+    {"a=b; Domain=.Example.COM", "www.example.com", "/", 0, 0, "a", "b", "example.com", "/", 0, 0,
+	0, 0, 0},
+    {"a=b; Domain=example.com", "example.com", "/", 0, 0, "a", "b", "example.com", "/", 0, 0, 0, 0,
+	0},
     /* The last Domain wins. */
     {"a=b;Domain=.example.com;Domain=www.example.com", "www.example.com", "/", 0, 0, "a", "b",
 	"www.example.com", "/", 0, 0, 0, 0, 0},
     /* An empty Domain is ignored: host-only. */
-    {"a=b; Domain=", "www.example.com", "/", 0, 0, "a", "b", "www.example.com", "/", 1, 0, 0, 0,
-	0},
+    {"a=b; Domain=", "www.example.com", "/", 0, 0, "a", "b", "www.example.com", "/", 1, 0, 0, 0, 0},
     /* Public suffixes, ICANN's and private registries'. */
     REFUSE("a=b; Domain=com", "www.example.com"),
     REFUSE("a=b; Domain=.co.uk", "www.example.co.uk"),
@@ -57,16 +59,15 @@ static const struct test_cookie_case test_cookie_cases[] = {
     REFUSE("a=b\001c", "h.test"),
     REFUSE("a\177=b", "h.test"),
     {"a=b; Max-Age=60", "h.test", "/", 0, 0, "a", "b", "h.test", "/", 1, 0, 0, 1, NOW + 60000},
-    {"a=b; Max-Age=0", "h.test", "/", 0, 0, "a", "b", "h.test", "/", 1, 0, 0, 1,
-	-11644473600000LL},
+    {"a=b; Max-Age=0", "h.test", "/", 0, 0, "a", "b", "h.test", "/", 1, 0, 0, 1, -11644473600000LL},
     {"a=b; Max-Age=-5", "h.test", "/", 0, 0, "a", "b", "h.test", "/", 1, 0, 0, 1,
 	-11644473600000LL},
     {"a=b; Max-Age=12x", "h.test", "/", 0, 0, "a", "b", "h.test", "/", 1, 0, 0, 0, 0},
     {"a=b; Max-Age=", "h.test", "/", 0, 0, "a", "b", "h.test", "/", 1, 0, 0, 0, 0},
-    {"a=b; Max-Age=99999999999999999999", "h.test", "/", 0, 0, "a", "b", "h.test", "/", 1, 0, 0,
-	1, ANY},
-    {"a=b; Expires=Wed, 09 Jun 2021 10:18:14 GMT", "h.test", "/", 0, 0, "a", "b", "h.test", "/",
-	1, 0, 0, 1, 1623233894000LL},
+    {"a=b; Max-Age=99999999999999999999", "h.test", "/", 0, 0, "a", "b", "h.test", "/", 1, 0, 0, 1,
+	ANY},
+    {"a=b; Expires=Wed, 09 Jun 2021 10:18:14 GMT", "h.test", "/", 0, 0, "a", "b", "h.test", "/", 1,
+	0, 0, 1, 1623233894000LL},
     /* Max-Age wins over Expires, in either order. */
     {"a=b; Max-Age=60; Expires=Wed, 09 Jun 2021 10:18:14 GMT", "h.test", "/", 0, 0, "a", "b",
 	"h.test", "/", 1, 0, 0, 1, NOW + 60000},
@@ -75,8 +76,8 @@ static const struct test_cookie_case test_cookie_cases[] = {
     {"a=b; Path=", "h.test", "/x/", 0, 0, "a", "b", "h.test", "/x", 1, 0, 0, 0, 0},
     {"a=b; Path=/p;path=/q", "h.test", "/", 0, 0, "a", "b", "h.test", "/q", 1, 0, 0, 0, 0},
     /* SameSite is ignored, like any unknown attribute. */
-    {"a=b; SameSite=Strict; Priority=High; x", "h.test", "/", 0, 0, "a", "b", "h.test", "/", 1,
-	0, 0, 0, 0},
+    {"a=b; SameSite=Strict; Priority=High; x", "h.test", "/", 0, 0, "a", "b", "h.test", "/", 1, 0,
+	0, 0, 0},
     {"a=b;;;", "h.test", "/", 0, 0, "a", "b", "h.test", "/", 1, 0, 0, 0, 0},
 };
 
@@ -164,7 +165,8 @@ static void test_cookie_date_table(void **state)
 	(void)state;
 	for (i = 0; i < sizeof test_cookie_dates / sizeof test_cookie_dates[0]; i++) {
 		int64_t ms = 42;
-		int rc = cookie_date_parse(test_cookie_dates[i].s, strlen(test_cookie_dates[i].s), &ms);
+		int rc =
+		    cookie_date_parse(test_cookie_dates[i].s, strlen(test_cookie_dates[i].s), &ms);
 
 		print_message("%s\n", test_cookie_dates[i].s);
 		assert_int_equal(rc, test_cookie_dates[i].rc);
@@ -204,14 +206,20 @@ static void test_cookie_matching(void **state)
 	static const struct {
 		const char *path, *def;
 	} dp[] = {
-	    {"", "/"}, {"x", "/"}, {"/", "/"}, {"/a", "/"}, {"/a/", "/a"}, {"/a/b/c", "/a/b"},
+	    {"", "/"},
+	    {"x", "/"},
+	    {"/", "/"},
+	    {"/a", "/"},
+	    {"/a/", "/a"},
+	    {"/a/b/c", "/a/b"},
 	};
 	struct buf b = BUF_INIT;
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < sizeof dm / sizeof dm[0]; i++)
-		assert_int_equal(cookie_domain_match(dm[i].host, dm[i].ip, dm[i].domain), dm[i].match);
+		assert_int_equal(
+		    cookie_domain_match(dm[i].host, dm[i].ip, dm[i].domain), dm[i].match);
 	for (i = 0; i < sizeof pm / sizeof pm[0]; i++)
 		assert_int_equal(
 		    cookie_path_match(pm[i].path, strlen(pm[i].path), pm[i].cpath), pm[i].match);
@@ -224,8 +232,8 @@ static void test_cookie_matching(void **state)
 
 static void test_cookie_matches(void **state)
 {
-	struct cookie c = {(char *)"n", (char *)"v", (char *)"example.com", (char *)"/a", 0, 0, 0,
-	    0, 0, 0};
+	struct cookie c = {
+	    (char *)"n", (char *)"v", (char *)"example.com", (char *)"/a", 0, 0, 0, 0, 0, 0};
 	struct cookie_origin o = {"www.example.com", 0, "/a/b", 4, 0};
 
 	(void)state;
@@ -255,15 +263,21 @@ static const struct {
 	int host_only, secure, http_only, persistent;
 	int64_t expires;
 } test_cookie_lines[] = {
-#define BAD(l) {l, -1, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0}
-#define SKIP(l) {l, 1, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0}
-    {".example.com\tTRUE\t/\tFALSE\t0\tsid\tabc", 0, "example.com", "/", "sid", "abc", 0, 0, 0,
-	0, 0},
+#define BAD(l)                                               \
+	{                                                    \
+		l, -1, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0 \
+	}
+#define SKIP(l)                                             \
+	{                                                   \
+		l, 1, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0 \
+	}
+    {".example.com\tTRUE\t/\tFALSE\t0\tsid\tabc", 0, "example.com", "/", "sid", "abc", 0, 0, 0, 0,
+	0},
     {"www.example.com\tFALSE\t/p\tTRUE\t2000000000\tn\tv w\r\n", 0, "www.example.com", "/p", "n",
 	"v w", 1, 1, 0, 1, 2000000000000LL},
     {"example.com\tTRUE\t/\tFALSE\t0\ts\tv", 0, "example.com", "/", "s", "v", 0, 0, 0, 0, 0},
-    {"#HttpOnly_.Example.com\ttrue\t/\tfalse\t0\ts\tv", 0, "example.com", "/", "s", "v", 0, 0, 1,
-	0, 0},
+    {"#HttpOnly_.Example.com\ttrue\t/\tfalse\t0\ts\tv", 0, "example.com", "/", "s", "v", 0, 0, 1, 0,
+	0},
     {"example.com\tFALSE\t/\tFALSE\t0\tname", 0, "example.com", "/", "name", "", 1, 0, 0, 0, 0},
     {"example.com\tFALSE\t/\tFALSE\t0\tname\t", 0, "example.com", "/", "name", "", 1, 0, 0, 0, 0},
     SKIP("# Netscape HTTP Cookie File"),
