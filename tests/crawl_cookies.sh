@@ -6,8 +6,9 @@
 #    nginx received;
 #  - a login by cookies.txt (fetch.cookie-file): /private/ answers 200 only
 #    to session=s3cr3t, 403 otherwise; a malformed file names its line;
-#  - the jar across a kill -9 and a resume: the consent given before the
-#    kill is sent after it, with no new visit to /consent;
+#  - the jar across a kill -9 and a resume, and in a checkpoint restored
+#    after a kill: the consent given before the kill is sent after it, with
+#    no new visit to /consent;
 #  - an [override] with fetch.cookies = false: no Cookie for /wall/;
 #  - a Set-Cookie flood (hundreds of responses of 15 cookies of 4,000
 #    bytes): the jar keeps fetch.cookies-max and tern's peak RSS stays
@@ -154,34 +155,50 @@ printf '127.0.0.1\tFALSE\t/\tFALSE\t0\tok\t1\n127.0.0.1 FALSE / FALSE 0 bad 1\n'
 grep -q "$TW_DIR/bad.txt:2: not a cookies.txt line" badfile.out || fail "the error does not name file and line: $(cat badfile.out)"
 pass "a cookies.txt login: 403 without it, 200 with it; a bad line is named by file and line"
 
-# 3. The jar across kill -9 and resume: slow enough to kill between the
-# wall's page and its links.
-: >nginx/access.tsv
-"$TERN" crawl --local -j resume --set politeness.min-delay-ms=1500 \
-	--set politeness.max-delay-ms=1500 "$SITE/wall/" >resume.out 2>&1 &
-pid=$!
-track_pid "$pid"
-i=0
-until [ "$(status resume "$SITE/wall/" 2>/dev/null | tr '\n' ' ')" = "302 200 " ]; do
-	kill -0 "$pid" 2>/dev/null || fail "the crawl ended before it was killed: $(cat resume.out)"
-	i=$((i + 1))
-	[ $i -lt 600 ] || fail "the wall's page was not fetched in 60 s"
-	sleep 0.1
-done
-# The flush after the visit, then the kill, before /wall/a.html (1.5 s).
-sleep 0.3
-kill -9 "$pid"
-wait "$pid" 2>/dev/null
-[ -z "$(status resume "$SITE/wall/a.html")" ] || fail "a.html fetched before the kill; nothing left to resume"
-"$TERN" resume resume >>resume.out 2>&1 || fail "resume exited $?: $(tail -5 resume.out)"
-grep -q Sanitizer resume.out && fail "sanitizer report: $(cat resume.out)"
-grep -q "cookies: 1 in the jar" resume/logs/tern.log || fail "the resumed jar: $(grep cookies: resume/logs/tern.log)"
-for p in a b c; do
-	[ "$(status resume "$SITE/wall/$p.html")" = 200 ] || fail "/wall/$p.html after the resume: $(cat resume/logs/crawl.log)"
-	[ "$(request_cookie resume "$SITE/wall/$p.html")" = "consent=yes" ] || fail "/wall/$p.html's request record after the resume"
-done
-[ "$(grep -c '^/consent' nginx/access.tsv)" = 1 ] || fail "consent asked again after the resume: $(cat nginx/access.tsv)"
+# 3. The jar across kill -9 and a resume, and in a checkpoint: slow
+# enough to act between the wall's page and its links.
+# killed JOB [checkpoint]: crawls the wall, kills it with -9 once the wall
+# is passed (after a checkpoint when asked), resumes it (from the latest
+# checkpoint when asked) and checks that the rest went with the consent.
+killed() {
+	: >nginx/access.tsv
+	"$TERN" crawl --local -j "$1" --set politeness.min-delay-ms=1500 \
+		--set politeness.max-delay-ms=1500 "$SITE/wall/" >"$1.out" 2>&1 &
+	_pid=$!
+	track_pid "$_pid"
+	_i=0
+	until [ "$(status "$1" "$SITE/wall/" 2>/dev/null | tr '\n' ' ')" = "302 200 " ]; do
+		kill -0 "$_pid" 2>/dev/null || fail "$1: the crawl ended before it was killed: $(cat "$1.out")"
+		_i=$((_i + 1))
+		[ $_i -lt 600 ] || fail "$1: the wall's page was not fetched in 60 s"
+		sleep 0.1
+	done
+	if [ -n "${2:-}" ]; then
+		"$TERN" ctl "$1" checkpoint >"$1.ctl" 2>&1 || fail "$1: checkpoint: $(cat "$1.ctl")"
+	else
+		# The flush after the visit, before /wall/a.html (1.5 s later).
+		sleep 0.3
+	fi
+	kill -9 "$_pid"
+	wait "$_pid" 2>/dev/null
+	[ -z "$(status "$1" "$SITE/wall/a.html")" ] || fail "$1: a.html fetched before the kill; nothing left to resume"
+	if [ -n "${2:-}" ]; then
+		"$TERN" resume "$1" --checkpoint latest >>"$1.out" 2>&1 || fail "$1: resume from the checkpoint exited $?: $(tail -5 "$1.out")"
+	else
+		"$TERN" resume "$1" >>"$1.out" 2>&1 || fail "$1: resume exited $?: $(tail -5 "$1.out")"
+	fi
+	grep -q Sanitizer "$1.out" && fail "sanitizer report: $(cat "$1.out")"
+	grep -q "cookies: 1 in the jar" "$1/logs/tern.log" || fail "$1: the resumed jar: $(grep cookies: "$1/logs/tern.log")"
+	for p in a b c; do
+		[ "$(status "$1" "$SITE/wall/$p.html")" = 200 ] || fail "$1: /wall/$p.html after the resume: $(cat "$1/logs/crawl.log")"
+		[ "$(request_cookie "$1" "$SITE/wall/$p.html")" = "consent=yes" ] || fail "$1: /wall/$p.html's request record after the resume"
+	done
+	[ "$(grep -c '^/consent' nginx/access.tsv)" = 1 ] || fail "$1: consent asked again after the resume: $(cat nginx/access.tsv)"
+}
+killed resume
 pass "the jar survives kill -9: the resumed crawl sends the consent given before it"
+killed restore checkpoint
+pass "the jar is in a checkpoint: a crawl restored from it sends the consent"
 
 # 4. Off by an override: /wall/ never gets its cookie, nothing behind it.
 cat >off.conf <<CONF
