@@ -10,12 +10,13 @@
 #    after a kill: the consent given before the kill is sent after it, with
 #    no new visit to /consent;
 #  - an [override] with fetch.cookies = false: no Cookie for /wall/;
+#  - cluster mode (--workers 2): the node owning the site passes the wall;
 #  - a Set-Cookie flood (hundreds of responses of 15 cookies of 4,000
 #    bytes): the jar keeps fetch.cookies-max and tern's peak RSS stays
 #    within a stated bound of the same crawl with cookies off.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/bench/nginx.sh"
-need_cmd nginx curl zcat
+need_cmd nginx curl zcat nats-server
 tw_dir
 cd "$TW_DIR" || fail "no work directory"
 
@@ -214,6 +215,20 @@ grep -q Sanitizer off.out && fail "sanitizer report: $(cat off.out)"
 awk -F'\t' '$1 ~ /^\/wall\// && $3 != "-"' nginx/access.tsv | grep -q . && fail "nginx saw a cookie under /wall/: $(cat nginx/access.tsv)"
 grep -q '^/consent' nginx/access.tsv || fail "the consent URL (outside the override) was not fetched"
 pass "an [override] with fetch.cookies = false sends no cookie under its prefix"
+
+# 6 (before the flood, which ends the file). Cluster mode: two workers
+# over a nats-server; 127.0.0.1 is one registered domain, so one node owns
+# the site and passes its wall with its own jar (doc/cluster.md, "Cookies").
+: >nginx/access.tsv
+timeout 120 "$TERN" crawl --workers 2 --local -j "$TW_DIR/workers" --set fetch.allow-private-addresses=true \
+	--set cluster.partitions=4 "$SITE/wall/" >workers.out 2>&1 || fail "tern crawl --workers exited $?: $(tail -5 workers.out)"
+grep -q Sanitizer workers.out && fail "sanitizer report: $(cat workers.out)"
+for p in a b c; do
+	n=$(cat workers/w*/logs/crawl.log | awk -v u="$SITE/wall/$p.html" '$4 == u && $2 == 200' | wc -l)
+	[ "$n" = 1 ] || fail "--workers: /wall/$p.html captured $n times: $(cat workers/w*/logs/crawl.log)"
+	grep -q "^/wall/$p.html	200	consent=yes\$" nginx/access.tsv || fail "--workers: nginx saw no consent=yes for /wall/$p.html: $(cat nginx/access.tsv)"
+done
+pass "--workers 2: the node owning the site passes its wall with its own jar"
 
 # 5. The flood: FLOOD_PAGES x 15 cookies of 4,000 bytes (72 MB at 1,200
 # pages), all for one host, and a third of it. The jar keeps
