@@ -235,14 +235,16 @@ pass "--workers 2: the node owning the site passes its wall with its own jar"
 # fetch.cookies-max = 200 (850 KB at most; the per-domain bound is lifted
 # so that the total is the one that holds), and what the store takes of
 # its changes is held by LevelDB's write buffers (2 MB here) until written:
-# three times the flood may raise tern's peak RSS by FLOOD_MAX_KB at most,
-# where a jar keeping every cookie would grow by the 48 MB more it was sent.
+# three times the flood may raise tern's peak RSS by FLOOD_MAX_KB at most
+# (24 MB; measured +2.7 to +9.2 MB, the spread being LevelDB's compactions
+# and the allocator's), where a jar keeping every cookie grows by the 48 MB
+# more it was sent (+74 MB measured with FLOOD_JAR=100000).
 # (Against the same crawl with cookies off, the peak is some 20 MB higher
 # under ASan whatever the flood's size: the parsed cookies, the store's
 # write buffers and the allocator's caches of freed blocks.) ASan's
 # quarantine of freed memory is cut to 4 MB for these runs, or every
 # evicted cookie would stay resident in it.
-FLOOD_MAX_KB=${FLOOD_MAX_KB:-12288}
+FLOOD_MAX_KB=${FLOOD_MAX_KB:-24576}
 peak() { # JOB PAGE: crawls /flood/PAGE, prints its peak RSS in KB
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=4" \
 		"$TERN" crawl --local -j "$1" --set fetch.cookies-max="${FLOOD_JAR:-200}" --set storage.cache-mb=1 \

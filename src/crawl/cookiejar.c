@@ -38,6 +38,7 @@ struct cookiejar {
 	size_t count, bytes;
 	struct cookiejar_entry *lru_head, *lru_tail;
 	uint64_t clock;
+	uint64_t news; /* cookiejar_news */
 	struct cookiejar_change *changes, **changes_tail;
 	struct cookiejar_entry **scratch;
 	size_t scratch_cap;
@@ -184,18 +185,31 @@ static size_t cookiejar_put(struct cookiejar *j, struct cookie *c, int64_t now_m
 			if (strcmp(e->c.name, c->name) == 0 && strcmp(e->c.path, c->path) == 0)
 				break;
 	if (cookie_expired(c, now_ms)) {
-		if (e != NULL)
+		if (e != NULL) {
 			cookiejar_remove(j, e, 1);
-		else if (!note)
+			j->news++;
+		} else if (!note)
 			cookiejar_note(j, c); /* a stored record to forget */
 		cookie_clear(c);
 		return 0;
 	}
 	if (e != NULL) {
+		/* The same cookie sent again (most sites resend theirs on every
+		 * answer) changes nothing the store must learn. */
+		if (strcmp(e->c.value, c->value) == 0 && e->c.expires_ms == c->expires_ms &&
+		    e->c.persistent == c->persistent && e->c.host_only == c->host_only &&
+		    e->c.secure == c->secure && e->c.http_only == c->http_only) {
+			cookiejar_touch(j, e);
+			cookie_clear(c);
+			return 0;
+		}
+		if (strcmp(e->c.value, c->value) != 0)
+			j->news++;
 		c->created_ms = e->c.created_ms;
 		j->bytes -= cookiejar_size(&e->c);
 		cookie_clear(&e->c);
 	} else {
+		j->news++;
 		e = xcalloc(1, sizeof(*e));
 		e->d = d;
 		e->dom_next = d->list;
@@ -301,6 +315,11 @@ size_t cookiejar_header(
 		sent++;
 	}
 	return sent;
+}
+
+uint64_t cookiejar_news(const struct cookiejar *j)
+{
+	return j->news;
 }
 
 size_t cookiejar_count(const struct cookiejar *j)

@@ -29,9 +29,9 @@ struct cookiejar;
 struct cookiejar *cookiejar_new(size_t per_domain, size_t total);
 void cookiejar_free(struct cookiejar *j);
 /* Takes *c (left empty): stores it, replacing the cookie of the same name,
- * domain and path (whose creation time it keeps), or, if c is already
- * expired, removes that cookie. Returns the number of cookies evicted for
- * room (per domain or in all). */
+ * domain and path (whose creation time it keeps; the same cookie again is
+ * only marked used), or, if c is already expired, removes that cookie.
+ * Returns the number of cookies evicted for room (per domain or in all). */
 size_t cookiejar_set(struct cookiejar *j, struct cookie *c, int64_t now_ms);
 /* The same for a cookie read back from the store: not remembered as a
  * change (an expired one is, so that the store forgets it). */
@@ -43,6 +43,10 @@ size_t cookiejar_load(struct cookiejar *j, struct cookie *c, int64_t now_ms);
 size_t cookiejar_header(
     struct cookiejar *j, const struct cookie_origin *o, int64_t now_ms, struct buf *out);
 size_t cookiejar_count(const struct cookiejar *j);
+/* A count that grows each time a request would carry something new: a
+ * cookie added, given a new value or removed (a new expiry alone does not
+ * count). */
+uint64_t cookiejar_news(const struct cookiejar *j);
 /* Bytes of names, values, domains and paths held. */
 size_t cookiejar_bytes(const struct cookiejar *j);
 /* Hands every cookie changed since the last drain to fn: c is the cookie

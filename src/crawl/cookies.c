@@ -156,7 +156,7 @@ const char *cookies_for(struct cookies *k, const char *href, const struct url_pa
 }
 
 void cookies_receive(struct cookies *k, const char *href, const struct url_parts *p,
-    struct fetch *f, size_t *kept, size_t *refused, size_t *evicted)
+    struct fetch *f, size_t *changed, size_t *refused, size_t *evicted)
 {
 	struct cookie_origin o;
 	const char *name, *value;
@@ -167,6 +167,7 @@ void cookies_receive(struct cookies *k, const char *href, const struct url_parts
 			struct cookie c;
 			const char *why;
 			int64_t now = (int64_t)clock_wall_ms();
+			uint64_t before;
 
 			if (strcasecmp(name, "Set-Cookie") != 0)
 				continue;
@@ -174,13 +175,14 @@ void cookies_receive(struct cookies *k, const char *href, const struct url_parts
 				nr++;
 				continue;
 			}
+			before = cookiejar_news(k->jar);
 			ne += cookiejar_set(k->jar, &c, now);
 			cookie_clear(&c);
-			nk++;
+			nk += cookiejar_news(k->jar) != before;
 		}
 	}
-	if (kept != NULL)
-		*kept = nk;
+	if (changed != NULL)
+		*changed = nk;
 	if (refused != NULL)
 		*refused = nr;
 	if (evicted != NULL)

@@ -32,11 +32,12 @@ int cookies_on(const struct cookies *c, const char *surt);
  * none match. Valid until the next call. */
 const char *cookies_for(struct cookies *c, const char *href, const struct url_parts *p);
 /* Takes the Set-Cookie headers of f's response to href (split as p) into
- * the jar. *kept and *refused (may be NULL) count them: refused are those
+ * the jar. The counts (each may be NULL): changed, the cookies that changed
+ * what a request carries (new, a new value, removed); refused, those
  * cookie_parse refuses (too large, a Domain outside the host, a public
  * suffix); evicted, those that left the jar for room. */
 void cookies_receive(struct cookies *c, const char *href, const struct url_parts *p,
-    struct fetch *f, size_t *kept, size_t *refused, size_t *evicted);
+    struct fetch *f, size_t *changed, size_t *refused, size_t *evicted);
 /* Puts the jar's changes into the frontier's pending batch. */
 void cookies_flush(struct cookies *c);
 size_t cookies_count(const struct cookies *c);

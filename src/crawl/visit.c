@@ -162,7 +162,7 @@ struct visit {
 	 * and cookies they evicted for room: the crawl.log annotations
 	 * cookiesRefused:N and cookiesEvicted:N. */
 	unsigned cookies_refused, cookies_evicted;
-	unsigned cookies_kept; /* by the page's own response */
+	unsigned cookies_changed; /* by the page's own response */
 
 	/* The end waiting for the records queued before it (warcpool_hold). */
 	enum frontier_outcome held_outcome;
@@ -784,13 +784,14 @@ static void visit_take_cookies(struct visit *v, struct fetch *f)
 	v->cookies_refused += (unsigned)refused;
 	v->cookies_evicted += (unsigned)evicted;
 	if (v->state == VISIT_FETCH)
-		v->cookies_kept = (unsigned)kept;
+		v->cookies_changed = (unsigned)kept;
 }
 
 /* Redirects in a row that may lead back to a URI already fetched. */
 #define VISIT_COOKIE_RETURNS 3
 
-/* A cookie wall: a redirect that set a cookie and leads back to the URI
+/* A cookie wall: a redirect that set a cookie (a new one or a new value:
+ * one resent as it was changes nothing) and leads back to the URI
  * that was redirected here, or to this URI itself, asks for it again now
  * that the cookie will be sent. Its target was fetched already, so the seen
  * set would drop it: it is scheduled again (it was in scope then). The
@@ -805,7 +806,7 @@ static void visit_cookie_return(struct visit *v, struct fetch *f, int status)
 	size_t n = strlen(h), run = 0;
 	char *hops;
 
-	if (v->cookies_kept == 0 || status < 300 || status >= 400 || loc == NULL)
+	if (v->cookies_changed == 0 || status < 300 || status >= 400 || loc == NULL)
 		return;
 	while (run < n && h[n - 1 - run] == 'R')
 		run++;

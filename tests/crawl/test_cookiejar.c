@@ -108,6 +108,7 @@ static void test_cookiejar_replace(void **state)
 	struct cookie c;
 	struct cookie_origin o = {"h.test", 0, "/", 1, 0};
 	const char *why;
+	uint64_t news;
 
 	(void)state;
 	test_cookiejar_set(j, "h.test", "/", "a=1", NOW - 100, NULL);
@@ -119,6 +120,22 @@ static void test_cookiejar_replace(void **state)
 	cookiejar_drain(j, test_cookiejar_change_cb, &l);
 	assert_int_equal(l.puts, 3);
 	assert_int_equal(l.dels, 0);
+	/* The same cookie again changes nothing: no news, nothing to store. */
+	news = cookiejar_news(j);
+	test_cookiejar_set(j, "h.test", "/", "b=1", NOW + 10, NULL);
+	assert_true(cookiejar_news(j) == news);
+	memset(&l, 0, sizeof l);
+	cookiejar_drain(j, test_cookiejar_change_cb, &l);
+	assert_int_equal(l.puts + l.dels, 0);
+	/* A new expiry is stored but is no news; a new value is. */
+	test_cookiejar_set(j, "h.test", "/", "b=1; Max-Age=100", NOW, NULL);
+	assert_true(cookiejar_news(j) == news);
+	test_cookiejar_set(j, "h.test", "/", "b=2; Max-Age=100", NOW, NULL);
+	assert_true(cookiejar_news(j) == news + 1);
+	test_cookiejar_set(j, "h.test", "/", "b=1", NOW, NULL);
+	memset(&l, 0, sizeof l);
+	cookiejar_drain(j, test_cookiejar_change_cb, &l);
+	assert_int_equal(l.puts, 3);
 	/* Max-Age=0 deletes. */
 	test_cookiejar_set(j, "h.test", "/", "a=x; Max-Age=0", NOW, NULL);
 	assert_int_equal(cookiejar_count(j), 1);
