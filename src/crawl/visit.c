@@ -798,7 +798,10 @@ static void visit_take_cookies(struct visit *v, struct fetch *f)
  * target must take cookies (fetch.cookies for its prefix). The
  * chain is bounded, VISIT_COOKIE_RETURNS redirects in a row at most: a
  * server that sets a new cookie at every turn ends there, and one that
- * ignores the cookie sends the crawl to its wall, already seen, once. */
+ * ignores the cookie sends the crawl to its wall, already seen, once.
+ * Not in a continuous crawl: the page waits for its revisit there (a second
+ * entry in the schedule would visit it twice each time), and its next visit
+ * carries the cookie. */
 static void visit_cookie_return(struct visit *v, struct fetch *f, int status)
 {
 	const char *loc = fetch_header(f, "Location"), *h = v->c->hops ? v->c->hops : "";
@@ -806,7 +809,8 @@ static void visit_cookie_return(struct visit *v, struct fetch *f, int status)
 	size_t n = strlen(h), run = 0;
 	char *hops;
 
-	if (v->cookies_changed == 0 || status < 300 || status >= 400 || loc == NULL)
+	if (v->pool->env.continuous || v->cookies_changed == 0 || status < 300 || status >= 400 ||
+	    loc == NULL)
 		return;
 	while (run < n && h[n - 1 - run] == 'R')
 		run++;
