@@ -95,9 +95,15 @@ grep -q '^tern_resident_memory_bytes [1-9]' metrics.txt || fail "metrics RSS"
 [ "$(policy_state "$job")" = RUNNING ] || fail "not running after unpause"
 sleep 0.5
 [ "$(wc -l <"$TW_DIR/requests.tsv")" -gt "$n1" ] || fail "nothing fetched after unpause"
+# tern.conf is replaced durably (src/archive/smallfile.c): the operator's
+# mode is kept, and no temporary file is left beside it.
+chmod 600 "$job/tern.conf"
 "$TERN" ctl "$job" set politeness.min-delay-ms=50 crawl.max-connections=8 >set.json || fail "set"
 grep -q '"politeness.min-delay-ms": "now"' set.json && grep -q '"crawl.max-connections": "on resume"' set.json ||
 	fail "set: $(cat set.json)"
+grep -q '^min-delay-ms = 50$' "$job/tern.conf" || fail "tern.conf not rewritten"
+[ "$(stat -c %a "$job/tern.conf")" = 600 ] || fail "tern.conf mode $(stat -c %a "$job/tern.conf") after a set"
+[ -z "$(find "$job" -maxdepth 1 -name '*.tmp')" ] || fail "temporary files left: $(find "$job" -maxdepth 1 -name '*.tmp')"
 "$TERN" ctl "$job" stop >/dev/null || fail "stop failed"
 policy_wait_exit 0
 [ ! -e "$sock" ] || fail "socket left behind"

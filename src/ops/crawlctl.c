@@ -17,6 +17,7 @@
  * status. */
 #include <build-config.h>
 
+#include "archive/smallfile.h"
 #include "crawl/checkpoint.h"
 #include "lib/clock.h"
 #include "lib/config.h"
@@ -312,12 +313,14 @@ static int crawlctl_value_text(json_t *v, struct buf *out)
 /* Rewrites JOBDIR/tern.conf so that a resume runs with the new settings. */
 static void crawlctl_save_config(struct crawl *cr)
 {
-	char *path = xasprintf("%s/tern.conf", crawl_jobdir(cr));
+	char *path = xasprintf("%s/tern.conf", crawl_jobdir(cr)), *err = NULL;
 	struct buf text = BUF_INIT;
 
 	config_format(crawl_config(cr), &text);
-	if (job_write_file(path, text.data, text.len) < 0)
-		crawl_log_event(cr, "could not rewrite %s after a settings change", path);
+	if (smallfile_replace(path, text.data, text.len, SMALLFILE_MODE, &err) < 0) {
+		crawl_log_event(cr, "could not rewrite tern.conf after a settings change: %s", err);
+		free(err);
+	}
 	buf_free(&text);
 	free(path);
 }
