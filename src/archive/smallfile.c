@@ -74,8 +74,8 @@ static int smallfile_sync_dir(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	char *dir = slash == NULL ? xstrdup(".")
-		    : slash == path ? xstrdup("/")
-				    : xstrndup(path, (size_t)(slash - path));
+	    : slash == path	  ? xstrdup("/")
+				  : xstrndup(path, (size_t)(slash - path));
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = -1;
 
 	if (fd >= 0) {
