@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""A hostile HTTP/1.1 server for tests/fetch_hostile.sh: each path is one
+"""A hostile HTTP/1.1 server for tests/crawl_hostile.sh and
+tests/crawl_disk.sh: each path is one
 answer that tries to make a crawler use memory, disk or time without bound.
 
     hostile_server.py PORTFILE
 
 binds 127.0.0.1 on an ephemeral port, writes the port to PORTFILE and
 serves until it is killed. An answer that never ends is written until the
-client closes the connection. /robots.txt is a 404; an unknown path a small
+client closes the connection. Each request's path is printed on stdout.
+/big is a 3 MB page, /slow/N a chain of pages a tenth of a second each;
+/robots.txt is a 404; an unknown path a small
 page.
 """
 import gzip
@@ -128,6 +131,15 @@ def a_longuri(w):
 
 # 128 MB of zeros, gzipped to about 128 KB: past both decoding caps (32 MB
 # out, 200 times the input).
+def slow(w, path):
+    # /slow/N: a small page a tenth of a second late, linking to N+1, up
+    # to /slow/100: a crawl that lasts about ten seconds.
+    n = int(path[6:]) if path[6:].isdigit() else 0
+    time.sleep(0.1)
+    nxt = b'<a href="/slow/%d">next</a>' % (n + 1) if n < 100 else b""
+    page(w, b"<html><body>page %d " % n + b"s" * 4000 + nxt + b"</body></html>\n")
+
+
 BOMB = gzip.compress(b"\0" * (128 * MB), 9)
 
 
@@ -135,7 +147,13 @@ def a_gzipbomb(w):
     page(w, BOMB, b"Content-Encoding: gzip\r\n")
 
 
+def a_big(w):
+    # A 3 MB page: past the 1 MiB a visit keeps in memory, so it spills.
+    page(w, b"<html><body>" + b"B" * (3 * MB) + b"</body></html>\n")
+
+
 ANSWERS = {
+    "/big": a_big,
     "/trailers": a_trailers,
     "/chunkext": a_chunkext,
     "/chunkzeros": a_chunkzeros,
@@ -163,8 +181,12 @@ class Handler(socketserver.StreamRequestHandler):
                 break
         parts = line.split()
         path = parts[1].decode("latin-1") if len(parts) > 1 else "/"
+        sys.stdout.write(path + "\n")
+        sys.stdout.flush()
         try:
-            if path == "/robots.txt":
+            if path.startswith("/slow/"):
+                slow(self.wfile, path)
+            elif path == "/robots.txt":
                 self.wfile.write(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n"
                                  b"Connection: close\r\n\r\n")
             elif path in ANSWERS:

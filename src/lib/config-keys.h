@@ -18,6 +18,8 @@ X(CRAWL_MAX_QUERY_LENGTH, "crawl", "max-query-length", CT_INT, "1024", 0, 104857
 X(CRAWL_SCOPE, "crawl", "scope", CT_STR, "seeds", 0, 0, "", 0)
 X(CRAWL_PAUSE_AT_START, "crawl", "pause-at-start", CT_BOOL, "false", 0, 0, "", 0)
 X(CRAWL_PAUSE_AT_FINISH, "crawl", "pause-at-finish", CT_BOOL, "false", 0, 0, "", 0)
+X(CRAWL_PAUSE_BELOW_FREE_MB, "crawl", "pause-below-free-mb", CT_INT, "1024", 0, INT64_MAX, "", 0)
+X(CRAWL_RESUME_ABOVE_FREE_MB, "crawl", "resume-above-free-mb", CT_INT, "2048", 0, INT64_MAX, "", 0)
 X(CRAWL_MAX_PAGES, "crawl", "max-pages", CT_INT, "0", 0, INT64_MAX, "", 0)
 X(CRAWL_MAX_BYTES, "crawl", "max-bytes", CT_INT, "0", 0, INT64_MAX, "", 0)
 X(CRAWL_MAX_TIME_SECONDS, "crawl", "max-time-seconds", CT_INT, "0", 0, INT64_MAX, "", 0)
