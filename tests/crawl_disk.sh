@@ -113,13 +113,13 @@ track_pid $pid
 wait_for "$job/logs/tern.log" "disk full: no space left for a spill file" 20 "full: no pause"
 wait_for "$job/logs/tern.log" "PAUSED: disk full" 5 "full: not PAUSED"
 sleep 2
-n=$(grep -c '^/big$' server.log)
+n=$(grep -c '^http /big$' server.log)
 [ "$n" -eq 1 ] || fail "full: /big asked $n times while the disk was full"
 rm -f "$TW_DIR/fullfs/filler"
 wait_for "$job/logs/tern.log" "resumed" 5 "full: no resume"
 wait "$pid" || fail "full: exit $? after the resume: $(tail -n 5 full.err)"
 grep -q Sanitizer full.err && fail "full: sanitizer report: $(grep -A20 Sanitizer full.err | head -40)"
-[ "$(grep -c '^/big$' server.log)" -eq 2 ] || fail "full: /big asked $(grep -c '^/big$' server.log) times in all"
+[ "$(grep -c '^http /big$' server.log)" -eq 2 ] || fail "full: /big asked $(grep -c '^http /big$' server.log) times in all"
 line=$(awk -v u="http://127.0.0.1:$PORT/big" '$4 == u' "$job/logs/crawl.log")
 [ "$(printf '%s\n' "$line" | grep -c .)" -eq 1 ] || fail "full: /big logged other than once: $line"
 printf '%s\n' "$line" | grep -Eq '^[^ ]+ +200 +[0-9]+ ' || fail "full: /big not 200: $line"
