@@ -38,6 +38,24 @@ check 405 "$($raw send '"DELETE /status HTTP/1.1\r\n\r\n"')"
 check 400 "$($raw send '"POST /settings HTTP/1.1\r\nContent-Length: 7\r\n\r\n{broken"')"
 check 400 "$($raw send '"POST /settings HTTP/1.1\r\nContent-Length: 2\r\n\r\n[]"')"
 check 400 "$($raw send '"POST /settings HTTP/1.1\r\nContent-Length: 16\r\n\r\n{\"no.such\": \"1\"}"')"
+# Another user, once the socket's mode no longer keeps it out (root, or
+# sudo, can make one): the server checks the peer's uid itself
+# (SO_PEERCRED), 403.
+as_nobody=
+if [ "$(id -u)" = 0 ]; then
+	as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+elif sudo -n true 2>/dev/null; then
+	as_nobody="sudo -n setpriv --reuid=65534 --regid=65534 --clear-groups"
+fi
+if [ -n "$as_nobody" ] && command -v setpriv >/dev/null 2>&1; then
+	chmod 666 "$sock"
+	out=$($as_nobody curl -s --unix-socket "$sock" http://localhost/status 2>&1)
+	chmod 600 "$sock"
+	case $out in *"owner's user only"*) ;; *) fail "another user's request answered: $out" ;; esac
+	pass "control socket: another uid refused (403) even with the mode opened"
+else
+	echo "note: no root or sudo: the peer uid check is not exercised here"
+fi
 check 400 "$($raw send '"POST /settings HTTP/1.1\r\nContent-Length: 30\r\n\r\n{\"crawl.max-pages\": [1, 2, 3]}"')"
 check 400 "$($raw send '"GET /report/queues?state=sideways HTTP/1.1\r\n\r\n"')"
 check 404 "$($raw send '"GET /report/nothing HTTP/1.1\r\n\r\n"')"
