@@ -103,6 +103,16 @@ node -e 'const fs = require("fs"), r = (f) => JSON.parse(fs.readFileSync(f, "utf
 	if (s.state !== "PAUSED" || !(s.pages > 0)) throw "stats";
 	if (!h.some(x => x.host === "h0.web.test" && x.urls > 0)) throw "hosts";' ||
 	fail "JSON reports: $(cat frontier.json stats.json)"
+# Arguments are escaped into the request target: a report name or a state
+# cannot add a query parameter, a header or a second request.
+"$TERN" ctl "$job" report 'queues?format=json&x=' >smuggle.out 2>&1 &&
+	fail "a report name with a query was taken: $(head -c 300 smuggle.out)"
+grep -q '^\[' smuggle.out && fail "a report name added ?format=json: $(head -c 300 smuggle.out)"
+"$TERN" ctl "$job" report queues --state 'retired&format=json' >smuggle.out 2>&1 &&
+	fail "a state with a parameter was taken: $(head -c 300 smuggle.out)"
+"$TERN" ctl "$job" report "$(printf 'queues HTTP/1.1\r\nX-A: b\r\n')" >smuggle.out 2>&1 &&
+	fail "a report name with a request line was taken: $(head -c 300 smuggle.out)"
+pass "ctl: arguments cannot reach the request line or the query"
 curl -s --unix-socket "$sock" http://localhost/metrics >metrics.txt || fail "metrics"
 grep -q '^tern_state{state="PAUSED"} 1$' metrics.txt || fail "metrics state: $(grep state metrics.txt)"
 grep -q '^tern_pages_total [1-9]' metrics.txt || fail "metrics pages"
