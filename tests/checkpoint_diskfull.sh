@@ -52,8 +52,11 @@ held_at=$(wc -l <"$log")
 sleep 1.5
 [ "$(wc -l <"$log")" -eq "$held_at" ] || fail "the crawl kept fetching with a full disk"
 kill -0 $pid 2>/dev/null || fail "tern exited on a full disk: $(tail -3 tern.err)"
+"$TERN" ctl "$job" status >status.json || fail "ctl status while held"
+grep -q '"reason": *"held: WARC write failed' status.json || fail "ctl status does not say why the crawl is held: $(cat status.json)"
 rm -f "$job/warcs/filler"
 wait $pid || fail "tern exited $? after space was freed: $(tail -5 tern.err)"
+grep -q "WARC write succeeded again: the hold ends" "$job/logs/tern.log" || fail "the end of the hold is not in tern.log"
 grep -q "Sanitizer" tern.err && fail "sanitizer report: $(grep -A20 Sanitizer tern.err | head -40)"
 tw_stop
 

@@ -130,6 +130,9 @@ struct crawl {
 	uint64_t last_status_ms;      /* the last plain status line */
 	uint64_t last_progress_ms;
 	uint64_t last_warc_error_ms; /* rate limit of the disk-full message */
+	/* While a WARC write fails the crawl hands out no work: why, for
+	 * ctl status and the console ("" when it does not hold). */
+	char hold_reason[512];
 	/* Visits ended, and how many of them when the store was last
 	 * written (crawl_flush_iteration). */
 	uint64_t visits_ended, visits_ended_written;
@@ -266,11 +269,17 @@ static int crawl_flush_outputs(void *arg, char **errp)
 			crawl_say(cr, "WARC write failed, crawl held until it succeeds: %s", err);
 			cr->last_warc_error_ms = now;
 		}
+		snprintf(cr->hold_reason, sizeof cr->hold_reason,
+		    "held: WARC write failed (tried again until it succeeds): %s", err);
 		if (errp != NULL)
 			*errp = err;
 		else
 			free(err);
 		return -1;
+	}
+	if (cr->hold_reason[0] != '\0') {
+		crawl_log_event(cr, "WARC write succeeded again: the hold ends");
+		cr->hold_reason[0] = '\0';
 	}
 	if (cr->crawllog != NULL && fflush(cr->crawllog) != 0) {
 		crawl_log_event(cr, "crawl.log write failed: %s", strerror(errno));
@@ -1669,6 +1678,8 @@ void crawl_status(const struct crawl *cr, struct crawl_status *st)
 	st->state = cr->state;
 	st->reason = cr->state == CRAWL_STOPPING || cr->state == CRAWL_FINISHED ? cr->stop_reason
 										: cr->pause_reason;
+	if (cr->state == CRAWL_RUNNING && cr->hold_reason[0] != '\0')
+		st->reason = cr->hold_reason;
 	st->at_finish = cr->at_finish || cr->state == CRAWL_EMPTY;
 	st->in_flight = visit_in_flight(cr->visits);
 	st->seconds = (double)crawl_elapsed_ms(cr) / 1000.0;
