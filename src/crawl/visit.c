@@ -146,6 +146,7 @@ struct visit {
 	int spill_fd;
 	uint64_t spill_len;
 	int record_failed;   /* the body could not be recorded: ours, not the server's */
+	int record_errno;    /* why */
 	struct outlinks *ol; /* the page's links (kept across reuse) */
 	int links_on;	     /* ol has begun on this response */
 	int dg_used;	     /* dg has taken bytes since its last reset */
@@ -525,6 +526,9 @@ static int visit_local_failure(struct visit *v, struct fetch *f)
 
 	if (!(fetch_annotations(f) & FETCH_LOCAL) && !v->record_failed)
 		return 0;
+	if (v->record_failed && (v->record_errno == ENOSPC || v->record_errno == EDQUOT) &&
+	    pool->env.disk_full != NULL)
+		pool->env.disk_full(pool->env.ctx, "a spill file in state/tmp");
 	n = ++pool->local_failures;
 	for (uint64_t p = 1; p <= n; p *= 10)
 		if (p == n) {
@@ -727,26 +731,10 @@ static int visit_literal_addr(struct visit *v)
 	return 0;
 }
 
-/* Recording the body: memory first, then a spill file in JOBDIR/state/tmp. */
-static int visit_record(struct visit *v, const char *p, size_t n)
+/* Writes all of p to the spill file: 0, or -1 with errno (a short write
+ * is retried, so that a full disk ends in ENOSPC, not a stale errno). */
+static int visit_spill_write(struct visit *v, const char *p, size_t n)
 {
-	if (v->spill_fd < 0 && v->body.len + n <= VISIT_SPILL_BYTES) {
-		buf_append(&v->body, p, n);
-		return 0;
-	}
-	if (v->spill_fd < 0) {
-		v->spill_fd = open(v->pool->env.tmpdir, O_TMPFILE | O_RDWR, 0600);
-		if (v->spill_fd < 0) {
-			visit_event(v->pool, "cannot create a spill file in %s: %s",
-			    v->pool->env.tmpdir, strerror(errno));
-			return -1;
-		}
-		if (v->body.len > 0 &&
-		    write(v->spill_fd, v->body.data, v->body.len) != (ssize_t)v->body.len)
-			return -1;
-		v->spill_len = v->body.len;
-		buf_free(&v->body);
-	}
 	while (n > 0) {
 		ssize_t w = write(v->spill_fd, p, n);
 		if (w < 0) {
@@ -828,6 +816,32 @@ static void visit_cookie_return(struct visit *v, struct fetch *f, int status)
 	buf_free(&key);
 }
 
+/* Recording the body: memory first, then a spill file in JOBDIR/state/tmp.
+ * The fetch gives it no byte past fetch.max-length-bytes, so neither grows
+ * past that. -1 with errno when the body cannot be kept. */
+static int visit_record(struct visit *v, const char *p, size_t n)
+{
+	if (v->spill_fd < 0 && v->body.len + n <= VISIT_SPILL_BYTES) {
+		buf_append(&v->body, p, n);
+		return 0;
+	}
+	if (v->spill_fd < 0) {
+		v->spill_fd = open(v->pool->env.tmpdir, O_TMPFILE | O_RDWR, 0600);
+		if (v->spill_fd < 0) {
+			int saved = errno;
+			visit_event(v->pool, "cannot create a spill file in %s: %s",
+			    v->pool->env.tmpdir, strerror(saved));
+			errno = saved;
+			return -1;
+		}
+		v->spill_len = 0;
+		if (visit_spill_write(v, v->body.data, v->body.len) < 0)
+			return -1;
+		buf_free(&v->body);
+	}
+	return visit_spill_write(v, p, n);
+}
+
 /* The head says which extractors, if any, the page's body goes through. */
 static void visit_head_cb(void *arg, struct fetch *f)
 {
@@ -859,6 +873,7 @@ static void visit_body_cb(
 		/* The recorded body is the WARC's payload, and nothing else's:
 		 * without WARC it is digested and parsed, never copied. */
 		if (v->pool->env.warc != NULL && visit_record(v, raw, rawlen) < 0 && v->f != NULL) {
+			v->record_errno = errno;
 			visit_event(
 			    v->pool, "recording %s failed: %s", v->fetch_url, strerror(errno));
 			v->record_failed = 1;

@@ -54,6 +54,11 @@ struct visit_env {
 	void *ctx;
 	void (*event)(void *ctx, const char *msg);
 	void (*ended)(void *ctx);
+	/* Optional: a write failed for want of space (ENOSPC, EDQUOT; what
+	 * names it). The owner pauses until there is room; the URI goes back
+	 * to its queue with no attempt counted, so it is fetched after the
+	 * pause, not again and again while the disk is full. */
+	void (*disk_full)(void *ctx, const char *what);
 	/* Optional (cluster mode): c reached its final disposition (success,
 	 * final failure, disregard), called as the frontier is told; in a
 	 * continuous crawl c holds its fetch history, due again at due_ms (0

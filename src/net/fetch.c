@@ -455,8 +455,11 @@ static void fetch_data(struct fetch *f, const char *data, size_t len)
 		char *why = xasprintf("%s: %s",
 		    http_head_done(f->http) ? "broken response body" : "malformed response head",
 		    http_error(f->http));
-		fetch_fail(
-		    f, http_head_done(f->http) ? CAUSE_CONNECTION_LOST : CAUSE_BAD_RESPONSE, why);
+		fetch_fail(f,
+		    http_too_large(f->http)	  ? CAUSE_HEADER_TOO_LARGE
+			: http_head_done(f->http) ? CAUSE_CONNECTION_LOST
+						  : CAUSE_BAD_RESPONSE,
+		    why);
 		free(why);
 		break;
 	}

@@ -80,5 +80,9 @@ const char *http_header(const struct http *h, const char *name);
 /* Iteration over headers: i from 0; returns 0 at the end. */
 int http_header_at(const struct http *h, size_t i, const char **name, const char **value);
 const char *http_error(const struct http *h);
+/* Whether the error was a limit (fetch.max-header-bytes for the head, the
+ * chunk framing or the trailers; too many header lines or interim
+ * answers) rather than bytes that are not HTTP. */
+int http_too_large(const struct http *h);
 
 #endif
