@@ -53,6 +53,12 @@
 /* zstd frames whose window is larger are refused: RFC 9659 holds a
  * decoder of HTTP content to 8 MiB. */
 #define DECODE_ZSTD_WINDOW_LOG 23
+/* zstd contexts kept for the next bodies. A context is about 160 KiB,
+ * past malloc's mmap threshold: made and freed per body, its pages were
+ * mapped and faulted in every time, which cost tern half again its CPU
+ * per page on a crawl of zstd pages (doc/performance.md, "Content
+ * codings"). */
+#define DECODE_ZSTD_SPARE 8
 /* A held body that decodes to more than this is streamed too, so that the
  * one call's output buffer stays small next to the 32 MiB cap (a crawl in
  * a small memory cgroup must not allocate that at once). */
@@ -137,6 +143,38 @@ int decode_codings_parse(const char *ce, struct decode_codings *out)
 	return 0;
 }
 
+static ZSTD_DCtx *decode_zstd_spare[DECODE_ZSTD_SPARE];
+static int decode_zstd_nspare;
+
+/* A context for a new body: a kept one, or a new one holding the window
+ * limit (a session reset keeps parameters). */
+static ZSTD_DCtx *decode_zstd_get(void)
+{
+	ZSTD_DCtx *z;
+
+	if (decode_zstd_nspare > 0)
+		return decode_zstd_spare[--decode_zstd_nspare];
+	z = ZSTD_createDCtx();
+	if (z != NULL &&
+	    ZSTD_isError(ZSTD_DCtx_setParameter(z, ZSTD_d_windowLogMax, DECODE_ZSTD_WINDOW_LOG))) {
+		ZSTD_freeDCtx(z);
+		z = NULL;
+	}
+	return z;
+}
+
+static void decode_zstd_put(ZSTD_DCtx *z)
+{
+	if (z == NULL)
+		return;
+	if (decode_zstd_nspare < DECODE_ZSTD_SPARE &&
+	    !ZSTD_isError(ZSTD_DCtx_reset(z, ZSTD_reset_session_only))) {
+		decode_zstd_spare[decode_zstd_nspare++] = z;
+		return;
+	}
+	ZSTD_freeDCtx(z);
+}
+
 struct decode *decode_new(enum decode_coding c, uint64_t max_out, unsigned max_ratio)
 {
 	struct decode *d = xcalloc(1, sizeof(*d));
@@ -177,7 +215,7 @@ void decode_free(struct decode *d)
 			inflateEnd(&d->zs);
 		if (d->br != NULL)
 			BrotliDecoderDestroyInstance(d->br);
-		ZSTD_freeDCtx(d->zstd);
+		decode_zstd_put(d->zstd);
 		buf_free(&d->held);
 		free(d);
 		d = inner;
@@ -384,15 +422,10 @@ static enum decode_result decode_zstd(
 
 	if (len == 0)
 		return d->ended ? DECODE_END : DECODE_OK;
-	if (d->zstd == NULL) {
-		d->zstd = ZSTD_createDCtx();
-		if (d->zstd == NULL ||
-		    ZSTD_isError(ZSTD_DCtx_setParameter(
-			d->zstd, ZSTD_d_windowLogMax, DECODE_ZSTD_WINDOW_LOG))) {
-			d->failed = 1;
-			d->err = "zstd initialisation failed";
-			return DECODE_FAILED;
-		}
+	if (d->zstd == NULL && (d->zstd = decode_zstd_get()) == NULL) {
+		d->failed = 1;
+		d->err = "zstd initialisation failed";
+		return DECODE_FAILED;
 	}
 	for (;;) {
 		char out[DECODE_CHUNK];
