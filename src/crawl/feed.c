@@ -28,7 +28,14 @@
 #define FEED_BASE_DEPTH 16
 
 /* The namespaces that matter. */
-enum feed_ns { FEED_NS_NONE, FEED_NS_RSS1, FEED_NS_RDF, FEED_NS_ATOM, FEED_NS_MEDIA, FEED_NS_OTHER };
+enum feed_ns {
+	FEED_NS_NONE,
+	FEED_NS_RSS1,
+	FEED_NS_RDF,
+	FEED_NS_ATOM,
+	FEED_NS_MEDIA,
+	FEED_NS_OTHER
+};
 
 /* What an element is, for its children. */
 enum feed_elem {
@@ -148,8 +155,9 @@ static void feed_emit(struct feed *f, const char *ref, size_t len, char hop, con
 		ref++;
 		len--;
 	}
-	while (len > 0 && (ref[len - 1] == ' ' || ref[len - 1] == '\t' || ref[len - 1] == '\r' ||
-			      ref[len - 1] == '\n'))
+	while (len > 0 &&
+	    (ref[len - 1] == ' ' || ref[len - 1] == '\t' || ref[len - 1] == '\r' ||
+		ref[len - 1] == '\n'))
 		len--;
 	if (len == 0)
 		return;
@@ -172,8 +180,8 @@ static void feed_emit(struct feed *f, const char *ref, size_t len, char hop, con
 	f->cb(f->arg, &l);
 }
 
-static void feed_emit_attr(struct feed *f, const XML_Char **attrs, const char *name, char hop,
-    const char *context)
+static void feed_emit_attr(
+    struct feed *f, const XML_Char **attrs, const char *name, char hop, const char *context)
 {
 	const char *v = feed_attr(attrs, name);
 
@@ -222,8 +230,8 @@ static enum feed_elem feed_element(struct feed *f, enum feed_ns ns, const char *
 		if (strcmp(local, "image") == 0)
 			return FEED_E_IMAGE;
 		if (strcmp(local, "link") == 0 && (in_item || parent == FEED_E_CHANNEL))
-			f->field =
-			    (struct feed_field){'L', in_item ? "rss/item/link" : "rss/channel/link", 0};
+			f->field = (struct feed_field){
+			    'L', in_item ? "rss/item/link" : "rss/channel/link", 0};
 		else if (strcmp(local, "comments") == 0 && in_item)
 			f->field = (struct feed_field){'L', "rss/item/comments", 0};
 		else if (strcmp(local, "guid") == 0 && in_item) {
@@ -301,7 +309,8 @@ static void XMLCALL feed_start_cb(void *arg, const XML_Char *name, const XML_Cha
 		f->field_over = 1;
 		return;
 	}
-	parent = f->depth >= 2 && f->depth - 1 <= FEED_DEPTH ? f->elems[f->depth - 2] : FEED_E_OTHER;
+	parent =
+	    f->depth >= 2 && f->depth - 1 <= FEED_DEPTH ? f->elems[f->depth - 2] : FEED_E_OTHER;
 	e = feed_element(f, ns, local, parent, attrs);
 	if (f->depth <= FEED_DEPTH)
 		f->elems[f->depth - 1] = (unsigned char)e;

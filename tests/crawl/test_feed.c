@@ -127,8 +127,8 @@ static const struct {
 	"<textInput><link>/search</link></textInput><item><link>/yes<b>x</b></link>"
 	"<link>javascript:alert(1)</link><link></link></item></channel></rss>",
 	FEED_OK, FEED_RSS, "", 0, 0},
-    {"not a feed", "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"/>",
-	FEED_NOT_FEED, FEED_UNKNOWN, "", 0, 0},
+    {"not a feed", "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"/>", FEED_NOT_FEED,
+	FEED_UNKNOWN, "", 0, 0},
     {"html is not a feed", "<html><body><a href=\"/x\">x</a></body></html>", FEED_NOT_FEED,
 	FEED_UNKNOWN, "", 0, 0},
     {"atom's name in no namespace is not atom", "<feed><link href=\"/x\"/></feed>", FEED_NOT_FEED,
@@ -164,8 +164,8 @@ static void test_feeds(void **state)
 
 			if (r != cases[i].result || kind != cases[i].kind ||
 			    strcmp(out.data ? out.data : "", cases[i].links) != 0)
-				fail_msg("%s (reads of %zu): result %d kind %d links:\n%s", cases[i].name,
-				    steps[s], r, kind, out.data ? out.data : "");
+				fail_msg("%s (reads of %zu): result %d kind %d links:\n%s",
+				    cases[i].name, steps[s], r, kind, out.data ? out.data : "");
 			buf_free(&out);
 		}
 }
