@@ -4,7 +4,8 @@
 # 1.0 feed served as text/xml (its root element says it is a feed), the
 # feeds are fetched (hop L), then the pages their items name (L again),
 # resolved against xml:base; enclosures and images are taken, a WebSub
-# hub is not.
+# hub is not. A feed broken after its first item is feedError, and that
+# item is still fetched.
 . "$top_srcdir/tests/lib.sh"
 need_cmd dnsmasq
 
@@ -41,5 +42,11 @@ fetched /i/8.png LL /_mis/feed.rss
 fetched /i/7.png LE /_mis/feed.rss
 fetched /p/17.html LL /_mis/feed.rdf
 grep -q "/_mis/hub " "$cl" && fail "the WebSub hub was followed"
-awk '$12 ~ /feed/ { print; f = 1 } END { exit f }' "$cl" >bad.txt || fail "feed annotations: $(cat bad.txt)"
-pass "feeds from <link rel=alternate>: Atom, RSS 2.0 and RSS 1.0 (text/xml) items, enclosures and images fetched"
+fetched /p/18.html LL /_mis/feed-bad.rss
+awk '$4 ~ /\/p\/19\.html$/ && $6 ~ /feed-bad/ { f = 1 } END { exit !f }' "$cl" &&
+	fail "a link inside the broken element was taken"
+awk -v u="$(tw_url 0 /_mis/feed-bad.rss)" '$4 == u && $12 == "feedError" { f = 1 } END { exit !f }' "$cl" ||
+	fail "the broken feed is not feedError: $(grep feed-bad "$cl")"
+awk '$12 ~ /feed/ && $4 !~ /feed-bad/ { print; f = 1 } END { exit f }' "$cl" >bad.txt ||
+	fail "feed annotations: $(cat bad.txt)"
+pass "feeds from <link rel=alternate>: Atom, RSS 2.0 and RSS 1.0 (text/xml) items, enclosures and images fetched; a broken feed is feedError"

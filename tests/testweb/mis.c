@@ -117,11 +117,17 @@ static const char mis_feed_rdf[] =
     "<channel rdf:about=\"/_mis/feed.rdf\"><title>terns</title><link>/</link></channel>\n"
     "<item rdf:about=\"/p/17.html\"><title>seventeen</title><link>/p/17.html</link></item>\n"
     "</rdf:RDF>\n";
+/* A feed cut by a mismatched tag after its first item. */
+static const char mis_feed_bad[] = "<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel>\n"
+				   "<item><link>/p/18.html</link></item>\n"
+				   "<item><link>/p/19.html</lnk></item>\n"
+				   "</channel></rss>\n";
 static const char mis_feeds_html[] =
     "<!DOCTYPE html>\n<html><head><title>feeds</title>\n"
     "<link rel=\"alternate\" type=\"application/atom+xml\" href=\"/_mis/feed.atom\">\n"
     "<link rel=\"alternate\" type=\"application/rss+xml\" href=\"/_mis/feed.rss\">\n"
     "<link rel=\"alternate\" type=\"application/rdf+xml\" href=\"/_mis/feed.rdf\">\n"
+    "<link rel=\"alternate\" type=\"application/rss+xml\" href=\"/_mis/feed-bad.rss\">\n"
     "</head><body><h1>feeds</h1></body></html>\n";
 
 /* A page always sent with a content coding, whatever the request asked. */
@@ -211,6 +217,8 @@ void mis_build(const struct respond_req *q, const char *path, const char *query,
 		mis_static(r, "application/rss+xml; charset=utf-8", mis_feed_rss);
 	} else if (strcmp(name, "feed.rdf") == 0) {
 		mis_static(r, "text/xml", mis_feed_rdf);
+	} else if (strcmp(name, "feed-bad.rss") == 0) {
+		mis_static(r, "application/rss+xml", mis_feed_bad);
 	} else if (strcmp(name, "feeds.html") == 0) {
 		mis_static(r, "text/html; charset=utf-8", mis_feeds_html);
 	} else if (strcmp(name, "redirect-loop") == 0) {
