@@ -225,7 +225,8 @@ const char *http_accept_encoding(const char *setting)
 }
 
 void http_request_build(struct buf *out, const struct http_url *u, const char *user_agent,
-    const char *accept_encoding, const char *if_none_match, const char *if_modified_since)
+    const char *accept_encoding, const char *if_none_match, const char *if_modified_since,
+    const char *cookie)
 {
 	buf_appends(out, "GET ");
 	buf_appends(out, u->target);
@@ -244,6 +245,10 @@ void http_request_build(struct buf *out, const struct http_url *u, const char *u
 	if (if_modified_since != NULL) {
 		buf_appends(out, "\r\nIf-Modified-Since: ");
 		http_append_clean(out, if_modified_since);
+	}
+	if (cookie != NULL) {
+		buf_appends(out, "\r\nCookie: ");
+		http_append_clean(out, cookie);
 	}
 	buf_appends(out, "\r\nConnection: keep-alive\r\n\r\n");
 }
