@@ -1166,6 +1166,8 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		buf_appends(extra, extra->len ? ",decodeTrunc" : "decodeTrunc");
 	if (fa & FETCH_DECERR)
 		buf_appends(extra, extra->len ? ",decodeError" : "decodeError");
+	if (fa & FETCH_DECUNSUP)
+		buf_appends(extra, extra->len ? ",decodeUnsupported" : "decodeUnsupported");
 	if (v->links_on && (dropped = outlinks_dropped(v->ol)) > 0)
 		buf_appendf(extra, "%sdol:%zu", extra->len ? "," : "", dropped);
 	if (status > 0) {

@@ -60,7 +60,7 @@ X(FETCH_TIMEOUT_SECONDS, "fetch", "timeout-seconds", CT_INT, "1200", 1, 86400, "
 X(FETCH_IDLE_TIMEOUT_SECONDS, "fetch", "idle-timeout-seconds", CT_INT, "60", 1, 86400, "", 0)
 X(FETCH_MAX_LENGTH_BYTES, "fetch", "max-length-bytes", CT_INT, "1073741824", 0, INT64_MAX, "", 1)
 X(FETCH_MAX_HEADER_BYTES, "fetch", "max-header-bytes", CT_INT, "65536", 256, 16777216, "", 0)
-X(FETCH_ACCEPT_ENCODING, "fetch", "accept-encoding", CT_ENUM, "gzip", 0, 0, "gzip|identity", 0)
+X(FETCH_ACCEPT_ENCODING, "fetch", "accept-encoding", CT_ENUM, "gzip", 0, 0, "gzip|br|zstd|browser|identity", 0)
 X(FETCH_TLS_VERIFY, "fetch", "tls-verify", CT_BOOL, "true", 0, 0, "", 0)
 X(FETCH_CA_FILE, "fetch", "ca-file", CT_STR, "", 0, 0, "", 0)
 X(FETCH_ALLOW_PRIVATE_ADDRESSES, "fetch", "allow-private-addresses", CT_BOOL, "false", 0, 0, "", 0)

@@ -227,8 +227,21 @@ static void http_append_clean(struct buf *out, const char *s)
 	buf_append(out, run, s - run);
 }
 
+const char *http_accept_encoding(const char *setting)
+{
+	static const char *const map[][2] = {{"gzip", "gzip"}, {"br", "br, gzip"},
+	    {"zstd", "zstd, gzip"}, {"browser", "gzip, deflate, br, zstd"},
+	    {"identity", "identity"}};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strcmp(setting, map[i][0]) == 0)
+			return map[i][1];
+	return NULL;
+}
+
 void http_request_build(struct buf *out, const struct http_url *u, const char *user_agent,
-    int accept_gzip, const char *if_none_match, const char *if_modified_since, const char *cookie)
+    const char *accept_encoding, const char *if_none_match, const char *if_modified_since,
+    const char *cookie)
 {
 	buf_appends(out, "GET ");
 	buf_appends(out, u->target);
@@ -239,7 +252,7 @@ void http_request_build(struct buf *out, const struct http_url *u, const char *u
 	buf_appends(out,
 	    "\r\nAccept: text/html,application/xhtml+xml,"
 	    "application/xml;q=0.9,*/*;q=0.8\r\nAccept-Encoding: ");
-	buf_appends(out, accept_gzip ? "gzip" : "identity");
+	buf_appends(out, accept_encoding);
 	if (if_none_match != NULL) {
 		buf_appends(out, "\r\nIf-None-Match: ");
 		http_append_clean(out, if_none_match);

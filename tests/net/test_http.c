@@ -503,6 +503,30 @@ static void test_url(void **state)
 	buf_free(&href);
 }
 
+/* fetch.accept-encoding's words and what each sends (tern.conf(5)). */
+static void test_accept_encoding(void **state)
+{
+	static const struct {
+		const char *setting, *header;
+	} t[] = {
+	    {"gzip", "gzip"},
+	    {"br", "br, gzip"},
+	    {"zstd", "zstd, gzip"},
+	    {"browser", "gzip, deflate, br, zstd"},
+	    {"identity", "identity"},
+	    {"deflate", NULL},
+	    {"", NULL},
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		const char *h = http_accept_encoding(t[i].setting);
+		if (t[i].header == NULL)
+			assert_null(h);
+		else
+			assert_string_equal(h, t[i].header);
+	}
+}
+
 static void test_request(void **state)
 {
 	struct http_url u;
@@ -510,7 +534,7 @@ static void test_request(void **state)
 	struct buf out = BUF_INIT, href = BUF_INIT;
 
 	assert_int_equal(test_http_url("http://h.web.test:8080/p/1.html?x=1", &u, &href, &err), 0);
-	http_request_build(&out, &u, "tern/1 (+http://x)\r\nEvil: 1", 1, NULL, NULL, NULL);
+	http_request_build(&out, &u, "tern/1 (+http://x)\r\nEvil: 1", "gzip", NULL, NULL, NULL);
 	assert_string_equal(out.data,
 	    "GET /p/1.html?x=1 HTTP/1.1\r\n"
 	    "Host: h.web.test:8080\r\n"
@@ -519,12 +543,12 @@ static void test_request(void **state)
 	    "Accept-Encoding: gzip\r\n"
 	    "Connection: keep-alive\r\n\r\n");
 	buf_reset(&out);
-	http_request_build(&out, &u, "ua", 0, NULL, NULL, NULL);
+	http_request_build(&out, &u, "ua", "identity", NULL, NULL, NULL);
 	assert_non_null(strstr(out.data, "Accept-Encoding: identity\r\n"));
 	/* A revisit's validators, cleaned of control characters. */
 	buf_reset(&out);
 	http_request_build(
-	    &out, &u, "ua", 1, "W/\"x\r\nEvil: 1\"", "Tue, 15 Nov 1994 12:45:26 GMT", NULL);
+	    &out, &u, "ua", "gzip", "W/\"x\r\nEvil: 1\"", "Tue, 15 Nov 1994 12:45:26 GMT", NULL);
 	assert_string_equal(out.data,
 	    "GET /p/1.html?x=1 HTTP/1.1\r\n"
 	    "Host: h.web.test:8080\r\n"
@@ -535,13 +559,13 @@ static void test_request(void **state)
 	    "If-Modified-Since: Tue, 15 Nov 1994 12:45:26 GMT\r\n"
 	    "Connection: keep-alive\r\n\r\n");
 	buf_reset(&out);
-	http_request_build(&out, &u, "ua", 1, NULL, "Tue, 15 Nov 1994 12:45:26 GMT", NULL);
+	http_request_build(&out, &u, "ua", "gzip", NULL, "Tue, 15 Nov 1994 12:45:26 GMT", NULL);
 	assert_null(strstr(out.data, "If-None-Match"));
 	assert_non_null(
 	    strstr(out.data, "\r\nIf-Modified-Since: Tue, 15 Nov 1994 12:45:26 GMT\r\n"));
 	/* The jar's Cookie header, cleaned the same way. */
 	buf_reset(&out);
-	http_request_build(&out, &u, "ua", 1, NULL, NULL, "a=1; b=2\r\nEvil: 1");
+	http_request_build(&out, &u, "ua", "gzip", NULL, NULL, "a=1; b=2\r\nEvil: 1");
 	assert_non_null(
 	    strstr(out.data, "\r\nCookie: a=1; b=2  Evil: 1\r\nConnection: keep-alive\r\n\r\n"));
 	buf_free(&out);
@@ -566,6 +590,7 @@ int main(void)
 	    cmocka_unit_test(test_empty_reply),
 	    cmocka_unit_test(test_url),
 	    cmocka_unit_test(test_request),
+	    cmocka_unit_test(test_accept_encoding),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
