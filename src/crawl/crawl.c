@@ -76,9 +76,10 @@ struct crawl {
 	struct frontier *frontier;
 	struct schedule *sched;
 	struct seedhosts *seedhosts; /* exempt from the address guard */
-	struct visit_pool *visits;   /* every visit in progress */
-	struct failures *failures;   /* first failures said, counts by cause */
-	int all_failed;		     /* ended with every seed failed (exit 1) */
+	struct seeds_count seed_count;
+	struct visit_pool *visits; /* every visit in progress */
+	struct failures *failures; /* first failures said, counts by cause */
+	int all_failed;		   /* ended with every seed failed (exit 1) */
 	struct dns *dns;
 	struct fetcher *fetcher;
 	struct warc_writer *warc;
@@ -1212,6 +1213,27 @@ static int crawl_open_totals(struct crawl *cr, const struct crawl_opts *o)
 	return 0;
 }
 
+/* The seeds' count, said at the start: a seed listed twice (or once more
+ * with a #fragment) is fetched once, and the operator sees it. */
+static void crawl_say_seeds(struct crawl *cr, int resume)
+{
+	const struct seeds_count *n = &cr->seed_count;
+
+	if (n->given == 0)
+		return;
+	if (resume)
+		crawl_say(cr, "%zu seed%s from %s/seeds.txt", n->kept, n->kept == 1 ? "" : "s",
+		    cr->jobdir);
+	else if (n->kept < n->given)
+		crawl_say(cr,
+		    "%zu seed%s given, %zu kept: %zu repeated a seed before it (the same "
+		    "URI but for a #fragment or a default port)",
+		    n->given, n->given == 1 ? "" : "s", n->kept, n->given - n->kept);
+	else
+		crawl_say(
+		    cr, "%zu seed%s given, %zu kept", n->given, n->given == 1 ? "" : "s", n->kept);
+}
+
 /* Everything a crawl needs before its loop runs, in the order that lets a
  * failure say the most: the job, the scope, a restored checkpoint, the
  * frontier, the seeds, the outputs, then the loop's services. */
@@ -1378,6 +1400,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	sde.sched = cr->sched;
 	sde.frontier = cr->frontier;
 	sde.hosts = cr->seedhosts = seedhosts_new();
+	sde.count = &cr->seed_count;
 	/* A cluster node may start with none and take its share of the
 	 * work the others were given. */
 	sde.none_ok = cr->node != NULL;
@@ -1392,6 +1415,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		crawl_free(cr);
 		return 1;
 	}
+	crawl_say_seeds(cr, o->resume);
 	if (restored[0] != '\0')
 		crawl_log_event(cr,
 		    "restored checkpoint %s; crawl.log lines after byte %llu were written after it",

@@ -5,7 +5,9 @@
 #include "crawl/schedule.h"
 #include "crawl/seedhosts.h"
 #include "frontier/frontier.h"
+#include "frontier/urlset.h"
 #include "lib/buf.h"
+#include "lib/canon.h"
 #include "lib/curi.h"
 #include "crawl/scope.h"
 #include "lib/url.h"
@@ -19,6 +21,27 @@
 
 /* Seeds scheduled between two frontier writes while a seed list loads. */
 #define SEEDS_FLUSH 4096
+/* Memory for telling repeated seeds apart: allocated as the strings come,
+ * so a list of a million seeds takes its own size and no more. */
+#define SEEDS_SET_BUDGET ((size_t)1 << 30)
+
+/* 1 if href (its canonical form: no fragment, no default port) was read
+ * before, else adds it and 0. */
+static int seeds_repeated(struct urlset *set, const char *href, struct buf *key)
+{
+	uint64_t h;
+
+	if (canon_key(href, 0, key) < 0) {
+		buf_reset(key);
+		buf_appends(key, href);
+		return 0;
+	}
+	h = urlset_hash(key->data, key->len);
+	if (urlset_has(set, key->data, key->len, h))
+		return 1;
+	urlset_add(set, key->data, key->len, h);
+	return 0;
+}
 
 /* Reads seeds[0..nseeds) then seedfile's and checks each; unless env is
  * NULL (a check only), adds it to the scope and schedules it: even if seen
@@ -28,10 +51,11 @@
 static int seeds_read(const struct seeds_env *env, char *const *seeds, size_t nseeds,
     const char *seedfile, int force, FILE *record, int none_ok)
 {
-	struct buf href = BUF_INIT;
+	struct buf href = BUF_INIT, key = BUF_INIT;
+	struct urlset *set = env != NULL ? urlset_new(SEEDS_SET_BUDGET) : NULL;
 	FILE *fp = NULL;
 	char *line = NULL, *whole = NULL;
-	size_t cap = 0, n = 0;
+	size_t cap = 0, n = 0, kept = 0;
 	int lineno = 0, rc = 0;
 	char *ferr = NULL;
 
@@ -78,12 +102,17 @@ static int seeds_read(const struct seeds_env *env, char *const *seeds, size_t ns
 		n++;
 		if (env == NULL)
 			continue;
+		/* The same seed twice (a fragment does not make another URI)
+		 * is fetched once. */
+		if (seeds_repeated(set, href.data, &key))
+			continue;
+		kept++;
 		scope_add_seed(env->scope, href.data);
 		if (env->hosts != NULL)
 			seedhosts_add_url(env->hosts, href.data);
 		if (record != NULL)
-			fprintf(record, "%s\n", href.data);
-		schedule_uri(env->sched, href.data, NULL, "", CURI_SEED, force);
+			fprintf(record, "%s\n", key.data);
+		schedule_uri(env->sched, key.data, NULL, "", CURI_SEED, force);
 		/* A seed list of 100,000 hosts would otherwise sit whole in the
 		 * write batch and create as many queue objects before the first
 		 * flush; the frontier evicts cold queues only after a write. */
@@ -99,6 +128,13 @@ static int seeds_read(const struct seeds_env *env, char *const *seeds, size_t ns
 	free(line);
 	free(whole);
 	buf_free(&href);
+	buf_free(&key);
+	if (set != NULL)
+		urlset_free(set);
+	if (env != NULL && env->count != NULL) {
+		env->count->given = n;
+		env->count->kept = kept;
+	}
 	if (rc == 0 && n == 0 && !none_ok) {
 		fprintf(stderr, "tern: no seeds\n");
 		rc = 2;

@@ -1,7 +1,7 @@
 /* A crawl's seeds (tern(1), crawl): the URLs of the command line and
  * of a seed file (one a line, '#' comments), each checked, added to the
- * scope and scheduled; a new crawl records them in JOBDIR/seeds.txt, which
- * a resume reads back. */
+ * scope and scheduled once however often it is listed; a new crawl records
+ * them in JOBDIR/seeds.txt, which a resume reads back. */
 #ifndef TERN_SEEDS_H
 #define TERN_SEEDS_H
 #include <stddef.h>
@@ -11,12 +11,19 @@ struct schedule;
 struct scope;
 struct seedhosts;
 
+/* Seeds counted: given (every one read) and kept (without repeats of one
+ * URI: a fragment or a default port makes no other). */
+struct seeds_count {
+	size_t given, kept;
+};
+
 /* Where the seeds go; the crawl owns them. */
 struct seeds_env {
 	struct scope *scope;
 	struct schedule *sched;
 	struct frontier *frontier; /* written every few thousand seeds */
 	struct seedhosts *hosts;   /* gets each seed's host (may be NULL) */
+	struct seeds_count *count; /* may be NULL */
 	int none_ok;		   /* no seed at all is no error (a cluster node) */
 };
 
