@@ -1372,6 +1372,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	sco.canon_flags = canon_flags(cfg);
 	sco.assign = config_enum(cfg, CK_FRONTIER_QUEUE_ASSIGNMENT);
 	cr->sched = schedule_new(&sco);
+	cr->seedhosts = seedhosts_new();
 	if (clusternode_configured(cfg)) {
 		/* Joined before the seeds: they are handed to their
 		 * partitions' owners like any discovered URI. */
@@ -1381,6 +1382,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		ne.frontier = cr->frontier;
 		ne.sched = cr->sched;
 		ne.scope = cr->scope;
+		ne.seedhosts = cr->seedhosts;
 		ne.jobdir = cr->jobdir;
 		ne.ctx = cr;
 		ne.log = crawl_node_log;
@@ -1399,7 +1401,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	sde.scope = cr->scope;
 	sde.sched = cr->sched;
 	sde.frontier = cr->frontier;
-	sde.hosts = cr->seedhosts = seedhosts_new();
+	sde.hosts = cr->seedhosts;
 	sde.count = &cr->seed_count;
 	/* A cluster node may start with none and take its share of the
 	 * work the others were given. */
