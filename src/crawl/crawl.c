@@ -76,6 +76,7 @@ struct crawl {
 	struct frontier *frontier;
 	struct schedule *sched;
 	struct seedhosts *seedhosts; /* exempt from the address guard */
+	struct seeds_env seeds;	     /* where seeds made by redirects go */
 	struct seeds_count seed_count;
 	struct visit_pool *visits; /* every visit in progress */
 	struct failures *failures; /* first failures said, counts by cause */
@@ -732,6 +733,23 @@ static void crawl_failure_say(void *ctx, const char *msg, int terminal)
 		crawl_log_event(cr, "%s", msg);
 }
 
+/* A seed's redirect target made a seed (crawl.seed-redirects-new-seeds):
+ * said in tern.log, counted for the summary. */
+static int crawl_visit_new_seed(
+    void *ctx, const char *href, const char *via, const char *hops, unsigned flags)
+{
+	struct crawl *cr = ctx;
+	int rc = seeds_add_redirect(&cr->seeds, cr->jobdir, href, via, hops, flags);
+
+	crawl_log_event(cr,
+	    "seed %s redirects to %s, made a seed%s (crawl.seed-redirects-new-seeds)%s", via, href,
+	    (flags & CURI_GUARDED) ? " that the address guard judges as any link, the "
+				     "redirecting seed being on a public address"
+				   : "",
+	    rc < 0 ? "; seeds.txt could not be written: a resume will not know it" : "");
+	return 0;
+}
+
 static void crawl_visit_ended(void *ctx)
 {
 	struct crawl *cr = ctx;
@@ -1106,6 +1124,11 @@ static void crawl_print_summary(const struct crawl *cr)
 		    "tern: every seed failed for good: no page answered 2xx or 304 (exit status 1); "
 		    "the first failure of each host is said above and in %s/logs/tern.log\n",
 		    cr->jobdir);
+	if (cr->seed_count.redirects > 0)
+		printf(
+		    "tern: %zu seed%s made by seeds' redirects (crawl.seed-redirects-new-seeds), "
+		    "listed in %s/seeds.txt\n",
+		    cr->seed_count.redirects, cr->seed_count.redirects == 1 ? "" : "s", cr->jobdir);
 	if (cr->elapsed_before_ms > 0)
 		printf("tern: the job's totals over every run; this run: %llu pages in %.1f s\n",
 		    (unsigned long long)(cr->stats.pages - cr->pages_at_start),
@@ -1221,7 +1244,10 @@ static void crawl_say_seeds(struct crawl *cr, int resume)
 
 	if (n->given == 0)
 		return;
-	if (resume)
+	if (resume && n->redirects > 0)
+		crawl_say(cr, "%zu seed%s from %s/seeds.txt (%zu made by seeds' redirects)",
+		    n->kept, n->kept == 1 ? "" : "s", cr->jobdir, n->redirects);
+	else if (resume)
 		crawl_say(cr, "%zu seed%s from %s/seeds.txt", n->kept, n->kept == 1 ? "" : "s",
 		    cr->jobdir);
 	else if (n->kept < n->given)
@@ -1411,6 +1437,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		crawl_free(cr);
 		return rc;
 	}
+	cr->seeds = sde;
 	if (crawl_open_outputs(cr, &err) < 0) {
 		fprintf(stderr, "tern: %s\n", err);
 		free(err);
@@ -1474,6 +1501,8 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	env.ctx = cr;
 	env.event = crawl_visit_event;
 	env.ended = crawl_visit_ended;
+	env.scope = cr->scope;
+	env.new_seed = crawl_visit_new_seed;
 	if (cr->node != NULL) {
 		env.disposed = crawl_visit_disposed;
 		env.may_send = crawl_visit_may_send;

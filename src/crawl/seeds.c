@@ -25,6 +25,24 @@
  * so a list of a million seeds takes its own size and no more. */
 #define SEEDS_SET_BUDGET ((size_t)1 << 30)
 
+/* What follows a seed's redirect target in JOBDIR/seeds.txt: "URI HOPS VIA"
+ * (HOPS all 'R'), then "guarded" when the address guard judges it as any
+ * link (lib/curi.h, CURI_GUARDED). Read back by a resume, 0 if line (the
+ * words after the URI) is not one. */
+static int seeds_redirect_words(char *line, char **hops, char **via, unsigned *flags)
+{
+	char *save = NULL, *g;
+
+	*hops = strtok_r(line, " \t", &save);
+	*via = strtok_r(NULL, " \t", &save);
+	g = strtok_r(NULL, " \t", &save);
+	if (*hops == NULL || *via == NULL || **hops == '\0' ||
+	    strspn(*hops, "R") != strlen(*hops) || (g != NULL && strcmp(g, "guarded") != 0))
+		return 0;
+	*flags = CURI_SEED | (g != NULL ? CURI_GUARDED : 0);
+	return 1;
+}
+
 /* 1 if href (its canonical form: no fragment, no default port) was read
  * before, else adds it and 0. */
 static int seeds_repeated(struct urlset *set, const char *href, struct buf *key)
@@ -61,7 +79,9 @@ static int seeds_read(const struct seeds_env *env, char *const *seeds, size_t ns
 
 	for (size_t i = 0; i < nseeds + 1; i++) {
 		const char *seed, *origin, *quote;
-		char where[600];
+		const char *via = NULL, *hops = "";
+		unsigned flags = CURI_SEED;
+		char where[600], *word, *rest = NULL, *rhops, *rvia;
 		if (i < nseeds) {
 			seed = quote = seeds[i];
 			origin = "command line";
@@ -89,9 +109,20 @@ static int seeds_read(const struct seeds_env *env, char *const *seeds, size_t ns
 			     w > 0 && isspace((unsigned char)whole[w - 1]); w--)
 				whole[w - 1] = '\0';
 			quote = whole;
-			line[strcspn(line, " \t")] = '\0';
+			word = line + (seed - line);
+			if (word[strcspn(word, " \t")] != '\0')
+				rest = word + strcspn(word, " \t") + 1;
+			word[strcspn(word, " \t")] = '\0';
 			snprintf(where, sizeof where, "%s:%d", seedfile, lineno);
 			origin = where;
+			/* A resume reads back the seeds that redirects made. */
+			if (record == NULL && !force && rest != NULL && env != NULL &&
+			    seeds_redirect_words(rest, &rhops, &rvia, &flags)) {
+				hops = rhops;
+				via = rvia;
+				if (env->count != NULL)
+					env->count->redirects++;
+			}
 		}
 		if (url_resolve(NULL, seed, strlen(seed), &href) < 0) {
 			fprintf(
@@ -108,11 +139,11 @@ static int seeds_read(const struct seeds_env *env, char *const *seeds, size_t ns
 			continue;
 		kept++;
 		scope_add_seed(env->scope, href.data);
-		if (env->hosts != NULL)
+		if (env->hosts != NULL && !(flags & CURI_GUARDED))
 			seedhosts_add_url(env->hosts, href.data);
 		if (record != NULL)
 			fprintf(record, "%s\n", key.data);
-		schedule_uri(env->sched, key.data, NULL, "", CURI_SEED, force);
+		schedule_uri(env->sched, key.data, via, hops, flags, force);
 		/* A seed list of 100,000 hosts would otherwise sit whole in the
 		 * write batch and create as many queue objects before the first
 		 * flush; the frontier evicts cold queues only after a write. */
@@ -167,4 +198,25 @@ int seeds_load(const struct seeds_env *env, const char *jobdir, int resume, char
 int seeds_check(char *const *seeds, size_t nseeds, const char *seedfile, int none_ok)
 {
 	return seeds_read(NULL, seeds, nseeds, seedfile, 0, NULL, none_ok);
+}
+
+int seeds_add_redirect(const struct seeds_env *env, const char *jobdir, const char *href,
+    const char *via, const char *hops, unsigned flags)
+{
+	char *path = xasprintf("%s/seeds.txt", jobdir);
+	FILE *fp = fopen(path, "a");
+
+	free(path);
+	if (fp != NULL) {
+		fprintf(
+		    fp, "%s %s %s%s\n", href, hops, via, (flags & CURI_GUARDED) ? " guarded" : "");
+		fclose(fp);
+	}
+	scope_add_seed(env->scope, href);
+	if (env->hosts != NULL && !(flags & CURI_GUARDED))
+		seedhosts_add_url(env->hosts, href);
+	if (env->count != NULL)
+		env->count->redirects++;
+	schedule_uri(env->sched, href, via, hops, flags, 0);
+	return fp != NULL ? 0 : -1;
 }

@@ -550,7 +550,7 @@ static int visit_guard(struct visit *v)
 
 	if (addrguard_sockaddr((const struct sockaddr *)&v->addr) == NULL ||
 	    config_bool(pool->env.cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES) ||
-	    (v->c->flags & CURI_SEED) ||
+	    ((v->c->flags & CURI_SEED) && !(v->c->flags & CURI_GUARDED)) ||
 	    (pool->env.seedhosts != NULL && seedhosts_has(pool->env.seedhosts, v->host)))
 		return 0;
 	visit_fail(v, STATUS_UNFETCHABLE, CAUSE_PRIVATE_ADDRESS, FRONTIER_FAILED, 0);
@@ -1126,8 +1126,10 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		/* The head began v->ol when the links of a response with
 		 * this status count; a status is final once the head is read. */
 		if (v->links_on)
-			outlinks_schedule(
-			    v->ol, &pool->links, &v->page, v->f, status, outlinks, extra);
+			outlinks_schedule(v->ol, &pool->links, &v->page, v->f, status,
+			    v->have_addr &&
+				addrguard_sockaddr((const struct sockaddr *)&v->addr) != NULL,
+			    outlinks, extra);
 		if (visit_archive(v, logged_digest, truncated, not_modified, &revisit, outlinks) <
 		    0) {
 			/* Not archived, so not done: back to its queue's head, to
@@ -1306,6 +1308,9 @@ struct visit_pool *visit_pool_new(const struct visit_env *env)
 	pool->links.stats = env->stats;
 	pool->links.robots_policy = env->robots_policy;
 	pool->links.continuous = env->continuous;
+	pool->links.scope = env->scope;
+	pool->links.new_seed = env->new_seed;
+	pool->links.ctx = env->ctx;
 	pool->slots = xcalloc((size_t)env->max_conns + 1, 1);
 	return pool;
 }
