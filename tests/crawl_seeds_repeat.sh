@@ -1,6 +1,6 @@
 #!/bin/sh
 # A seed given more than once (listed twice, once more with a #fragment,
-# its host in capitals) is fetched once (tern(1), "Seeds"), and the count
+# its host in capitals) is fetched once (tern(1), SEEDS), and the count
 # of seeds given and kept is said at the start, on the terminal and in
 # tern.log. JOBDIR/seeds.txt holds each kept seed once, without fragment.
 . "$top_srcdir/tests/lib.sh"
