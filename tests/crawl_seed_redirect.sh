@@ -14,7 +14,9 @@
 #   - crawl.seed-redirects-new-seeds=false: the landing page only;
 #   - http -> https: every page of the https site, and robots.txt asked once
 #     per scheme, host and port (the https one was asked twice: once after
-#     the http robots.txt's redirect, once for the https pages).
+#     the http robots.txt's redirect, once for the https pages);
+#   - a chain (web.test/go -> tls.web.test:P -> tls.web.test:T) and a meta
+#     refresh (www.web.test/mr.html -> tls.web.test:T) make seeds too.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/bench/nginx.sh"
 . "$top_srcdir/tests/seedsite_lib.sh"
@@ -93,3 +95,19 @@ n=$(grep -c "^http	tls\.web\.test	$P	/robots\.txt	" ngx/access.tsv)
 n=$(awk -v u="$tls/robots.txt" '$4 == u' tls/logs/crawl.log | wc -l)
 [ "$n" = 1 ] || fail "tls: $n crawl.log lines for $tls/robots.txt: $(grep robots tls/logs/crawl.log)"
 pass "http -> https: every page, robots.txt once per scheme, host and port"
+
+crawl chain --set fetch.ca-file="$TW_CA_FILE" "http://web.test:$P/go"
+m=$(missing chain "$tls")
+[ -z "$m" ] || fail "chain: pages not fetched: $(echo "$m" | head -3); $(cat chain/logs/crawl.log)"
+grep -Eq "^[^ ]+ +200 +[0-9]+ $tls/ RR http://tls\.web\.test:$P/ " chain/logs/crawl.log ||
+	fail "chain: the second new seed's line: $(grep " $tls/ " chain/logs/crawl.log)"
+n=$(grep -c "made a seed" chain/logs/tern.log)
+[ "$n" = 2 ] || fail "chain: $n seeds made: $(cat chain/logs/tern.log)"
+pass "a chain of two redirects: two seeds, every page of the https site"
+
+crawl refresh --set fetch.ca-file="$TW_CA_FILE" "$www/mr.html"
+m=$(missing refresh "$tls")
+[ -z "$m" ] || fail "refresh: pages not fetched: $(echo "$m" | head -3); $(cat refresh/logs/crawl.log)"
+grep -Eq "^[^ ]+ +200 +[0-9]+ $www/mr\.html - - .* ([^ ]*,)?seedRedirect(,[^ ]*)?$" \
+	refresh/logs/crawl.log || fail "refresh: the seed's line: $(grep mr.html refresh/logs/crawl.log)"
+pass "a seed's meta refresh out of scope: a seed, every page of its site"

@@ -2,8 +2,10 @@
 # nginx serving a site the way public sites are served, names from a hosts
 # file (CARES_HOSTS, exported). seedsite_start writes one host of 12 pages
 # (the test web's --write-dir) and serves it on two loopback ports, P and T:
-#   http://web.test:P/...      301 to http://www.web.test:P/... (bare -> www)
-#   http://www.web.test:P/     the site, its links naming www.web.test:P
+#   http://web.test:P/...      301 to http://www.web.test:P/... (bare -> www),
+#                              but /go to http://tls.web.test:P/ (a chain)
+#   http://www.web.test:P/     the site, its links naming www.web.test:P, and
+#                              /mr.html, a meta refresh to https://tls.web.test:T/
 #   http://tls.web.test:P/...  301 to https://tls.web.test:T/... (http -> https)
 #   https://tls.web.test:T/    the site, its links naming tls.web.test:T
 # nginx logs "scheme host port uri status" to $TW_DIR/ngx/access.tsv.
@@ -28,6 +30,9 @@ seedsite_start() {
 	cp -r "$TW_DIR/gen/$P/." "$TW_DIR/site-tls/"
 	find "$TW_DIR/site-www" -name '*.html' -exec sed -i "s|http://127\.0\.0\.1:$P|http://www.web.test:$P|g" {} +
 	find "$TW_DIR/site-tls" -name '*.html' -exec sed -i "s|http://127\.0\.0\.1:$P|https://tls.web.test:$T|g" {} +
+	# A page whose meta refresh leaves for the https site.
+	echo "<html><head><meta http-equiv=\"refresh\" content=\"0; url=https://tls.web.test:$T/\"></head></html>" \
+		>"$TW_DIR/site-www/mr.html"
 	[ "$(allowed x | wc -l)" -ge 12 ] || fail "manifest too small: $(cat "$TW_DIR/gen.tsv")"
 	_r='location ~ ^/r/0$ { return 301 /; } location ~ ^/r/([0-9]+)$ { return 301 /p/$1.html; }'
 	{
@@ -46,7 +51,8 @@ seedsite_start() {
 		echo "	fastcgi_temp_path $TW_DIR/ngx/fastcgi; uwsgi_temp_path $TW_DIR/ngx/uwsgi;"
 		echo "	scgi_temp_path $TW_DIR/ngx/scgi;"
 		echo "	server { listen 127.0.0.1:$P default_server; server_name web.test;"
-		echo "		return 301 http://www.web.test:$P\$request_uri; }"
+		echo "		location = /go { return 301 http://tls.web.test:$P/; }"
+		echo "		location / { return 301 http://www.web.test:$P\$request_uri; } }"
 		echo "	server { listen 127.0.0.1:$P; server_name www.web.test; root $TW_DIR/site-www; $_r }"
 		echo "	server { listen 127.0.0.1:$P; server_name tls.web.test;"
 		echo "		return 301 https://tls.web.test:$T\$request_uri; }"
