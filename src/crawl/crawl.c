@@ -77,6 +77,7 @@ struct crawl {
 	struct schedule *sched;
 	struct seedhosts *seedhosts; /* exempt from the address guard */
 	struct seeds_env seeds;	     /* where seeds made by redirects go */
+	FILE *seedsfp;		     /* JOBDIR/seeds.txt once a redirect made a seed */
 	struct seeds_count seed_count;
 	struct visit_pool *visits; /* every visit in progress */
 	struct failures *failures; /* first failures said, counts by cause */
@@ -739,7 +740,16 @@ static int crawl_visit_new_seed(
     void *ctx, const char *href, const char *via, const char *hops, unsigned flags)
 {
 	struct crawl *cr = ctx;
-	int rc = seeds_add_redirect(&cr->seeds, cr->jobdir, href, via, hops, flags);
+	int rc;
+
+	/* Opened at the first such seed and kept: a crawl where no seed
+	 * redirects spends no descriptor on it. */
+	if (cr->seedsfp == NULL) {
+		char *path = xasprintf("%s/seeds.txt", cr->jobdir);
+		cr->seedsfp = fopen(path, "a");
+		free(path);
+	}
+	rc = seeds_add_redirect(&cr->seeds, cr->seedsfp, href, via, hops, flags);
 
 	crawl_log_event(cr,
 	    "seed %s redirects to %s, made a seed%s (crawl.seed-redirects-new-seeds)%s", via, href,
@@ -1093,6 +1103,8 @@ static void crawl_free(struct crawl *cr)
 	if (cr->hosts != NULL)
 		hosts_free(cr->hosts);
 	seedhosts_free(cr->seedhosts);
+	if (cr->seedsfp != NULL)
+		fclose(cr->seedsfp);
 	if (cr->crawllog)
 		fclose(cr->crawllog);
 	if (cr->ternlog)

@@ -200,23 +200,24 @@ int seeds_check(char *const *seeds, size_t nseeds, const char *seedfile, int non
 	return seeds_read(NULL, seeds, nseeds, seedfile, 0, NULL, none_ok);
 }
 
-int seeds_add_redirect(const struct seeds_env *env, const char *jobdir, const char *href,
-    const char *via, const char *hops, unsigned flags)
+int seeds_add_redirect(const struct seeds_env *env, FILE *record, const char *href, const char *via,
+    const char *hops, unsigned flags)
 {
-	char *path = xasprintf("%s/seeds.txt", jobdir);
-	FILE *fp = fopen(path, "a");
+	int rc = -1;
 
-	free(path);
-	if (fp != NULL) {
-		fprintf(
-		    fp, "%s %s %s%s\n", href, hops, via, (flags & CURI_GUARDED) ? " guarded" : "");
-		fclose(fp);
-	}
+	/* Written before the frontier's next write holds the seed, so that
+	 * a crash between the two leaves a resume that has it. */
+	if (record != NULL &&
+	    fprintf(record, "%s %s %s%s\n", href, hops, via,
+		(flags & CURI_GUARDED) ? " guarded" : "") > 0 &&
+	    fflush(record) == 0)
+		rc = 0;
+
 	scope_add_seed(env->scope, href);
 	if (env->hosts != NULL && !(flags & CURI_GUARDED))
 		seedhosts_add_url(env->hosts, href);
 	if (env->count != NULL)
 		env->count->redirects++;
 	schedule_uri(env->sched, href, via, hops, flags, 0);
-	return fp != NULL ? 0 : -1;
+	return rc;
 }

@@ -6,6 +6,7 @@
 #ifndef TERN_SEEDS_H
 #define TERN_SEEDS_H
 #include <stddef.h>
+#include <stdio.h>
 
 struct frontier;
 struct schedule;
@@ -39,13 +40,13 @@ int seeds_load(const struct seeds_env *env, const char *jobdir, int resume, char
     size_t nseeds, const char *seedfile);
 
 /* A seed's redirect target made a seed (crawl/outlinks.h): recorded in
- * JOBDIR/seeds.txt after the URI as "HOPS VIA" (and "guarded" with
- * CURI_GUARDED) so that a resume has it, put in the scope as a listed seed
- * is, its host among the seeds' hosts unless flags has CURI_GUARDED, and
- * scheduled (if not seen) with via, hops and flags. 0, or -1 if seeds.txt
- * could not be written (the rest is done). */
-int seeds_add_redirect(const struct seeds_env *env, const char *jobdir, const char *href,
-    const char *via, const char *hops, unsigned flags);
+ * record (JOBDIR/seeds.txt, open for appending; may be NULL) after the URI
+ * as "HOPS VIA" (and "guarded" with CURI_GUARDED) so that a resume has it,
+ * put in the scope as a listed seed is, its host among the seeds' hosts
+ * unless flags has CURI_GUARDED, and scheduled (if not seen) with via,
+ * hops and flags. 0, or -1 if it could not be recorded (the rest is done). */
+int seeds_add_redirect(const struct seeds_env *env, FILE *record, const char *href, const char *via,
+    const char *hops, unsigned flags);
 
 /* The same checks, before anything is made: 0, or the exit status after
  * saying why (a bad seed with its file and line, quoted whole). */
