@@ -93,6 +93,10 @@ static void fetchcmd_print(struct fetchcmd *fc, struct fetch *f)
 	printf("status: %d (%s)\n", status, fetchcmd_meaning(f));
 	if (fetch_error(f))
 		printf("error: %s\n", fetch_error(f));
+	/* The settings that change a failure, as the crawl's first-failure
+	 * lines give them (tern(1), FAILURES). */
+	if (status < 0 && *status_cause_settings(fetch_cause(f)) != '\0')
+		printf("see: %s\n", status_cause_settings(fetch_cause(f)));
 	/* The same words as crawl.log's annotations column. */
 	printf("annotations: %s%s%s%s%s%s%s\n", ann || status < 0 ? "" : "-",
 	    ann & FETCH_LENTRUNC ? "lenTrunc " : "", ann & FETCH_TIMETRUNC ? "timeTrunc " : "",

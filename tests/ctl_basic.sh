@@ -76,7 +76,10 @@ sleep 1
 grep -q '^PAUSE - 4 URI queues: ' frontier.txt || fail "frontier: $(head -1 frontier.txt)"
 "$TERN" report "$job" queues --json >queues.json || fail "report queues"
 "$TERN" report "$job" frontier --json >frontier.json || fail "report frontier --json"
-"$TERN" report "$job" stats >stats.json || fail "report stats"
+"$TERN" report "$job" stats --json >stats.json || fail "report stats"
+"$TERN" report "$job" stats >stats.txt || fail "report stats as text"
+grep -q '^state: PAUSED$' stats.txt && grep -q '^statuses.2xx: [0-9]' stats.txt &&
+	grep -q '^frontier.uris.queued: [0-9]' stats.txt || fail "report stats as text: $(cat stats.txt)"
 "$TERN" report "$job" hosts --json >hosts.json || fail "report hosts"
 node -e 'const fs = require("fs"), r = (f) => JSON.parse(fs.readFileSync(f, "utf8"));
 	const q = r("queues.json"), f = r("frontier.json"), s = r("stats.json"), h = r("hosts.json");

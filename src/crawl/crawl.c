@@ -62,6 +62,12 @@
 #define CRAWL_FILL_BATCH 2048
 /* How long in-flight fetches may finish after a stop signal. */
 #define CRAWL_GRACE_MS 5000
+/* How long a slow local crawl runs before --local is suggested. */
+#define CRAWL_SUGGEST_LOCAL_MS 20000
+/* A wait for the next fetch said on the status line and in ctl status. */
+#define CRAWL_NEXT_SAY_MS 10000
+/* "1 page", "2 pages". */
+#define CRAWL_PLURAL(n) ((n) == 1 ? "" : "s")
 /* Servers whose robots verdicts are kept in memory. */
 #define CRAWL_HOSTS_CAPACITY 65536
 /* progress.log period. */
@@ -82,6 +88,8 @@ struct crawl {
 	struct visit_pool *visits; /* every visit in progress */
 	struct failures *failures; /* first failures said, counts by cause */
 	int all_failed;		   /* ended with every seed failed (exit 1) */
+	uint64_t next_wake_ms;	   /* the frontier's next wake when it had nothing */
+	int said_local;		   /* --local suggested (crawl_suggest_local) */
 	struct dns *dns;
 	struct fetcher *fetcher;
 	struct warc_writer *warc;
@@ -414,6 +422,30 @@ static void crawl_fill(struct crawl *cr)
 		uv_idle_stop(&cr->idle);
 	if (wake != UINT64_MAX && cr->state == CRAWL_RUNNING)
 		uv_timer_start(&cr->wake, crawl_wake_cb, wake > now ? wake - now : 0, 0);
+	cr->next_wake_ms = budget > 0 ? wake : UINT64_MAX;
+}
+
+/* With nothing in flight and a fetch far off (a retry waiting out
+ * frontier.retry-delay-seconds, a long Crawl-delay), the seconds until it;
+ * else 0. Short politeness waits are not worth a word. */
+static double crawl_next_wait_s(const struct crawl *cr, uint64_t now)
+{
+	if (cr->state != CRAWL_RUNNING || visit_in_flight(cr->visits) > 0 ||
+	    cr->next_wake_ms == UINT64_MAX || cr->next_wake_ms < now + CRAWL_NEXT_SAY_MS)
+		return 0;
+	return (double)(cr->next_wake_ms - now) / 1000.0;
+}
+
+/* The state stats.json and the offline console give: a run that ended
+ * stopped (a signal, tern ctl stop) before the job's end is STOPPED, a job
+ * that resumes, as tern report's HOLD says; finished at the end or at a
+ * limit of the job, FINISHED. */
+static const char *crawl_stats_state(const struct crawl *cr)
+{
+	if (cr->state == CRAWL_FINISHED && cr->stop_reason != NULL &&
+	    jobtotals_limit(cr->cfg, &cr->stats, crawl_elapsed_ms(cr)) == NULL)
+		return "STOPPED";
+	return crawl_state_name(cr->state);
 }
 
 json_t *crawl_stats_json(struct crawl *cr)
@@ -426,7 +458,7 @@ json_t *crawl_stats_json(struct crawl *cr)
 	j = json_pack(
 	    "{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:{s:I,s:I,s:I,s:I,s:I,s:I}, "
 	    "s:o, s:I}",
-	    "state", crawl_state_name(cr->state), "reason",
+	    "state", crawl_stats_state(cr), "reason",
 	    cr->stop_reason	   ? cr->stop_reason
 		: cr->pause_reason ? cr->pause_reason
 				   : "",
@@ -443,6 +475,11 @@ json_t *crawl_stats_json(struct crawl *cr)
 	    "peak_rss_kb", (json_int_t)crawl_rss_kb());
 	if (j != NULL)
 		json_object_set_new(j, "failures_by_cause", failures_json(&cr->stats));
+	{
+		double wait = crawl_next_wait_s(cr, clock_wall_ms());
+		if (j != NULL && wait > 0)
+			json_object_set_new(j, "next_fetch_in_seconds", json_real(wait));
+	}
 	/* A cluster node's hand-off figures (messages and bytes per page). */
 	if (j != NULL && cr->node != NULL)
 		json_object_set_new(j, "cluster", clusternode_stats_json(cr->node));
@@ -497,6 +534,7 @@ static void crawl_status_line(struct crawl *cr, const struct frontier_counts *fc
 	statusline_rate_get(cr->rate, &sf.rate, &bytes_s);
 	sf.mb_rate = bytes_s / 1e6;
 	sf.elapsed_s = (double)crawl_elapsed_ms(cr) / 1000.0;
+	sf.next_s = crawl_next_wait_s(cr, now);
 	sf.eta_s = final
 	    ? -1
 	    : statusline_eta(cr->stats.pages, (uint64_t)config_int(cr->cfg, CK_CRAWL_MAX_PAGES),
@@ -586,10 +624,11 @@ static void crawl_end(struct crawl *cr)
 		struct buf by = BUF_INIT;
 
 		failures_brief(&cr->stats, &by);
-		crawl_log_event(cr, "crawl %s%s%s: %llu pages, %llu failures%s%s%s",
+		crawl_log_event(cr, "crawl %s%s%s: %llu page%s, %llu failure%s%s%s%s",
 		    cr->stop_reason == NULL ? "finished" : "stopped", cr->stop_reason ? ": " : "",
 		    cr->stop_reason ? cr->stop_reason : "", (unsigned long long)cr->stats.pages,
-		    (unsigned long long)cr->stats.failures, by.len ? " (by cause: " : "",
+		    CRAWL_PLURAL(cr->stats.pages), (unsigned long long)cr->stats.failures,
+		    CRAWL_PLURAL(cr->stats.failures), by.len ? " (by cause: " : "",
 		    by.len ? by.data : "", by.len ? ")" : "");
 		buf_free(&by);
 	}
@@ -835,6 +874,24 @@ static int crawl_visit_may_send(void *ctx, const char *uri)
 	return clusternode_may_send(cr->node, uri);
 }
 
+/* Once, a while into a crawl whose every address so far was on this
+ * machine or a private network and that politeness slows: a site of the
+ * operator's own, which --local crawls as fast as it answers. */
+static void crawl_suggest_local(struct crawl *cr)
+{
+	if (cr->said_local || cr->node != NULL || cr->state != CRAWL_RUNNING ||
+	    clock_wall_ms() - cr->start_ms < CRAWL_SUGGEST_LOCAL_MS ||
+	    cr->stats.local_visits == 0 || cr->stats.remote_visits > 0 ||
+	    config_int(cr->cfg, CK_POLITENESS_MIN_DELAY_MS) == 0)
+		return;
+	cr->said_local = 1;
+	crawl_say(cr,
+	    "every host so far is on this machine or a private network, and politeness "
+	    "waits at least %lld ms between its fetches: for a site of your own, stop "
+	    "(Ctrl-C) and `tern resume %s --local` crawls it as fast as it answers",
+	    (long long)config_int(cr->cfg, CK_POLITENESS_MIN_DELAY_MS), cr->jobdir);
+}
+
 static void crawl_cron_cb(uv_timer_t *t)
 {
 	struct crawl *cr = t->data;
@@ -843,6 +900,7 @@ static void crawl_cron_cb(uv_timer_t *t)
 	if (cr->state == CRAWL_RUNNING && (limit = crawl_limit_reached(cr)) != NULL)
 		crawl_at_finish(cr, limit);
 	crawl_progress(cr, 0);
+	crawl_suggest_local(cr);
 }
 
 static void crawl_grace_cb(uv_timer_t *t)
@@ -938,12 +996,23 @@ static void crawl_signal_cb(uv_signal_t *s, int signum)
 
 	cr->signals++;
 	if (cr->signals > 1) {
-		/* A second signal: leave now, keeping what is recorded. */
+		/* A second signal: leave now, keeping what is recorded, and say
+		 * so below the status line rather than over it. */
 		crawl_log_event(cr, "second signal %d: exiting at once", signum);
 		crawl_flush(cr);
 		frontier_close(cr->frontier);
+		fprintf(stderr,
+		    "%stern: second %s: exiting now, without the end reports; what was "
+		    "recorded is kept, and `tern resume %s` continues the crawl\n",
+		    cr->tty ? "\r\033[K" : "", signum == SIGINT ? "interrupt" : "signal",
+		    cr->jobdir);
 		_exit(0);
 	}
+	if (cr->tty && signum == SIGINT)
+		fprintf(stderr,
+		    "\r\033[Ktern: interrupted: stopping (in-flight fetches get %d s); a second "
+		    "Ctrl-C exits at once\n",
+		    CRAWL_GRACE_MS / 1000);
 	crawl_log_event(
 	    cr, "signal %d: stopping; in-flight fetches get %d ms", signum, CRAWL_GRACE_MS);
 	crawl_stop(cr, signum == SIGINT ? "interrupted" : "terminated", &why);
@@ -1117,15 +1186,42 @@ static void crawl_free(struct crawl *cr)
 	free(cr);
 }
 
+/* What continues a crawl that stopped before its end: at a limit of the
+ * job, a resume that raises it; otherwise a plain resume. A cluster node
+ * is continued as its crawl is (doc/cluster.md). */
+static void crawl_print_next(const struct crawl *cr)
+{
+	static const struct {
+		const char *reason;
+		enum config_key key;
+	} limits[] = {
+	    {"max-pages reached", CK_CRAWL_MAX_PAGES},
+	    {"max-bytes reached", CK_CRAWL_MAX_BYTES},
+	    {"max-time-seconds reached", CK_CRAWL_MAX_TIME_SECONDS},
+	};
+
+	if (cr->stop_reason == NULL || cr->node != NULL)
+		return;
+	for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
+		if (strcmp(cr->stop_reason, limits[i].reason) == 0) {
+			printf("tern: to crawl further: tern resume %s --set %s=%lld\n", cr->jobdir,
+			    config_name(limits[i].key),
+			    (long long)config_int(cr->cfg, limits[i].key) * 2);
+			return;
+		}
+	printf("tern: to continue: tern resume %s\n", cr->jobdir);
+}
+
 static void crawl_print_summary(const struct crawl *cr)
 {
 	double secs = (double)crawl_elapsed_ms(cr) / 1000.0;
 
-	printf("tern: crawl %s%s%s in %.1f s: %llu pages (%.1f pages/s), %llu failures; "
+	printf("tern: crawl %s%s%s in %.1f s: %llu page%s (%.1f pages/s), %llu failure%s; "
 	       "2xx %llu, 3xx %llu, 4xx %llu, 5xx %llu\n",
 	    cr->stop_reason ? "stopped" : "finished", cr->stop_reason ? ", " : "",
 	    cr->stop_reason ? cr->stop_reason : "", secs, (unsigned long long)cr->stats.pages,
-	    secs > 0 ? (double)cr->stats.pages / secs : 0.0, (unsigned long long)cr->stats.failures,
+	    CRAWL_PLURAL(cr->stats.pages), secs > 0 ? (double)cr->stats.pages / secs : 0.0,
+	    (unsigned long long)cr->stats.failures, CRAWL_PLURAL(cr->stats.failures),
 	    (unsigned long long)cr->stats.status_class[2],
 	    (unsigned long long)cr->stats.status_class[3],
 	    (unsigned long long)cr->stats.status_class[4],
@@ -1142,8 +1238,9 @@ static void crawl_print_summary(const struct crawl *cr)
 		    "listed in %s/seeds.txt\n",
 		    cr->seed_count.redirects, cr->seed_count.redirects == 1 ? "" : "s", cr->jobdir);
 	if (cr->elapsed_before_ms > 0)
-		printf("tern: the job's totals over every run; this run: %llu pages in %.1f s\n",
+		printf("tern: the job's totals over every run; this run: %llu page%s in %.1f s\n",
 		    (unsigned long long)(cr->stats.pages - cr->pages_at_start),
+		    CRAWL_PLURAL(cr->stats.pages - cr->pages_at_start),
 		    (double)(clock_wall_ms() - cr->start_ms) / 1000.0);
 	/* URIs left where only the operator can release them (doc/formats.md, "When a crawl ends"). */
 	if (cr->frontier != NULL) {
@@ -1163,6 +1260,7 @@ static void crawl_print_summary(const struct crawl *cr)
 	printf(
 	    "tern: crawl.log %s/logs/crawl.log\ntern: WARCs    %s/warcs/\ntern: reports  %s/reports/\n",
 	    cr->jobdir, cr->jobdir, cr->jobdir);
+	crawl_print_next(cr);
 }
 
 /* The loop, the resolver and the fetch engine: made from the settings
@@ -1227,17 +1325,18 @@ static int crawl_open_totals(struct crawl *cr, const struct crawl_opts *o)
 	    fc.ineligible_uris == 0) {
 		time_t sec = (time_t)(cr->finished_ms / 1000);
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", gmtime(&sec));
-		printf("tern: %s: this crawl finished at %s with %llu pages and %llu failures; "
+		printf("tern: %s: this crawl finished at %s with %llu page%s and %llu failure%s; "
 		       "nothing to resume (reports in %s/reports/)\n",
 		    cr->jobdir, when, (unsigned long long)cr->stats.pages,
-		    (unsigned long long)cr->stats.failures, cr->jobdir);
+		    CRAWL_PLURAL(cr->stats.pages), (unsigned long long)cr->stats.failures,
+		    CRAWL_PLURAL(cr->stats.failures), cr->jobdir);
 	} else if ((limit = crawl_limit_reached(cr)) != NULL) {
-		printf(
-		    "tern: %s: this crawl is at a limit of the job (%s: %llu pages, %llu bytes, "
-		    "%.0f s); nothing to resume: raise the limit in %s/tern.conf to crawl further\n",
+		printf("tern: %s: this crawl is at a limit of the job (%s: %llu pages, %llu bytes, "
+		       "%.0f s); nothing to resume: raise the limit to crawl further "
+		       "(tern resume %s --set crawl.%.*s=...)\n",
 		    cr->jobdir, limit, (unsigned long long)cr->stats.pages,
 		    (unsigned long long)cr->stats.bytes, (double)cr->elapsed_before_ms / 1000.0,
-		    cr->jobdir);
+		    cr->jobdir, (int)strcspn(limit, " "), limit);
 	} else {
 		return 0;
 	}
@@ -1655,4 +1754,5 @@ void crawl_status(const struct crawl *cr, struct crawl_status *st)
 	st->checkpoints = cr->checkpoints;
 	st->checkpoint_total_us = cr->checkpoint_total_us;
 	st->checkpoint_last_us = cr->checkpoint_us;
+	st->next_fetch_s = crawl_next_wait_s(cr, clock_wall_ms());
 }

@@ -208,3 +208,48 @@ void report_write_job(const char *jobdir, struct frontier *f, const char *word, 
 		}
 	}
 }
+
+/* One object's members under prefix, nested objects flattened. */
+static void report_stats_member(const json_t *j, struct buf *prefix, struct buf *out)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach((json_t *)j, key, v)
+	{
+		size_t len = prefix->len;
+		if (len > 0)
+			buf_appendc(prefix, '.');
+		buf_appends(prefix, key);
+		if (json_is_object(v)) {
+			report_stats_member(v, prefix, out);
+		} else {
+			buf_append(out, prefix->data, prefix->len);
+			buf_appends(out, ": ");
+			if (json_is_string(v)) {
+				buf_appends(out, json_string_value(v));
+			} else if (json_is_integer(v)) {
+				buf_appendf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+			} else if (json_is_real(v)) {
+				buf_appendf(out, "%.3f", json_real_value(v));
+			} else {
+				char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+				buf_appends(out, t != NULL ? t : "?");
+				free(t);
+			}
+			buf_appendc(out, '\n');
+		}
+		prefix->len = len;
+		if (prefix->data != NULL)
+			prefix->data[len] = '\0';
+	}
+}
+
+void report_stats_text(const json_t *stats, struct buf *out)
+{
+	struct buf prefix = BUF_INIT;
+
+	if (stats != NULL && json_is_object(stats))
+		report_stats_member(stats, &prefix, out);
+	buf_free(&prefix);
+}

@@ -547,9 +547,13 @@ static int visit_local_failure(struct visit *v, struct fetch *f)
 static int visit_guard(struct visit *v)
 {
 	struct visit_pool *pool = v->pool;
+	int local = addrguard_sockaddr((const struct sockaddr *)&v->addr) != NULL;
 
-	if (addrguard_sockaddr((const struct sockaddr *)&v->addr) == NULL ||
-	    config_bool(pool->env.cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES) ||
+	if (local)
+		pool->env.stats->local_visits++;
+	else
+		pool->env.stats->remote_visits++;
+	if (!local || config_bool(pool->env.cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES) ||
 	    ((v->c->flags & CURI_SEED) && !(v->c->flags & CURI_GUARDED)) ||
 	    (pool->env.seedhosts != NULL && seedhosts_has(pool->env.seedhosts, v->host)))
 		return 0;
@@ -1180,6 +1184,10 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		pool->env.stats->pages++;
 		pool->env.stats->bytes += bytes;
 		pool->env.stats->status_class[status / 100 <= 5 ? status / 100 : 0]++;
+		/* An error answer is a page captured and a URI failed, as the
+		 * failures by cause count it (tern(1), FAILURES). */
+		if (status >= 400)
+			pool->env.stats->failures++;
 	} else {
 		pool->env.stats->failures++;
 		pool->env.stats->status_class[0]++;

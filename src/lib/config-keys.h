@@ -97,6 +97,8 @@ X(WARC_MAX_SIZE_BYTES, "warc", "max-size-bytes", CT_INT, "1000000000", 4096, INT
 X(WARC_DEDUP, "warc", "dedup", CT_ENUM, "digest", 0, 0, "digest|off", 0)
 X(WARC_VERSION, "warc", "version", CT_ENUM, "1.1", 0, 0, "1.1|1.0", 0)
 X(WARC_WACZ, "warc", "wacz", CT_BOOL, "false", 0, 0, "", 0)
+X(WARC_WACZ_TITLE, "warc", "wacz-title", CT_STR, "", 0, 0, "", 0)
+X(WARC_WACZ_DESCRIPTION, "warc", "wacz-description", CT_STR, "", 0, 0, "", 0)
 
 /* [revisit]: continuous crawls (crawl.mode = continuous) */
 X(REVISIT_INITIAL_INTERVAL_SECONDS, "revisit", "initial-interval-seconds", CT_INT, "86400", 1, 315360000, "", 1)
