@@ -90,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (url_resolve(NULL, url, strlen(url), &href) == 0 &&
 		    url_split(href.data, &p) == 0 && http_url_from(href.data, &p, &u, &err) == 0) {
 			struct buf b = BUF_INIT;
-			http_request_build(&b, &u, "fuzz", 1, url, url);
+			http_request_build(&b, &u, "fuzz", 1, url, url, url);
 			buf_free(&b);
 			http_url_clear(&u);
 		}

@@ -38,7 +38,7 @@ frontier/bloom.c frontier/counts.c frontier/keys.c frontier/policy.c frontier/ur
 cluster/clusterend.c cluster/donelog.c cluster/fpset.c cluster/lease.c
 net/ctlreq.c
 crawl/css.c crawl/entity.c crawl/extract.c crawl/htmltok.c crawl/ldbmanifest.c
-crawl/politeness.c crawl/scope.c crawl/seedhosts.c
+crawl/politeness.c crawl/scope.c crawl/seedhosts.c crawl/cookiejar.c
 ops/consolereq.c ops/html.c ops/logline.c ops/series.c ops/tmpl.c
 '
 pure() {

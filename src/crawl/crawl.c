@@ -38,6 +38,7 @@
 #include "lib/robots.h"
 #include "crawl/schedule.h"
 #include "crawl/seedhosts.h"
+#include "crawl/cookies.h"
 #include "crawl/seeds.h"
 #include "crawl/scope.h"
 #include "crawl/statusline.h"
@@ -85,6 +86,8 @@ struct crawl {
 	struct seeds_env seeds;	     /* where seeds made by redirects go */
 	FILE *seedsfp;		     /* JOBDIR/seeds.txt once a redirect made a seed */
 	struct seeds_count seed_count;
+	struct cookies *cookies;   /* the jar, kept in the frontier's store */
+	char *cookies_said;	   /* what the jar started with, for tern.log */
 	struct visit_pool *visits; /* every visit in progress */
 	struct failures *failures; /* first failures said, counts by cause */
 	int all_failed;		   /* ended with every seed failed (exit 1) */
@@ -287,6 +290,8 @@ static int crawl_flush_outputs(void *arg, char **errp)
 	 * a seek past new URIs) carries the totals of the URIs in it. */
 	if (cr->frontier != NULL)
 		crawl_save_totals(cr);
+	if (cr->cookies != NULL)
+		cookies_flush(cr->cookies);
 	return 0;
 }
 
@@ -311,6 +316,8 @@ static int crawl_flush_store(struct crawl *cr)
 	t0 = uv_hrtime();
 	d = frontier_discovered(cr->frontier);
 	crawl_save_totals(cr);
+	if (cr->cookies != NULL)
+		cookies_flush(cr->cookies);
 	frc = frontier_flush(cr->frontier, &err);
 	cr->stats.links_scheduled += frontier_discovered(cr->frontier) - d;
 	/* LevelDB stalls a write while compaction catches up: the time spent
@@ -1162,6 +1169,8 @@ static void crawl_free(struct crawl *cr)
 	 * prewrite hook, so they must still be open. */
 	if (cr->frontier != NULL)
 		frontier_close(cr->frontier);
+	cookies_close(cr->cookies);
+	free(cr->cookies_said);
 	if (cr->warc != NULL)
 		warc_close(cr->warc);
 	if (cr->dedup != NULL)
@@ -1502,6 +1511,12 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		crawl_free(cr);
 		return rc;
 	}
+	if (cookies_open(cfg, cr->frontier, &cr->cookies, &cr->cookies_said, &err) < 0) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		crawl_free(cr);
+		return 1;
+	}
 	memset(&sco, 0, sizeof sco);
 	sco.cfg = cfg;
 	sco.frontier = cr->frontier;
@@ -1609,6 +1624,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	env.max_conns = cr->max_conns;
 	env.stats = &cr->stats;
 	env.failures = cr->failures;
+	env.cookies = cr->cookies;
 	env.ctx = cr;
 	env.event = crawl_visit_event;
 	env.ended = crawl_visit_ended;
@@ -1623,6 +1639,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		clusternode_set_visits(cr->node, cr->visits);
 	crawl_log_event(cr, "%s job %s with %d connections", o->resume ? "resuming" : "starting",
 	    cr->jobdir, cr->max_conns);
+	crawl_log_event(cr, "%s", cr->cookies_said);
 
 	uv_prepare_init(&cr->loop, &cr->prepare);
 	cr->prepare.data = cr;

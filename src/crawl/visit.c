@@ -23,6 +23,7 @@
 #include <build-config.h>
 
 #include "crawl/visit.h"
+#include "crawl/cookies.h"
 #include "crawl/failures.h"
 #include "crawl/outlinks.h"
 #include "crawl/recrawl.h"
@@ -157,6 +158,12 @@ struct visit {
 	struct buf refers_uri, refers_date;
 	uint64_t due_ms;
 
+	/* Set-Cookie headers of this response the jar refused (cookie_parse)
+	 * and cookies they evicted for room: the crawl.log annotations
+	 * cookiesRefused:N and cookiesEvicted:N. */
+	unsigned cookies_refused, cookies_evicted;
+	unsigned cookies_changed; /* by the page's own response */
+
 	/* The end waiting for the records queued before it (warcpool_hold). */
 	enum frontier_outcome held_outcome;
 	uint64_t held_delay_ms;
@@ -290,6 +297,10 @@ static void visit_annotations(const struct visit *v, int attempts, enum status_c
 			buf_appendc(out, ',');
 		buf_appends(out, "robotExcluded");
 	}
+	if (v->cookies_refused > 0)
+		buf_appendf(out, "%scookiesRefused:%u", out->len ? "," : "", v->cookies_refused);
+	if (v->cookies_evicted > 0)
+		buf_appendf(out, "%scookiesEvicted:%u", out->len ? "," : "", v->cookies_evicted);
 }
 
 static void visit_log(struct visit *v, int status, int64_t size, const char *uri, const char *hops,
@@ -768,12 +779,82 @@ static int visit_record(struct visit *v, const char *p, size_t n)
 	return 0;
 }
 
+/* The URL being fetched, split: the page's own parts, or robots.txt's
+ * (or a redirect of it) split into sp. NULL if it cannot be. */
+static const struct url_parts *visit_fetch_parts(const struct visit *v, struct url_parts *sp)
+{
+	if (strcmp(v->fetch_url, v->c->uri) == 0)
+		return &v->page;
+	return url_split(v->fetch_url, sp) == 0 ? sp : NULL;
+}
+
+/* The response's Set-Cookie headers go into the crawl's jar, unless
+ * cookies are off for the URI (fetch.cookies, src/crawl/cookies.h). */
+static void visit_take_cookies(struct visit *v, struct fetch *f)
+{
+	struct url_parts sp;
+	const struct url_parts *p;
+	size_t kept = 0, refused = 0, evicted = 0;
+
+	if (!cookies_on(v->pool->env.cookies, v->surt) || (p = visit_fetch_parts(v, &sp)) == NULL)
+		return;
+	cookies_receive(v->pool->env.cookies, v->fetch_url, p, f, &kept, &refused, &evicted);
+	v->cookies_refused += (unsigned)refused;
+	v->cookies_evicted += (unsigned)evicted;
+	if (v->state == VISIT_FETCH)
+		v->cookies_changed = (unsigned)kept;
+}
+
+/* Redirects in a row that may lead back to a URI already fetched. */
+#define VISIT_COOKIE_RETURNS 3
+
+/* A cookie wall: a redirect that set a cookie (a new one or a new value:
+ * one resent as it was changes nothing) and leads back to the URI
+ * that was redirected here, or to this URI itself, asks for it again now
+ * that the cookie will be sent. Its target was fetched already, so the seen
+ * set would drop it: it is scheduled again (it was in scope then). The
+ * target must take cookies (fetch.cookies for its prefix). The
+ * chain is bounded, VISIT_COOKIE_RETURNS redirects in a row at most: a
+ * server that sets a new cookie at every turn ends there, and one that
+ * ignores the cookie sends the crawl to its wall, already seen, once.
+ * Not in a continuous crawl: the page waits for its revisit there (a second
+ * entry in the schedule would visit it twice each time), and its next visit
+ * carries the cookie. */
+static void visit_cookie_return(struct visit *v, struct fetch *f, int status)
+{
+	const char *loc = fetch_header(f, "Location"), *h = v->c->hops ? v->c->hops : "";
+	struct buf href = BUF_INIT, key = BUF_INIT;
+	size_t n = strlen(h), run = 0;
+	char *hops;
+
+	if (v->pool->env.continuous || v->cookies_changed == 0 || status < 300 || status >= 400 ||
+	    loc == NULL)
+		return;
+	while (run < n && h[n - 1 - run] == 'R')
+		run++;
+	if (run >= VISIT_COOKIE_RETURNS)
+		return;
+	if (url_resolve(v->c->uri, loc, strlen(loc), &href) == 0 &&
+	    (strcmp(href.data, v->c->uri) == 0 ||
+		(v->c->via != NULL && strcmp(href.data, v->c->via) == 0)) &&
+	    surt_override_key(href.data, &key) == 0 && cookies_on(v->pool->env.cookies, key.data)) {
+		hops = xasprintf("%sR", h);
+		schedule_uri(v->pool->env.schedule, href.data, v->c->uri, hops, 0, 1);
+		free(hops);
+	}
+	buf_free(&href);
+	buf_free(&key);
+}
+
 /* The head says which extractors, if any, the page's body goes through. */
 static void visit_head_cb(void *arg, struct fetch *f)
 {
 	struct visit *v = arg;
 
-	if (v->state != VISIT_FETCH || v->abandoned)
+	if (v->abandoned)
+		return;
+	visit_take_cookies(v, f);
+	if (v->state != VISIT_FETCH)
 		return;
 	if (v->ol == NULL)
 		v->ol = outlinks_new();
@@ -1129,6 +1210,7 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 			logged_digest = v->c->history->digest;
 		/* The head began v->ol when the links of a response with
 		 * this status count; a status is final once the head is read. */
+		visit_cookie_return(v, f, status);
 		if (v->links_on)
 			outlinks_schedule(v->ol, &pool->links, &v->page, v->f, status,
 			    v->have_addr &&
@@ -1268,6 +1350,12 @@ static void visit_start_fetch(struct visit *v, const char *url)
 		recrawl_validators(
 		    v->pool->env.cfg, v->surt, v->c, &req.if_none_match, &req.if_modified_since);
 	v->sent_validators = req.if_none_match != NULL || req.if_modified_since != NULL;
+	if (cookies_on(v->pool->env.cookies, v->surt)) {
+		struct url_parts sp;
+		const struct url_parts *p = visit_fetch_parts(v, &sp);
+		if (p != NULL)
+			req.cookie = cookies_for(v->pool->env.cookies, v->fetch_url, p);
+	}
 	if (fetch_start(v->pool->env.fetcher, &req, &visit_fetch_cbs, v, &v->f) < 0) {
 		/* fetch_start reports through on_done; a refusal to start at
 		 * all is an unfetchable URI. */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 struct config;
+struct cookies;
 struct crawl_stats;
 struct curi;
 struct failures;
@@ -47,6 +48,7 @@ struct visit_env {
 	struct crawl_stats *stats;   /* counted as visits end */
 	struct failures *failures;   /* NULL: failures are not said nor
 					 * counted by cause */
+	struct cookies *cookies;     /* the crawl's jar (NULL: none) */
 	/* Hooks into the owner, each given ctx: a runtime event for
 	 * logs/tern.log; a visit has ended (the frontier told, the visit freed
 	 * and no longer counted in flight). */

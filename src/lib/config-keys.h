@@ -63,6 +63,10 @@ X(FETCH_ACCEPT_ENCODING, "fetch", "accept-encoding", CT_ENUM, "gzip", 0, 0, "gzi
 X(FETCH_TLS_VERIFY, "fetch", "tls-verify", CT_BOOL, "true", 0, 0, "", 0)
 X(FETCH_CA_FILE, "fetch", "ca-file", CT_STR, "", 0, 0, "", 0)
 X(FETCH_ALLOW_PRIVATE_ADDRESSES, "fetch", "allow-private-addresses", CT_BOOL, "false", 0, 0, "", 0)
+X(FETCH_COOKIES, "fetch", "cookies", CT_BOOL, "true", 0, 0, "", 1)
+X(FETCH_COOKIE_FILE, "fetch", "cookie-file", CT_STR, "", 0, 0, "", 0)
+X(FETCH_COOKIES_PER_DOMAIN, "fetch", "cookies-per-domain", CT_INT, "50", 1, 100000, "", 0)
+X(FETCH_COOKIES_MAX, "fetch", "cookies-max", CT_INT, "3000", 1, 1000000, "", 0)
 
 /* [dns] */
 X(DNS_SERVERS, "dns", "servers", CT_STR, "", 0, 0, "", 0)

@@ -94,6 +94,9 @@ static const char *const config_at_start[] = {
     "fetch.tls-verify",
     "fetch.ca-file",
     "fetch.allow-private-addresses",
+    "fetch.cookie-file",
+    "fetch.cookies-per-domain",
+    "fetch.cookies-max",
     "console.",
 };
 

@@ -144,7 +144,7 @@ int fetch_start(struct fetcher *fr, const struct fetch_req *req, const struct fe
 		fetch_fail(f, CAUSE_BAD_URL, why);
 	} else {
 		http_request_build(&f->req, &f->u, f->set->user_agent, f->set->gzip,
-		    req->if_none_match, req->if_modified_since);
+		    req->if_none_match, req->if_modified_since, req->cookie);
 		/* The I/O starts now (a kept-alive connection gets the request
 		 * in this very call); only callbacks are deferred, and
 		 * fetch_begin never calls one: its failures go through

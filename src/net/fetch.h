@@ -33,6 +33,8 @@ struct fetch_req {
 					 * private addresses are allowed */
 	const char *if_none_match;     /* a revisit's validators (NULL: not sent), */
 	const char *if_modified_since; /* used while fetch_start runs */
+	const char *cookie;	       /* the Cookie header's value (NULL:
+					* none), used while fetch_start runs */
 };
 
 struct fetch_cbs {

@@ -213,7 +213,7 @@ static void http_append_clean(struct buf *out, const char *s)
 }
 
 void http_request_build(struct buf *out, const struct http_url *u, const char *user_agent,
-    int accept_gzip, const char *if_none_match, const char *if_modified_since)
+    int accept_gzip, const char *if_none_match, const char *if_modified_since, const char *cookie)
 {
 	buf_appends(out, "GET ");
 	buf_appends(out, u->target);
@@ -232,6 +232,10 @@ void http_request_build(struct buf *out, const struct http_url *u, const char *u
 	if (if_modified_since != NULL) {
 		buf_appends(out, "\r\nIf-Modified-Since: ");
 		http_append_clean(out, if_modified_since);
+	}
+	if (cookie != NULL) {
+		buf_appends(out, "\r\nCookie: ");
+		http_append_clean(out, cookie);
 	}
 	buf_appends(out, "\r\nConnection: keep-alive\r\n\r\n");
 }

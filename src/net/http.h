@@ -35,9 +35,10 @@ void http_url_clear(struct http_url *u);
  * conditional request (a revisit) names the validators of the capture it
  * holds: if_none_match (an ETag as the server sent it) and
  * if_modified_since (a Last-Modified as sent), each NULL when absent;
- * control characters in them are sent as spaces. */
+ * control characters in them are sent as spaces. cookie is the Cookie
+ * header's value (NULL: none), sent the same way. */
 void http_request_build(struct buf *out, const struct http_url *u, const char *user_agent,
-    int accept_gzip, const char *if_none_match, const char *if_modified_since);
+    int accept_gzip, const char *if_none_match, const char *if_modified_since, const char *cookie);
 
 struct http;
 

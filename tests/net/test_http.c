@@ -404,7 +404,7 @@ static void test_request(void **state)
 	struct buf out = BUF_INIT, href = BUF_INIT;
 
 	assert_int_equal(test_http_url("http://h.web.test:8080/p/1.html?x=1", &u, &href, &err), 0);
-	http_request_build(&out, &u, "tern/1 (+http://x)\r\nEvil: 1", 1, NULL, NULL);
+	http_request_build(&out, &u, "tern/1 (+http://x)\r\nEvil: 1", 1, NULL, NULL, NULL);
 	assert_string_equal(out.data,
 	    "GET /p/1.html?x=1 HTTP/1.1\r\n"
 	    "Host: h.web.test:8080\r\n"
@@ -413,12 +413,12 @@ static void test_request(void **state)
 	    "Accept-Encoding: gzip\r\n"
 	    "Connection: keep-alive\r\n\r\n");
 	buf_reset(&out);
-	http_request_build(&out, &u, "ua", 0, NULL, NULL);
+	http_request_build(&out, &u, "ua", 0, NULL, NULL, NULL);
 	assert_non_null(strstr(out.data, "Accept-Encoding: identity\r\n"));
 	/* A revisit's validators, cleaned of control characters. */
 	buf_reset(&out);
 	http_request_build(
-	    &out, &u, "ua", 1, "W/\"x\r\nEvil: 1\"", "Tue, 15 Nov 1994 12:45:26 GMT");
+	    &out, &u, "ua", 1, "W/\"x\r\nEvil: 1\"", "Tue, 15 Nov 1994 12:45:26 GMT", NULL);
 	assert_string_equal(out.data,
 	    "GET /p/1.html?x=1 HTTP/1.1\r\n"
 	    "Host: h.web.test:8080\r\n"
@@ -429,10 +429,15 @@ static void test_request(void **state)
 	    "If-Modified-Since: Tue, 15 Nov 1994 12:45:26 GMT\r\n"
 	    "Connection: keep-alive\r\n\r\n");
 	buf_reset(&out);
-	http_request_build(&out, &u, "ua", 1, NULL, "Tue, 15 Nov 1994 12:45:26 GMT");
+	http_request_build(&out, &u, "ua", 1, NULL, "Tue, 15 Nov 1994 12:45:26 GMT", NULL);
 	assert_null(strstr(out.data, "If-None-Match"));
 	assert_non_null(
 	    strstr(out.data, "\r\nIf-Modified-Since: Tue, 15 Nov 1994 12:45:26 GMT\r\n"));
+	/* The jar's Cookie header, cleaned the same way. */
+	buf_reset(&out);
+	http_request_build(&out, &u, "ua", 1, NULL, NULL, "a=1; b=2\r\nEvil: 1");
+	assert_non_null(
+	    strstr(out.data, "\r\nCookie: a=1; b=2  Evil: 1\r\nConnection: keep-alive\r\n\r\n"));
 	buf_free(&out);
 	buf_free(&href);
 	http_url_clear(&u);
