@@ -100,6 +100,10 @@ static int seeds_read(const struct seeds_env *env, char *const *seeds, size_t ns
 			i--;
 			line[strcspn(line, "#\r\n")] = '\0';
 			seed = line;
+			/* A UTF-8 byte-order mark, as some editors write it, is
+			 * not part of the first seed. */
+			if (lineno == 1 && strncmp(seed, "\xEF\xBB\xBF", 3) == 0)
+				seed += 3;
 			while (isspace((unsigned char)*seed))
 				seed++;
 			if (*seed == '\0')
