@@ -32,6 +32,7 @@
 #include "lib/config.h"
 #include "archive/crawllog.h"
 #include "lib/curi.h"
+#include "lib/reqheaders.h"
 #include "archive/dedup.h"
 #include "archive/digest.h"
 #include "net/addrguard.h"
@@ -1191,6 +1192,7 @@ static const struct fetch_cbs visit_fetch_cbs = {
 static void visit_start_fetch(struct visit *v, const char *url)
 {
 	struct fetch_req req;
+	struct buf hdrs = BUF_INIT;
 
 	free(v->fetch_url);
 	v->fetch_url = xstrdup(url);
@@ -1214,6 +1216,11 @@ static void visit_start_fetch(struct visit *v, const char *url)
 	req.parts = strcmp(url, v->c->uri) == 0 ? &v->page : NULL;
 	req.addr = (const struct sockaddr *)&v->addr;
 	req.max_length = config_int_for(v->pool->env.cfg, v->surt, CK_FETCH_MAX_LENGTH_BYTES);
+	/* The operator's headers for this URI (fetch.extra-headers...). */
+	reqheaders_build(config_str_for(v->pool->env.cfg, v->surt, CK_FETCH_ACCEPT_LANGUAGE),
+	    config_str(v->pool->env.cfg, CK_FETCH_FROM),
+	    config_str_for(v->pool->env.cfg, v->surt, CK_FETCH_EXTRA_HEADERS), &hdrs);
+	req.headers = hdrs.data;
 	/* A revisit asks whether the page changed since its last capture. */
 	if (v->pool->env.continuous && v->state == VISIT_FETCH)
 		recrawl_validators(
@@ -1225,6 +1232,7 @@ static void visit_start_fetch(struct visit *v, const char *url)
 		v->f = NULL;
 		visit_fail(v, STATUS_UNFETCHABLE, CAUSE_BAD_URL, FRONTIER_FAILED, 0);
 	}
+	buf_free(&hdrs);
 }
 
 static void visit_fetch_robots(struct visit *v, const char *url)

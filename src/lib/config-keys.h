@@ -62,6 +62,13 @@ X(FETCH_ACCEPT_ENCODING, "fetch", "accept-encoding", CT_ENUM, "gzip", 0, 0, "gzi
 X(FETCH_TLS_VERIFY, "fetch", "tls-verify", CT_BOOL, "true", 0, 0, "", 0)
 X(FETCH_CA_FILE, "fetch", "ca-file", CT_STR, "", 0, 0, "", 0)
 X(FETCH_ALLOW_PRIVATE_ADDRESSES, "fetch", "allow-private-addresses", CT_BOOL, "false", 0, 0, "", 0)
+X(FETCH_ACCEPT_LANGUAGE, "fetch", "accept-language", CT_STR, "", 0, 0, "", 1)
+X(FETCH_FROM, "fetch", "from", CT_STR, "", 0, 0, "", 0)
+X(FETCH_EXTRA_HEADERS, "fetch", "extra-headers", CT_STR, "", 0, 0, "", 1)
+X(FETCH_HTTP_PROXY, "fetch", "http-proxy", CT_STR, "", 0, 0, "", 0)
+X(FETCH_HTTPS_PROXY, "fetch", "https-proxy", CT_STR, "", 0, 0, "", 0)
+X(FETCH_NO_PROXY, "fetch", "no-proxy", CT_STR, "", 0, 0, "", 0)
+X(FETCH_CREDENTIALS_FILE, "fetch", "credentials-file", CT_STR, "", 0, 0, "", 0)
 
 /* [dns] */
 X(DNS_SERVERS, "dns", "servers", CT_STR, "", 0, 0, "", 0)

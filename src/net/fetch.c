@@ -21,6 +21,7 @@
 #include "lib/buf.h"
 #include "lib/clock.h"
 #include "lib/config.h"
+#include "lib/reqheaders.h"
 #include "lib/url.h"
 #include "net/addrguard.h"
 #include "net/conn.h"
@@ -145,6 +146,8 @@ int fetch_start(struct fetcher *fr, const struct fetch_req *req, const struct fe
 	} else {
 		http_request_build(&f->req, &f->u, f->set->user_agent, f->set->gzip,
 		    req->if_none_match, req->if_modified_since);
+		if (req->headers != NULL)
+			reqheaders_insert(&f->req, req->headers, strlen(req->headers));
 		/* The I/O starts now (a kept-alive connection gets the request
 		 * in this very call); only callbacks are deferred, and
 		 * fetch_begin never calls one: its failures go through

@@ -31,6 +31,10 @@ struct fetch_req {
 	int operator_host;	       /* the operator named this URL's host
 					 * (an IP literal or a name): its
 					 * private addresses are allowed */
+	const char *headers;	       /* header lines added to the request
+					* ("Name: value\r\n" each; NULL: none),
+					* lib/reqheaders.h; used while
+					* fetch_start runs */
 	const char *if_none_match;     /* a revisit's validators (NULL: not sent), */
 	const char *if_modified_since; /* used while fetch_start runs */
 };
