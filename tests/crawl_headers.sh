@@ -38,7 +38,7 @@ done
 [ "$(wc -l <"$ACC_LOG")" -eq 5 ] || fail "expected 5 requests: $(cat "$ACC_LOG")"
 pass "Accept-Language, From and extra headers reach nginx, overridden under /private/"
 
-acc_requests "$TW_DIR/job" >"$TW_DIR/requests.jsonl"
+acc_requests "$TW_DIR/job" | grep '"type":"request"' >"$TW_DIR/requests.jsonl"
 [ "$(wc -l <"$TW_DIR/requests.jsonl")" -eq 5 ] || fail "expected 5 request records: $(cat "$TW_DIR/requests.jsonl")"
 node -e '
 const lines = require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").map(JSON.parse);

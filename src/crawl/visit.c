@@ -817,7 +817,9 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 		return -1;
 	memset(&cap, 0, sizeof cap);
 	cap.uri = v->fetch_url;
-	cap.ip = v->ip;
+	/* Through a proxy the address contacted was the proxy's, and the one
+	 * the proxy reached is unknown: none is recorded (doc/warc.md). */
+	cap.ip = fetch_proxy(v->f) == NULL ? v->ip : NULL;
 	cap.date_us = fetch_timings(v->f)->start_wall_ms * 1000;
 	cap.req = fetch_request_head(v->f, &qlen);
 	cap.req_len = qlen;

@@ -39,7 +39,7 @@ static char *proxy_decode(const char *s, size_t n)
 				return NULL;
 			}
 			*o = (char)(proxy_hexval((unsigned char)s[i + 1]) * 16 +
-				    proxy_hexval((unsigned char)s[i + 2]));
+			    proxy_hexval((unsigned char)s[i + 2]));
 			if (*o == '\0') {
 				free(out);
 				return NULL;
@@ -63,7 +63,8 @@ int proxy_parse(const char *url, int allow_userinfo, struct proxy *p, const char
 	if (strncasecmp(s, "http://", 7) == 0) {
 		s += 7;
 	} else if (strstr(s, "://") != NULL) {
-		*why = "expected an http:// proxy URL (https:// and SOCKS proxies are not supported)";
+		*why =
+		    "expected an http:// proxy URL (https:// and SOCKS proxies are not supported)";
 		return -1;
 	}
 	end = s + strcspn(s, "/?#");
@@ -79,8 +80,8 @@ int proxy_parse(const char *url, int allow_userinfo, struct proxy *p, const char
 			return -1;
 		}
 		p->user = proxy_decode(s, (size_t)((colon ? colon : at) - s));
-		p->password = colon ? proxy_decode(colon + 1, (size_t)(at - colon - 1))
-				    : xstrdup("");
+		p->password =
+		    colon ? proxy_decode(colon + 1, (size_t)(at - colon - 1)) : xstrdup("");
 		if (p->user == NULL || p->password == NULL || p->user[0] == '\0' ||
 		    strchr(p->user, ':') != NULL) {
 			proxy_clear(p);

@@ -33,8 +33,7 @@ static const struct {
     {"accept-language", "Accept-Language is fetch.accept-language"},
     {"accept-encoding", "Accept-Encoding is fetch.accept-encoding"},
     {"if-none-match", "If-None-Match is sent by revisits (revisit.conditional-requests)"},
-    {"if-modified-since",
-	"If-Modified-Since is sent by revisits (revisit.conditional-requests)"},
+    {"if-modified-since", "If-Modified-Since is sent by revisits (revisit.conditional-requests)"},
 };
 
 /* RFC 9110 5.6.2: a token's characters. */
@@ -135,8 +134,8 @@ void reqheaders_build(const char *lang, const char *from, const char *p, struct 
 		const char *colon = memchr(p, ':', len);
 
 		if (colon != NULL)
-			reqheaders_line(out, p, (size_t)(colon - p), colon + 1,
-			    len - (size_t)(colon + 1 - p));
+			reqheaders_line(
+			    out, p, (size_t)(colon - p), colon + 1, len - (size_t)(colon + 1 - p));
 		p += len;
 		if (*p == '|')
 			p++;

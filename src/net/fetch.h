@@ -114,6 +114,8 @@ const struct dns_answer *fetch_dns_answer(const struct fetch *f);
 /* Whether the connection was reused, and TLS resumed a session. */
 int fetch_reused(const struct fetch *f);
 int fetch_tls_resumed(const struct fetch *f);
+/* The proxy the fetch went through, as host:port, or NULL. */
+const char *fetch_proxy(const struct fetch *f);
 
 /* Memory accounting for bench/sizes. */
 size_t fetch_sizeof(void);

@@ -107,8 +107,9 @@ static void test_reqheaders_lines(void **state)
 		assert_int_equal(config_load_text(c, ok, strlen(ok), "t.conf", &err), 0);
 	}
 	test_reqheaders_for(c, "com,example,)/", &out);
-	assert_string_equal(out.data, "Accept-Language: da, en;q=0.7\r\nFrom: crawl@example.org\r\n"
-				      "X-A: 1\r\nX-B: 2\r\n");
+	assert_string_equal(out.data,
+	    "Accept-Language: da, en;q=0.7\r\nFrom: crawl@example.org\r\n"
+	    "X-A: 1\r\nX-B: 2\r\n");
 	buf_reset(&out);
 	test_reqheaders_for(c, "org,example,)/private/x", &out);
 	assert_string_equal(
