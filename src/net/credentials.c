@@ -124,8 +124,9 @@ int credentials_parse(
 			}
 			if (f[3].len == 0 || strchr(f[3].data, ':') != NULL ||
 			    strpbrk(f[3].data, "\r\n") != NULL) {
-				*err = xasprintf("%s:%d: a user cannot be empty nor hold ':' (RFC 7617)",
-				    origin, line);
+				*err = xasprintf(
+				    "%s:%d: a user cannot be empty nor hold ':' (RFC 7617)", origin,
+				    line);
 				rc = -1;
 				break;
 			}

@@ -12,12 +12,13 @@
 
 static void test_credentials_parse(void **state)
 {
-	static const char text[] = "# KIND WHERE REALM USER PASSWORD\n"
-				   "http org,example,)/ * alice pw1\n"
-				   "\n"
-				   "http http://(org,example,)/private/ \"Members only\" bob \"p w\\\"2\" # c\n"
-				   "http org,example,)/private/ * carol pw3\r\n"
-				   "proxy 127.0.0.1:3128 * px \"\"\n";
+	static const char text[] =
+	    "# KIND WHERE REALM USER PASSWORD\n"
+	    "http org,example,)/ * alice pw1\n"
+	    "\n"
+	    "http http://(org,example,)/private/ \"Members only\" bob \"p w\\\"2\" # c\n"
+	    "http org,example,)/private/ * carol pw3\r\n"
+	    "proxy 127.0.0.1:3128 * px \"\"\n";
 	struct credentials *c;
 	const struct credential *cr;
 	char *err = NULL;
