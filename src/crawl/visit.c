@@ -24,6 +24,7 @@
 
 #include "crawl/visit.h"
 #include "crawl/failures.h"
+#include "crawl/login.h"
 #include "crawl/outlinks.h"
 #include "crawl/recrawl.h"
 #include "crawl/seedhosts.h"
@@ -109,6 +110,7 @@ struct visit_pool {
 	struct visit *spare;	     /* ended visits kept for reuse (visit_recycle) */
 	int nspare;
 	uint64_t local_failures; /* fetches put off by visit_local_failure */
+	struct login *login;	 /* HTTP logins (fetch.credentials-file) */
 };
 
 struct visit {
@@ -158,12 +160,21 @@ struct visit {
 	struct buf refers_uri, refers_date;
 	uint64_t due_ms;
 
+	/* HTTP login: the Authorization the page's request carries (sent
+	 * ahead, or answering a 401), and whether a 401 was answered. */
+	char *authorization;
+	int auth_retried;
+
 	/* The end waiting for the records queued before it (warcpool_hold). */
 	enum frontier_outcome held_outcome;
 	uint64_t held_delay_ms;
 };
 
 static void visit_fetch_page(struct visit *v);
+static void visit_start_fetch(struct visit *v, const char *url);
+static int visit_login_retry(struct visit *v, struct fetch *f, const char *digest);
+static int visit_archive(struct visit *v, const char *digest, const char *truncated,
+    int not_modified, int *revisit, struct buf *outlinks_text);
 static void visit_fetch_robots(struct visit *v, const char *url);
 
 static void visit_set_state(struct visit *v, enum visit_state s)
@@ -262,6 +273,7 @@ static void visit_free(struct visit *v)
 	free(v->server_key);
 	free(v->surt);
 	free(v->fetch_url);
+	free(v->authorization);
 	visit_recycle(pool, v);
 	pool->in_flight--;
 	pool->env.ended(pool->env.ctx);
@@ -1039,6 +1051,8 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		visit_connect_failed(v, status, cause);
 		return;
 	}
+	if (status == 401 && visit_login_retry(v, f, digest))
+		return;
 	if (status > 0)
 		frontier_note_connect(pool->env.frontier, v->c, 0);
 	delay = status > 0 ? visit_delay(v, fetch_duration_ms(f), bytes) : 0;
@@ -1191,6 +1205,52 @@ static int visit_may_send(void *arg, struct fetch *f)
 static const struct fetch_cbs visit_fetch_cbs = {
     visit_head_cb, visit_body_cb, visit_done_cb, visit_may_send};
 
+/* The page's Authorization line: the answer to its 401, or Basic
+ * credentials its server accepted for another URI (tern(1), LOGINS). */
+static void visit_login_header(struct visit *v, struct buf *hdrs)
+{
+	const char *ahead;
+
+	if (v->state != VISIT_FETCH)
+		return;
+	if (v->authorization == NULL &&
+	    (ahead = login_ahead(v->pool->login, v->server_key, v->surt)) != NULL)
+		v->authorization = xstrdup(ahead);
+	if (v->authorization != NULL)
+		buf_appendf(hdrs, "Authorization: %s\r\n", v->authorization);
+}
+
+/* A 401 with a challenge tern answers and a credential for the URI and
+ * realm: the 401 is archived (as Heritrix does, without a crawl.log line
+ * of its own) and the page asked again at once, once. 1 if so. */
+static int visit_login_retry(struct visit *v, struct fetch *f, const char *digest)
+{
+	char *answer;
+	int revisit = 0;
+	struct buf none = BUF_INIT;
+
+	if (v->auth_retried)
+		return 0;
+	if (v->authorization != NULL)
+		login_refused(v->pool->login, v->server_key, v->authorization);
+	answer = login_answer(v->pool->login, f, v->server_key, v->surt, v->target.data);
+	if (answer == NULL)
+		return 0;
+	if (visit_archive(v, digest, NULL, 0, &revisit, &none) < 0) {
+		buf_free(&none);
+		free(answer);
+		return 0;
+	}
+	buf_free(&none);
+	free(v->authorization);
+	v->authorization = answer;
+	v->auth_retried = 1;
+	fetch_release(v->f);
+	v->f = NULL;
+	visit_start_fetch(v, v->c->uri);
+	return 1;
+}
+
 static void visit_start_fetch(struct visit *v, const char *url)
 {
 	struct fetch_req req;
@@ -1222,6 +1282,7 @@ static void visit_start_fetch(struct visit *v, const char *url)
 	reqheaders_build(config_str_for(v->pool->env.cfg, v->surt, CK_FETCH_ACCEPT_LANGUAGE),
 	    config_str(v->pool->env.cfg, CK_FETCH_FROM),
 	    config_str_for(v->pool->env.cfg, v->surt, CK_FETCH_EXTRA_HEADERS), &hdrs);
+	visit_login_header(v, &hdrs);
 	req.headers = hdrs.data;
 	/* A revisit asks whether the page changed since its last capture. */
 	if (v->pool->env.continuous && v->state == VISIT_FETCH)
@@ -1278,6 +1339,7 @@ struct visit_pool *visit_pool_new(const struct visit_env *env)
 	pool->links.robots_policy = env->robots_policy;
 	pool->links.continuous = env->continuous;
 	pool->slots = xcalloc((size_t)env->max_conns + 1, 1);
+	pool->login = login_new(env->fetcher != NULL ? fetcher_credentials(env->fetcher) : NULL);
 	return pool;
 }
 
@@ -1297,6 +1359,7 @@ void visit_pool_free(struct visit_pool *pool)
 	buf_free(&pool->extra);
 	buf_free(&pool->text);
 	free(pool->slots);
+	login_free(pool->login);
 	free(pool);
 }
 

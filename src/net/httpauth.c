@@ -152,7 +152,7 @@ int httpauth_parse(const char *value, struct httpauth_challenge *best)
 		if (basic) {
 			ch.scheme = HTTPAUTH_BASIC;
 		} else if (digest && ch.nonce[0] != '\0' && httpauth_list_has(qop, "auth") &&
-			   !ch.userhash) {
+		    !ch.userhash) {
 			ch.qop_auth = 1;
 			if (algorithm[0] == '\0' || strcasecmp(algorithm, "MD5") == 0)
 				ch.scheme = HTTPAUTH_DIGEST_MD5;

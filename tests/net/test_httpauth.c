@@ -114,7 +114,8 @@ static void test_httpauth_answers(void **state)
 	httpauth_answer(&ch, "Mufasa", "Circle of Life", "/dir/index.html",
 	    "f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ", test_httpauth_hash, &out);
 	assert_non_null(strstr(out.data, "response=\"8ca523f5e9506fed4657c9700eebdbec\""));
-	assert_non_null(strstr(out.data, "opaque=\"FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS\""));
+	assert_non_null(
+	    strstr(out.data, "opaque=\"FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS\""));
 	assert_non_null(strstr(out.data, "nc=00000001"));
 	assert_non_null(strstr(out.data, "qop=auth,"));
 
