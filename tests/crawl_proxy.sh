@@ -113,6 +113,12 @@ OUT=$("$TERN" fetch --set "fetch.https-proxy=http://127.0.0.1:$TP_PORT" --set "f
 echo "$OUT" | grep -q "annotations: err:tls-verify:name-mismatch" ||
 	fail "https: name not verified in the tunnel: $OUT"
 pass "the origin's certificate is checked against its name through the tunnel"
+# A proxy named by a host name is looked up by tern's resolver (localhost:
+# the loopback address, tern(1) ENVIRONMENT).
+OUT=$("$TERN" fetch --set "fetch.http-proxy=http://localhost:$TP_PORT" "$H/a.html" 2>&1)
+echo "$OUT" | grep -q "^status: 200" || fail "a proxy named localhost: $OUT"
+grep -q "Request .*: GET $H/a.html" "$TW_DIR/open.log" || fail "not through the proxy named localhost"
+pass "a proxy given by name is resolved"
 stop_pid "$TP_PID"
 
 tp_start auth "BasicAuth tern s3cret"

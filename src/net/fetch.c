@@ -356,21 +356,22 @@ static const struct http_cbs fetch_tunnel_cbs = {.on_head = fetch_tunnel_head_cb
 static void fetch_tunnel(struct fetch *f)
 {
 	struct buf req = BUF_INIT;
+	char authority[300];
 	int r;
 
 	fetch_set_state(f, FETCH_S_TUNNEL);
 	f->last_io = uv_now(f->loop);
 	f->tunnel = http_new(f->set->max_header, &fetch_tunnel_cbs, f);
-	buf_appendf(&req, "CONNECT %s:%d HTTP/1.1\r\nHost: %s:%d\r\nUser-Agent: ",
-	    f->u.host_is_literal && strchr(f->u.host, ':') ? "" : f->u.host, f->u.port, f->u.host,
-	    f->u.port);
-	if (f->u.host_is_literal && strchr(f->u.host, ':')) {
-		buf_reset(&req);
-		buf_appendf(&req,
-		    "CONNECT [%s]:%d HTTP/1.1\r\nHost: [%s]:%d\r\nUser-Agent: ", f->u.host,
-		    f->u.port, f->u.host, f->u.port);
-	}
-	buf_appends(&req, f->set->user_agent);
+	/* The authority form always names the port; an IPv6 literal is
+	 * bracketed (RFC 9112 3.2.3). */
+	if (strchr(f->u.host, ':') != NULL)
+		snprintf(authority, sizeof authority, "[%s]:%d", f->u.host, f->u.port);
+	else
+		snprintf(authority, sizeof authority, "%s:%d", f->u.host, f->u.port);
+	buf_appendf(&req, "CONNECT %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: ", authority, authority);
+	/* As http_request_build sends it: a control character is a space. */
+	for (const char *a = f->set->user_agent; *a != '\0'; a++)
+		buf_appendc(&req, (unsigned char)*a < 0x20 || *a == 0x7f ? ' ' : *a);
 	buf_appends(&req, "\r\n\r\n");
 	if (f->px->auth != NULL)
 		fetch_proxy_auth_line(f, &req);
