@@ -18,7 +18,8 @@ static void fuzz_hash(int sha256, const char *in, size_t len, char *hex)
 	size_t n = sha256 ? 64 : 32;
 
 	for (size_t i = 0; i < n; i++)
-		hex[i] = "0123456789abcdef"[(len + i + (len ? (unsigned char)in[i % len] : 0)) & 15];
+		hex[i] =
+		    "0123456789abcdef"[(len + i + (len ? (unsigned char)in[i % len] : 0)) & 15];
 	hex[n] = '\0';
 }
 
