@@ -69,7 +69,12 @@ crawl wrong "http 127.0.0.1:$ACC_PORT)/private/ * alice nope" "$H/"
 	fail "wrong: p.html asked other than once without and once with: $(cat "$ACC_LOG")"
 crawl realm "http 127.0.0.1:$ACC_PORT)/private/ \"Other realm\" alice \"s3cret pw\"" "$H/"
 [ "$(status "$H/private/p.html")" = 401 ] || fail "another realm's credential was sent: $(cat "$LOG")"
-pass "no credential, a wrong password, another realm: the 401 is final"
+"$TERN" crawl --local -j "$TW_DIR/seed401" "$H/private/p.html" >"$TW_DIR/seed401.out" 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "a seed answered 401: exit $rc: $(cat "$TW_DIR/seed401.out")"
+grep -q "HTTP error status 401 (seed $H/private/p.html); see fetch.credentials-file" "$TW_DIR/seed401.out" ||
+	fail "a seed's 401 does not name the setting: $(cat "$TW_DIR/seed401.out")"
+pass "no credential, a wrong password, another realm: the 401 is final; a seed's names fetch.credentials-file"
 
 # Apache's mod_auth_digest.
 ngx_ports 1

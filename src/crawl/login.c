@@ -75,8 +75,8 @@ static void login_hash(int sha256, const char *in, size_t len, char *hex)
 	hex[2 * n] = '\0';
 }
 
-char *login_answer(struct login *l, struct fetch *f, const char *server_key, const char *surt,
-    const char *target)
+char *login_answer(
+    struct login *l, struct fetch *f, const char *server_key, const char *surt, const char *target)
 {
 	struct httpauth_challenge ch;
 	const struct credential *cr;
@@ -91,8 +91,7 @@ char *login_answer(struct login *l, struct fetch *f, const char *server_key, con
 	for (size_t i = 0; fetch_header_at(f, i, &name, &value); i++)
 		if (strcasecmp(name, "WWW-Authenticate") == 0)
 			httpauth_parse(value, &ch);
-	if (ch.scheme == HTTPAUTH_NONE ||
-	    (cr = credentials_http(l->creds, surt, ch.realm)) == NULL)
+	if (ch.scheme == HTTPAUTH_NONE || (cr = credentials_http(l->creds, surt, ch.realm)) == NULL)
 		return NULL;
 	if (RAND_bytes(rnd, sizeof rnd) != 1)
 		return NULL;
@@ -128,7 +127,8 @@ void login_refused(struct login *l, const char *server_key, const char *authoriz
 {
 	for (struct login_ahead **pp = &l->ahead; *pp != NULL; pp = &(*pp)->next) {
 		struct login_ahead *a = *pp;
-		if (strcmp(a->server_key, server_key) == 0 && strcmp(a->value, authorization) == 0) {
+		if (strcmp(a->server_key, server_key) == 0 &&
+		    strcmp(a->value, authorization) == 0) {
 			*pp = a->next;
 			login_ahead_free(a);
 			l->nahead--;

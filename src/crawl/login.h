@@ -19,8 +19,8 @@ void login_free(struct login *l);
  * value to ask again with (allocated), or NULL when no challenge tern
  * answers came, or no credential matches surt and the realm. A Basic
  * answer is remembered for the server's next requests. */
-char *login_answer(struct login *l, struct fetch *f, const char *server_key, const char *surt,
-    const char *target);
+char *login_answer(
+    struct login *l, struct fetch *f, const char *server_key, const char *surt, const char *target);
 /* A Basic Authorization remembered for server_key whose credential covers
  * surt, sent ahead of any challenge (RFC 7617 2.2), or NULL. */
 const char *login_ahead(const struct login *l, const char *server_key, const char *surt);
