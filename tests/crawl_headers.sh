@@ -17,7 +17,7 @@ cat >"$TW_DIR/tern.conf" <<CONF
 [fetch]
 accept-language = da, en-gb;q=0.8, en;q=0.7
 from = archive@example.org
-extra-headers = X-A: global one | X-Private: no
+extra-headers = X-A: global one | X-Private: no | Accept: text/html
 
 [override "127.0.0.1:$ACC_PORT)/private/"]
 fetch.extra-headers = X-A: private | X-Private: yes
@@ -50,8 +50,12 @@ for (const r of lines) {
 	for (const w of want)
 		if (!r.head.split("\r\n").includes(w)) { console.error(r.uri + ": no " + w + " in\n" + r.head); process.exit(1); }
 	if (!r.head.endsWith("\r\n\r\n")) { console.error(r.uri + ": head not ended"); process.exit(1); }
+	// The Accept of extra-headers replaces tern'"'"'s own; the override does not set one.
+	const accept = r.head.split("\r\n").filter((l) => /^accept:/i.test(l));
+	if (accept.length !== 1 || (!priv && accept[0] !== "Accept: text/html")) {
+		console.error(r.uri + ": Accept lines " + JSON.stringify(accept)); process.exit(1); }
 }' "$TW_DIR/requests.jsonl" || fail "request records"
-pass "the WARC request records hold the headers sent"
+pass "the WARC request records hold the headers sent, one Accept"
 
 printf '[fetch]\nextra-headers = X-A: 1 | Host: evil.example\n' >"$TW_DIR/bad.conf"
 "$TERN" crawl -c "$TW_DIR/bad.conf" -j "$TW_DIR/bad" "http://127.0.0.1:$ACC_PORT/" >"$TW_DIR/bad.out" 2>&1

@@ -142,12 +142,43 @@ void reqheaders_build(const char *lang, const char *from, const char *p, struct 
 	}
 }
 
+/* Removes the header lines of head named name (n bytes), the request
+ * line aside. */
+static void reqheaders_remove(struct buf *head, const char *name, size_t n)
+{
+	size_t at = 0;
+
+	while (at < head->len) {
+		const char *line = head->data + at;
+		const char *eol = memchr(line, '\n', head->len - at);
+		size_t len = eol != NULL ? (size_t)(eol - line) + 1 : head->len - at;
+
+		if (at > 0 && len > n && line[n] == ':' && strncasecmp(line, name, n) == 0) {
+			memmove(head->data + at, head->data + at + len, head->len - at - len);
+			head->len -= len;
+			head->data[head->len] = '\0';
+			continue;
+		}
+		at += len;
+	}
+}
+
 void reqheaders_insert(struct buf *head, const char *lines, size_t len)
 {
 	size_t at;
 
 	if (len == 0)
 		return;
+	/* A header given here replaces one of the same name the head holds
+	 * (tern's Accept): two would be merged into a list by the server. */
+	for (const char *p = lines, *e = lines + len; p < e;) {
+		const char *colon = memchr(p, ':', (size_t)(e - p));
+		const char *eol = memchr(p, '\n', (size_t)(e - p));
+
+		if (colon != NULL && (eol == NULL || colon < eol))
+			reqheaders_remove(head, p, (size_t)(colon - p));
+		p = eol != NULL ? eol + 1 : e;
+	}
 	/* The head ends "\r\n\r\n": the lines go before the last CRLF. */
 	at = head->len >= 2 ? head->len - 2 : head->len;
 	buf_append(head, lines, len);

@@ -26,7 +26,8 @@ int reqheaders_check_extra(const char *text, const char **why);
  * fetch.from and fetch.extra-headers, each "" when not set. */
 void reqheaders_build(const char *lang, const char *from, const char *extra, struct buf *out);
 /* Inserts header lines (each ending in CRLF) into a request head, before
- * the blank line that ends it. */
+ * the blank line that ends it; a header of the same name already in the
+ * head (tern's own Accept) is replaced. */
 void reqheaders_insert(struct buf *head, const char *lines, size_t len);
 
 #endif

@@ -134,6 +134,15 @@ static void test_reqheaders_insert(void **state)
 	reqheaders_insert(&h, "", 0);
 	assert_int_equal(h.len, strlen("GET / HTTP/1.1\r\nHost: a\r\nX-A: 1\r\n\r\n"));
 	buf_free(&h);
+	/* The operator's Accept replaces tern's; Accept-Encoding stays. */
+	buf_appends(&h,
+	    "GET /accept: HTTP/1.1\r\nHost: a\r\nAccept: text/html\r\n"
+	    "Accept-Encoding: gzip\r\naccept: x\r\nConnection: keep-alive\r\n\r\n");
+	reqheaders_insert(&h, "X-B: 2\r\nACCEPT: */*\r\n", strlen("X-B: 2\r\nACCEPT: */*\r\n"));
+	assert_string_equal(h.data,
+	    "GET /accept: HTTP/1.1\r\nHost: a\r\nAccept-Encoding: gzip\r\n"
+	    "Connection: keep-alive\r\nX-B: 2\r\nACCEPT: */*\r\n\r\n");
+	buf_free(&h);
 }
 
 int main(void)
