@@ -19,6 +19,7 @@
 #include "net/fetcher.h"
 #include "fetchcmd.h"
 #include "net/http.h"
+#include "lib/reqheaders.h"
 #include "lib/status.h"
 #include "lib/xmalloc.h"
 
@@ -129,6 +130,7 @@ int fetchcmd_run(struct config *cfg, const char *url)
 	struct buf href = BUF_INIT;
 	const char *why;
 	struct fetch_req req;
+	struct buf hdrs = BUF_INIT;
 	struct fetch *f;
 	struct fetcher *fr;
 	struct dns *dns;
@@ -181,7 +183,11 @@ int fetchcmd_run(struct config *cfg, const char *url)
 	req.url = href.data;
 	req.parts = &parts;
 	req.operator_host = 1;
+	reqheaders_build(config_str(cfg, CK_FETCH_ACCEPT_LANGUAGE), config_str(cfg, CK_FETCH_FROM),
+	    config_str(cfg, CK_FETCH_EXTRA_HEADERS), &hdrs);
+	req.headers = hdrs.data;
 	fetch_start(fr, &req, &cbs, &fc, &f);
+	buf_free(&hdrs);
 	while (!fc.done && uv_run(&loop, UV_RUN_ONCE) != 0)
 		;
 	fetchcmd_print(&fc, f);

@@ -25,6 +25,7 @@
 #include "crawl/visit.h"
 #include "crawl/cookies.h"
 #include "crawl/failures.h"
+#include "crawl/login.h"
 #include "crawl/outlinks.h"
 #include "crawl/recrawl.h"
 #include "crawl/seedhosts.h"
@@ -33,6 +34,7 @@
 #include "lib/config.h"
 #include "archive/crawllog.h"
 #include "lib/curi.h"
+#include "lib/reqheaders.h"
 #include "archive/dedup.h"
 #include "archive/digest.h"
 #include "net/addrguard.h"
@@ -109,6 +111,7 @@ struct visit_pool {
 	struct visit *spare;	     /* ended visits kept for reuse (visit_recycle) */
 	int nspare;
 	uint64_t local_failures; /* fetches put off by visit_local_failure */
+	struct login *login;	 /* HTTP logins (fetch.credentials-file) */
 };
 
 struct visit {
@@ -164,6 +167,10 @@ struct visit {
 	 * cookiesRefused:N and cookiesEvicted:N. */
 	unsigned cookies_refused, cookies_evicted;
 	unsigned cookies_changed; /* by the page's own response */
+	/* HTTP login: the Authorization the page's request carries (sent
+	 * ahead, or answering a 401), and whether a 401 was answered. */
+	char *authorization;
+	int auth_retried;
 
 	/* The end waiting for the records queued before it (warcpool_hold). */
 	enum frontier_outcome held_outcome;
@@ -171,6 +178,10 @@ struct visit {
 };
 
 static void visit_fetch_page(struct visit *v);
+static void visit_start_fetch(struct visit *v, const char *url);
+static int visit_login_retry(struct visit *v, struct fetch *f, const char *digest);
+static int visit_archive(struct visit *v, const char *digest, const char *truncated,
+    int not_modified, int *revisit, struct buf *outlinks_text);
 static void visit_fetch_robots(struct visit *v, const char *url);
 
 static void visit_set_state(struct visit *v, enum visit_state s)
@@ -269,6 +280,7 @@ static void visit_free(struct visit *v)
 	free(v->server_key);
 	free(v->surt);
 	free(v->fetch_url);
+	free(v->authorization);
 	visit_recycle(pool, v);
 	pool->in_flight--;
 	pool->env.ended(pool->env.ctx);
@@ -930,7 +942,9 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 		return -1;
 	memset(&cap, 0, sizeof cap);
 	cap.uri = v->fetch_url;
-	cap.ip = v->ip;
+	/* Through a proxy the address contacted was the proxy's, and the one
+	 * the proxy reached is unknown: none is recorded (doc/warc.md). */
+	cap.ip = fetch_proxy(v->f) == NULL ? v->ip : NULL;
 	cap.date_us = fetch_timings(v->f)->start_wall_ms * 1000;
 	cap.req = fetch_request_head(v->f, &qlen);
 	cap.req_len = qlen;
@@ -1179,6 +1193,8 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		visit_connect_failed(v, status, cause);
 		return;
 	}
+	if (status == 401 && visit_login_retry(v, f, digest))
+		return;
 	if (status > 0)
 		frontier_note_connect(pool->env.frontier, v->c, 0);
 	delay = status > 0 ? visit_delay(v, fetch_duration_ms(f), bytes) : 0;
@@ -1336,9 +1352,56 @@ static int visit_may_send(void *arg, struct fetch *f)
 static const struct fetch_cbs visit_fetch_cbs = {
     visit_head_cb, visit_body_cb, visit_done_cb, visit_may_send};
 
+/* The page's Authorization line: the answer to its 401, or Basic
+ * credentials its server accepted for another URI (tern(1), LOGINS). */
+static void visit_login_header(struct visit *v, struct buf *hdrs)
+{
+	const char *ahead;
+
+	if (v->state != VISIT_FETCH)
+		return;
+	if (v->authorization == NULL &&
+	    (ahead = login_ahead(v->pool->login, v->server_key, v->surt)) != NULL)
+		v->authorization = xstrdup(ahead);
+	if (v->authorization != NULL)
+		buf_appendf(hdrs, "Authorization: %s\r\n", v->authorization);
+}
+
+/* A 401 with a challenge tern answers and a credential for the URI and
+ * realm: the 401 is archived (as Heritrix does, without a crawl.log line
+ * of its own) and the page asked again at once, once. 1 if so. */
+static int visit_login_retry(struct visit *v, struct fetch *f, const char *digest)
+{
+	char *answer;
+	int revisit = 0;
+	struct buf none = BUF_INIT;
+
+	if (v->auth_retried)
+		return 0;
+	if (v->authorization != NULL)
+		login_refused(v->pool->login, v->server_key, v->authorization);
+	answer = login_answer(v->pool->login, f, v->server_key, v->surt, v->target.data);
+	if (answer == NULL)
+		return 0;
+	if (visit_archive(v, digest, NULL, 0, &revisit, &none) < 0) {
+		buf_free(&none);
+		free(answer);
+		return 0;
+	}
+	buf_free(&none);
+	free(v->authorization);
+	v->authorization = answer;
+	v->auth_retried = 1;
+	fetch_release(v->f);
+	v->f = NULL;
+	visit_start_fetch(v, v->c->uri);
+	return 1;
+}
+
 static void visit_start_fetch(struct visit *v, const char *url)
 {
 	struct fetch_req req;
+	struct buf hdrs = BUF_INIT;
 
 	free(v->fetch_url);
 	v->fetch_url = xstrdup(url);
@@ -1362,6 +1425,12 @@ static void visit_start_fetch(struct visit *v, const char *url)
 	req.parts = strcmp(url, v->c->uri) == 0 ? &v->page : NULL;
 	req.addr = (const struct sockaddr *)&v->addr;
 	req.max_length = config_int_for(v->pool->env.cfg, v->surt, CK_FETCH_MAX_LENGTH_BYTES);
+	/* The operator's headers for this URI (fetch.extra-headers...). */
+	reqheaders_build(config_str_for(v->pool->env.cfg, v->surt, CK_FETCH_ACCEPT_LANGUAGE),
+	    config_str(v->pool->env.cfg, CK_FETCH_FROM),
+	    config_str_for(v->pool->env.cfg, v->surt, CK_FETCH_EXTRA_HEADERS), &hdrs);
+	visit_login_header(v, &hdrs);
+	req.headers = hdrs.data;
 	/* A revisit asks whether the page changed since its last capture. */
 	if (v->pool->env.continuous && v->state == VISIT_FETCH)
 		recrawl_validators(
@@ -1379,6 +1448,7 @@ static void visit_start_fetch(struct visit *v, const char *url)
 		v->f = NULL;
 		visit_fail(v, STATUS_UNFETCHABLE, CAUSE_BAD_URL, FRONTIER_FAILED, 0);
 	}
+	buf_free(&hdrs);
 }
 
 static void visit_fetch_robots(struct visit *v, const char *url)
@@ -1425,6 +1495,7 @@ struct visit_pool *visit_pool_new(const struct visit_env *env)
 	pool->links.new_seed = env->new_seed;
 	pool->links.ctx = env->ctx;
 	pool->slots = xcalloc((size_t)env->max_conns + 1, 1);
+	pool->login = login_new(env->fetcher != NULL ? fetcher_credentials(env->fetcher) : NULL);
 	return pool;
 }
 
@@ -1444,6 +1515,7 @@ void visit_pool_free(struct visit_pool *pool)
 	buf_free(&pool->extra);
 	buf_free(&pool->text);
 	free(pool->slots);
+	login_free(pool->login);
 	free(pool);
 }
 

@@ -69,6 +69,13 @@ X(FETCH_COOKIES, "fetch", "cookies", CT_BOOL, "true", 0, 0, "", 1)
 X(FETCH_COOKIE_FILE, "fetch", "cookie-file", CT_STR, "", 0, 0, "", 0)
 X(FETCH_COOKIES_PER_DOMAIN, "fetch", "cookies-per-domain", CT_INT, "50", 1, 100000, "", 0)
 X(FETCH_COOKIES_MAX, "fetch", "cookies-max", CT_INT, "3000", 1, 1000000, "", 0)
+X(FETCH_ACCEPT_LANGUAGE, "fetch", "accept-language", CT_STR, "", 0, 0, "", 1)
+X(FETCH_FROM, "fetch", "from", CT_STR, "", 0, 0, "", 0)
+X(FETCH_EXTRA_HEADERS, "fetch", "extra-headers", CT_STR, "", 0, 0, "", 1)
+X(FETCH_HTTP_PROXY, "fetch", "http-proxy", CT_STR, "", 0, 0, "", 0)
+X(FETCH_HTTPS_PROXY, "fetch", "https-proxy", CT_STR, "", 0, 0, "", 0)
+X(FETCH_NO_PROXY, "fetch", "no-proxy", CT_STR, "", 0, 0, "", 0)
+X(FETCH_CREDENTIALS_FILE, "fetch", "credentials-file", CT_STR, "", 0, 0, "", 0)
 
 /* [dns] */
 X(DNS_SERVERS, "dns", "servers", CT_STR, "", 0, 0, "", 0)

@@ -31,6 +31,10 @@ struct fetch_req {
 	int operator_host;	       /* the operator named this URL's host
 					 * (an IP literal or a name): its
 					 * private addresses are allowed */
+	const char *headers;	       /* header lines added to the request
+					* ("Name: value\r\n" each; NULL: none),
+					* lib/reqheaders.h; used while
+					* fetch_start runs */
 	const char *if_none_match;     /* a revisit's validators (NULL: not sent), */
 	const char *if_modified_since; /* used while fetch_start runs */
 	const char *cookie;	       /* the Cookie header's value (NULL:
@@ -115,6 +119,8 @@ const struct dns_answer *fetch_dns_answer(const struct fetch *f);
 /* Whether the connection was reused, and TLS resumed a session. */
 int fetch_reused(const struct fetch *f);
 int fetch_tls_resumed(const struct fetch *f);
+/* The proxy the fetch went through, as host:port, or NULL. */
+const char *fetch_proxy(const struct fetch *f);
 
 /* Memory accounting for bench/sizes. */
 size_t fetch_sizeof(void);
