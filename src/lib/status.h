@@ -115,7 +115,13 @@ enum status_group {
 	X(ROBOTS_UNAVAILABLE, STATUS_ROBOTS_PRECLUDED, ROBOTS, "robots-unavailable",               \
 	    "robots.txt answered a server error or could not be read, which disallows all",        \
 	    "robots.on-server-error, robots.policy")                                               \
-	X(HTTP_ERROR, 0, HTTP, "http", "HTTP error status", "")
+	X(HTTP_ERROR, 0, HTTP, "http", "HTTP error status", "")                                    \
+	X(H2_RESET, STATUS_CONNECT_LOST, LOST, "h2-stream-reset",                                  \
+	    "HTTP/2 stream reset (RST_STREAM)", "fetch.http2")                                     \
+	X(H2_GOAWAY, STATUS_CONNECT_LOST, LOST, "h2-goaway",                                       \
+	    "HTTP/2 connection shut down by the server (GOAWAY)", "fetch.http2")                   \
+	X(H2_PROTOCOL, STATUS_CONNECT_LOST, LOST, "h2-protocol-error", "HTTP/2 protocol error",    \
+	    "fetch.http2")
 
 enum status_cause {
 #define STATUS_X(name, code, group, word, msg, settings) CAUSE_##name,

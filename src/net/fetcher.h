@@ -27,6 +27,7 @@ struct fetcher_settings {
 	int64_t max_length;
 	size_t max_header;
 	int gzip, allow_private;
+	int http2; /* fetch.http2: HTTP/2 offered by ALPN */
 	int trace; /* TERN_TRACE_FETCH: state changes on stderr */
 	const char *user_agent;
 };
