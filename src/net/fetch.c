@@ -589,6 +589,8 @@ static void fetch_h2_data(struct fetch *f, const char *data, size_t len)
 
 	if (r != H2_ERROR && fetch_h2_flush(f) < 0)
 		return;
+	if (r == H2_MORE && h2_failed(f->h2))
+		r = H2_ERROR;
 	if (f->cancel_req) {
 		fetch_fail(f, CAUSE_CANCELLED, "cancelled");
 		return;

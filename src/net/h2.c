@@ -43,16 +43,16 @@ struct h2 {
 	size_t max_head;
 	const struct h2_cbs *cbs;
 	void *arg;
-	int32_t stream;	  /* the open stream, 0 when none */
-	int head_done;	  /* the final head was delivered */
-	int ninterim;	  /* 1xx heads seen */
-	int status;	  /* of the head being received */
-	int ended;	  /* END_STREAM received on the stream */
-	int stopped;	  /* a callback asked to stop */
-	int reset_recv;	  /* the server sent RST_STREAM on the stream */
-	int goaway;	  /* GOAWAY received: no new stream */
-	int dead;	  /* the session failed: no new stream */
-	int failed;	  /* the stream failed: err, cause */
+	int32_t stream;	   /* the open stream, 0 when none */
+	int head_done;	   /* the final head was delivered */
+	int ninterim;	   /* 1xx heads seen */
+	int status;	   /* of the head being received */
+	int ended;	   /* END_STREAM received on the stream */
+	int stopped;	   /* a callback asked to stop */
+	int reset_recv;	   /* the server sent RST_STREAM on the stream */
+	int goaway;	   /* GOAWAY received: no new stream */
+	int dead;	   /* the session failed: no new stream */
+	int failed;	   /* the stream failed: err, cause */
 	struct buf fields; /* "name: value\r\n" of the head being received */
 	struct buf head;   /* the HTTP/1.1 head delivered */
 	uint64_t in_bytes, data_bytes;
@@ -67,54 +67,102 @@ const char *h2_reason(int status)
 	 * written so that WARC readers and replay tools see the status line
 	 * an HTTP/1.1 server would most likely have sent. */
 	switch (status) {
-	case 100: return "Continue";
-	case 101: return "Switching Protocols";
-	case 200: return "OK";
-	case 201: return "Created";
-	case 202: return "Accepted";
-	case 203: return "Non-Authoritative Information";
-	case 204: return "No Content";
-	case 205: return "Reset Content";
-	case 206: return "Partial Content";
-	case 300: return "Multiple Choices";
-	case 301: return "Moved Permanently";
-	case 302: return "Found";
-	case 303: return "See Other";
-	case 304: return "Not Modified";
-	case 305: return "Use Proxy";
-	case 307: return "Temporary Redirect";
-	case 308: return "Permanent Redirect";
-	case 400: return "Bad Request";
-	case 401: return "Unauthorized";
-	case 402: return "Payment Required";
-	case 403: return "Forbidden";
-	case 404: return "Not Found";
-	case 405: return "Method Not Allowed";
-	case 406: return "Not Acceptable";
-	case 407: return "Proxy Authentication Required";
-	case 408: return "Request Timeout";
-	case 409: return "Conflict";
-	case 410: return "Gone";
-	case 411: return "Length Required";
-	case 412: return "Precondition Failed";
-	case 413: return "Content Too Large";
-	case 414: return "URI Too Long";
-	case 415: return "Unsupported Media Type";
-	case 416: return "Range Not Satisfiable";
-	case 417: return "Expectation Failed";
-	case 421: return "Misdirected Request";
-	case 422: return "Unprocessable Content";
-	case 426: return "Upgrade Required";
-	case 429: return "Too Many Requests";
-	case 431: return "Request Header Fields Too Large";
-	case 451: return "Unavailable For Legal Reasons";
-	case 500: return "Internal Server Error";
-	case 501: return "Not Implemented";
-	case 502: return "Bad Gateway";
-	case 503: return "Service Unavailable";
-	case 504: return "Gateway Timeout";
-	case 505: return "HTTP Version Not Supported";
-	default: return "";
+	case 100:
+		return "Continue";
+	case 101:
+		return "Switching Protocols";
+	case 200:
+		return "OK";
+	case 201:
+		return "Created";
+	case 202:
+		return "Accepted";
+	case 203:
+		return "Non-Authoritative Information";
+	case 204:
+		return "No Content";
+	case 205:
+		return "Reset Content";
+	case 206:
+		return "Partial Content";
+	case 300:
+		return "Multiple Choices";
+	case 301:
+		return "Moved Permanently";
+	case 302:
+		return "Found";
+	case 303:
+		return "See Other";
+	case 304:
+		return "Not Modified";
+	case 305:
+		return "Use Proxy";
+	case 307:
+		return "Temporary Redirect";
+	case 308:
+		return "Permanent Redirect";
+	case 400:
+		return "Bad Request";
+	case 401:
+		return "Unauthorized";
+	case 402:
+		return "Payment Required";
+	case 403:
+		return "Forbidden";
+	case 404:
+		return "Not Found";
+	case 405:
+		return "Method Not Allowed";
+	case 406:
+		return "Not Acceptable";
+	case 407:
+		return "Proxy Authentication Required";
+	case 408:
+		return "Request Timeout";
+	case 409:
+		return "Conflict";
+	case 410:
+		return "Gone";
+	case 411:
+		return "Length Required";
+	case 412:
+		return "Precondition Failed";
+	case 413:
+		return "Content Too Large";
+	case 414:
+		return "URI Too Long";
+	case 415:
+		return "Unsupported Media Type";
+	case 416:
+		return "Range Not Satisfiable";
+	case 417:
+		return "Expectation Failed";
+	case 421:
+		return "Misdirected Request";
+	case 422:
+		return "Unprocessable Content";
+	case 426:
+		return "Upgrade Required";
+	case 429:
+		return "Too Many Requests";
+	case 431:
+		return "Request Header Fields Too Large";
+	case 451:
+		return "Unavailable For Legal Reasons";
+	case 500:
+		return "Internal Server Error";
+	case 501:
+		return "Not Implemented";
+	case 502:
+		return "Bad Gateway";
+	case 503:
+		return "Service Unavailable";
+	case 504:
+		return "Gateway Timeout";
+	case 505:
+		return "HTTP Version Not Supported";
+	default:
+		return "";
 	}
 }
 
@@ -186,7 +234,8 @@ static int h2_head_end(struct h2 *h)
 	if (h->status < 200) {
 		if (h->status == 101 || ++h->ninterim > H2_MAX_INTERIM) {
 			h2_fail(h, CAUSE_BAD_RESPONSE,
-			    h->status == 101 ? "101 on an HTTP/2 stream" : "too many interim responses");
+			    h->status == 101 ? "101 on an HTTP/2 stream"
+					     : "too many interim responses");
 			return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
 		}
 		return 0;
@@ -213,6 +262,15 @@ static int h2_frame_recv_cb(nghttp2_session *s, const nghttp2_frame *fr, void *a
 	(void)s;
 	if (fr->hd.type == NGHTTP2_GOAWAY) {
 		h->goaway = 1;
+		/* A GOAWAY with an error ends the streams it leaves open too:
+		 * the server is going away broken, whatever it still sends. */
+		if (fr->goaway.error_code != NGHTTP2_NO_ERROR && h->stream != 0 && !h->ended) {
+			char why[200];
+			snprintf(why, sizeof why,
+			    "HTTP/2 connection shut down by the server (GOAWAY, %s)",
+			    nghttp2_http2_strerror(fr->goaway.error_code));
+			h2_fail(h, CAUSE_H2_GOAWAY, why);
+		}
 		return 0;
 	}
 	if (fr->hd.stream_id != h->stream || h->stream == 0)
@@ -225,14 +283,15 @@ static int h2_frame_recv_cb(nghttp2_session *s, const nghttp2_frame *fr, void *a
 	if ((fr->hd.type == NGHTTP2_HEADERS || fr->hd.type == NGHTTP2_DATA) &&
 	    (fr->hd.flags & NGHTTP2_FLAG_END_STREAM)) {
 		if (!h->head_done && !h->failed)
-			h2_fail(h, CAUSE_BAD_RESPONSE, "stream ended without a final response head");
+			h2_fail(
+			    h, CAUSE_BAD_RESPONSE, "stream ended without a final response head");
 		h->ended = 1;
 	}
 	return rc;
 }
 
-static int h2_data_cb(nghttp2_session *s, uint8_t flags, int32_t stream, const uint8_t *data,
-    size_t len, void *arg)
+static int h2_data_cb(
+    nghttp2_session *s, uint8_t flags, int32_t stream, const uint8_t *data, size_t len, void *arg)
 {
 	struct h2 *h = arg;
 
@@ -272,8 +331,7 @@ static int h2_stream_close_cb(nghttp2_session *s, int32_t stream, uint32_t code,
 	return 0;
 }
 
-static int h2_error_cb(
-    nghttp2_session *s, int code, const char *msg, size_t len, void *arg)
+static int h2_error_cb(nghttp2_session *s, int code, const char *msg, size_t len, void *arg)
 {
 	struct h2 *h = arg;
 
@@ -290,7 +348,8 @@ static void h2_init(void)
 {
 	if (h2_callbacks != NULL)
 		return;
-	if (nghttp2_session_callbacks_new(&h2_callbacks) != 0 || nghttp2_option_new(&h2_option) != 0)
+	if (nghttp2_session_callbacks_new(&h2_callbacks) != 0 ||
+	    nghttp2_option_new(&h2_option) != 0)
 		abort(); /* only fails on allocation */
 	nghttp2_session_callbacks_set_on_begin_headers_callback(h2_callbacks, h2_begin_headers_cb);
 	nghttp2_session_callbacks_set_on_header_callback(h2_callbacks, h2_header_cb);
@@ -451,12 +510,12 @@ enum h2_result h2_feed(struct h2 *h, const char *data, size_t len)
 	if (rv < 0) {
 		char why[240];
 		h->dead = 1;
-		snprintf(why, sizeof why, "HTTP/2 protocol error: %s%s%s", nghttp2_strerror((int)rv),
-		    h->lib_err[0] ? ": " : "", h->lib_err);
+		snprintf(why, sizeof why, "HTTP/2 protocol error: %s%s%s",
+		    nghttp2_strerror((int)rv), h->lib_err[0] ? ": " : "", h->lib_err);
 		h2_fail(h, h->goaway ? CAUSE_H2_GOAWAY : CAUSE_H2_PROTOCOL, why);
 	}
-	if (!h->failed && !h->ended && h->in_bytes - h->data_bytes >
-	    h->max_head + H2_OVERHEAD_SLACK + h->data_bytes) {
+	if (!h->failed && !h->ended &&
+	    h->in_bytes - h->data_bytes > h->max_head + H2_OVERHEAD_SLACK + h->data_bytes) {
 		h->dead = 1;
 		h2_fail(h, CAUSE_H2_PROTOCOL,
 		    "HTTP/2 frames without payload past their allowance (fetch.max-header-bytes "
@@ -487,8 +546,25 @@ size_t h2_out(struct h2 *h, const char **data)
 		h2_fail(h, CAUSE_H2_PROTOCOL, nghttp2_strerror((int)n));
 		return 0;
 	}
+	/* A connection error nghttp2 found itself (a frame too large, bad
+	 * HPACK...) does not fail mem_recv: the session queues its GOAWAY and
+	 * stops reading once that is sent, which would leave the stream open
+	 * for ever. */
+	if (n == 0 && h->stream != 0 && !h->ended && !h->failed &&
+	    !nghttp2_session_want_read(h->s)) {
+		char why[240];
+		h->dead = 1;
+		snprintf(why, sizeof why, "HTTP/2 protocol error%s%s", h->lib_err[0] ? ": " : "",
+		    h->lib_err);
+		h2_fail(h, CAUSE_H2_PROTOCOL, why);
+	}
 	*data = (const char *)p;
 	return (size_t)n;
+}
+
+int h2_failed(const struct h2 *h)
+{
+	return h->failed;
 }
 
 int h2_reusable(const struct h2 *h)

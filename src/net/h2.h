@@ -52,8 +52,12 @@ int h2_request(struct h2 *h, const char *req, size_t len, const struct h2_cbs *c
 /* Feeds received plaintext; then call h2_out. */
 enum h2_result h2_feed(struct h2 *h, const char *data, size_t len);
 /* Bytes the session wants sent, valid until the next call into h; 0 when
- * there is nothing (more). */
+ * there is nothing (more). Call until 0 after each h2_feed, then ask
+ * h2_failed. */
 size_t h2_out(struct h2 *h, const char **data);
+/* Whether the stream failed while its output was taken (a connection
+ * error nghttp2 answers with GOAWAY): then it is over, as H2_ERROR. */
+int h2_failed(const struct h2 *h);
 /* Whether another stream may be opened after this one (no GOAWAY, no
  * error, stream ids left). */
 int h2_reusable(const struct h2 *h);
