@@ -90,6 +90,13 @@ conns=$(awk -F'\t' '{ print $7 }' "$NGX_LOG" | sort -u | wc -l)
 [ "$conns" -le 2 ] || fail "h2 crawl of one host used $conns connections"
 pass "crawl over h2 (nginx): every page, HTTP/2.0 in nginx's log, WARC-Protocol h2 + tls + cipher, warcio reads it"
 
+# tern fetch says the protocol as the WARC records it.
+out=$("$TERN" fetch --set "dns.servers=$DNS_SERVER" --set "fetch.ca-file=$TW_CA_FILE" "$S/p/1.html") ||
+	fail "tern fetch: $out"
+echo "$out" | grep -q '^protocol: h2 tls/1\.[23] TLS_[A-Z0-9_]*$' || fail "tern fetch over h2: $out"
+out=$("$TERN" fetch --set "dns.servers=$DNS_SERVER" --set "fetch.ca-file=$TW_CA_FILE" \
+	--set fetch.http2=false "$S/p/1.html") || fail "tern fetch: $out"
+echo "$out" | grep -q '^protocol: http/1\.1 tls/1\.[23] TLS_' || fail "tern fetch, fetch.http2=false: $out"
 : >"$NGX_LOG"
 crawl h1 --set fetch.http2=false
 [ "$(ngx_protocols)" = "HTTP/1.1 " ] || fail "fetch.http2=false: nginx saw $(ngx_protocols)"
