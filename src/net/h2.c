@@ -54,7 +54,7 @@ struct h2 {
 	int dead;	   /* the session failed: no new stream */
 	int failed;	   /* the stream failed: err, cause */
 	struct buf fields; /* "name: value\r\n" of the head being received */
-	struct buf head;   /* the HTTP/1.1 head delivered */
+	struct buf head;   /* the HTTP/1.1 head, while it is delivered */
 	uint64_t in_bytes, data_bytes;
 	char *err;
 	enum status_cause cause;
@@ -251,6 +251,8 @@ static int h2_head_end(struct h2 *h)
 	buf_free(&h->fields);
 	if (h->cbs->on_head && h->cbs->on_head(h->arg, h->head.data, h->head.len) != 0)
 		h2_stop(h);
+	/* The caller took its copy: a kept-alive session holds no head. */
+	buf_free(&h->head);
 	return 0;
 }
 
