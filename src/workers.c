@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "archive/smallfile.h"
 #include "lib/xmalloc.h"
 #include "waczcmd.h"
 #include "workers.h"
@@ -82,20 +83,26 @@ static char *workers_path(const char *dir, const char *name)
 
 static int workers_write_state(struct workers *w)
 {
-	char *path = workers_path(w->o->jobdir, "workers.json"), *tmp = xasprintf("%s.tmp", path);
+	char *path = workers_path(w->o->jobdir, "workers.json"), *text, *err = NULL;
 	json_t *j = json_object();
-	int rc;
+	int rc = -1;
 
 	json_object_set_new(j, "workers", json_integer(w->n));
 	json_object_set_new(j, "url", json_string(w->embedded ? "" : w->url));
 	json_object_set_new(j, "port", json_integer(w->embedded ? w->port : 0));
 	json_object_set_new(j, "crawl_id", json_string(w->crawl_id));
 	json_object_set_new(j, "wacz", json_boolean(w->wacz));
-	rc = json_dump_file(j, tmp, JSON_INDENT(1)) == 0 && rename(tmp, path) == 0 ? 0 : -1;
-	if (rc < 0)
-		fprintf(stderr, "tern: %s: %s\n", path, strerror(errno));
+	text = json_dumps(j, JSON_INDENT(1));
+	if (text == NULL)
+		err = xasprintf("writing %s: cannot encode it", path);
+	else
+		rc = smallfile_replace(path, text, strlen(text), SMALLFILE_MODE, &err);
+	if (rc < 0) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+	}
+	free(text);
 	json_decref(j);
-	free(tmp);
 	free(path);
 	return rc;
 }

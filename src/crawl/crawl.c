@@ -32,12 +32,14 @@
 #include "frontier/counts.h"
 #include "frontier/frontier.h"
 #include "frontier/hosts.h"
+#include "crawl/diskguard.h"
 #include "crawl/job.h"
 #include "crawl/jobtotals.h"
 #include "crawl/report.h"
 #include "lib/robots.h"
 #include "crawl/schedule.h"
 #include "crawl/seedhosts.h"
+#include "crawl/cookies.h"
 #include "crawl/seeds.h"
 #include "crawl/scope.h"
 #include "crawl/statusline.h"
@@ -52,6 +54,7 @@
 #include <jansson.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/statvfs.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +85,8 @@ struct crawl {
 	struct frontier *frontier;
 	struct schedule *sched;
 	struct seedhosts *seedhosts; /* exempt from the address guard */
+	struct cookies *cookies;     /* the jar, kept in the frontier's store */
+	char *cookies_said;	     /* what the jar started with, for tern.log */
 	struct visit_pool *visits;   /* every visit in progress */
 	struct failures *failures;   /* first failures said, counts by cause */
 	int all_failed;		     /* ended with every seed failed (exit 1) */
@@ -105,7 +110,11 @@ struct crawl {
 	int max_conns;
 	enum crawl_state state;
 	const char *stop_reason;
-	const char *pause_reason;  /* why PAUSING, PAUSED or EMPTY */
+	const char *pause_reason; /* why PAUSING, PAUSED or EMPTY */
+	/* The disk watch (crawl/diskguard.h): paused for want of space, with
+	 * this reason (pause_reason points at it while it holds). */
+	int disk_paused;
+	char disk_reason[512];
 	int at_finish;		   /* paused by pause-at-finish */
 	int end_if_finished;	   /* unpaused at finish: end if still finished */
 	void (*on_end)(void *arg); /* the layer above closes its handles */
@@ -132,6 +141,9 @@ struct crawl {
 	uint64_t last_status_ms;      /* the last plain status line */
 	uint64_t last_progress_ms;
 	uint64_t last_warc_error_ms; /* rate limit of the disk-full message */
+	/* While a WARC write fails the crawl hands out no work: why, for
+	 * ctl status and the console ("" when it does not hold). */
+	char hold_reason[512];
 	/* Visits ended, and how many of them when the store was last
 	 * written (crawl_flush_iteration). */
 	uint64_t visits_ended, visits_ended_written;
@@ -268,11 +280,17 @@ static int crawl_flush_outputs(void *arg, char **errp)
 			crawl_say(cr, "WARC write failed, crawl held until it succeeds: %s", err);
 			cr->last_warc_error_ms = now;
 		}
+		snprintf(cr->hold_reason, sizeof cr->hold_reason,
+		    "held: WARC write failed (tried again until it succeeds): %s", err);
 		if (errp != NULL)
 			*errp = err;
 		else
 			free(err);
 		return -1;
+	}
+	if (cr->hold_reason[0] != '\0') {
+		crawl_log_event(cr, "WARC write succeeded again: the hold ends");
+		cr->hold_reason[0] = '\0';
 	}
 	if (cr->crawllog != NULL && fflush(cr->crawllog) != 0) {
 		crawl_log_event(cr, "crawl.log write failed: %s", strerror(errno));
@@ -284,6 +302,8 @@ static int crawl_flush_outputs(void *arg, char **errp)
 	 * a seek past new URIs) carries the totals of the URIs in it. */
 	if (cr->frontier != NULL)
 		crawl_save_totals(cr);
+	if (cr->cookies != NULL)
+		cookies_flush(cr->cookies);
 	return 0;
 }
 
@@ -308,6 +328,8 @@ static int crawl_flush_store(struct crawl *cr)
 	t0 = uv_hrtime();
 	d = frontier_discovered(cr->frontier);
 	crawl_save_totals(cr);
+	if (cr->cookies != NULL)
+		cookies_flush(cr->cookies);
 	frc = frontier_flush(cr->frontier, &err);
 	cr->stats.links_scheduled += frontier_discovered(cr->frontier) - d;
 	/* LevelDB stalls a write while compaction catches up: the time spent
@@ -863,6 +885,75 @@ static void crawl_suggest_local(struct crawl *cr)
 	    (long long)config_int(cr->cfg, CK_POLITENESS_MIN_DELAY_MS), cr->jobdir);
 }
 
+/* The least free space, in MiB, of the file systems the crawl writes to:
+ * the job directory, its WARCs and its store with the spill files (any of
+ * them may be a mount of its own). */
+static uint64_t crawl_disk_free_mb(const struct crawl *cr)
+{
+	static const char *const sub[] = {"", "/warcs", "/state", "/state/tmp"};
+	uint64_t least = UINT64_MAX;
+	char path[4096];
+	struct statvfs sv;
+
+	for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
+		snprintf(path, sizeof path, "%s%s", cr->jobdir, sub[i]);
+		if (statvfs(path, &sv) == 0 && ((uint64_t)sv.f_bavail * sv.f_frsize >> 20) < least)
+			least = (uint64_t)sv.f_bavail * sv.f_frsize >> 20;
+	}
+	return least;
+}
+
+/* The disk watch: every second, and at once when a write failed for want
+ * of space (enospc; what names the write). It pauses a running crawl and
+ * resumes the crawl it paused, never one the operator paused. */
+static void crawl_disk_check(struct crawl *cr, int enospc, const char *what)
+{
+	uint64_t below = (uint64_t)config_int(cr->cfg, CK_CRAWL_PAUSE_BELOW_FREE_MB);
+	uint64_t above = (uint64_t)config_int(cr->cfg, CK_CRAWL_RESUME_ABOVE_FREE_MB);
+	uint64_t resume = diskguard_resume_mb(below, above), free_mb;
+
+	if (cr->state == CRAWL_STOPPING || cr->state == CRAWL_FINISHED ||
+	    (below == 0 && !enospc && !cr->disk_paused))
+		return;
+	free_mb = crawl_disk_free_mb(cr);
+	switch (diskguard_judge(cr->disk_paused, free_mb, enospc, below, above)) {
+	case DISKGUARD_PAUSE:
+		if (cr->state != CRAWL_RUNNING)
+			return; /* the operator's pause, or at finish: theirs to end */
+		if (enospc)
+			snprintf(cr->disk_reason, sizeof cr->disk_reason,
+			    "disk full: no space left for %s (%llu MiB free); paused until more "
+			    "than %llu MiB are free (crawl.resume-above-free-mb)",
+			    what, (unsigned long long)free_mb, (unsigned long long)resume);
+		else
+			snprintf(cr->disk_reason, sizeof cr->disk_reason,
+			    "disk low: %llu MiB free under %s, below %llu MiB "
+			    "(crawl.pause-below-free-mb); paused until more than %llu MiB are free "
+			    "(crawl.resume-above-free-mb)",
+			    (unsigned long long)free_mb, cr->jobdir, (unsigned long long)below,
+			    (unsigned long long)resume);
+		cr->disk_paused = 1;
+		cr->pause_reason = cr->disk_reason;
+		uv_timer_stop(&cr->wake);
+		crawl_say(cr, "%s", cr->disk_reason);
+		crawl_set_state(cr, visit_in_flight(cr->visits) > 0 ? CRAWL_PAUSING : CRAWL_PAUSED,
+		    cr->pause_reason);
+		break;
+	case DISKGUARD_RESUME:
+		cr->disk_paused = 0;
+		if ((cr->state != CRAWL_PAUSING && cr->state != CRAWL_PAUSED) ||
+		    cr->pause_reason != cr->disk_reason)
+			break;
+		cr->pause_reason = NULL;
+		crawl_say(cr, "disk: %llu MiB free under %s, more than %llu MiB: resumed",
+		    (unsigned long long)free_mb, cr->jobdir, (unsigned long long)resume);
+		crawl_set_state(cr, CRAWL_RUNNING, "disk space is back");
+		break;
+	case DISKGUARD_KEEP:
+		break;
+	}
+}
+
 static void crawl_cron_cb(uv_timer_t *t)
 {
 	struct crawl *cr = t->data;
@@ -870,8 +961,16 @@ static void crawl_cron_cb(uv_timer_t *t)
 
 	if (cr->state == CRAWL_RUNNING && (limit = crawl_limit_reached(cr)) != NULL)
 		crawl_at_finish(cr, limit);
+	crawl_disk_check(cr, 0, NULL);
 	crawl_progress(cr, 0);
 	crawl_suggest_local(cr);
+}
+
+/* A visit could not write for want of space (its spill file): the crawl
+ * pauses until there is room, and the visit's URI waits in its queue. */
+static void crawl_visit_disk_full(void *ctx, const char *what)
+{
+	crawl_disk_check(ctx, 1, what);
 }
 
 static void crawl_grace_cb(uv_timer_t *t)
@@ -914,6 +1013,11 @@ int crawl_unpause(struct crawl *cr, const char **why)
 		return -1;
 	default:
 		break;
+	}
+	if (cr->disk_paused && cr->pause_reason == cr->disk_reason) {
+		*why = "paused for disk space: it resumes itself once space is freed (or lower "
+		       "crawl.pause-below-free-mb and crawl.resume-above-free-mb)";
+		return -1;
 	}
 	/* Unpaused at finish: if it is still finished, it ends (Heritrix 1's
 	 * pause-at-finish); a raised limit or revived queues let it go on. */
@@ -1133,6 +1237,8 @@ static void crawl_free(struct crawl *cr)
 	 * prewrite hook, so they must still be open. */
 	if (cr->frontier != NULL)
 		frontier_close(cr->frontier);
+	cookies_close(cr->cookies);
+	free(cr->cookies_said);
 	if (cr->warc != NULL)
 		warc_close(cr->warc);
 	if (cr->dedup != NULL)
@@ -1442,6 +1548,12 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		crawl_free(cr);
 		return rc;
 	}
+	if (cookies_open(cfg, cr->frontier, &cr->cookies, &cr->cookies_said, &err) < 0) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		crawl_free(cr);
+		return 1;
+	}
 	memset(&sco, 0, sizeof sco);
 	sco.cfg = cfg;
 	sco.frontier = cr->frontier;
@@ -1544,8 +1656,10 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	env.max_conns = cr->max_conns;
 	env.stats = &cr->stats;
 	env.failures = cr->failures;
+	env.cookies = cr->cookies;
 	env.ctx = cr;
 	env.event = crawl_visit_event;
+	env.disk_full = crawl_visit_disk_full;
 	env.ended = crawl_visit_ended;
 	if (cr->node != NULL) {
 		env.disposed = crawl_visit_disposed;
@@ -1556,6 +1670,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		clusternode_set_visits(cr->node, cr->visits);
 	crawl_log_event(cr, "%s job %s with %d connections", o->resume ? "resuming" : "starting",
 	    cr->jobdir, cr->max_conns);
+	crawl_log_event(cr, "%s", cr->cookies_said);
 
 	uv_prepare_init(&cr->loop, &cr->prepare);
 	cr->prepare.data = cr;
@@ -1679,6 +1794,8 @@ void crawl_status(const struct crawl *cr, struct crawl_status *st)
 	st->state = cr->state;
 	st->reason = cr->state == CRAWL_STOPPING || cr->state == CRAWL_FINISHED ? cr->stop_reason
 										: cr->pause_reason;
+	if (cr->state == CRAWL_RUNNING && cr->hold_reason[0] != '\0')
+		st->reason = cr->hold_reason;
 	st->at_finish = cr->at_finish || cr->state == CRAWL_EMPTY;
 	st->in_flight = visit_in_flight(cr->visits);
 	st->seconds = (double)crawl_elapsed_ms(cr) / 1000.0;

@@ -1,4 +1,5 @@
 #include "crawl/job.h"
+#include "archive/smallfile.h"
 #include "lib/buf.h"
 #include "lib/config.h"
 #include "lib/xmalloc.h"
@@ -136,10 +137,8 @@ int job_config_save(const char *dir, const struct config *cfg, char **err)
 	int rc = 0;
 
 	config_format(cfg, &text);
-	if (job_write_file(path, text.data, text.len) < 0) {
-		*err = xasprintf("%s: %s", path, strerror(errno));
+	if (smallfile_replace(path, text.data, text.len, SMALLFILE_MODE, err) < 0)
 		rc = -1;
-	}
 	buf_free(&text);
 	free(path);
 	return rc;
@@ -264,36 +263,6 @@ int job_check_unlocked(const char *dir, char **err)
 	    (long)fl.l_pid, *p ? ": " : "", p,
 	    strncmp(p, "tern console", 12) == 0 ? " (the offline console ends on Ctrl-C)" : "");
 	return -1;
-}
-
-int job_write_file(const char *path, const char *data, size_t len)
-{
-	char *tmp = xasprintf("%s.tmp", path);
-	FILE *fp = fopen(tmp, "w");
-	int rc = 0, saved = 0;
-
-	if (fp == NULL) {
-		free(tmp);
-		return -1;
-	}
-	if (len > 0 && fwrite(data, 1, len, fp) != len) {
-		rc = -1;
-		saved = errno;
-	}
-	if (fclose(fp) != 0 && rc == 0) {
-		rc = -1;
-		saved = errno;
-	}
-	if (rc == 0 && rename(tmp, path) != 0) {
-		rc = -1;
-		saved = errno;
-	}
-	if (rc != 0) {
-		unlink(tmp);
-		errno = saved;
-	}
-	free(tmp);
-	return rc;
 }
 
 long job_log_repair(const char *path)

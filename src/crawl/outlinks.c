@@ -6,6 +6,7 @@
 #include <build-config.h>
 
 #include "crawl/outlinks.h"
+#include "crawl/feed.h"
 #include "crawl/schedule.h"
 #include "crawl/sitemaps.h"
 #include "crawl/stats.h"
@@ -22,7 +23,8 @@
 #include <string.h>
 #include <strings.h>
 
-/* Content extractors a response can go through: HTML and CSS. */
+/* Content extractors a response can go through: HTML and CSS (the
+ * sitemap and feed parsers are kept beside them). */
 #define OUTLINKS_EXTRACTORS 2
 /* Room for link records kept from one response to the next; a page with
  * more links gives its larger buffer back. */
@@ -55,6 +57,8 @@ struct outlinks {
 	size_t max_outlinks;	 /* extract.max-outlinks for the response, 0: none */
 	size_t dropped;		 /* links past it, across the extractors */
 	struct sitemaps_doc *sm; /* a sitemap's parser, first in the chain */
+	struct feed *feed;	 /* a feed's parser, beside the sitemap's */
+	int feed_declared;	 /* the Content-Type said it is a feed */
 	struct buf links;	 /* records: hop, then ref NUL, base NUL */
 	size_t nlinks;
 	struct outlinks_resolver r;
@@ -84,6 +88,28 @@ static int outlinks_mime_is(const char *mime, const char *want)
 	size_t n = strlen(want);
 	return mime != NULL && strncasecmp(mime, want, n) == 0 &&
 	    (mime[n] == '\0' || mime[n] == ';' || mime[n] == ' ');
+}
+
+/* A feed's link: its URL is absolute already (xml:base and the feed's
+ * URL resolved by the parser). */
+static void outlinks_feed_cb(void *arg, const struct feed_link *fl)
+{
+	struct extract_link l = {fl->url, fl->len, NULL, fl->hop, fl->context, 0};
+
+	outlinks_link_cb(arg, &l);
+}
+
+/* Whether the feed parser takes a response: 1 when its Content-Type names
+ * a feed, 2 when it is XML whose root element will tell. */
+static int outlinks_feed_type(const char *mime)
+{
+	if (outlinks_mime_is(mime, "application/rss+xml") ||
+	    outlinks_mime_is(mime, "application/atom+xml") ||
+	    outlinks_mime_is(mime, "application/rdf+xml"))
+		return 1;
+	if (outlinks_mime_is(mime, "text/xml") || outlinks_mime_is(mime, "application/xml"))
+		return 2;
+	return 0;
 }
 
 /* Whether the links of a response with this status are scheduled
@@ -153,10 +179,17 @@ int outlinks_begin(struct outlinks *o, const struct config *cfg, const struct cu
 	 * linkExtractorFinished): with extract.extract-independently false a
 	 * later extractor skips what an earlier one finished; with true, every
 	 * extractor that applies runs over the same body. The sitemap parser
-	 * takes a 2xx sitemap or XML response (crawl.sitemaps). */
+	 * takes a 2xx sitemap or XML response (crawl.sitemaps). The feed
+	 * parser takes a 2xx feed or XML response beside it: of an XML
+	 * response, the root element says which of the two it is, so only
+	 * one yields links. */
 	if (status >= 200 && status < 300 && sitemaps_wanted(c, mime) &&
 	    config_bool_for(cfg, surt, CK_CRAWL_SITEMAPS))
 		o->sm = sitemaps_doc_new(xo.max_outlinks);
+	if (status >= 200 && status < 300 && (o->feed_declared = outlinks_feed_type(mime)) != 0) {
+		o->feed = feed_new(c->uri, outlinks_feed_cb, o);
+		o->feed_declared = o->feed_declared == 1;
+	}
 	if ((o->sm == NULL || independently) && outlinks_is_html(mime))
 		outlinks_extractor(o, n++, EXTRACT_HTML, &xo);
 	if (((n == 0 && o->sm == NULL) || independently) &&
@@ -173,12 +206,16 @@ void outlinks_feed(struct outlinks *o, const char *data, size_t len)
 		extract_feed(o->x[i], data, len);
 	if (o->sm != NULL)
 		sitemaps_doc_feed(o->sm, data, len);
+	if (o->feed != NULL)
+		feed_data(o->feed, data, len);
 }
 
 void outlinks_finish(struct outlinks *o)
 {
 	for (int i = 0; i < OUTLINKS_EXTRACTORS && o->x[i] != NULL; i++)
 		extract_finish(o->x[i]);
+	if (o->feed != NULL)
+		feed_finish(o->feed);
 }
 
 const char *outlinks_title(struct outlinks *o)
@@ -323,6 +360,20 @@ void outlinks_schedule(struct outlinks *o, const struct outlinks_env *env,
 	/* A link only the store can judge is counted when the flush does
 	 * (crawl_flush); one judged now, or a batch judged because the hold
 	 * filled, is counted here. */
+	if (o->feed != NULL) {
+		/* A feed over its limits (50,000 links, 50 MB) gave its first
+		 * links; one the Content-Type called a feed that is not one,
+		 * or is not well-formed, gave those before the error. */
+		enum feed_result fr = feed_finish(o->feed);
+		const char *what = fr == FEED_LIMIT	? "feedLimit"
+		    : fr != FEED_OK && o->feed_declared ? "feedError"
+							: NULL;
+		if (what != NULL) {
+			if (annotations->len)
+				buf_appendc(annotations, ',');
+			buf_appends(annotations, what);
+		}
+	}
 	d = frontier_discovered(env->frontier);
 	schedule_batch_run(env->schedule, c->uri, c->hops);
 	env->stats->links_scheduled += frontier_discovered(env->frontier) - d;
@@ -345,6 +396,9 @@ void outlinks_end(struct outlinks *o)
 	}
 	sitemaps_doc_free(o->sm);
 	o->sm = NULL;
+	feed_free(o->feed);
+	o->feed = NULL;
+	o->feed_declared = 0;
 	buf_reset_keep(&o->links, OUTLINKS_KEEP_ROOM);
 	outlinks_resolver_end(&o->r, OUTLINKS_KEEP_ROOM);
 	o->c = NULL;

@@ -1,5 +1,6 @@
 /* A fetched page's outlinks: the extractors its response goes through
- * (sitemap, HTML, CSS, in Heritrix's chain order), the links they report
+ * (sitemap, HTML, CSS, in Heritrix's chain order, and feeds: RSS, RDF,
+ * Atom, crawl/feed.h), the links they report
  * up to extract.max-outlinks, and, once the response is whole, those links
  * and the response's own (Location, Content-Location, Refresh) resolved
  * and scheduled, their lines kept for the WARC metadata record. A visit
@@ -56,7 +57,7 @@ size_t outlinks_dropped(const struct outlinks *o);
  * links, a sitemap's entries, and the Location (3xx), Content-Location and
  * Refresh headers of f (may be NULL), whose status is status. "URI HOP"
  * lines go to text (for the WARC metadata record), what went wrong with a
- * sitemap to annotations. */
+ * sitemap or a feed to annotations. */
 void outlinks_schedule(struct outlinks *o, const struct outlinks_env *env,
     const struct url_parts *page, struct fetch *f, int status, struct buf *text,
     struct buf *annotations);

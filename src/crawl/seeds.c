@@ -2,6 +2,7 @@
 #include <build-config.h>
 
 #include "crawl/seeds.h"
+#include "archive/smallfile.h"
 #include "crawl/schedule.h"
 #include "crawl/seedhosts.h"
 #include "frontier/frontier.h"
@@ -109,8 +110,8 @@ static int seeds_read(const struct seeds_env *env, char *const *seeds, size_t ns
 int seeds_load(const struct seeds_env *env, const char *jobdir, int resume, char *const *seeds,
     size_t nseeds, const char *seedfile)
 {
-	char *path = xasprintf("%s/seeds.txt", jobdir);
-	FILE *rec;
+	char *path = xasprintf("%s/seeds.txt", jobdir), *err = NULL;
+	struct smallfile *rec;
 	int rc;
 
 	if (resume) {
@@ -119,10 +120,15 @@ int seeds_load(const struct seeds_env *env, const char *jobdir, int resume, char
 		 * are already seen and cost nothing. */
 		rc = seeds_read(env, NULL, 0, path, 0, NULL, env->none_ok);
 	} else {
-		rec = fopen(path, "w");
-		rc = seeds_read(env, seeds, nseeds, seedfile, 1, rec, env->none_ok);
-		if (rec != NULL)
-			fclose(rec);
+		/* The record a resume reads the seeds from: whole or absent
+		 * after a crash, never cut (src/archive/smallfile.h). */
+		rec = smallfile_open(path, SMALLFILE_MODE, &err);
+		rc = seeds_read(
+		    env, seeds, nseeds, seedfile, 1, rec ? smallfile_fp(rec) : NULL, env->none_ok);
+		if (rec == NULL || smallfile_commit(rec, &err) < 0) {
+			fprintf(stderr, "tern: %s\n", err);
+			free(err);
+		}
 	}
 	free(path);
 	return rc;

@@ -95,6 +95,9 @@ static const char *const config_at_start[] = {
     "fetch.ca-file",
     "fetch.http2",
     "fetch.allow-private-addresses",
+    "fetch.cookie-file",
+    "fetch.cookies-per-domain",
+    "fetch.cookies-max",
     "console.",
 };
 
