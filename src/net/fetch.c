@@ -620,7 +620,9 @@ static void fetch_h2_data(struct fetch *f, const char *data, size_t len)
 	case H2_STOPPED:
 		if (f->h2_head_err) {
 			char *why = xasprintf("malformed response head: %s", http_error(f->http));
-			fetch_fail(f, CAUSE_BAD_RESPONSE, why);
+			fetch_fail(f,
+			    http_too_large(f->http) ? CAUSE_HEADER_TOO_LARGE : CAUSE_BAD_RESPONSE,
+			    why);
 			free(why);
 			break;
 		}

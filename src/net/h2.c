@@ -2,7 +2,8 @@
  * nghttp2_session_mem_recv takes what TLS decrypted, nghttp2_session_mem_send
  * gives what to encrypt, and nghttp2's callbacks build the response.
  *
- * Bounds, as the HTTP/1.1 path has them: the response head, written as
+ * Bounds, as the HTTP/1.1 path has them (doc/limits.md; err:header-too-large
+ * past them): the response head, written as
  * HTTP/1.1, is capped at fetch.max-header-bytes (and the server is told so
  * by SETTINGS_MAX_HEADER_LIST_SIZE); the body is capped by the fetch
  * (fetch.max-length-bytes) as it comes; what arrives while a stream is open
@@ -209,7 +210,8 @@ static int h2_header_cb(nghttp2_session *s, const nghttp2_frame *fr, const uint8
 	/* The status line is at most 16 bytes and a phrase of 31; the blank
 	 * line 2. */
 	if (h->fields.len + namelen + valuelen + 4 + 16 + 31 + 2 > h->max_head) {
-		h2_fail(h, CAUSE_BAD_RESPONSE, "response head larger than fetch.max-header-bytes");
+		h2_fail(
+		    h, CAUSE_HEADER_TOO_LARGE, "response head larger than fetch.max-header-bytes");
 		return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
 	}
 	buf_append(&h->fields, (const char *)name, namelen);
@@ -232,10 +234,12 @@ static void h2_stop(struct h2 *h)
 static int h2_head_end(struct h2 *h)
 {
 	if (h->status < 200) {
-		if (h->status == 101 || ++h->ninterim > H2_MAX_INTERIM) {
-			h2_fail(h, CAUSE_BAD_RESPONSE,
-			    h->status == 101 ? "101 on an HTTP/2 stream"
-					     : "too many interim responses");
+		if (h->status == 101) {
+			h2_fail(h, CAUSE_BAD_RESPONSE, "101 on an HTTP/2 stream");
+			return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
+		}
+		if (++h->ninterim > H2_MAX_INTERIM) {
+			h2_fail(h, CAUSE_HEADER_TOO_LARGE, "more than 16 interim (1xx) responses");
 			return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
 		}
 		return 0;
@@ -519,9 +523,8 @@ enum h2_result h2_feed(struct h2 *h, const char *data, size_t len)
 	if (!h->failed && !h->ended &&
 	    h->in_bytes - h->data_bytes > h->max_head + H2_OVERHEAD_SLACK + h->data_bytes) {
 		h->dead = 1;
-		h2_fail(h, CAUSE_H2_PROTOCOL,
-		    "HTTP/2 frames without payload past their allowance (fetch.max-header-bytes "
-		    "+ 64 KiB + the body)");
+		h2_fail(h, CAUSE_HEADER_TOO_LARGE,
+		    "HTTP/2 frames without payload past fetch.max-header-bytes + 64 KiB + the body");
 	}
 	if (h->failed) {
 		h->stream = 0;

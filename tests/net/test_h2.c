@@ -4,7 +4,8 @@
  * syntax, the response head written as HTTP/1.1 with its reason phrase,
  * interim heads skipped, the body, two streams on one session, and the
  * ends with a named cause: RST_STREAM, GOAWAY, a head past the cap, bytes
- * that are not HTTP/2, frames without payload past their allowance, and a
+ * that are not HTTP/2, frames without payload past their allowance (both
+ * caps err:header-too-large, as over HTTP/1.1), and a
  * callback that stops the stream. */
 #include <build-config.h>
 
@@ -135,7 +136,8 @@ static enum h2_result pump(struct h2 *c, struct srv *v)
 		int moved = 0;
 
 		while ((n = h2_out(c, &p)) > 0) {
-			assert_int_equal(nghttp2_session_mem_recv(v->s, (const uint8_t *)p, n), (ssize_t)n);
+			assert_int_equal(
+			    nghttp2_session_mem_recv(v->s, (const uint8_t *)p, n), (ssize_t)n);
 			moved = 1;
 		}
 		while ((m = nghttp2_session_mem_send(v->s, &q)) > 0) {
@@ -181,8 +183,9 @@ static void test_h2_get(void **state)
 	assert_int_equal(h2_request(c, REQ, strlen(REQ), &got_cbs, &g, &rec), 0);
 	assert_string_equal(rec.data, REQ_RECORDED);
 	assert_int_equal(pump(c, &v), H2_MORE);
-	assert_string_equal(v.fields.data, ":method: GET\n:scheme: https\n:authority: x.test:8443\n"
-					   ":path: /a?b=1\nuser-agent: t/1\naccept-encoding: gzip\n");
+	assert_string_equal(v.fields.data,
+	    ":method: GET\n:scheme: https\n:authority: x.test:8443\n"
+	    ":path: /a?b=1\nuser-agent: t/1\naccept-encoding: gzip\n");
 	srv_respond(&v, "200", "hello");
 	assert_int_equal(pump(c, &v), H2_DONE);
 	assert_string_equal(g.head.data, "HTTP/1.1 200 OK\r\ncontent-type: text/html\r\n\r\n");
@@ -199,7 +202,8 @@ static void test_h2_get(void **state)
 	assert_int_equal(v.stream, 3);
 	srv_respond(&v, "404", NULL);
 	assert_int_equal(pump(c, &v), H2_DONE);
-	assert_string_equal(g.head.data, "HTTP/1.1 404 Not Found\r\ncontent-type: text/html\r\n\r\n");
+	assert_string_equal(
+	    g.head.data, "HTTP/1.1 404 Not Found\r\ncontent-type: text/html\r\n\r\n");
 	assert_int_equal(g.body.len, 0);
 	srv_free(&v);
 	h2_free(c);
@@ -306,9 +310,9 @@ static void test_h2_ends(void **state)
 	(void)state;
 	h2_end_case(0, H2_ERROR, CAUSE_H2_RESET);
 	h2_end_case(1, H2_ERROR, CAUSE_H2_GOAWAY);
-	h2_end_case(2, H2_ERROR, CAUSE_BAD_RESPONSE);
+	h2_end_case(2, H2_ERROR, CAUSE_HEADER_TOO_LARGE);
 	h2_end_case(3, H2_ERROR, CAUSE_H2_PROTOCOL);
-	h2_end_case(4, H2_ERROR, CAUSE_H2_PROTOCOL);
+	h2_end_case(4, H2_ERROR, CAUSE_HEADER_TOO_LARGE);
 	h2_end_case(5, H2_STOPPED, CAUSE_NONE);
 }
 
