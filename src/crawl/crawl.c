@@ -85,13 +85,16 @@ struct crawl {
 	struct frontier *frontier;
 	struct schedule *sched;
 	struct seedhosts *seedhosts; /* exempt from the address guard */
-	struct cookies *cookies;     /* the jar, kept in the frontier's store */
-	char *cookies_said;	     /* what the jar started with, for tern.log */
-	struct visit_pool *visits;   /* every visit in progress */
-	struct failures *failures;   /* first failures said, counts by cause */
-	int all_failed;		     /* ended with every seed failed (exit 1) */
-	uint64_t next_wake_ms;	     /* the frontier's next wake when it had nothing */
-	int said_local;		     /* --local suggested (crawl_suggest_local) */
+	struct seeds_env seeds;	     /* where seeds made by redirects go */
+	FILE *seedsfp;		     /* JOBDIR/seeds.txt once a redirect made a seed */
+	struct seeds_count seed_count;
+	struct cookies *cookies;   /* the jar, kept in the frontier's store */
+	char *cookies_said;	   /* what the jar started with, for tern.log */
+	struct visit_pool *visits; /* every visit in progress */
+	struct failures *failures; /* first failures said, counts by cause */
+	int all_failed;		   /* ended with every seed failed (exit 1) */
+	uint64_t next_wake_ms;	   /* the frontier's next wake when it had nothing */
+	int said_local;		   /* --local suggested (crawl_suggest_local) */
 	struct dns *dns;
 	struct fetcher *fetcher;
 	struct warc_writer *warc;
@@ -792,6 +795,32 @@ static void crawl_failure_say(void *ctx, const char *msg, int terminal)
 		crawl_log_event(cr, "%s", msg);
 }
 
+/* A seed's redirect target made a seed (crawl.seed-redirects-new-seeds):
+ * said in tern.log, counted for the summary. */
+static int crawl_visit_new_seed(
+    void *ctx, const char *href, const char *via, const char *hops, unsigned flags)
+{
+	struct crawl *cr = ctx;
+	int rc;
+
+	/* Opened at the first such seed and kept: a crawl where no seed
+	 * redirects spends no descriptor on it. */
+	if (cr->seedsfp == NULL) {
+		char *path = xasprintf("%s/seeds.txt", cr->jobdir);
+		cr->seedsfp = fopen(path, "a");
+		free(path);
+	}
+	rc = seeds_add_redirect(&cr->seeds, cr->seedsfp, href, via, hops, flags);
+
+	crawl_log_event(cr,
+	    "seed %s redirects to %s, made a seed%s (crawl.seed-redirects-new-seeds)%s", via, href,
+	    (flags & CURI_GUARDED) ? " that the address guard judges as any link, the "
+				     "redirecting seed being on a public address"
+				   : "",
+	    rc < 0 ? "; seeds.txt could not be written: a resume will not know it" : "");
+	return 0;
+}
+
 static void crawl_visit_ended(void *ctx)
 {
 	struct crawl *cr = ctx;
@@ -1249,6 +1278,8 @@ static void crawl_free(struct crawl *cr)
 	if (cr->hosts != NULL)
 		hosts_free(cr->hosts);
 	seedhosts_free(cr->seedhosts);
+	if (cr->seedsfp != NULL)
+		fclose(cr->seedsfp);
 	if (cr->crawllog)
 		fclose(cr->crawllog);
 	if (cr->ternlog)
@@ -1307,6 +1338,11 @@ static void crawl_print_summary(const struct crawl *cr)
 		    "tern: every seed failed for good: no page answered 2xx or 304 (exit status 1); "
 		    "the first failure of each host is said above and in %s/logs/tern.log\n",
 		    cr->jobdir);
+	if (cr->seed_count.redirects > 0)
+		printf(
+		    "tern: %zu seed%s made by seeds' redirects (crawl.seed-redirects-new-seeds), "
+		    "listed in %s/seeds.txt\n",
+		    cr->seed_count.redirects, cr->seed_count.redirects == 1 ? "" : "s", cr->jobdir);
 	if (cr->elapsed_before_ms > 0)
 		printf("tern: the job's totals over every run; this run: %llu page%s in %.1f s\n",
 		    (unsigned long long)(cr->stats.pages - cr->pages_at_start),
@@ -1415,6 +1451,30 @@ static int crawl_open_totals(struct crawl *cr, const struct crawl_opts *o)
 	frontier_close(cr->frontier);
 	cr->frontier = NULL;
 	return 0;
+}
+
+/* The seeds' count, said at the start: a seed listed twice (or once more
+ * with a #fragment) is fetched once, and the operator sees it. */
+static void crawl_say_seeds(struct crawl *cr, int resume)
+{
+	const struct seeds_count *n = &cr->seed_count;
+
+	if (n->given == 0)
+		return;
+	if (resume && n->redirects > 0)
+		crawl_say(cr, "%zu seed%s from %s/seeds.txt (%zu made by seeds' redirects)",
+		    n->kept, n->kept == 1 ? "" : "s", cr->jobdir, n->redirects);
+	else if (resume)
+		crawl_say(cr, "%zu seed%s from %s/seeds.txt", n->kept, n->kept == 1 ? "" : "s",
+		    cr->jobdir);
+	else if (n->kept < n->given)
+		crawl_say(cr,
+		    "%zu seed%s given, %zu kept: %zu repeated a seed before it (the same "
+		    "URI but for a #fragment or a default port)",
+		    n->given, n->given == 1 ? "" : "s", n->kept, n->given - n->kept);
+	else
+		crawl_say(
+		    cr, "%zu seed%s given, %zu kept", n->given, n->given == 1 ? "" : "s", n->kept);
 }
 
 /* Everything a crawl needs before its loop runs, in the order that lets a
@@ -1561,6 +1621,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	sco.canon_flags = canon_flags(cfg);
 	sco.assign = config_enum(cfg, CK_FRONTIER_QUEUE_ASSIGNMENT);
 	cr->sched = schedule_new(&sco);
+	cr->seedhosts = seedhosts_new();
 	if (clusternode_configured(cfg)) {
 		/* Joined before the seeds: they are handed to their
 		 * partitions' owners like any discovered URI. */
@@ -1570,6 +1631,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		ne.frontier = cr->frontier;
 		ne.sched = cr->sched;
 		ne.scope = cr->scope;
+		ne.seedhosts = cr->seedhosts;
 		ne.jobdir = cr->jobdir;
 		ne.ctx = cr;
 		ne.log = crawl_node_log;
@@ -1588,7 +1650,8 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	sde.scope = cr->scope;
 	sde.sched = cr->sched;
 	sde.frontier = cr->frontier;
-	sde.hosts = cr->seedhosts = seedhosts_new();
+	sde.hosts = cr->seedhosts;
+	sde.count = &cr->seed_count;
 	/* A cluster node may start with none and take its share of the
 	 * work the others were given. */
 	sde.none_ok = cr->node != NULL;
@@ -1597,12 +1660,14 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		crawl_free(cr);
 		return rc;
 	}
+	cr->seeds = sde;
 	if (crawl_open_outputs(cr, &err) < 0) {
 		fprintf(stderr, "tern: %s\n", err);
 		free(err);
 		crawl_free(cr);
 		return 1;
 	}
+	crawl_say_seeds(cr, o->resume);
 	if (restored[0] != '\0')
 		crawl_log_event(cr,
 		    "restored checkpoint %s; crawl.log lines after byte %llu were written after it",
@@ -1661,6 +1726,8 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	env.event = crawl_visit_event;
 	env.disk_full = crawl_visit_disk_full;
 	env.ended = crawl_visit_ended;
+	env.scope = cr->scope;
+	env.new_seed = crawl_visit_new_seed;
 	if (cr->node != NULL) {
 		env.disposed = crawl_visit_disposed;
 		env.may_send = crawl_visit_may_send;

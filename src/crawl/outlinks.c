@@ -8,6 +8,7 @@
 #include "crawl/outlinks.h"
 #include "crawl/feed.h"
 #include "crawl/schedule.h"
+#include "crawl/scope.h"
 #include "crawl/sitemaps.h"
 #include "crawl/stats.h"
 #include "frontier/frontier.h"
@@ -283,26 +284,83 @@ static int outlinks_resolve(
 	return 0;
 }
 
-/* Resolves a header's link into r->href and adds it to the page's batch,
- * ahead of the body's links. */
-static void outlinks_header_link(
-    const struct outlinks_env *env, struct outlinks_resolver *r, const char *ref, size_t reflen)
+/* Whether status is a redirect whose Location a browser follows. */
+static int outlinks_is_redirect(int status)
 {
-	if (outlinks_resolve(r, ref, reflen, NULL) == 0)
-		schedule_batch_add(env->schedule, r->href.data, r->href.len, 'R');
+	return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
+/* A seed's redirect (Location, Refresh, meta refresh) to href, len bytes,
+ * outside the scope makes href a seed (crawl.seed-redirects-new-seeds in
+ * tern.conf(5), Heritrix's seedsRedirectNewSeeds), up to
+ * OUTLINKS_SEED_REDIRECTS in a chain: the scope grows as if it had been
+ * listed, so that its site is crawled and not only its first page. The
+ * new seed keeps the address guard's exemption only when the redirecting
+ * seed was itself on a private or loopback address (a site of one's own);
+ * a public seed's redirect to such an address is refused as any link. 1
+ * if href was made a seed (and scheduled as one), 0 to schedule it as any
+ * link. */
+static int outlinks_new_seed(const struct outlinks *o, const struct outlinks_env *env,
+    const char *href, size_t len, int local, struct buf *annotations)
+{
+	const struct curi *c = o->c;
+	size_t nhops = c->hops != NULL ? strlen(c->hops) : 0;
+	unsigned flags = CURI_SEED;
+	char *uri, *hops;
+	int rc;
+
+	/* Under an explicit list of prefixes a seed adds nothing to the
+	 * scope: the target is fetched as any redirect's target. */
+	if (!(c->flags & CURI_SEED) || env->new_seed == NULL || env->scope == NULL ||
+	    !scope_seeds_widen(env->scope) || nhops >= OUTLINKS_SEED_REDIRECTS ||
+	    !config_bool(env->cfg, CK_CRAWL_SEED_REDIRECTS_NEW_SEEDS))
+		return 0;
+	/* The fragment is not part of the URI fetched (schedule.h). */
+	uri = xstrndup(href, len);
+	uri[strcspn(uri, "#")] = '\0';
+	if (strcmp(uri, c->uri) == 0 || scope_check(env->scope, uri, "", 0) == SCOPE_ACCEPT) {
+		free(uri);
+		return 0;
+	}
+	if ((c->flags & CURI_GUARDED) || !local)
+		flags |= CURI_GUARDED;
+	hops = xasprintf("%sR", c->hops != NULL ? c->hops : "");
+	rc = env->new_seed(env->ctx, uri, c->uri, hops, flags);
+	free(hops);
+	free(uri);
+	if (rc < 0)
+		return 0;
+	if (strstr(annotations->data != NULL ? annotations->data : "", "seedRedirect") == NULL)
+		buf_appends(annotations, annotations->len ? ",seedRedirect" : "seedRedirect");
+	return 1;
+}
+
+/* Resolves a header's link into r->href and adds it to the page's batch,
+ * ahead of the body's links, unless a seed's redirect made it a seed. */
+static void outlinks_header_link(const struct outlinks *o, const struct outlinks_env *env,
+    struct outlinks_resolver *r, const char *ref, size_t reflen, int redirect, int local,
+    struct buf *annotations)
+{
+	if (outlinks_resolve(r, ref, reflen, NULL) < 0)
+		return;
+	if (redirect && outlinks_new_seed(o, env, r->href.data, r->href.len, local, annotations))
+		return;
+	schedule_batch_add(env->schedule, r->href.data, r->href.len, 'R');
 }
 
 /* The response's header links: the Location header (hop R) and, as
  * Heritrix's ExtractorHTTP, Content-Location, and the Refresh header that
  * browsers follow like a meta refresh. */
-static void outlinks_headers(const struct outlinks_env *env, struct outlinks_resolver *r,
-    struct fetch *f, int status, struct buf *text)
+static void outlinks_headers(const struct outlinks *o, const struct outlinks_env *env,
+    struct outlinks_resolver *r, struct fetch *f, int status, int local, struct buf *text,
+    struct buf *annotations)
 {
 	const char *loc =
 	    f != NULL && status >= 300 && status < 400 ? fetch_header(f, "Location") : NULL;
 
 	if (loc != NULL) {
-		outlinks_header_link(env, r, loc, strlen(loc));
+		outlinks_header_link(
+		    o, env, r, loc, strlen(loc), outlinks_is_redirect(status), local, annotations);
 		buf_appendf(text, "%s R =LOCATION\n", r->href.len ? r->href.data : loc);
 	}
 	if (f != NULL) {
@@ -311,13 +369,13 @@ static void outlinks_headers(const struct outlinks_env *env, struct outlinks_res
 		const char *u;
 		size_t ulen;
 		if (cl != NULL) {
-			outlinks_header_link(env, r, cl, strlen(cl));
+			outlinks_header_link(o, env, r, cl, strlen(cl), 0, local, annotations);
 			if (r->href.len)
 				buf_appendf(text, "%s R =CONTENT_LOCATION\n", r->href.data);
 		}
 		if (refresh != NULL &&
 		    extract_refresh_url(refresh, strlen(refresh), &u, &ulen) == 0) {
-			outlinks_header_link(env, r, u, ulen);
+			outlinks_header_link(o, env, r, u, ulen, 1, local, annotations);
 			if (r->href.len)
 				buf_appendf(text, "%s R =REFRESH\n", r->href.data);
 		}
@@ -327,7 +385,7 @@ static void outlinks_headers(const struct outlinks_env *env, struct outlinks_res
 /* meta robots nofollow, under the obey policy, drops the navigational
  * links and keeps embeds, which the page needs to render. */
 void outlinks_schedule(struct outlinks *o, const struct outlinks_env *env,
-    const struct url_parts *page, struct fetch *f, int status, struct buf *text,
+    const struct url_parts *page, struct fetch *f, int status, int local, struct buf *text,
     struct buf *annotations)
 {
 	const struct curi *c = o->c;
@@ -338,7 +396,7 @@ void outlinks_schedule(struct outlinks *o, const struct outlinks_env *env,
 	uint64_t d;
 
 	outlinks_resolver_init(r, c, page);
-	outlinks_headers(env, r, f, status, text);
+	outlinks_headers(o, env, r, f, status, local, text, annotations);
 	/* The page's links go to the scheduler together, in order: it starts
 	 * their already-seen lookups as they come (schedule_batch_add). */
 	while (p != NULL && p < end) {
@@ -351,7 +409,10 @@ void outlinks_schedule(struct outlinks *o, const struct outlinks_env *env,
 			continue;
 		if (outlinks_resolve(r, ref, reflen, *base ? base : NULL) < 0)
 			continue;
-		schedule_batch_add(env->schedule, r->href.data, r->href.len, hop);
+		/* The one 'R' of a page's body is a meta refresh. */
+		if (hop != 'R' ||
+		    !outlinks_new_seed(o, env, r->href.data, r->href.len, local, annotations))
+			schedule_batch_add(env->schedule, r->href.data, r->href.len, hop);
 		buf_append(text, r->href.data, r->href.len);
 		buf_appendc(text, ' ');
 		buf_appendc(text, hop);

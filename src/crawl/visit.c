@@ -371,6 +371,16 @@ static uint64_t visit_delay(struct visit *v, uint64_t duration_ms, uint64_t byte
 	return bw > d ? bw : d;
 }
 
+/* The robots key of an href split into p, "scheme://host:port" with the
+ * port always written (frontier/hosts.h), into out (appended to). */
+static void visit_server_key(const char *href, const struct url_parts *p, struct buf *out)
+{
+	buf_appends(out, p->https ? "https://" : "http://");
+	buf_append(out, href + p->host_off, p->host_len);
+	buf_appendc(out, ':');
+	buf_appendu(out, (uint64_t)p->port);
+}
+
 /* Ends the visit: tells the frontier, then frees. */
 static void visit_end_now(struct visit *v, enum frontier_outcome o, uint64_t delay_ms)
 {
@@ -559,7 +569,7 @@ static int visit_guard(struct visit *v)
 	else
 		pool->env.stats->remote_visits++;
 	if (!local || config_bool(pool->env.cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES) ||
-	    (v->c->flags & CURI_SEED) ||
+	    ((v->c->flags & CURI_SEED) && !(v->c->flags & CURI_GUARDED)) ||
 	    (pool->env.seedhosts != NULL && seedhosts_has(pool->env.seedhosts, v->host)))
 		return 0;
 	visit_fail(v, STATUS_UNFETCHABLE, CAUSE_PRIVATE_ADDRESS, FRONTIER_FAILED, 0);
@@ -603,9 +613,17 @@ static void visit_after_resolve(struct visit *v)
 		return;
 	}
 	{
-		char *url = xasprintf("%s/robots.txt", v->server_key);
-		visit_fetch_robots(v, url);
-		free(url);
+		/* The URL as any other is written (lib/url.h): without its
+		 * default port, in crawl.log, WARC and index alike. */
+		struct buf url = BUF_INIT;
+
+		/* "scheme://", then the host and any port: no user
+		 * information, which is the page's and not the server's. */
+		buf_append(&url, v->c->uri, v->page.scheme_len + 3);
+		buf_append(&url, v->c->uri + v->page.host_off, v->page.path_off - v->page.host_off);
+		buf_appends(&url, "/robots.txt");
+		visit_fetch_robots(v, url.data);
+		buf_free(&url);
 	}
 }
 
@@ -969,6 +987,33 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 	return rc;
 }
 
+/* A robots.txt that redirected to the robots.txt of another scheme or
+ * port of its host (http to https) answered for that server too: its
+ * verdict is kept under that server's key as well, so that the server's
+ * own pages do not fetch it again within robots.validity-seconds. */
+static void visit_robots_also(
+    struct visit *v, int status, const char *body, size_t blen, int on5xx_allow)
+{
+	struct visit_pool *pool = v->pool;
+	struct url_parts up;
+	struct buf key = BUF_INIT;
+	struct host *h;
+
+	if (v->robots_redirects == 0 || url_split(v->fetch_url, &up) < 0 || up.has_query ||
+	    up.path_len != 11 || memcmp(v->fetch_url + up.path_off, "/robots.txt", 11) != 0)
+		return;
+	visit_server_key(v->fetch_url, &up, &key);
+	if (strcmp(key.data, v->server_key) != 0) {
+		h = hosts_get(pool->env.hosts, key.data, 1);
+		hosts_set_robots(pool->env.hosts, h,
+		    robots_from_fetch(status, body, blen, pool->env.agent, on5xx_allow),
+		    clock_wall_ms());
+		h->robots_unused = 1;
+		verdicts_put(pool->env.frontier, key.data, h->robots_fetched_ms, h->robots);
+	}
+	buf_free(&key);
+}
+
 static void visit_robots_done(struct visit *v, struct fetch *f)
 {
 	struct visit_pool *pool = v->pool;
@@ -1086,6 +1131,8 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 		hosts_set_robots(pool->env.hosts, h, r, clock_wall_ms());
 		h->robots_unused = 1;
 		verdicts_put(pool->env.frontier, v->server_key, h->robots_fetched_ms, r);
+		if (!(status >= 300 && status < 400))
+			visit_robots_also(v, status, body, blen, on5xx_allow);
 		if (config_bool_for(pool->env.cfg, v->surt, CK_CRAWL_SITEMAPS)) {
 			char *phops = visit_prereq_hops(v);
 			int ok = status >= 200 && status < 300;
@@ -1185,8 +1232,10 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		 * this status count; a status is final once the head is read. */
 		visit_cookie_return(v, f, status);
 		if (v->links_on)
-			outlinks_schedule(
-			    v->ol, &pool->links, &v->page, v->f, status, outlinks, extra);
+			outlinks_schedule(v->ol, &pool->links, &v->page, v->f, status,
+			    v->have_addr &&
+				addrguard_sockaddr((const struct sockaddr *)&v->addr) != NULL,
+			    outlinks, extra);
 		if (visit_archive(v, logged_digest, truncated, not_modified, &revisit, outlinks) <
 		    0) {
 			/* Not archived, so not done: back to its queue's head, to
@@ -1375,6 +1424,9 @@ struct visit_pool *visit_pool_new(const struct visit_env *env)
 	pool->links.stats = env->stats;
 	pool->links.robots_policy = env->robots_policy;
 	pool->links.continuous = env->continuous;
+	pool->links.scope = env->scope;
+	pool->links.new_seed = env->new_seed;
+	pool->links.ctx = env->ctx;
 	pool->slots = xcalloc((size_t)env->max_conns + 1, 1);
 	return pool;
 }
@@ -1438,11 +1490,8 @@ void visit_start(struct visit_pool *pool, struct curi *c)
 	v->port = up.port;
 	v->https = up.https;
 	v->host_ip = up.host_ip;
-	/* "scheme://host:port", without printf: this runs for every page. */
-	buf_appends(&b, up.https ? "https://" : "http://");
-	buf_append(&b, c->uri + up.host_off, up.host_len);
-	buf_appendc(&b, ':');
-	buf_appendu(&b, (uint64_t)up.port);
+	/* Without printf: this runs for every page. */
+	visit_server_key(c->uri, &up, &b);
 	v->server_key = buf_steal(&b);
 	url_request_target(c->uri, &up, &v->target);
 	if (surt_override_key_parts(c->uri, &up, &b) == 0)

@@ -19,6 +19,7 @@ struct fetcher;
 struct frontier;
 struct hosts;
 struct schedule;
+struct scope;
 struct seedhosts;
 struct warc_writer;
 struct warcpool;
@@ -69,6 +70,11 @@ struct visit_env {
 	 * now? Asked right before each request leaves; 0 gives the URI back
 	 * to the frontier (deferred), unsent and with no crawl.log line. */
 	int (*may_send)(void *ctx, const char *uri);
+	/* Optional: a seed's redirect target outside scope made a seed
+	 * (crawl/outlinks.h, struct outlinks_env); NULL: none made. */
+	const struct scope *scope;
+	int (*new_seed)(
+	    void *ctx, const char *href, const char *via, const char *hops, unsigned flags);
 };
 
 struct visit_pool;

@@ -25,6 +25,7 @@ X(CRAWL_MAX_BYTES, "crawl", "max-bytes", CT_INT, "0", 0, INT64_MAX, "", 0)
 X(CRAWL_MAX_TIME_SECONDS, "crawl", "max-time-seconds", CT_INT, "0", 0, INT64_MAX, "", 0)
 X(CRAWL_MODE, "crawl", "mode", CT_ENUM, "once", 0, 0, "once|continuous", 0)
 X(CRAWL_SITEMAPS, "crawl", "sitemaps", CT_BOOL, "true", 0, 0, "", 1)
+X(CRAWL_SEED_REDIRECTS_NEW_SEEDS, "crawl", "seed-redirects-new-seeds", CT_BOOL, "true", 0, 0, "", 0)
 
 /* [frontier] */
 X(FRONTIER_HOLD_QUEUES, "frontier", "hold-queues", CT_BOOL, "true", 0, 0, "", 0)
