@@ -30,9 +30,6 @@
  * fetch hands it on at once), so the window costs no memory of ours; 1 MiB
  * keeps a fast server from waiting on WINDOW_UPDATEs. */
 #define H2_WINDOW (1 << 20)
-/* Request header fields we send at most (http_request_build writes fewer
- * than a dozen). */
-#define H2_MAX_REQ_FIELDS 64
 /* Interim (1xx) heads allowed before the final one, as http.c. */
 #define H2_MAX_INTERIM 16
 /* Bytes of frames that carry no payload allowed per stream, past the
@@ -415,8 +412,8 @@ static int h2_hop_by_hop(const char *name, size_t n)
 int h2_request(struct h2 *h, const char *req, size_t len, const struct h2_cbs *cbs, void *arg,
     struct buf *recorded)
 {
-	nghttp2_nv nv[H2_MAX_REQ_FIELDS];
-	size_t nnv = 0, names = 0;
+	nghttp2_nv *nv;
+	size_t nnv = 0, names = 0, lines = 0;
 	struct buf low = BUF_INIT;
 	const char *p = req, *end = req + len, *eol, *sp1, *sp2;
 	const char *authority = NULL;
@@ -429,14 +426,18 @@ int h2_request(struct h2 *h, const char *req, size_t len, const struct h2_cbs *c
 	if ((eol = memchr(p, '\n', len)) == NULL || (sp1 = memchr(p, ' ', eol - p)) == NULL ||
 	    (sp2 = memchr(sp1 + 1, ' ', eol - sp1 - 1)) == NULL)
 		return -1;
-	/* Lower-case copies of the names, in one buffer reserved up front so
+	/* One field a line at most, whatever headers the head carries; the
+	 * lower-case copies of the names in one buffer reserved up front so
 	 * that the pointers into it stay put. */
+	for (const char *q = req; (q = memchr(q, '\n', end - q)) != NULL; q++)
+		lines++;
+	nv = xcalloc(4 + lines, sizeof(*nv));
 	buf_reserve(&low, len);
 	nv[nnv++] = (nghttp2_nv){(uint8_t *)":method", (uint8_t *)p, 7, sp1 - p, 0};
 	nv[nnv++] = (nghttp2_nv){(uint8_t *)":scheme", (uint8_t *)"https", 7, 5, 0};
 	nv[nnv++] = (nghttp2_nv){(uint8_t *)":authority", NULL, 10, 0, 0}; /* from Host */
 	nv[nnv++] = (nghttp2_nv){(uint8_t *)":path", (uint8_t *)sp1 + 1, 5, sp2 - sp1 - 1, 0};
-	for (p = eol + 1; p < end && nnv < H2_MAX_REQ_FIELDS; p = eol + 1) {
+	for (p = eol + 1; p < end; p = eol + 1) {
 		const char *colon, *v, *ve;
 
 		if ((eol = memchr(p, '\n', end - p)) == NULL)
@@ -462,6 +463,7 @@ int h2_request(struct h2 *h, const char *req, size_t len, const struct h2_cbs *c
 	}
 	if (authority == NULL) {
 		buf_free(&low);
+		free(nv);
 		return -1;
 	}
 	nv[2].value = (uint8_t *)authority;
@@ -479,6 +481,7 @@ int h2_request(struct h2 *h, const char *req, size_t len, const struct h2_cbs *c
 	id = nghttp2_submit_request(h->s, NULL, nv, nnv, NULL, NULL);
 	if (id < 0) {
 		buf_free(&low);
+		free(nv);
 		h->dead = 1;
 		return -1;
 	}
@@ -499,6 +502,7 @@ int h2_request(struct h2 *h, const char *req, size_t len, const struct h2_cbs *c
 	}
 	buf_appends(recorded, "\r\n");
 	buf_free(&low);
+	free(nv);
 	return 0;
 }
 

@@ -212,6 +212,34 @@ static void test_h2_get(void **state)
 	buf_free(&rec);
 }
 
+/* However many fields the head carries, every one is sent. */
+static void test_h2_many_fields(void **state)
+{
+	struct h2 *c = h2_new(65536);
+	struct srv v;
+	struct got g = {BUF_INIT, BUF_INIT, 0};
+	struct buf req = BUF_INIT, rec = BUF_INIT;
+	size_t n = 0;
+
+	(void)state;
+	srv_init(&v);
+	buf_appends(&req, "GET / HTTP/1.1\r\nHost: x.test\r\n");
+	for (int i = 0; i < 200; i++)
+		buf_appendf(&req, "X-Field-%d: %d\r\n", i, i);
+	buf_appends(&req, "\r\n");
+	assert_int_equal(h2_request(c, req.data, req.len, &got_cbs, &g, &rec), 0);
+	pump(c, &v);
+	for (const char *p = v.fields.data; (p = strstr(p, "x-field-")) != NULL; p++)
+		n++;
+	assert_int_equal(n, 200);
+	assert_non_null(strstr(v.fields.data, "x-field-199: 199\n"));
+	assert_non_null(strstr(rec.data, "\r\nx-field-199: 199\r\n\r\n"));
+	srv_free(&v);
+	h2_free(c);
+	buf_free(&req);
+	buf_free(&rec);
+}
+
 /* A 103 before the final head is dropped. */
 static void test_h2_interim(void **state)
 {
@@ -330,6 +358,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_h2_get),
+	    cmocka_unit_test(test_h2_many_fields),
 	    cmocka_unit_test(test_h2_interim),
 	    cmocka_unit_test(test_h2_ends),
 	    cmocka_unit_test(test_h2_reason),
