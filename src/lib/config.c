@@ -95,6 +95,7 @@ static const char *const config_at_start[] = {
     "fetch.accept-encoding",
     "fetch.tls-verify",
     "fetch.ca-file",
+    "fetch.http2",
     "fetch.allow-private-addresses",
     "fetch.cookie-file",
     "fetch.cookies-per-domain",
