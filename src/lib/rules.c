@@ -30,11 +30,11 @@ struct rules_rule {
 	char *name;
 	int accept;
 	enum rules_test test;
-	pcre2_code *re;	 /* regex, hops */
-	char *prefix;	 /* surt: scheme-less, lowercased */
-	size_t plen;	 /* its length */
-	long max;	 /* path-segments */
-	char kinds[3];	 /* kind: the last hops that match, NUL-padded */
+	pcre2_code *re; /* regex, hops */
+	char *prefix;	/* surt: scheme-less, lowercased */
+	size_t plen;	/* its length */
+	long max;	/* path-segments */
+	char kinds[3];	/* kind: the last hops that match, NUL-padded */
 	uint64_t hits;
 };
 
@@ -161,8 +161,7 @@ static int rules_kind(struct rules_rule *x, const char *arg, size_t n, char **er
 {
 	static const struct {
 		const char *word, *hops;
-	} kinds[] = {
-	    {"navigation", "LM"}, {"embed", "E"}, {"redirect", "R"}, {"speculative", "X"}};
+	} kinds[] = {{"navigation", "LM"}, {"embed", "E"}, {"redirect", "R"}, {"speculative", "X"}};
 
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
 		if (strlen(kinds[i].word) == n && strncmp(arg, kinds[i].word, n) == 0) {
@@ -196,19 +195,21 @@ static int rules_parse(struct rules_rule *x, int accept, const char *text, char 
 		return -1;
 	}
 	if (nn > RULES_NAME_MAX) {
-		*err = xasprintf("rule name \"%.*s\" is longer than %d bytes", (int)nn, name,
-		    RULES_NAME_MAX);
+		*err = xasprintf(
+		    "rule name \"%.*s\" is longer than %d bytes", (int)nn, name, RULES_NAME_MAX);
 		return -1;
 	}
 	for (i = 0; i < nn; i++)
 		if (!isalnum((unsigned char)name[i]) && name[i] != '.' && name[i] != '_' &&
 		    name[i] != '-') {
-			*err = xasprintf("rule name \"%.*s\": use letters, digits, '.', '_' and '-'",
-			    (int)nn, name);
+			*err =
+			    xasprintf("rule name \"%.*s\": use letters, digits, '.', '_' and '-'",
+				(int)nn, name);
 			return -1;
 		}
 	for (i = 0; i < sizeof rules_test_names / sizeof rules_test_names[0]; i++)
-		if (strlen(rules_test_names[i]) == tn && strncmp(test, rules_test_names[i], tn) == 0)
+		if (strlen(rules_test_names[i]) == tn &&
+		    strncmp(test, rules_test_names[i], tn) == 0)
 			break;
 	if (i == sizeof rules_test_names / sizeof rules_test_names[0]) {
 		*err = xasprintf("rule %.*s: unknown test \"%.*s\" (expected regex, surt, hops, "
@@ -232,16 +233,16 @@ static int rules_parse(struct rules_rule *x, int accept, const char *text, char 
 		errno = 0;
 		x->max = strtol(arg, &end, 10);
 		if (errno != 0 || end != arg + an || x->max < 0 || !isdigit((unsigned char)*arg)) {
-			*err = xasprintf("path-segments \"%.*s\": expected a number of segments",
-			    (int)an, arg);
+			*err = xasprintf(
+			    "path-segments \"%.*s\": expected a number of segments", (int)an, arg);
 			goto bad;
 		}
 		return 0;
 	case RULES_REL:
 		/* The extractors carry only nofollow of a link's rel. */
 		if (an != 8 || strncasecmp(arg, "nofollow", 8) != 0) {
-			*err = xasprintf("rel \"%.*s\": only rel nofollow can be tested", (int)an,
-			    arg);
+			*err = xasprintf(
+			    "rel \"%.*s\": only rel nofollow can be tested", (int)an, arg);
 			goto bad;
 		}
 		return 0;
@@ -250,7 +251,7 @@ static int rules_parse(struct rules_rule *x, int accept, const char *text, char 
 			goto bad;
 		return 0;
 	}
-bad: {
+bad : {
 	char *e = xasprintf("rule %s: %s", x->name, *err);
 
 	free(*err);

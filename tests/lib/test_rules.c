@@ -96,8 +96,8 @@ static void test_rules_tests(void **state)
 			fail_msg("%s: %s", cases[i].rule, err);
 		if (test_rules_decide(r, cases[i].uri, cases[i].hops, cases[i].flags) !=
 		    (cases[i].match ? 0 : -1))
-			fail_msg("%s on %s %s: want %d", cases[i].rule, cases[i].uri,
-			    cases[i].hops, cases[i].match);
+			fail_msg("%s on %s %s: want %d", cases[i].rule, cases[i].uri, cases[i].hops,
+			    cases[i].match);
 		rules_free(r);
 	}
 }
