@@ -15,6 +15,7 @@
 #include <build-config.h>
 
 #include "crawl/crawl.h"
+#include "crawl/drops.h"
 #include "crawl/failures.h"
 #include "crawl/fdlimit.h"
 #include "lib/buf.h"
@@ -36,6 +37,7 @@
 #include "crawl/jobtotals.h"
 #include "crawl/report.h"
 #include "lib/robots.h"
+#include "lib/rules.h"
 #include "crawl/schedule.h"
 #include "crawl/seedhosts.h"
 #include "crawl/seeds.h"
@@ -75,6 +77,10 @@ struct crawl {
 	char *jobdir;
 	struct frontier *frontier;
 	struct schedule *sched;
+	/* The [rules] (NULL: none), with their counts, and the sum of those
+	 * counts last put in the store (crawl/drops.h). */
+	struct rules *rules;
+	uint64_t rules_saved;
 	struct seedhosts *seedhosts; /* exempt from the address guard */
 	struct visit_pool *visits;   /* every visit in progress */
 	struct failures *failures;   /* first failures said, counts by cause */
@@ -240,6 +246,7 @@ static void crawl_save_totals(struct crawl *cr)
 		return;
 	jobtotals_save(cr->frontier, &t);
 	cr->saved = t;
+	drops_save(cr->frontier, cr->rules, &cr->rules_saved);
 }
 
 /* Writes the WARC records and crawl.log lines recorded so far. The frontier calls it before each write of its batch (its prewrite
@@ -438,8 +445,10 @@ json_t *crawl_stats_json(struct crawl *cr)
 	    (json_int_t)cr->stats.status_class[3], "4xx", (json_int_t)cr->stats.status_class[4],
 	    "5xx", (json_int_t)cr->stats.status_class[5], "frontier", counts_json(&fc),
 	    "peak_rss_kb", (json_int_t)crawl_rss_kb());
-	if (j != NULL)
+	if (j != NULL) {
 		json_object_set_new(j, "failures_by_cause", failures_json(&cr->stats));
+		json_object_set_new(j, "dropped", drops_json(&cr->stats, cr->rules));
+	}
 	/* A cluster node's hand-off figures (messages and bytes per page). */
 	if (j != NULL && cr->node != NULL)
 		json_object_set_new(j, "cluster", clusternode_stats_json(cr->node));
@@ -1071,6 +1080,7 @@ static void crawl_free(struct crawl *cr)
 	bloom_free(cr->dedup_bloom);
 	if (cr->scope != NULL)
 		scope_free(cr->scope);
+	rules_free(cr->rules);
 	if (cr->hosts != NULL)
 		hosts_free(cr->hosts);
 	seedhosts_free(cr->seedhosts);
@@ -1100,6 +1110,7 @@ static void crawl_print_summary(const struct crawl *cr)
 	    (unsigned long long)cr->stats.status_class[4],
 	    (unsigned long long)cr->stats.status_class[5]);
 	failures_print(&cr->stats, stdout);
+	drops_print(&cr->stats, cr->rules, stdout);
 	if (cr->all_failed)
 		printf(
 		    "tern: every seed failed for good: no page answered 2xx or 304 (exit status 1); "
@@ -1343,10 +1354,19 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		crawl_free(cr);
 		return rc;
 	}
+	cr->rules = drops_rules_new(cfg);
+	if (drops_load(cr->frontier, cr->rules, &err) < 0) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		crawl_free(cr);
+		return 1;
+	}
 	memset(&sco, 0, sizeof sco);
 	sco.cfg = cfg;
 	sco.frontier = cr->frontier;
 	sco.scope = cr->scope;
+	sco.rules = cr->rules;
+	sco.stats = &cr->stats;
 	sco.canon_flags = canon_flags(cfg);
 	sco.assign = config_enum(cfg, CK_FRONTIER_QUEUE_ASSIGNMENT);
 	cr->sched = schedule_new(&sco);

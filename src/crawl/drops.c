@@ -1,0 +1,130 @@
+/* Counts of what the crawl declined to schedule (drops.h): their JSON,
+ * their summary line, and the record of the rule counts in the store. */
+#include "crawl/drops.h"
+#include "crawl/stats.h"
+#include "frontier/frontier.h"
+#include "lib/config.h"
+#include "lib/rules.h"
+#include "lib/xmalloc.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DROPS_KEY "rules"
+
+struct rules *drops_rules_new(const struct config *cfg)
+{
+	size_t n = config_rule_count(cfg);
+	struct rules *r;
+
+	if (n == 0)
+		return NULL;
+	r = rules_new();
+	for (size_t i = 0; i < n; i++) {
+		int accept;
+		const char *text = config_rule(cfg, i, &accept);
+		char *err = NULL;
+
+		if (rules_add(r, accept, text, &err) < 0) {
+			fprintf(stderr, "tern: rules.%s: %s: left out\n", accept ? "accept" : "reject",
+			    err);
+			free(err);
+		}
+	}
+	return r;
+}
+
+/* The record is text, a line per rule: "NAME COUNT". */
+int drops_load(struct frontier *f, struct rules *r, char **err)
+{
+	struct buf v = BUF_INIT;
+	int rc = frontier_meta_get(f, DROPS_KEY, &v);
+	const char *p, *end;
+
+	if (rc < 0) {
+		*err = xstrdup(frontier_error(f));
+		buf_free(&v);
+		return -1;
+	}
+	p = v.data;
+	end = v.data + v.len;
+	while (rc == 1 && r != NULL && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *sp;
+		char *line;
+
+		if (nl == NULL)
+			nl = end;
+		line = xstrndup(p, (size_t)(nl - p));
+		sp = strchr(line, ' ');
+		if (sp != NULL) {
+			line[sp - line] = '\0';
+			rules_set_hits(r, line, strtoull(sp + 1, NULL, 10));
+		}
+		free(line);
+		p = nl + 1;
+	}
+	buf_free(&v);
+	return 0;
+}
+
+void drops_save(struct frontier *f, const struct rules *r, uint64_t *saved)
+{
+	struct buf v = BUF_INIT;
+	uint64_t sum = 0;
+	size_t i, n = r != NULL ? rules_count(r) : 0;
+
+	for (i = 0; i < n; i++)
+		sum += rules_hits(r, i);
+	if (n == 0 || sum == *saved)
+		return;
+	for (i = 0; i < n; i++)
+		buf_appendf(&v, "%s %" PRIu64 "\n", rules_name(r, i), rules_hits(r, i));
+	frontier_meta_put(f, DROPS_KEY, v.data, v.len);
+	buf_free(&v);
+	*saved = sum;
+}
+
+json_t *drops_json(const struct crawl_stats *st, const struct rules *r)
+{
+	json_t *j = json_object(), *by = json_object();
+	size_t n = r != NULL ? rules_count(r) : 0;
+
+	for (int w = SCOPE_WHY_ACCEPT + 1; w < SCOPE_WHY_COUNT; w++)
+		json_object_set_new(j, scope_why_word(w), json_integer((json_int_t)st->dropped[w]));
+	for (size_t i = 0; i < n; i++)
+		json_object_set_new(by, rules_name(r, i),
+		    json_pack("{s:s, s:I}", "decision", rules_accepts(r, i) ? "accept" : "reject",
+			"count", (json_int_t)rules_hits(r, i)));
+	json_object_set_new(j, "by_rule", by);
+	json_object_set_new(
+	    j, "rule_limit_hits", json_integer(r != NULL ? (json_int_t)rules_limit_hits(r) : 0));
+	return j;
+}
+
+void drops_brief(const struct crawl_stats *st, const struct rules *r, struct buf *out)
+{
+	size_t n = r != NULL ? rules_count(r) : 0;
+
+	/* By rule first: what the operator wrote, then what the settings
+	 * refused, each with the setting that changes it. */
+	for (size_t i = 0; i < n; i++)
+		if (!rules_accepts(r, i) && rules_hits(r, i) > 0)
+			buf_appendf(out, "%s%" PRIu64 " by rule %s", out->len ? ", " : "",
+			    rules_hits(r, i), rules_name(r, i));
+	for (int w = SCOPE_WHY_ACCEPT + 1; w < SCOPE_WHY_COUNT; w++)
+		if (w != SCOPE_WHY_RULE && st->dropped[w] > 0)
+			buf_appendf(out, "%s%" PRIu64 " %s (%s)", out->len ? ", " : "",
+			    st->dropped[w], scope_why_label(w), scope_why_setting(w));
+}
+
+void drops_print(const struct crawl_stats *st, const struct rules *r, FILE *out)
+{
+	struct buf b = BUF_INIT;
+
+	drops_brief(st, r, &b);
+	if (b.len > 0)
+		fprintf(out, "tern: dropped (links not followed): %s\n", b.data);
+	buf_free(&b);
+}
