@@ -1,0 +1,130 @@
+#!/bin/sh
+# Reject and accept rules (tern.conf(5), RULES) end to end, on the test
+# web's blog and calendar (tests/testweb/README.md):
+#   calendar  the endless calendar, in scope with crawl.max-hops 100, is
+#             bounded by a regex rule to 2023-2025: exactly 36 months, and
+#             the 2 months past the ends counted by that rule;
+#   blog      rel=nofollow reply links (a rel rule), the oEmbed URLs (a
+#             SURT rule), posts past 5 hops (a hops rule) are never fetched;
+#             the rest of /_mis/ is accepted by a SURT rule; each rule's
+#             count (exact: every fetched page's links) is in the end
+#             summary, reports/stats.json and `tern report stats`, and the
+#             links out of scope are counted too;
+#   resume    the same crawl stopped by crawl.max-pages and resumed ends
+#             with the same counts: they survive in the store;
+#   bad       a rule that does not compile is refused with its file, line
+#             and key (exit 2), from a file and from --set.
+. "$top_srcdir/tests/lib.sh"
+need_cmd python3
+
+tw_start --hosts 1 --pages 5 --kb 1
+cd "$TW_DIR" || fail "no work directory"
+base=http://127.0.0.1:$TW_PORT
+site="http://(127.0.0.1:$TW_PORT)"
+
+# crawl NAME ARGS...: a --local crawl into job NAME; its summary in NAME.out.
+crawl() {
+	_n=$1
+	shift
+	"$TERN" crawl --local -j "$_n" "$@" >"$_n.out" 2>"$_n.err" ||
+		fail "$_n: tern crawl exited $?: $(cat "$_n.out" "$_n.err")"
+	grep -q Sanitizer "$_n.err" && fail "$_n: sanitizer report: $(cat "$_n.err")"
+	[ -s "$_n/logs/crawl.log" ] || fail "$_n: no crawl.log"
+}
+
+# fetched NAME ERE: the URIs of crawl.log that match, sorted.
+fetched() {
+	awk '{ print $4 }' "$1/logs/crawl.log" | grep -E "$2" | sort -u
+}
+
+# count FILE PATH: the integer at PATH ("dropped.by_rule.x.count") of a
+# JSON file.
+count() {
+	python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."):
+    j = j[k]
+print(j)' "$1" "$2" || fail "$1 has no $2"
+}
+
+# calendar: the trap is bounded by the rule, not by crawl.max-hops.
+cat >calendar.conf <<EOF
+[crawl]
+max-hops = 100
+
+[rules]
+# Only the years an archivist wants; PCRE2's lookahead.
+reject = calendar-range regex /_mis/calendar/(?!202[3-5]/)
+accept = calendar surt $site/_mis/calendar/
+EOF
+crawl calendar -c calendar.conf "$base/_mis/calendar/2024/06/"
+n=$(fetched calendar '/_mis/calendar/' | wc -l)
+[ "$n" -eq 36 ] || fail "calendar: $n months fetched, wanted 36: $(fetched calendar calendar | head -3)"
+fetched calendar '/_mis/calendar/' | grep -qvE '/202[3-5]/' && fail "calendar: a month past the rule"
+[ "$(count calendar/reports/stats.json dropped.by_rule.calendar-range.count)" -eq 2 ] ||
+	fail "calendar: calendar-range count: $(cat calendar/reports/stats.json)"
+grep -q "dropped (links not followed): 2 by rule calendar-range" calendar.out ||
+	fail "calendar: summary: $(cat calendar.out)"
+
+cat >blog.conf <<EOF
+[rules]
+reject = nofollow rel nofollow
+reject = api surt $site/_mis/blog/wp-json/
+reject = deep hops ^L{6,}\$
+accept = site surt $site/_mis/
+EOF
+crawl blog -c blog.conf "$base/_mis/blog/1/"
+fetched blog 'replytocom' | grep -q . && fail "blog: a nofollow link fetched"
+fetched blog 'wp-json' | grep -q . && fail "blog: an oEmbed URL fetched"
+posts=$(fetched blog '/_mis/blog/[0-9]+/$' | sed 's|.*/blog/||; s|/||' | sort -n | tr '\n' ' ')
+[ "$posts" = "1 2 3 4 5 6 " ] || fail "blog: posts fetched: $posts"
+# Posts 1-5 with their feed and print views, and post 6: 16 pages of 3
+# reply links and one oEmbed link each.
+s=blog/reports/stats.json
+[ "$(count $s dropped.by_rule.nofollow.count)" -eq 48 ] || fail "blog: nofollow count: $(cat $s)"
+[ "$(count $s dropped.by_rule.api.count)" -eq 16 ] || fail "blog: api count: $(cat $s)"
+[ "$(count $s dropped.by_rule.api.decision)" = reject ] || fail "blog: api decision"
+[ "$(count $s dropped.by_rule.site.decision)" = accept ] || fail "blog: site decision"
+deep=$(count $s dropped.by_rule.deep.count)
+[ "$deep" -gt 0 ] || fail "blog: the hops rule dropped nothing"
+[ "$(count $s dropped.rules)" -eq $((48 + 16 + deep)) ] || fail "blog: dropped.rules: $(cat $s)"
+# Every post links elsewhere.invalid, out of the seed's scope.
+oos=$(count $s dropped.out_of_scope)
+[ "$oos" -ge 16 ] || fail "blog: out of scope: $oos"
+grep -q "dropped (links not followed): 48 by rule nofollow, 16 by rule api, $deep by rule deep, $oos out of scope (crawl.scope)" blog.out ||
+	fail "blog: summary: $(cat blog.out)"
+# The report reads the same counts from the store, with no crawl running.
+"$TERN" report blog stats --json >report.json || fail "tern report stats exited $?"
+[ "$(count report.json dropped.by_rule.nofollow.count)" -eq 48 ] ||
+	fail "report stats: $(cat report.json)"
+[ "$(count report.json dropped.out_of_scope)" -eq "$oos" ] || fail "report stats: out of scope"
+
+# resume: stopped at 10 pages, then resumed with the limit lifted; the
+# same pages are fetched in all, so the same links are counted in all.
+crawl resume -c blog.conf --set crawl.max-pages=10 "$base/_mis/blog/1/"
+grep -q "max-pages" resume.out || fail "resume: not stopped by max-pages: $(cat resume.out)"
+first=$(count resume/reports/stats.json dropped.by_rule.nofollow.count)
+[ "$first" -lt 48 ] || fail "resume: the first run counted every link already ($first)"
+sed -i 's/^max-pages = 10$/max-pages = 0/' resume/tern.conf
+"$TERN" resume resume >resume2.out 2>resume2.err || fail "tern resume exited $?: $(cat resume2.out resume2.err)"
+grep -q Sanitizer resume2.err && fail "resume: sanitizer report: $(cat resume2.err)"
+[ "$(count resume/reports/stats.json dropped.by_rule.nofollow.count)" -eq 48 ] ||
+	fail "resume: nofollow count after resume: $(cat resume/reports/stats.json)"
+[ "$(count resume/reports/stats.json dropped.by_rule.api.count)" -eq 16 ] ||
+	fail "resume: api count after resume"
+
+# bad: the file, line and key of a rule that does not compile.
+printf '[rules]\nreject = ok regex /feed/\nreject = broken regex /cal/(\\d{4}\n' >bad.conf
+"$TERN" crawl -j bad -c bad.conf "$base/" >bad.out 2>&1
+rc=$?
+[ $rc -eq 2 ] || fail "bad rule: exit $rc: $(cat bad.out)"
+grep -q "bad.conf:3: rules.reject: rule broken: bad regular expression at offset" bad.out ||
+	fail "bad rule: $(cat bad.out)"
+[ -e bad ] && fail "bad rule: a job directory was made"
+"$TERN" crawl -j bad --set "rules.accept=x kind picture" "$base/" >bad.out 2>&1
+rc=$?
+[ $rc -eq 2 ] || fail "bad --set rule: exit $rc"
+grep -q -- "--set: rules.accept: rule x: kind \"picture\"" bad.out || fail "bad --set rule: $(cat bad.out)"
+
+tw_stop
+pass "rules: calendar bounded at 36 months, blog nofollow 48 / api 16 / deep $deep / out of scope $oos, counts kept over a resume (first run $first), bad rules named"
