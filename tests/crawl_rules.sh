@@ -99,6 +99,21 @@ grep -q "dropped (links not followed): 48 by rule nofollow, 16 by rule api, $dee
 	fail "report stats: $(cat report.json)"
 [ "$(count report.json dropped.out_of_scope)" -eq "$oos" ] || fail "report stats: out of scope"
 
+# cms: the shipped rule set (doc/rules-cms.conf) with a second -c that
+# accepts the rest of /_mis/: none of the blog's machinery is fetched, each
+# rule's drops are counted under its name.
+printf '[rules]\naccept = site surt %s/_mis/\n' "$site" >site.conf
+crawl cms -c "$top_srcdir/doc/rules-cms.conf" -c site.conf "$base/_mis/blog/1/"
+fetched cms '/_mis/blog/' | grep -vE '/_mis/blog/[0-9]+/$' | grep -q . &&
+	fail "cms: machinery fetched: $(fetched cms /_mis/blog/ | grep -vE '/_mis/blog/[0-9]+/$' | head -3)"
+n=$(fetched cms '/_mis/blog/[0-9]+/$' | wc -l)
+[ "$n" -eq 12 ] || fail "cms: $n posts fetched, wanted 12"
+s=cms/reports/stats.json
+for r in wp-feeds:12 wp-replytocom:36 wp-json:12 wp-shortlinks:12 print-views:12 logout:12; do
+	[ "$(count $s "dropped.by_rule.${r%:*}.count")" -eq "${r#*:}" ] ||
+		fail "cms: rule ${r%:*} dropped $(count $s "dropped.by_rule.${r%:*}.count"), wanted ${r#*:}"
+done
+
 # resume: stopped at 10 pages, then resumed with the limit lifted; the
 # same pages are fetched in all, so the same links are counted in all.
 crawl resume -c blog.conf --set crawl.max-pages=10 "$base/_mis/blog/1/"
