@@ -27,8 +27,8 @@ struct rules *drops_rules_new(const struct config *cfg)
 		char *err = NULL;
 
 		if (rules_add(r, accept, text, &err) < 0) {
-			fprintf(stderr, "tern: rules.%s: %s: left out\n", accept ? "accept" : "reject",
-			    err);
+			fprintf(stderr, "tern: rules.%s: %s: left out\n",
+			    accept ? "accept" : "reject", err);
 			free(err);
 		}
 	}
