@@ -133,7 +133,7 @@ static const char main_crawl_usage[] =
 static const char main_crawl_help[] =
     "Crawl from the seed URLs into a new job directory.\n"
     "\n"
-    "  -c FILE              read the configuration from FILE (tern.conf(5)); repeatable\n"
+    "  -c FILE              read a configuration file (tern.conf(5)); repeatable\n"
     "  -j JOBDIR            the job directory, new or empty (default tern-job-DATE)\n"
     "  -s SEEDFILE          read seeds from SEEDFILE: one URL a line, # comments\n"
     "  --local              a site of your own: no politeness delays (tern(1))\n"
