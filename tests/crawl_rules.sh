@@ -8,14 +8,15 @@
 #             SURT rule), posts past 5 hops (a hops rule) are never fetched;
 #             the rest of /_mis/ is accepted by a SURT rule; each rule's
 #             count (exact: every fetched page's links) is in the end
-#             summary, reports/stats.json and `tern report stats`, and the
-#             links out of scope are counted too;
+#             summary, reports/stats.json, `tern report stats` and the
+#             offline console, and the links out of scope are counted too;
+#   cms       doc/rules-cms.conf keeps the crawl to the 12 posts;
 #   resume    the same crawl stopped by crawl.max-pages and resumed ends
 #             with the same counts: they survive in the store;
 #   bad       a rule that does not compile is refused with its file, line
 #             and key (exit 2), from a file and from --set.
 . "$top_srcdir/tests/lib.sh"
-need_cmd python3
+need_cmd python3 curl
 
 tw_start --hosts 1 --pages 5 --kb 1
 cd "$TW_DIR" || fail "no work directory"
@@ -98,6 +99,24 @@ grep -q "dropped (links not followed): 48 by rule nofollow, 16 by rule api, $dee
 [ "$(count report.json dropped.by_rule.nofollow.count)" -eq 48 ] ||
 	fail "report stats: $(cat report.json)"
 [ "$(count report.json dropped.out_of_scope)" -eq "$oos" ] || fail "report stats: out of scope"
+
+# The offline console's overview says what was dropped, as the summary.
+"$TERN" console blog --listen 127.0.0.1:0 >console.out 2>console.err &
+off=$!
+track_pid $off
+i=0
+until grep -q '^http://' console.out; do
+	kill -0 $off 2>/dev/null || fail "offline console exited: $(cat console.out console.err)"
+	[ $i -lt 100 ] || fail "offline console printed no URL"
+	sleep 0.1
+	i=$((i + 1))
+done
+curl -s "$(head -1 console.out)" >overview.html
+grep -q "<span data-k=\"dropped\">48 by rule nofollow, 16 by rule api, $deep by rule deep, $oos out of scope (crawl.scope)</span>" overview.html ||
+	fail "console overview: $(grep -i -A1 'not followed' overview.html)"
+kill -TERM $off
+wait $off || fail "offline console exit status $?"
+grep -q Sanitizer console.err && fail "console: sanitizer: $(cat console.err)"
 
 # cms: the shipped rule set (doc/rules-cms.conf) with a second -c that
 # accepts the rest of /_mis/: none of the blog's machinery is fetched, each

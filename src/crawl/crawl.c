@@ -1573,6 +1573,11 @@ const struct crawl_stats *crawl_stats(const struct crawl *cr)
 	return &cr->stats;
 }
 
+const struct rules *crawl_rules(const struct crawl *cr)
+{
+	return cr->rules;
+}
+
 void crawl_on_control(
     struct crawl *cr, void (*fn)(void *arg, const char *action, const char *body), void *arg)
 {

@@ -103,20 +103,41 @@ json_t *drops_json(const struct crawl_stats *st, const struct rules *r)
 	return j;
 }
 
+void drops_brief_json(const json_t *dropped, struct buf *out)
+{
+	const char *name;
+	json_t *v;
+	size_t start = out->len;
+
+	if (!json_is_object(dropped))
+		return;
+	/* By rule first, in their order: what the operator wrote; then what
+	 * the settings refused, each with the setting that changes it. */
+	json_object_foreach(json_object_get(dropped, "by_rule"), name, v)
+	{
+		json_int_t n = json_integer_value(json_object_get(v, "count"));
+		const char *d = json_string_value(json_object_get(v, "decision"));
+
+		if (n > 0 && d != NULL && strcmp(d, "reject") == 0)
+			buf_appendf(out, "%s%" JSON_INTEGER_FORMAT " by rule %s",
+			    out->len > start ? ", " : "", n, name);
+	}
+	for (int w = SCOPE_WHY_ACCEPT + 1; w < SCOPE_WHY_COUNT; w++) {
+		json_int_t n = json_integer_value(json_object_get(dropped, scope_why_word(w)));
+
+		if (w != SCOPE_WHY_RULE && n > 0)
+			buf_appendf(out, "%s%" JSON_INTEGER_FORMAT " %s (%s)",
+			    out->len > start ? ", " : "", n, scope_why_label(w),
+			    scope_why_setting(w));
+	}
+}
+
 void drops_brief(const struct crawl_stats *st, const struct rules *r, struct buf *out)
 {
-	size_t n = r != NULL ? rules_count(r) : 0;
+	json_t *j = drops_json(st, r);
 
-	/* By rule first: what the operator wrote, then what the settings
-	 * refused, each with the setting that changes it. */
-	for (size_t i = 0; i < n; i++)
-		if (!rules_accepts(r, i) && rules_hits(r, i) > 0)
-			buf_appendf(out, "%s%" PRIu64 " by rule %s", out->len ? ", " : "",
-			    rules_hits(r, i), rules_name(r, i));
-	for (int w = SCOPE_WHY_ACCEPT + 1; w < SCOPE_WHY_COUNT; w++)
-		if (w != SCOPE_WHY_RULE && st->dropped[w] > 0)
-			buf_appendf(out, "%s%" PRIu64 " %s (%s)", out->len ? ", " : "",
-			    st->dropped[w], scope_why_label(w), scope_why_setting(w));
+	drops_brief_json(j, out);
+	json_decref(j);
 }
 
 void drops_print(const struct crawl_stats *st, const struct rules *r, FILE *out)

@@ -36,8 +36,11 @@ json_t *drops_json(const struct crawl_stats *st, const struct rules *r);
 /* The end summary's line, "tern: dropped: 982 by rule replytocom, 40 out
  * of scope (crawl.scope)", nothing when nothing was dropped. */
 void drops_print(const struct crawl_stats *st, const struct rules *r, FILE *out);
-/* The same figures as "982 by rule replytocom, 40 out of scope" ("" when
- * none), for the console and ctl status. */
+/* The same figures as "982 by rule replytocom, 40 out of scope
+ * (crawl.scope)" ("" when none), appended to out, for the console. */
 void drops_brief(const struct crawl_stats *st, const struct rules *r, struct buf *out);
+/* The same from drops_json's object (a stats.json's "dropped"; NULL or
+ * another type: nothing). */
+void drops_brief_json(const json_t *dropped, struct buf *out);
 
 #endif

@@ -21,6 +21,8 @@
 #include "lib/clock.h"
 #include "lib/config.h"
 #include "crawl/crawl.h"
+#include "crawl/drops.h"
+#include "lib/rules.h"
 #include "crawl/failures.h"
 #include "ops/crawlctl.h"
 #include "net/ctlserver.h"
@@ -93,11 +95,12 @@ static void crawlctl_status(struct crawl *cr, struct ctlserver_reply *r)
 	crawl_status(cr, &cs);
 	frontier_counts(crawl_frontier(cr), &fc);
 	crawlctl_json(r,
-	    json_pack("{s:s, s:s?, s:b, s:I, s:I, s:I, s:o, s:i, s:f, s:o}", "state",
+	    json_pack("{s:s, s:s?, s:b, s:I, s:I, s:I, s:o, s:o, s:i, s:f, s:o}", "state",
 		crawl_state_name(cs.state), "reason", cs.reason, "at_finish", cs.at_finish, "pages",
 		(json_int_t)st->pages, "bytes", (json_int_t)st->bytes, "failures",
-		(json_int_t)st->failures, "failures_by_cause", failures_json(st), "in_flight",
-		cs.in_flight, "seconds", cs.seconds, "frontier", counts_json(&fc)));
+		(json_int_t)st->failures, "failures_by_cause", failures_json(st), "dropped",
+		drops_json(st, crawl_rules(cr)), "in_flight", cs.in_flight, "seconds", cs.seconds,
+		"frontier", counts_json(&fc)));
 }
 
 static void crawlctl_metrics(struct crawlctl *cc, struct ctlserver_reply *r)
@@ -167,6 +170,24 @@ static void crawlctl_metrics(struct crawlctl *cc, struct ctlserver_reply *r)
 	buf_appends(b, "# TYPE tern_links_scheduled_total counter\n");
 	buf_appendf(
 	    b, "tern_links_scheduled_total %llu\n", (unsigned long long)st->links_scheduled);
+	buf_appends(b,
+	    "# HELP tern_dropped_total Links not scheduled, by reason (tern(1), DROPPED "
+	    "URIS).\n# TYPE tern_dropped_total counter\n");
+	for (int w = SCOPE_WHY_ACCEPT + 1; w < SCOPE_WHY_COUNT; w++)
+		buf_appendf(b, "tern_dropped_total{reason=\"%s\"} %llu\n", scope_why_word(w),
+		    (unsigned long long)st->dropped[w]);
+	if (crawl_rules(cr) != NULL) {
+		const struct rules *rl = crawl_rules(cr);
+
+		buf_appends(b,
+		    "# HELP tern_rule_decisions_total URIs decided by each [rules] rule.\n"
+		    "# TYPE tern_rule_decisions_total counter\n");
+		for (size_t i = 0; i < rules_count(rl); i++)
+			buf_appendf(b,
+			    "tern_rule_decisions_total{rule=\"%s\",decision=\"%s\"} %llu\n",
+			    rules_name(rl, i), rules_accepts(rl, i) ? "accept" : "reject",
+			    (unsigned long long)rules_hits(rl, i));
+	}
 	buf_appends(b, "# HELP tern_in_flight Fetches in flight.\n# TYPE tern_in_flight gauge\n");
 	buf_appendf(b, "tern_in_flight %d\n", cs.in_flight);
 	buf_appends(b, "# HELP tern_queues Frontier queues by state.\n# TYPE tern_queues gauge\n");
@@ -552,6 +573,13 @@ static void crawlctl_view_cb(void *ctx, struct console_view *v)
 	v->seconds = cs.seconds;
 	v->rss_kb = crawl_rss_kb();
 	frontier_counts(crawl_frontier(cc->cr), &v->fc);
+	{
+		struct buf d = BUF_INIT;
+
+		drops_brief(st, crawl_rules(cc->cr), &d);
+		snprintf(v->dropped, sizeof v->dropped, "%s", d.len > 0 ? d.data : "");
+		buf_free(&d);
+	}
 }
 
 static void crawlctl_sample_cb(uv_timer_t *t)
