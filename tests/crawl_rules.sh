@@ -11,6 +11,8 @@
 #             summary, reports/stats.json, `tern report stats` and the
 #             offline console, and the links out of scope are counted too;
 #   cms       doc/rules-cms.conf keeps the crawl to the 12 posts;
+#   narrow    no rule: the seed's own scope refuses most links, and the
+#             summary says so and names crawl.scope;
 #   resume    the same crawl stopped by crawl.max-pages and resumed ends
 #             with the same counts: they survive in the store;
 #   bad       a rule that does not compile is refused with its file, line
@@ -132,6 +134,15 @@ for r in wp-feeds:12 wp-replytocom:36 wp-json:12 wp-shortlinks:12 print-views:12
 	[ "$(count $s "dropped.by_rule.${r%:*}.count")" -eq "${r#*:}" ] ||
 		fail "cms: rule ${r%:*} dropped $(count $s "dropped.by_rule.${r%:*}.count"), wanted ${r#*:}"
 done
+
+# narrow: with no rule, the seed's scope (its path) keeps the crawl to one
+# post; the summary counts what it refused and names the setting.
+crawl narrow "$base/_mis/blog/1/"
+grep -q "^tern: dropped (links not followed): [0-9]* out of scope (crawl.scope)$" narrow.out ||
+	fail "narrow: summary: $(cat narrow.out)"
+grep -q "^tern: more links were out of scope ([0-9]*) than followed ([0-9]*): crawl.scope=domain" narrow.out ||
+	fail "narrow: no hint of crawl.scope: $(cat narrow.out)"
+grep -q "than followed" blog.out && fail "blog: the scope hint where most links were followed"
 
 # resume: stopped at 10 pages, then resumed with the limit lifted; the
 # same pages are fetched in all, so the same links are counted in all.

@@ -148,4 +148,13 @@ void drops_print(const struct crawl_stats *st, const struct rules *r, FILE *out)
 	if (b.len > 0)
 		fprintf(out, "tern: dropped (links not followed): %s\n", b.data);
 	buf_free(&b);
+	/* A scope narrower than the site (a seed that redirects to another
+	 * host, a seed deep in a path) shows as more links refused than
+	 * followed: say which setting widens it. */
+	if (st->dropped[SCOPE_WHY_OUT] > st->links_scheduled)
+		fprintf(out,
+		    "tern: more links were out of scope (%" PRIu64 ") than followed (%" PRIu64 "): "
+		    "crawl.scope=domain takes each seed's whole registered domain, or list "
+		    "SURT prefixes (tern.conf(5))\n",
+		    st->dropped[SCOPE_WHY_OUT], st->links_scheduled);
 }

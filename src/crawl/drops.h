@@ -34,7 +34,9 @@ void drops_save(struct frontier *f, const struct rules *r, uint64_t *saved);
  * "count": N}, ...}, "rule_limit_hits": N}; r may be NULL. */
 json_t *drops_json(const struct crawl_stats *st, const struct rules *r);
 /* The end summary's line, "tern: dropped: 982 by rule replytocom, 40 out
- * of scope (crawl.scope)", nothing when nothing was dropped. */
+ * of scope (crawl.scope)", nothing when nothing was dropped; and a second
+ * line naming crawl.scope when more links were out of scope than were
+ * followed. */
 void drops_print(const struct crawl_stats *st, const struct rules *r, FILE *out);
 /* The same figures as "982 by rule replytocom, 40 out of scope
  * (crawl.scope)" ("" when none), appended to out, for the console. */
