@@ -15,6 +15,8 @@
 #             summary says so and names crawl.scope;
 #   resume    the same crawl stopped by crawl.max-pages and resumed ends
 #             with the same counts: they survive in the store;
+#   live      tern ctl set rules.reject= applies on resume, kept in
+#             JOBDIR/tern.conf; the console's settings page lists the rules;
 #   bad       a rule that does not compile is refused with its file, line
 #             and key (exit 2), from a file and from --set.
 . "$top_srcdir/tests/lib.sh"
@@ -157,6 +159,32 @@ grep -q Sanitizer resume2.err && fail "resume: sanitizer report: $(cat resume2.e
 	fail "resume: nofollow count after resume: $(cat resume/reports/stats.json)"
 [ "$(count resume/reports/stats.json dropped.by_rule.api.count)" -eq 16 ] ||
 	fail "resume: api count after resume"
+
+# live: a rule set mid-crawl through tern ctl is kept for the resume (rules
+# are read at start); the settings page lists the rules; ctl status has the
+# counts.
+"$TERN" crawl --local -j live -c blog.conf --set crawl.pause-at-start=true \
+	"$base/_mis/blog/1/" >live.out 2>live.err &
+livepid=$!
+track_pid $livepid
+i=0
+until "$TERN" ctl live status >live.json 2>/dev/null; do
+	kill -0 $livepid 2>/dev/null || fail "live: crawl exited: $(cat live.out live.err)"
+	[ $i -lt 300 ] || fail "live: no control socket"
+	sleep 0.1
+	i=$((i + 1))
+done
+[ "$(count live.json dropped.by_rule.nofollow.decision)" = reject ] || fail "live: status: $(cat live.json)"
+"$TERN" ctl live set "rules.reject=late regex /late/" >set.json || fail "live: ctl set rule: $(cat set.json)"
+grep -q '"rules.reject": "on resume"' set.json || fail "live: ctl set answer: $(cat set.json)"
+"$TERN" ctl live set "rules.reject=late2 regex (" >set.json 2>&1 && fail "live: a bad rule set"
+grep -q "bad regular expression" set.json || fail "live: bad rule answer: $(cat set.json)"
+curl -s --unix-socket live/control.sock http://localhost/console/settings >settings.html
+grep -q "reject = nofollow rel nofollow" settings.html || fail "live: settings page: no rules"
+"$TERN" ctl live stop >/dev/null || fail "live: ctl stop"
+wait $livepid || fail "live: exit $?: $(cat live.err)"
+grep -q Sanitizer live.err && fail "live: sanitizer report: $(cat live.err)"
+grep -q "^reject = late regex /late/$" live/tern.conf || fail "live: the rule is not in tern.conf"
 
 # bad: the file, line and key of a rule that does not compile.
 printf '[rules]\nreject = ok regex /feed/\nreject = broken regex /cal/(\\d{4}\n' >bad.conf
