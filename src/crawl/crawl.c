@@ -236,6 +236,8 @@ static void crawl_save_totals(struct crawl *cr)
 {
 	struct jobtotals t;
 
+	/* An accept rule's count can change with nothing else. */
+	drops_save(cr->frontier, cr->rules, &cr->rules_saved);
 	memset(&t, 0, sizeof t);
 	t.stats = cr->stats;
 	t.elapsed_ms = crawl_elapsed_ms(cr);
@@ -246,7 +248,6 @@ static void crawl_save_totals(struct crawl *cr)
 		return;
 	jobtotals_save(cr->frontier, &t);
 	cr->saved = t;
-	drops_save(cr->frontier, cr->rules, &cr->rules_saved);
 }
 
 /* Writes the WARC records and crawl.log lines recorded so far. The frontier calls it before each write of its batch (its prewrite
