@@ -12,7 +12,8 @@
 #             offline console, and the links out of scope are counted too;
 #   cms       doc/rules-cms.conf keeps the crawl to the 12 posts;
 #   narrow    no rule: the seed's own scope refuses most links, and the
-#             summary says so and names crawl.scope;
+#             summary says so and names crawl.scope; with crawl.max-hops 1
+#             the links past it are counted as too many hops;
 #   resume    the same crawl stopped by crawl.max-pages and resumed ends
 #             with the same counts: they survive in the store;
 #   live      tern ctl set rules.reject= applies on resume, kept in
@@ -145,6 +146,12 @@ grep -q "^tern: dropped (links not followed): [0-9]* out of scope (crawl.scope)$
 grep -q "^tern: more links were out of scope ([0-9]*) than followed ([0-9]*): crawl.scope=domain" narrow.out ||
 	fail "narrow: no hint of crawl.scope: $(cat narrow.out)"
 grep -q "than followed" blog.out && fail "blog: the scope hint where most links were followed"
+# hops: a scope of the whole blog, at most 1 hop: the links of post 2 are
+# past crawl.max-hops, counted as such.
+crawl hops --set "crawl.scope=+$site/_mis/blog/" --set crawl.max-hops=1 "$base/_mis/blog/1/"
+[ "$(count hops/reports/stats.json dropped.too_many_hops)" -gt 0 ] ||
+	fail "hops: too_many_hops: $(cat hops/reports/stats.json)"
+grep -q "too many hops (crawl.max-hops)" hops.out || fail "hops: summary: $(cat hops.out)"
 
 # resume: stopped at 10 pages, then resumed with the limit lifted; the
 # same pages are fetched in all, so the same links are counted in all.
