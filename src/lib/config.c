@@ -393,6 +393,15 @@ static int config_rule_add(
 	size_t n = config_rule_name(text, &name);
 	char *why = NULL;
 
+	/* The job's tern.conf keeps the rule for the resume, where a space
+	 * before '#' or ';' would start a comment (inih's inline comments). */
+	for (const char *p = text; *p != '\0'; p++)
+		if ((*p == '#' || *p == ';') && p > text && isspace((unsigned char)p[-1])) {
+			*err = xasprintf("%s: rules.%s: a space before '%c' starts a comment in "
+					 "tern.conf: write [%c] in a pattern",
+			    origin, accept ? "accept" : "reject", *p, *p);
+			return -1;
+		}
 	if (rules_check(text, &why) < 0) {
 		*err = xasprintf("%s: rules.%s: %s", origin, accept ? "accept" : "reject", why);
 		free(why);

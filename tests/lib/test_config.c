@@ -226,6 +226,9 @@ static void test_config_write_roundtrip(void **state)
 			     &err),
 	    0);
 	assert_int_equal(config_set(c, "rules.reject=deep hops ^L{5,}", &err), 0);
+	assert_int_equal(config_set(c, "rules.reject=hash regex /a #b", &err), -1);
+	assert_non_null(strstr(err, "a space before '#' starts a comment"));
+	free(err);
 	assert_int_equal(config_set(c, "rules.reject=deep hops L", &err), -1);
 	assert_non_null(strstr(err, "--set: rules.reject: rule deep:"));
 	free(err);
