@@ -32,7 +32,7 @@ static const char main_usage[] =
     "                         run N local processes sharing it (doc/cluster.md)\n"
     "  resume JOBDIR [--checkpoint NAME|latest]\n"
     "                         continue a job (no --checkpoint: from the live state)\n"
-    "  report JOBDIR [frontier|queues|hosts|stats|revisits|cluster] [--json]\n"
+    "  report JOBDIR [frontier|queues|hosts|stats|revisits|rules|cluster] [--json]\n"
     "                         frontier and crawl reports, live or from the store\n"
     "  ctl    JOBDIR (status|pause|unpause|checkpoint|stop|report|reconsider-retired|\n"
     "                         set KEY=VALUE...|metrics)\n"

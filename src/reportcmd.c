@@ -127,6 +127,17 @@ static int reportcmd_offline(const char *jobdir, const char *what, const char *s
 		report_frontier(f, reportcmd_word(f, cfg), json, &out);
 	} else if (strcmp(what, "revisits") == 0) {
 		report_revisits(f, clock_wall_ms(), json, &out);
+	} else if (strcmp(what, "rules") == 0) {
+		/* The job's rules (its tern.conf), their counts and the drops
+		 * by reason from the store. */
+		struct rules *rules = drops_rules_new(cfg);
+		struct jobtotals t;
+
+		if (jobtotals_load(f, &t, &err) < 0 || drops_load(f, rules, &err) < 0)
+			rc = 1;
+		else
+			drops_report(&t.stats, rules, json, &out);
+		rules_free(rules);
 	} else if (strcmp(what, "queues") == 0) {
 		rc = report_queues(f, state, json, &out, &err) < 0 ? 2 : 0;
 	} else {
@@ -171,7 +182,8 @@ done:
 }
 
 static const char reportcmd_help[] =
-    "usage: tern report JOBDIR [frontier|queues|hosts|stats|revisits|cluster] [--json] [--state STATE]\n"
+    "usage: tern report JOBDIR [frontier|queues|hosts|stats|revisits|rules|cluster] [--json]\n"
+    "                          [--state STATE]\n"
     "A report of the job: live from its running crawl, else from its store.\n"
     "\n"
     "  --json               JSON instead of text\n"
@@ -205,9 +217,12 @@ int reportcmd_run(int argc, char **argv)
 	if (jobdir == NULL || nargs > 2 ||
 	    (strcmp(what, "frontier") != 0 && strcmp(what, "queues") != 0 &&
 		strcmp(what, "hosts") != 0 && strcmp(what, "stats") != 0 &&
-		strcmp(what, "revisits") != 0 && strcmp(what, "cluster") != 0)) {
+		strcmp(what, "revisits") != 0 && strcmp(what, "rules") != 0 &&
+		strcmp(what, "cluster") != 0)) {
 		fprintf(stderr,
-		    "usage: tern report JOBDIR [frontier|queues|hosts|stats|revisits|cluster] [--json] [--state STATE]\n");
+		    "usage: tern report JOBDIR "
+		    "[frontier|queues|hosts|stats|revisits|rules|cluster] [--json] "
+		    "[--state STATE]\n");
 		return 2;
 	}
 	buf_appendf(&target, "/report/%s?format=%s", what, json ? "json" : "text");

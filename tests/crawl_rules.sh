@@ -104,6 +104,16 @@ grep -q "dropped (links not followed): 48 by rule nofollow, 16 by rule api, $dee
 [ "$(count report.json dropped.by_rule.nofollow.count)" -eq 48 ] ||
 	fail "report stats: $(cat report.json)"
 [ "$(count report.json dropped.out_of_scope)" -eq "$oos" ] || fail "report stats: out of scope"
+"$TERN" report blog rules >rules.txt || fail "tern report rules exited $?"
+grep -qE '^nofollow +reject +48  rel nofollow$' rules.txt || fail "report rules: $(cat rules.txt)"
+grep -qE '^site +accept +[0-9]+  surt ' rules.txt || fail "report rules: no accept rule: $(cat rules.txt)"
+grep -qE "^  out of scope +$oos  crawl.scope$" rules.txt || fail "report rules: by reason: $(cat rules.txt)"
+"$TERN" report blog rules --json >rules.json || fail "tern report rules --json exited $?"
+python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+r = j["rules"][0]
+assert (r["name"], r["decision"], r["count"], r["rule"]) == ("nofollow", "reject", 48, "nofollow rel nofollow"), r
+assert j["dropped"]["by_rule"]["api"]["count"] == 16' rules.json || fail "report rules --json: $(cat rules.json)"
 
 # The offline console's overview says what was dropped, as the summary.
 "$TERN" console blog --listen 127.0.0.1:0 >console.out 2>console.err &
@@ -188,6 +198,8 @@ grep -q '"rules.reject": "on resume"' set.json || fail "live: ctl set answer: $(
 grep -q "bad regular expression" set.json || fail "live: bad rule answer: $(cat set.json)"
 curl -s --unix-socket live/control.sock http://localhost/console/settings >settings.html
 grep -q "reject = nofollow rel nofollow" settings.html || fail "live: settings page: no rules"
+"$TERN" report live rules >liverules.txt || fail "live: tern report rules exited $?"
+grep -qE '^api +reject +0  surt ' liverules.txt || fail "live: report rules: $(cat liverules.txt)"
 "$TERN" ctl live stop >/dev/null || fail "live: ctl stop"
 wait $livepid || fail "live: exit $?: $(cat live.err)"
 grep -q Sanitizer live.err && fail "live: sanitizer report: $(cat live.err)"

@@ -103,6 +103,52 @@ json_t *drops_json(const struct crawl_stats *st, const struct rules *r)
 	return j;
 }
 
+void drops_report(const struct crawl_stats *st, const struct rules *r, int json, struct buf *out)
+{
+	size_t n = r != NULL ? rules_count(r) : 0;
+
+	if (json) {
+		json_t *j = json_object(), *a = json_array();
+		char *text;
+
+		for (size_t i = 0; i < n; i++)
+			json_array_append_new(a,
+			    json_pack("{s:s, s:s, s:I, s:s}", "name", rules_name(r, i), "decision",
+				rules_accepts(r, i) ? "accept" : "reject", "count",
+				(json_int_t)rules_hits(r, i), "rule", rules_text(r, i)));
+		json_object_set_new(j, "rules", a);
+		json_object_set_new(j, "dropped", drops_json(st, r));
+		text = json_dumps(j, JSON_INDENT(2));
+		if (text != NULL) {
+			buf_appends(out, text);
+			buf_appendc(out, '\n');
+		}
+		free(text);
+		json_decref(j);
+		return;
+	}
+	if (n == 0)
+		buf_appends(out, "no [rules] (tern.conf(5))\n");
+	else
+		buf_appendf(out, "%-24s %-8s %12s  %s\n", "RULE", "DECISION", "URIS", "TEST");
+	for (size_t i = 0; i < n; i++) {
+		const char *t = rules_text(r, i) + strlen(rules_name(r, i));
+
+		while (*t == ' ' || *t == '\t')
+			t++;
+		buf_appendf(out, "%-24s %-8s %12" PRIu64 "  %s\n", rules_name(r, i),
+		    rules_accepts(r, i) ? "accept" : "reject", rules_hits(r, i), t);
+	}
+	if (r != NULL && rules_limit_hits(r) > 0)
+		buf_appendf(out,
+		    "%" PRIu64 " matches cut short by PCRE2's match limit (no match)\n",
+		    rules_limit_hits(r));
+	buf_appends(out, "\nlinks not followed, by reason:\n");
+	for (int w = SCOPE_WHY_ACCEPT + 1; w < SCOPE_WHY_COUNT; w++)
+		buf_appendf(out, "  %-22s %12" PRIu64 "  %s\n", scope_why_label(w), st->dropped[w],
+		    scope_why_setting(w));
+}
+
 void drops_brief_json(const json_t *dropped, struct buf *out)
 {
 	const char *name;

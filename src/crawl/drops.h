@@ -33,6 +33,11 @@ void drops_save(struct frontier *f, const struct rules *r, uint64_t *saved);
 /* {"out_of_scope": N, ..., "rules": {"NAME": {"decision": "reject",
  * "count": N}, ...}, "rule_limit_hits": N}; r may be NULL. */
 json_t *drops_json(const struct crawl_stats *st, const struct rules *r);
+/* The rules report (tern report JOBDIR rules): each rule with its
+ * decision, count and text, then the URIs dropped by reason with the
+ * setting behind each; JSON: {"rules": [{"name", "decision", "count",
+ * "rule"}...], "dropped": drops_json}. r may be NULL. */
+void drops_report(const struct crawl_stats *st, const struct rules *r, int json, struct buf *out);
 /* The end summary's line, "tern: dropped: 982 by rule replytocom, 40 out
  * of scope (crawl.scope)", nothing when nothing was dropped; and a second
  * line naming crawl.scope when more links were out of scope than were

@@ -28,6 +28,7 @@ static const char *const rules_test_names[] = {
 
 struct rules_rule {
 	char *name;
+	char *text; /* as written, trimmed */
 	int accept;
 	enum rules_test test;
 	pcre2_code *re; /* regex, hops */
@@ -62,6 +63,7 @@ struct rules *rules_new(void)
 static void rules_rule_clear(struct rules_rule *x)
 {
 	free(x->name);
+	free(x->text);
 	free(x->prefix);
 	pcre2_code_free(x->re);
 	memset(x, 0, sizeof *x);
@@ -277,6 +279,11 @@ int rules_add(struct rules *r, int accept, const char *text, char **err)
 
 	if (rules_parse(&x, accept, text, err) < 0)
 		return -1;
+	while (isspace((unsigned char)*text))
+		text++;
+	x.text = xstrdup(text);
+	while (*x.text != '\0' && isspace((unsigned char)x.text[strlen(x.text) - 1]))
+		x.text[strlen(x.text) - 1] = '\0';
 	for (size_t i = 0; i < r->n; i++)
 		if (strcmp(r->v[i].name, x.name) == 0) {
 			*err = xasprintf("rule %s: a rule of that name comes earlier (names count "
@@ -346,6 +353,11 @@ int rules_match(struct rules *r, const struct rules_uri *u)
 const char *rules_name(const struct rules *r, size_t i)
 {
 	return r->v[i].name;
+}
+
+const char *rules_text(const struct rules *r, size_t i)
+{
+	return r->v[i].text;
 }
 
 int rules_accepts(const struct rules *r, size_t i)

@@ -64,6 +64,8 @@ int rules_match(struct rules *r, const struct rules_uri *u);
 /* The rule at i: its name, its decision (1 accept), and how many URIs it
  * has decided (rules_hit adds one). */
 const char *rules_name(const struct rules *r, size_t i);
+/* Its text as written, "NAME TEST ARGUMENT" (trimmed). */
+const char *rules_text(const struct rules *r, size_t i);
 int rules_accepts(const struct rules *r, size_t i);
 uint64_t rules_hits(const struct rules *r, size_t i);
 void rules_hit(struct rules *r, size_t i);

@@ -2,7 +2,7 @@
  * loop by src/net/ctlserver.c for each well-formed request:
  *
  *   GET  /status                 state, reason and counts (JSON)
- *   GET  /report/frontier|queues|hosts|stats|revisits   [?format=json|text][&state=S]
+ *   GET  /report/frontier|queues|hosts|stats|revisits|rules [?format=json|text][&state=S]
  *   GET  /metrics                Prometheus text
  *   POST /pause /unpause /stop /checkpoint /reconsider-retired
  *   POST /settings               {"section.key": value, ...} (or a form body)
@@ -289,13 +289,15 @@ static void crawlctl_report(struct crawl *cr, const struct ctlreq *req, struct c
 		crawlctl_json(r, crawl_stats_json(cr));
 	} else if (strcmp(what, "revisits") == 0) {
 		report_revisits(crawl_frontier(cr), clock_wall_ms(), json, &r->body);
+	} else if (strcmp(what, "rules") == 0) {
+		drops_report(crawl_stats(cr), crawl_rules(cr), json, &r->body);
 	} else if (strcmp(what, "cluster") == 0) {
 		if (crawl_cluster_report(cr, &r->body, json) < 0)
 			ctlserver_reply_error(
 			    r, 404, "this crawl is not a cluster node (cluster.url is empty)");
 	} else {
-		ctlserver_reply_error(
-		    r, 404, "no such report (frontier, queues, hosts, stats, revisits, cluster)");
+		ctlserver_reply_error(r, 404,
+		    "no such report (frontier, queues, hosts, stats, revisits, rules, cluster)");
 	}
 out:
 	buf_free(&fmt);

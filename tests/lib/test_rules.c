@@ -119,6 +119,7 @@ static void test_rules_first_decides(void **state)
 	assert_int_equal(test_rules_decide(r, "http://b.test/p/", "LLLLL", 0), 2);
 	assert_int_equal(test_rules_decide(r, "http://b.test/p/", "LL", 0), -1);
 	assert_string_equal(rules_name(r, 1), "feeds");
+	assert_string_equal(rules_text(r, 1), "feeds regex /feed/");
 	rules_hit(r, 1);
 	rules_hit(r, 1);
 	assert_int_equal(rules_hits(r, 1), 2);
