@@ -196,6 +196,10 @@ done
 grep -q '"rules.reject": "on resume"' set.json || fail "live: ctl set answer: $(cat set.json)"
 "$TERN" ctl live set "rules.reject=late2 regex (" >set.json 2>&1 && fail "live: a bad rule set"
 grep -q "bad regular expression" set.json || fail "live: bad rule answer: $(cat set.json)"
+"$TERN" ctl live set "rules.reject=nofollow regex x" "politeness.min-delay-ms=7" >set.json 2>&1 &&
+	fail "live: a rule's name used twice"
+grep -q "rule nofollow: a rule of that name comes earlier" set.json || fail "live: twice: $(cat set.json)"
+grep -q "^min-delay-ms = 7$" live/tern.conf && fail "live: a refused set changed another key"
 curl -s --unix-socket live/control.sock http://localhost/console/settings >settings.html
 grep -q "reject = nofollow rel nofollow" settings.html || fail "live: settings page: no rules"
 "$TERN" report live rules >liverules.txt || fail "live: tern report rules exited $?"

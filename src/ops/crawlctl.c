@@ -391,8 +391,14 @@ static void crawlctl_settings_apply(
 		return;
 	}
 	/* Pass 0 checks every assignment on a scratch configuration, so that
-	 * a bad one changes nothing; pass 1 applies them. */
+	 * a bad one changes nothing; pass 1 applies them. The scratch has the
+	 * crawl's rules, so that a rule's name used twice is refused there. */
 	scratch = config_new();
+	config_format_rules(crawl_config(cr), &a);
+	if (a.len > 0 && config_load_text(scratch, a.data, a.len, "tern.conf", &err) < 0) {
+		free(err);
+		err = NULL;
+	}
 	applied = json_object();
 	for (pass = 0; pass < 2; pass++) {
 		json_object_foreach(j, key, v)
