@@ -262,6 +262,7 @@ static const char consolecmd_help[] =
 int consolecmd_run(int argc, char **argv)
 {
 	const char *jobdir = NULL, *addr = NULL;
+	char *err = NULL;
 	int rc;
 
 	for (int i = 1; i < argc; i++) {
@@ -282,6 +283,11 @@ int consolecmd_run(int argc, char **argv)
 	}
 	if (jobdir == NULL) {
 		fputs(CONSOLECMD_USAGE, stderr);
+		return 2;
+	}
+	if (job_check_dir(jobdir, &err) < 0) {
+		fprintf(stderr, "tern: console: %s\n", err);
+		free(err);
 		return 2;
 	}
 	rc = consolecmd_live(jobdir, addr);

@@ -42,6 +42,11 @@ int crawlcmd_run(struct config *cfg, const struct crawl_opts *o)
 	ctl = crawlctl_start(cr, &err);
 	if (ctl != NULL) {
 		crawl_on_end(cr, crawlcmd_end_cb, ctl);
+		/* The job's name is what every other command needs while it runs. */
+		fprintf(stderr,
+		    "tern: job %s: steer it with `tern ctl %s status|pause|stop` or "
+		    "`tern console %s`\n",
+		    o->jobdir, o->jobdir, o->jobdir);
 	} else {
 		/* Without its socket a crawl cannot be paused or unpaused, so
 		 * one that would wait for the operator must not start. */

@@ -93,11 +93,16 @@ static void fetchcmd_print(struct fetchcmd *fc, struct fetch *f)
 	printf("status: %d (%s)\n", status, fetchcmd_meaning(f));
 	if (fetch_error(f))
 		printf("error: %s\n", fetch_error(f));
+	/* The settings that change a failure, as the crawl's first-failure
+	 * lines give them (tern(1), FAILURES). */
+	if (status < 0 && *status_cause_settings(fetch_cause(f)) != '\0')
+		printf("see: %s\n", status_cause_settings(fetch_cause(f)));
 	/* The same words as crawl.log's annotations column. */
-	printf("annotations: %s%s%s%s%s%s%s\n", ann || status < 0 ? "" : "-",
+	printf("annotations: %s%s%s%s%s%s%s%s\n", ann || status < 0 ? "" : "-",
 	    ann & FETCH_LENTRUNC ? "lenTrunc " : "", ann & FETCH_TIMETRUNC ? "timeTrunc " : "",
 	    ann & FETCH_DECTRUNC ? "decodeTrunc " : "", ann & FETCH_DECERR ? "decodeError " : "",
-	    status < 0 ? "err:" : "", status < 0 ? status_cause_word(fetch_cause(f)) : "");
+	    ann & FETCH_DECUNSUP ? "decodeUnsupported " : "", status < 0 ? "err:" : "",
+	    status < 0 ? status_cause_word(fetch_cause(f)) : "");
 	printf("reused: %d\ntls-resumed: %d\n", fetch_reused(f), fetch_tls_resumed(f));
 	printf(
 	    "timings: dns %.3f ms, connect %.3f ms, tls %.3f ms, first byte %.3f ms, total %.3f ms\n",

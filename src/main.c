@@ -13,6 +13,7 @@
 #include "reportcmd.h"
 #include "waczcmd.h"
 #include "archive/warcindex.h"
+#include "lib/nearest.h"
 #include "lib/xmalloc.h"
 #include "workers.h"
 
@@ -25,13 +26,16 @@
 static const char main_usage[] =
     "usage: tern COMMAND [ARGS]\n"
     "\n"
-    "  crawl  [-c FILE] [-j JOBDIR] [-s SEEDFILE] [--set KEY=VALUE]... [URL]...\n"
-    "                         crawl from seeds into a new job directory\n"
+    "  crawl  [-c FILE] [-j JOBDIR] [-s SEEDFILE] [--local] [--set KEY=VALUE]...\n"
+    "         [URL]...        crawl from seeds into a new job directory (--local: a\n"
+    "                         site of your own, without politeness delays)\n"
     "         [--cluster URL --crawl-id NAME] [--workers N]\n"
-    "                         share one crawl with other nodes over NATS JetStream, or\n"
-    "                         run N local processes sharing it (doc/cluster.md)\n"
-    "  resume JOBDIR [--checkpoint NAME|latest]\n"
-    "                         continue a job (no --checkpoint: from the live state)\n"
+    "                         share one crawl with other nodes over NATS JetStream,\n"
+    "                         or run N local processes sharing it (doc/cluster.md)\n"
+    "  resume JOBDIR [--checkpoint NAME|latest] [-c FILE] [--local]\n"
+    "         [--set KEY=VALUE]...\n"
+    "                         continue a job (no --checkpoint: from the live state),\n"
+    "                         with settings changed for it and the rest of the job\n"
     "  report JOBDIR [frontier|queues|hosts|stats|revisits|rules|cluster] [--json]\n"
     "                         frontier and crawl reports, live or from the store\n"
     "  ctl    JOBDIR (status|pause|unpause|checkpoint|stop|report|reconsider-retired|\n"
@@ -40,12 +44,15 @@ static const char main_usage[] =
     "  precedence-load FILE JOBDIR\n"
     "                         import lines \"URI PRECEDENCE\" for the preloaded policy\n"
     "  fetch  [--set KEY=VALUE]... URL\n"
-    "                         one fetch through the real engine: status, headers, timings\n"
+    "                         one fetch through the real engine: status, headers,\n"
+    "                         timings\n"
     "  warc-index JOBDIR      CDXJ index of the job's WARCs\n"
-    "  wacz   JOBDIR [-o FILE.wacz]\n"
-    "                         the job as one WACZ package: WARCs, index, pages (ReplayWeb.page)\n"
+    "  wacz   JOBDIR [-o FILE.wacz] [-t TITLE] [--description TEXT]\n"
+    "         [--index FORM]  the job as one WACZ package: WARCs, index, pages\n"
+    "                         (ReplayWeb.page)\n"
     "  console JOBDIR [--listen ADDR:PORT]\n"
-    "                         the operator web console: prints its URL (with its token)\n"
+    "                         the operator web console: prints its URL (with its\n"
+    "                         token)\n"
     "  --version | --help\n"
     "\n"
     "`tern COMMAND --help` lists a command's options. Configuration keys are\n"
@@ -76,10 +83,19 @@ static int main_load_configs(
 	return 0;
 }
 
+/* main_load_configs with one -c FILE, or none (NULL). */
+static int main_load_config(struct config *cfg, const char *file, char **sets, size_t nsets)
+{
+	char *files[1] = {(char *)file};
+
+	return main_load_configs(cfg, files, file != NULL ? 1 : 0, sets, nsets);
+}
+
 /* Each command's --help: its usage, then every option on one line, as
  * tern(1) lists them under OPTIONS (tests/help.sh compares the two). */
-static const char main_fetch_help[] =
-    "usage: tern fetch [--set KEY=VALUE]... URL\n"
+#define MAIN_FETCH_USAGE "usage: tern fetch [--set KEY=VALUE]... URL\n"
+static const char main_fetch_usage[] = MAIN_FETCH_USAGE;
+static const char main_fetch_help[] = MAIN_FETCH_USAGE
     "One fetch through the real engine: status, headers, timings and sizes.\n"
     "\n"
     "  --set KEY=VALUE      set a configuration key (section.key=value); repeatable\n"
@@ -108,12 +124,13 @@ static int main_fetch(int argc, char **argv)
 			free(sets);
 			return 0;
 		default:
+			fputs(main_fetch_usage, stderr);
 			free(sets);
 			return 2;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: tern fetch [--set KEY=VALUE]... URL\n");
+		fputs(main_fetch_usage, stderr);
 		free(sets);
 		return 2;
 	}
@@ -143,11 +160,18 @@ static const char main_crawl_help[] =
     "  --workers N          run N local processes sharing the crawl (needs -j)\n"
     "  -h, --help           this help\n";
 
+static const char main_resume_usage[] =
+    "usage: tern resume JOBDIR [--checkpoint NAME|latest] [-c FILE] [--local]\n"
+    "                   [--set KEY=VALUE]...\n";
+
 static const char main_resume_help[] =
-    "usage: tern resume JOBDIR [--checkpoint NAME|latest]\n"
     "Continue a job from its live state, or from one of its checkpoints.\n"
     "\n"
     "  --checkpoint NAME    restore checkpoint NAME (or the latest) first\n"
+    "  -c FILE              read settings from FILE over the job's tern.conf\n"
+    "  --local              a site of your own: no politeness delays from now on\n"
+    "  --set KEY=VALUE      change a configuration key (section.key=value) for the\n"
+    "                       rest of the job, in JOBDIR/tern.conf; repeatable\n"
     "  -h, --help           this help\n";
 
 static const char main_warc_index_help[] =
@@ -233,6 +257,7 @@ static int main_crawl(int argc, char **argv)
 			free(id);
 			return 0;
 		default:
+			fputs(main_crawl_usage, stderr);
 			free(sets);
 			free(confs);
 			free(url);
@@ -280,7 +305,8 @@ static int main_crawl(int argc, char **argv)
 		 * the others'. */
 		if (seedfile == NULL && optind == argc &&
 		    config_str(cfg, CK_CLUSTER_URL)[0] == '\0') {
-			fprintf(stderr, "tern: crawl: no seeds: give URLs or -s SEEDFILE\n");
+			fprintf(stderr, "tern: crawl: no seeds: give URLs or -s SEEDFILE\n%s",
+			    main_crawl_usage);
 			rc = 2;
 		} else {
 			struct crawl_opts o;
@@ -308,56 +334,129 @@ static int main_crawl(int argc, char **argv)
 	return rc;
 }
 
+/* Refuses a change, by -c or --set on resume, to a key a job keeps for
+ * its life (config_key_for_job); 0 if there is none. */
+static int main_resume_check(const struct config *was, const struct config *now)
+{
+	for (int k = 0; k < CK__COUNT; k++) {
+		const char *why = config_key_for_job(config_name(k));
+		if (why != NULL && strcmp(config_text(was, k), config_text(now, k)) != 0) {
+			fprintf(stderr,
+			    "tern: resume: %s cannot change for a job (%s): it stays %s; "
+			    "start a new job with `tern crawl` to use %s\n",
+			    config_name(k), why, config_text(was, k), config_text(now, k));
+			return 2;
+		}
+	}
+	return 0;
+}
+
 static int main_resume(int argc, char **argv)
 {
 	static const struct option opts[] = {
 	    {"checkpoint", required_argument, NULL, 'C'},
+	    {"set", required_argument, NULL, 'S'},
+	    {"local", no_argument, NULL, 'L'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	const char *checkpoint = NULL;
+	const char *checkpoint = NULL, *file = NULL;
+	size_t nsets = 0, nlocal = 0;
+	char **sets;
 	struct crawl_opts o;
-	struct config *cfg;
-	char *conf;
+	struct config *cfg = NULL, *was = NULL;
+	char *conf = NULL, *err = NULL;
 	int ch, rc;
 
+	/* --local's settings come first, so that any --set overrides them. */
+	while (crawlcmd_local_sets[nlocal] != NULL)
+		nlocal++;
+	sets = xcalloc((size_t)argc + 1 + nlocal, sizeof *sets);
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'C':
 			checkpoint = optarg;
 			break;
+		case 'c':
+			file = optarg;
+			break;
+		case 'L':
+			if (nsets > 0 && sets[0] == crawlcmd_local_sets[0])
+				break;
+			memmove(sets + nlocal, sets, nsets * sizeof *sets);
+			for (size_t i = 0; i < nlocal; i++)
+				sets[i] = (char *)crawlcmd_local_sets[i];
+			nsets += nlocal;
+			break;
+		case 'S':
+			sets[nsets++] = optarg;
+			break;
 		case 'h':
-			fputs(main_resume_help, stdout);
+			printf("%s%s", main_resume_usage, main_resume_help);
+			free(sets);
 			return 0;
 		default:
+			fputs(main_resume_usage, stderr);
+			free(sets);
 			return 2;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: tern resume JOBDIR [--checkpoint NAME|latest]\n");
+		fputs(main_resume_usage, stderr);
+		free(sets);
 		return 2;
 	}
 	if (workers_dir(argv[optind], NULL)) {
-		/* A --workers job: its server and every worker start again. */
+		/* A --workers job: its server and every worker start again,
+		 * each worker resuming with the same changes. */
 		struct workers_opts wo;
 		if (checkpoint != NULL) {
 			fprintf(stderr,
 			    "tern: resume: --checkpoint applies to one worker: "
 			    "tern resume %s/wN --checkpoint NAME\n",
 			    argv[optind]);
+			free(sets);
 			return 2;
 		}
 		memset(&wo, 0, sizeof wo);
 		wo.jobdir = argv[optind];
 		wo.resume = 1;
-		return workers_run(&wo);
+		wo.confs = (char *const *)&file;
+		wo.nconfs = file != NULL ? 1 : 0;
+		wo.sets = sets;
+		wo.nsets = nsets;
+		rc = workers_run(&wo);
+		free(sets);
+		return rc;
 	}
-	/* The wiring always comes from the job's (possibly edited) tern.conf. */
+	/* The wiring always comes from the job's (possibly edited) tern.conf,
+	 * then -c FILE and --set over it, kept there for the rest of the job. */
 	cfg = config_new();
 	conf = xasprintf("%s/tern.conf", argv[optind]);
-	rc = main_load_configs(cfg, &conf, 1, NULL, 0);
-	free(conf);
+	if (job_check_dir(argv[optind], &err) < 0 || job_check_resumable(argv[optind], &err) < 0) {
+		fprintf(stderr, "tern: resume: %s\n", err);
+		rc = 2;
+		goto out;
+	}
+	rc = main_load_config(cfg, conf, NULL, 0);
+	if (rc == 0 && (file != NULL || nsets > 0)) {
+		was = config_new();
+		rc = main_load_config(was, conf, NULL, 0);
+		if (rc == 0)
+			rc = main_load_config(cfg, file, sets, nsets);
+		if (rc == 0)
+			rc = main_resume_check(was, cfg);
+		/* Not under a crawl running from it, whose tern.conf it is. */
+		if (rc == 0 && job_check_unlocked(argv[optind], &err) < 0) {
+			fprintf(stderr, "tern: %s\n", err);
+			rc = 1;
+		}
+		if (rc == 0 && job_config_save(argv[optind], cfg, &err) < 0) {
+			fprintf(stderr, "tern: resume: %s\n", err);
+			rc = 1;
+		}
+	}
 	if (rc == 0) {
 		memset(&o, 0, sizeof o);
 		o.jobdir = argv[optind];
@@ -365,7 +464,12 @@ static int main_resume(int argc, char **argv)
 		o.checkpoint = checkpoint;
 		rc = crawlcmd_run(cfg, &o);
 	}
+out:
+	free(err);
+	free(conf);
+	config_free(was);
 	config_free(cfg);
+	free(sets);
 	return rc;
 }
 
@@ -416,6 +520,11 @@ static int main_warc_index(int argc, char **argv)
 		fprintf(stderr, "usage: tern warc-index JOBDIR\n");
 		return 2;
 	}
+	if (job_check_dir(argv[1], &err) < 0) {
+		fprintf(stderr, "tern: warc-index: %s\n", err);
+		free(err);
+		return 2;
+	}
 	if (warcindex_run(argv[1], stdout, stderr, &err) < 0) {
 		fprintf(stderr, "tern: warc-index: %s\n", err);
 		free(err);
@@ -459,6 +568,17 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof main_cmds / sizeof main_cmds[0]; i++)
 		if (strcmp(argv[1], main_cmds[i].name) == 0)
 			return main_cmds[i].run(argc - 1, argv + 1);
+	{
+		const char *names[sizeof main_cmds / sizeof main_cmds[0]], *near;
+		for (size_t i = 0; i < sizeof main_cmds / sizeof main_cmds[0]; i++)
+			names[i] = main_cmds[i].name;
+		near = nearest_word(argv[1], names, sizeof names / sizeof names[0]);
+		if (near != NULL) {
+			fprintf(stderr, "tern: unknown command '%s'; did you mean '%s'?\n", argv[1],
+			    near);
+			return 2;
+		}
+	}
 	fprintf(stderr, "tern: unknown command '%s'\n\n", argv[1]);
 	fputs(main_usage, stderr);
 	return 2;

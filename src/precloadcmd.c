@@ -97,6 +97,11 @@ int precloadcmd_run(int argc, char **argv)
 	}
 	file = argv[1];
 	jobdir = argv[2];
+	if (job_check_dir(jobdir, &err) < 0) {
+		fprintf(stderr, "tern: precedence-load: %s\n", err);
+		free(err);
+		return 2;
+	}
 	cfg = config_new();
 	path = xasprintf("%s/tern.conf", jobdir);
 	if (job_config_load(cfg, path, &err) < 0) {

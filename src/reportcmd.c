@@ -13,6 +13,7 @@
 #include "crawl/jobtotals.h"
 #include "crawl/report.h"
 #include "lib/rules.h"
+#include "lib/nearest.h"
 #include "lib/xmalloc.h"
 
 #include <jansson.h>
@@ -161,11 +162,13 @@ static int reportcmd_offline(const char *jobdir, const char *what, const char *s
 		if (fj != NULL)
 			json_object_set_new(j, "frontier", fj);
 		json_object_set_new(j, "offline", json_true());
-		text = json_dumps(j, JSON_INDENT(2));
+		text = json ? json_dumps(j, JSON_INDENT(2)) : NULL;
 		if (text != NULL) {
 			buf_appends(&out, text);
 			buf_appendc(&out, '\n');
 			free(text);
+		} else if (!json) {
+			report_stats_text(j, &out);
 		}
 		json_decref(j);
 	}
@@ -181,14 +184,31 @@ done:
 	return rc;
 }
 
+#define REPORTCMD_USAGE                                                                   \
+	"usage: tern report JOBDIR [frontier|queues|hosts|stats|revisits|rules|cluster] " \
+	"[--json]\n                          [--state STATE]\n"
+
+static const char reportcmd_usage[] = REPORTCMD_USAGE;
+
+/* The reports, as the usage names them. */
+static const char *const reportcmd_kinds[] = {
+    "frontier", "queues", "hosts", "stats", "revisits", "rules", "cluster"};
+#define REPORTCMD_NKINDS (sizeof reportcmd_kinds / sizeof reportcmd_kinds[0])
+
+static int reportcmd_known(const char *what)
+{
+	for (size_t i = 0; i < REPORTCMD_NKINDS; i++)
+		if (strcmp(what, reportcmd_kinds[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static const char reportcmd_help[] =
-    "usage: tern report JOBDIR [frontier|queues|hosts|stats|revisits|rules|cluster] [--json]\n"
-    "                          [--state STATE]\n"
-    "A report of the job: live from its running crawl, else from its store.\n"
-    "\n"
-    "  --json               JSON instead of text\n"
-    "  --state STATE        queues: only those in STATE (ready, retired, ...)\n"
-    "  -h, --help           this help\n";
+    REPORTCMD_USAGE "A report of the job: live from its running crawl, else from its store.\n"
+		    "\n"
+		    "  --json               JSON instead of text\n"
+		    "  --state STATE        queues: only those in STATE (ready, retired, ...)\n"
+		    "  -h, --help           this help\n";
 
 int reportcmd_run(int argc, char **argv)
 {
@@ -214,20 +234,28 @@ int reportcmd_run(int argc, char **argv)
 			what = argv[i];
 		}
 	}
-	if (jobdir == NULL || nargs > 2 ||
-	    (strcmp(what, "frontier") != 0 && strcmp(what, "queues") != 0 &&
-		strcmp(what, "hosts") != 0 && strcmp(what, "stats") != 0 &&
-		strcmp(what, "revisits") != 0 && strcmp(what, "rules") != 0 &&
-		strcmp(what, "cluster") != 0)) {
-		fprintf(stderr,
-		    "usage: tern report JOBDIR "
-		    "[frontier|queues|hosts|stats|revisits|rules|cluster] [--json] "
-		    "[--state STATE]\n");
+	if (jobdir == NULL || nargs > 2) {
+		fputs(reportcmd_usage, stderr);
 		return 2;
 	}
+	if (!reportcmd_known(what)) {
+		const char *near = nearest_word(what, reportcmd_kinds, REPORTCMD_NKINDS);
+		fprintf(stderr, "tern: report: unknown report '%s'%s%s%s\n%s", what,
+		    near != NULL ? "; did you mean '" : "", near != NULL ? near : "",
+		    near != NULL ? "'?" : "", reportcmd_usage);
+		return 2;
+	}
+	if (job_check_dir(jobdir, &err) < 0) {
+		fprintf(stderr, "tern: report: %s\n", err);
+		free(err);
+		return 2;
+	}
+	/* what is one of the names above; the state is the operator's. */
 	buf_appendf(&target, "/report/%s?format=%s", what, json ? "json" : "text");
-	if (state != NULL)
-		buf_appendf(&target, "&state=%s", state);
+	if (state != NULL) {
+		buf_appends(&target, "&state=");
+		ctl_append_escaped(&target, state);
+	}
 	rc = ctl_request(jobdir, "GET", target.data, NULL, &status, &body, &err);
 	if (rc == CTL_NOT_RUNNING) {
 		rc = reportcmd_offline(jobdir, what, state, json);

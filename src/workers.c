@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "archive/smallfile.h"
 #include "lib/xmalloc.h"
 #include "waczcmd.h"
 #include "workers.h"
@@ -39,6 +40,12 @@ struct workers_child {
 	int index; /* -1: the server */
 	int running;
 	int status;
+};
+
+/* What the workers' stats.json files add up to (workers_totals). */
+struct workers_figures {
+	json_int_t pages, bytes, failures;
+	double seconds;
 };
 
 struct workers {
@@ -61,6 +68,7 @@ struct workers {
 	int status;
 	uint64_t started_ms; /* when the workers started */
 	int summarized;
+	struct workers_figures before; /* a resume's totals at its start */
 };
 
 static void workers_close_cb(uv_handle_t *h)
@@ -75,20 +83,26 @@ static char *workers_path(const char *dir, const char *name)
 
 static int workers_write_state(struct workers *w)
 {
-	char *path = workers_path(w->o->jobdir, "workers.json"), *tmp = xasprintf("%s.tmp", path);
+	char *path = workers_path(w->o->jobdir, "workers.json"), *text, *err = NULL;
 	json_t *j = json_object();
-	int rc;
+	int rc = -1;
 
 	json_object_set_new(j, "workers", json_integer(w->n));
 	json_object_set_new(j, "url", json_string(w->embedded ? "" : w->url));
 	json_object_set_new(j, "port", json_integer(w->embedded ? w->port : 0));
 	json_object_set_new(j, "crawl_id", json_string(w->crawl_id));
 	json_object_set_new(j, "wacz", json_boolean(w->wacz));
-	rc = json_dump_file(j, tmp, JSON_INDENT(1)) == 0 && rename(tmp, path) == 0 ? 0 : -1;
-	if (rc < 0)
-		fprintf(stderr, "tern: %s: %s\n", path, strerror(errno));
+	text = json_dumps(j, JSON_INDENT(1));
+	if (text == NULL)
+		err = xasprintf("writing %s: cannot encode it", path);
+	else
+		rc = smallfile_replace(path, text, strlen(text), SMALLFILE_MODE, &err);
+	if (rc < 0) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+	}
+	free(text);
 	json_decref(j);
-	free(tmp);
 	free(path);
 	return rc;
 }
@@ -130,27 +144,48 @@ int workers_dir(const char *dir, char **first)
 	return is;
 }
 
-/* The workers' totals, from the stats.json each wrote at its end. */
-static void workers_summary(struct workers *w)
+/* The job's totals over every run, from the stats.json each worker wrote
+ * at its end: their pages, bytes and failures, and the longest time one
+ * crawled (they crawl together). */
+static void workers_totals(const struct workers *w, struct workers_figures *t)
 {
-	json_int_t pages = 0, bytes = 0, failures = 0;
-	double secs = (double)(uv_now(&w->loop) - w->started_ms) / 1000.0;
-	unsigned i;
-
-	for (i = 0; i < w->n; i++) {
+	memset(t, 0, sizeof *t);
+	for (unsigned i = 0; i < w->n; i++) {
 		char *path = xasprintf("%s/w%u/reports/stats.json", w->o->jobdir, i);
 		json_t *j = json_load_file(path, 0, NULL);
+		double s = json_number_value(json_object_get(j, "seconds"));
 		free(path);
-		pages += json_integer_value(json_object_get(j, "pages"));
-		bytes += json_integer_value(json_object_get(j, "bytes"));
-		failures += json_integer_value(json_object_get(j, "failures"));
+		t->pages += json_integer_value(json_object_get(j, "pages"));
+		t->bytes += json_integer_value(json_object_get(j, "bytes"));
+		t->failures += json_integer_value(json_object_get(j, "failures"));
+		if (s > t->seconds)
+			t->seconds = s;
 		json_decref(j);
 	}
+}
+
+static void workers_summary(struct workers *w)
+{
+	struct workers_figures t;
+
+	workers_totals(w, &t);
+	/* A resume that crawled nothing: the job had ended. */
+	if (w->o->resume && t.pages == w->before.pages && t.failures == w->before.failures) {
+		printf("tern: %u workers: nothing more to crawl; the job has %" JSON_INTEGER_FORMAT
+		       " page%s and %" JSON_INTEGER_FORMAT
+		       " failure%s (each worker's output in %s/wN.out)\n",
+		    w->n, t.pages, t.pages == 1 ? "" : "s", t.failures, t.failures == 1 ? "" : "s",
+		    w->o->jobdir);
+		return;
+	}
 	printf("tern: %u workers: %" JSON_INTEGER_FORMAT
-	       " pages (%.1f pages/s), %" JSON_INTEGER_FORMAT " bytes, %" JSON_INTEGER_FORMAT
-	       " failures in %.1f s; job directories %s/w0..w%u\n",
-	    w->n, pages, secs > 0 ? (double)pages / secs : 0.0, bytes, failures, secs, w->o->jobdir,
-	    w->n - 1);
+	       " page%s (%.1f pages/s), %" JSON_INTEGER_FORMAT " bytes, %" JSON_INTEGER_FORMAT
+	       " failure%s in %.1f s crawled%s; job directories "
+	       "%s/w0..w%u\n",
+	    w->n, t.pages, t.pages == 1 ? "" : "s",
+	    t.seconds > 0 ? (double)t.pages / t.seconds : 0.0, t.bytes, t.failures,
+	    t.failures == 1 ? "" : "s", t.seconds, w->o->resume ? " by the job, every run" : "",
+	    w->o->jobdir, w->n - 1);
 }
 
 static void workers_kill(struct workers_child *c, int sig)
@@ -408,6 +443,8 @@ static void workers_start_children(struct workers *w)
 	    w->n, w->crawl_id, w->url, w->o->jobdir, w->n - 1, w->o->jobdir);
 	fflush(stdout);
 	w->started_ms = uv_now(&w->loop);
+	if (w->o->resume)
+		workers_totals(w, &w->before);
 	for (i = 0; i < w->n; i++) {
 		const struct workers_opts *o = w->o;
 		char **args = xcalloc(18 + 2 * o->nsets + 2 * o->nconfs + o->nseeds, sizeof *args);

@@ -44,3 +44,12 @@ cluster_requested
 dups=$(uniq -d requested.txt | wc -l)
 [ "$dups" -le 32 ] || fail "$dups pages requested twice after the stop and resume (32 connections)"
 pass "resumed to the end: every reachable page requested, $dups twice"
+
+# Resumed again once it has ended: nothing more, said as such, not as a
+# crawl of the job's pages in a fraction of a second.
+cp resume.out resume1.out
+cluster_resume_workers w
+grep -q "workers: nothing more to crawl; the job has [0-9]* pages" resume.out ||
+	fail "a finished --workers job resumed: $(cat resume.out)"
+grep -q "by the job, every run" resume1.out || fail "a resume's summary is not the job's: $(cat resume1.out)"
+pass "a finished --workers job resumes to nothing, and says so"

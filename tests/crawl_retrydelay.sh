@@ -32,4 +32,23 @@ for h in h0 h1; do
 done
 grep -q "^[^ ]* *200 .* http://h0\.web\.test:$TW_PORT/ .* 3t\$" job/logs/crawl.log ||
 	fail "h0: the seed is not logged 200 after 3 attempts: $(grep 'h0.web.test:[0-9]*/ ' job/logs/crawl.log)"
-pass "retry-delay-seconds is a floor for retries and the connection back-off"
+
+# Only a retry left (a dead seed, 30 s between attempts): the plain status
+# line and ctl status give the wait for the next fetch.
+port=$(_lib_random_port)
+"$TERN" crawl -j dead --local --set frontier.max-retries=3 --set frontier.retry-delay-seconds=30 \
+	"http://127.0.0.1:$port/" >dead.out 2>&1 &
+pid=$!
+i=0
+until grep -q "next fetch in 0:[0-9][0-9]" dead.out; do
+	[ $i -lt 300 ] || fail "no wait for the next fetch on the status line: $(cat dead.out)"
+	sleep 0.1
+	i=$((i + 1))
+done
+"$TERN" ctl dead status >dead.json || fail "ctl status: $(cat dead.json)"
+node -e 'const j = JSON.parse(require("fs").readFileSync(process.argv[1]));
+	process.exit(j.next_fetch_in_seconds > 10 && j.next_fetch_in_seconds <= 30 ? 0 : 1)' dead.json ||
+	fail "ctl status lacks the wait for the next fetch: $(cat dead.json)"
+"$TERN" ctl dead stop >/dev/null || fail "stop"
+wait $pid
+pass "retry-delay-seconds is a floor for retries and the connection back-off; the wait is said"

@@ -14,6 +14,7 @@ field timings | grep -Eq 'tls [0-9]*[1-9][0-9]*\.[0-9]+ ms|tls 0\.[0-9]*[1-9][0-
 
 expect_status "$S/" -2 err:tls-verify:unknown-issuer
 field error | grep -q "certificate verify failed" || fail "unknown CA not explained: $OUT"
+field see | grep -q "fetch.ca-file, fetch.tls-verify" || fail "unknown CA without the settings that change it: $OUT"
 
 expect_status "https://other.test:$TW_TLS_PORT/" -2 err:tls-verify:name-mismatch --set "fetch.ca-file=$TW_CA_FILE"
 field error | grep -qi "hostname mismatch" || fail "wrong host not explained: $OUT"

@@ -31,7 +31,7 @@ help_options() {
 		m = split(w[1], o, /, */); for (i = 1; i <= m; i++) { split(o[i], x, " "); print x[1] } }' | sort -u
 }
 
-for cmd in crawl resume report ctl precedence-load fetch warc-index console; do
+for cmd in crawl resume report ctl precedence-load fetch warc-index console wacz; do
 	if ! "$TERN" "$cmd" --help >"$t/out" 2>"$t/err"; then
 		echo "FAIL: tern $cmd --help exited $?: $(cat "$t/err")"
 		fails=$((fails + 1))
@@ -58,7 +58,7 @@ done
 
 # The commands tern(1) has an OPTIONS section for are all covered above.
 for cmd in $(awk '/^\.SH / { o = ($2 == "OPTIONS") } o && /^\.SS / { sub(/^\.SS +/, ""); gsub(/"|,/, ""); print }' "$man"); do
-	case " crawl resume report ctl precedence-load fetch warc-index console " in
+	case " crawl resume report ctl precedence-load fetch warc-index console wacz " in
 	*" $cmd "*) ;;
 	*) echo "FAIL: tern(1) has options for '$cmd', which this test does not check"; fails=$((fails + 1)) ;;
 	esac

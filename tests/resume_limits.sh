@@ -71,7 +71,7 @@ interrupt INT 0 crawl -j "$job" -s "$TW_DIR/seeds.txt" \
 interrupt KILL 137 resume "$job"
 # After the kill, stats.json is the first run's; the offline stats report
 # has the job's counts from its store, as the frontier report does.
-"$TERN" report "$job" stats >killed-stats.json || fail "tern report stats after the kill failed"
+"$TERN" report "$job" stats --json >killed-stats.json || fail "tern report stats after the kill failed"
 "$TERN" report "$job" frontier --json >killed-frontier.json || fail "tern report frontier after the kill failed"
 [ "$(jget killed-stats.json pages)" = "$(jget killed-frontier.json uris succeeded)" ] ||
 	fail "after the kill: stats $(jget killed-stats.json pages) pages, frontier $(jget killed-frontier.json uris succeeded)"

@@ -1,15 +1,22 @@
 // A tern WACZ opened in ReplayWeb.page as a person would: the viewer's own
 // files (npm replaywebpage: index.html, ui.js, sw.js) and the package are
-// served from one loopback origin by the small static server below (with
-// the Range requests the viewer reads a WACZ by), and Debian's chromium,
+// served from one loopback origin (tests/wacz_serve.mjs, with the Range
+// requests the viewer reads a WACZ by), and Debian's chromium,
 // driven by puppeteer-core, opens index.html?source=URL-OF-THE-WACZ.
-//   node wacz_browser.mjs list|direct WACZ PAGES.JSONL CASES.JSON SHOTS-DIR
+//   node wacz_browser.mjs list|scroll|direct WACZ PAGES.JSONL CASES.JSON SHOTS-DIR
 // CASES.JSON: {"image": {"url", "title", "h1"}, "link": {"url", "h1"},
-//              "absent": URL}
+//              "absent": URL, "title": TITLE, "desc": TEXT}
 // Checks, each printed "ok: ..." (a failure exits 1 with the reason):
-// list: the Pages view lists every page of pages.jsonl with its title, and
-// the page with an image is opened by a click on its title; direct: the
-// viewer is opened at that page's URL (#view=replay&url=). Then the page
+// list: the viewer opens on its Story tab with the package's title and
+// description, Archive Info names the package by its title, the Pages view
+// lists every page of pages.jsonl with its title, and the page with an
+// image is opened by a click on its title; scroll: the Pages view and
+// Archive Info name the package by its title, the list is scrolled to its
+// end 20 times as a person looking for a page would, and the last page
+// listed, clicked, must show its heading and title within 60 s (the
+// viewer used to stall there, re-reading a plain index: doc/warc.md);
+// then, as in direct, the viewer is opened at the image page's URL
+// (#view=replay&url=). Then the page
 // with an image replays inside the viewer's nested frames (shadow DOM, then
 // the replay iframe) with its text and the image loaded from the archive; a
 // link clicked inside the replay loads the linked page from the archive; a
@@ -17,10 +24,10 @@
 // screenshots go to SHOTS-DIR.
 import puppeteer from 'puppeteer-core';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waczServe } from './wacz_serve.mjs';
 
 const [mode, waczPath, pagesPath, casesPath, shots] = process.argv.slice(2);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -37,51 +44,7 @@ function fail(msg) {
 for (const f of ['index.html', 'ui.js', 'sw.js'])
 	if (!fs.existsSync(path.join(rwp, f))) fail(`${rwp}/${f} missing: run scripts/deps`);
 
-// GET and HEAD of files under the viewer's directory, and of the package
-// at /archive.wacz, with single byte ranges.
-const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.json': 'application/json',
-	'.css': 'text/css', '.svg': 'image/svg+xml', '.wasm': 'application/wasm', '.wacz': 'application/wacz' };
-const server = http.createServer((req, res) => {
-	const u = new URL(req.url, 'http://127.0.0.1');
-	const file = u.pathname === '/archive.wacz' ? waczPath
-		: path.join(rwp, path.normalize(decodeURIComponent(u.pathname === '/' ? '/index.html' : u.pathname)));
-	let st;
-	try {
-		st = fs.statSync(file);
-	} catch {
-		st = null;
-	}
-	if (!st || !st.isFile() || !(file === waczPath || file.startsWith(rwp + path.sep))) {
-		res.writeHead(404, { 'Content-Type': 'text/plain' });
-		res.end('not found');
-		return;
-	}
-	const head = { 'Content-Type': types[path.extname(file)] || 'application/octet-stream', 'Accept-Ranges': 'bytes',
-		'Cache-Control': 'no-store' };
-	let start = 0, end = st.size - 1, code = 200;
-	const m = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range || '');
-	if (m && (m[1] !== '' || m[2] !== '')) {
-		if (m[1] === '') {
-			start = Math.max(st.size - Number(m[2]), 0);
-		} else {
-			start = Number(m[1]);
-			if (m[2] !== '') end = Math.min(Number(m[2]), end);
-		}
-		if (start > end) {
-			res.writeHead(416, { 'Content-Range': `bytes */${st.size}` });
-			res.end();
-			return;
-		}
-		code = 206;
-		head['Content-Range'] = `bytes ${start}-${end}/${st.size}`;
-	}
-	head['Content-Length'] = end - start + 1;
-	res.writeHead(code, head);
-	if (req.method === 'HEAD') res.end();
-	else fs.createReadStream(file, { start, end }).pipe(res);
-});
-await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-const origin = `http://127.0.0.1:${server.address().port}`;
+const { server, origin } = await waczServe(waczPath, rwp);
 
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tern-chromium-'));
 const browser = await puppeteer.launch({
@@ -130,7 +93,7 @@ const uiText = () => page.evaluate(() => {
 // The replay iframe: found through the shadow roots (puppeteer's >>>), and
 // the frame it holds once it shows a capture of url (or anything, when
 // url is null).
-async function replayFrame(what, url) {
+async function replayFrame(what, url, ms = 30000) {
 	return until(what, async () => {
 		const el = await page.$('>>> iframe[name="___wb_replay_top_frame"], >>> iframe[src*="mp_/"]');
 		if (!el) return null;
@@ -139,6 +102,40 @@ async function replayFrame(what, url) {
 		if (url !== null && !fr.url().endsWith('mp_/' + url)) return null;
 		const ready = await fr.evaluate(() => document.readyState === 'complete' && document.body !== null);
 		return ready ? fr : null;
+	}, ms);
+}
+
+// Archive Info (from the viewer's menu) names the package by its title.
+async function archiveInfo() {
+	const opened = await until('the Archive Info menu item', () => page.evaluate(() => {
+		const find = (root) => {
+			for (const el of root.querySelectorAll('*')) {
+				if (el.tagName === 'SL-MENU-ITEM' && el.textContent.includes('Archive Info')) return el;
+				const f = el.shadowRoot && find(el.shadowRoot);
+				if (f) return f;
+			}
+			return null;
+		};
+		const item = find(document);
+		if (item) item.click();
+		return item !== null;
+	}));
+	if (!opened) fail('no Archive Info in the menu');
+	const shown = await until('Archive Info to name the package', async () => {
+		const el = await page.$('>>> sl-dialog[label="Archive Info"][open] wr-item-info');
+		const t = el && (await el.evaluate((e) => (e.shadowRoot || e).textContent.replace(/\s+/g, ' ')));
+		return t && t.includes(cases.title) ? t : null;
+	});
+	await shot('archive-info');
+	console.log(`ok: Archive Info names the package '${cases.title}': ${shown.trim().slice(0, 80)}`);
+}
+
+// The Pages view once it lists pages, with the package's title as its
+// collection name.
+async function pagesView(n) {
+	return until(`the Pages view to list ${n} pages and name the package '${cases.title}'`, async () => {
+		const t = await uiText();
+		return t.includes(`${n.toLocaleString('en')} pages`) && t.includes(cases.title) ? t : null;
 	});
 }
 
@@ -147,6 +144,16 @@ try {
 	const source = `${origin}/index.html?source=${encodeURIComponent(origin + '/archive.wacz')}`;
 	if (mode === 'list') {
 		await page.goto(source);
+		// A package with a description opens on the Story tab.
+		await until('the Story tab with the title and description', async () => {
+			const t = await uiText();
+			return t.includes(cases.title) && t.includes(cases.desc);
+		});
+		await shot('story');
+		console.log(`ok: the Story tab shows the package's title '${cases.title}' and its description`);
+		await archiveInfo();
+		await page.goto(`${source}#view=pages`);
+		await page.reload();
 		// The Pages view: every page of pages.jsonl, titled.
 		const want = pages.filter((p) => p.title);
 		if (want.length === 0) fail('pages.jsonl has no titled page');
@@ -161,6 +168,42 @@ try {
 		// The page with an image, opened from the list by its title.
 		await page.locator(`::-p-text(${img.title})`).setTimeout(15000).click();
 	} else {
+		if (mode === 'scroll') {
+			await page.goto(source);
+			await pagesView(pages.length);
+			console.log(`ok: the Pages view of ${pages.length} pages names the package '${cases.title}'`);
+			await archiveInfo();
+			await page.keyboard.press('Escape');
+			// The list, scrolled to its end as a person looking for a page
+			// would (it loads more as it goes), then its last page clicked.
+			const scroller = await page.$('>>> ul.scroller');
+			for (let i = 0; i < 20; i++) {
+				await scroller.evaluate((ul) => ul.scrollTo(0, ul.scrollHeight));
+				await new Promise((r) => setTimeout(r, 250));
+			}
+			const link = await scroller.evaluateHandle((ul) => {
+				const li = [...ul.querySelectorAll('li.page-entry')].pop();
+				const a = li.querySelector('wr-page-entry').shadowRoot.querySelector('a');
+				a.scrollIntoView();
+				return a;
+			});
+			const listed = await scroller.evaluate((ul) => ul.querySelectorAll('li.page-entry').length);
+			const u = await link.evaluate((a) => new URLSearchParams(a.hash.slice(1)).get('url'));
+			const want = pages.find((p) => p.url === u);
+			if (!want) fail(`the last page listed, ${u}, is not in pages.jsonl`);
+			await shot('pages-scrolled');
+			const t0 = Date.now();
+			await link.click();
+			const fr = await replayFrame(`${u}, clicked after scrolling, to replay`, u, 60000);
+			const got = await until(`${u}'s heading`, () => fr.evaluate(() => {
+				const h1 = document.querySelector('h1');
+				return h1 ? { h1: h1.textContent.trim(), title: document.title } : null;
+			}), 60000 - (Date.now() - t0));
+			if (got.title !== want.title) fail(`${u} replayed with title '${got.title}', wanted '${want.title}'`);
+			await shot('scrolled-replay');
+			console.log(`ok: after scrolling the Pages list (${listed} of ${pages.length} listed), ${u} opened from it ` +
+				`shows '${got.h1}' in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+		}
 		if (!pages.some((p) => p.url === img.url && p.title === img.title))
 			fail(`${img.url} is not in pages.jsonl with its title`);
 		await page.goto(`${source}#view=replay&url=${encodeURIComponent(img.url)}`);

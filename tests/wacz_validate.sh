@@ -8,18 +8,22 @@
 # wc see them; carry the sha256 of datapackage.json in
 # datapackage-digest.json; have a pages.jsonl whose every line parses as
 # JSON, whose pages are the test web's HTML pages (from its own manifest)
-# with their titles; and an index (compressed with its .idx for these
-# crawls, plain for a crawl stopped early) whose every line points at a
-# gzip member of a stored WARC holding that URI's record
-# (tests/wacz_validate.mjs). Bad input gets an error; SIGINT leaves nothing.
+# with their titles; and an index (compressed with its .idx, of one block
+# for a crawl stopped early; plain when asked) whose every line points at
+# a gzip member of a stored WARC holding that URI's record, its blocks and
+# .idx as a reader looks them up (tests/wacz_validate.mjs). The package's
+# title and description (datapackage.json, at the top and in metadata)
+# come from the job directory's name, from warc.wacz-title (a --workers
+# job's too) or from -t and --description. Bad input gets an error;
+# SIGINT leaves nothing.
 . "$top_srcdir/tests/lib.sh"
 need_cmd dnsmasq nats-server
 for c in unzip node sha256sum; do
 	command -v $c >/dev/null 2>&1 || fail "$c missing: run scripts/deps"
 done
 
-# 40 x 80 pages: about 4,800 captures, past the 3,000 lines a plain index
-# holds, so the packages carry the compressed index and its .idx.
+# 40 x 80 pages: about 4,800 captures, past the 3,000 lines of a block of
+# the compressed index, so its .idx names two.
 tw_start --hosts 40 --pages 80 --links 4 --kb 2
 dns_start
 cd "$TW_DIR" || fail "no work directory"
@@ -129,6 +133,25 @@ validate() {
 	pass "$(basename "$wacz"): $(wc -l <"$v/warcs") WARCs stored, $(wc -l <"$v/entries") entries hashed, $(wc -l <"$v/pages.s") pages, index $(cat "$v/index")"
 }
 
+# titled WACZ TITLE [DESCRIPTION]: datapackage.json names the package so,
+# where WACZ 1.1.1 says (title, description) and where ReplayWeb.page
+# reads (metadata.title, metadata.desc); no description when none is given.
+titled() {
+	unzip -p "$1" datapackage.json | node -e '
+		const dp = JSON.parse(require("fs").readFileSync(0, "utf8"));
+		const [title, desc] = process.argv.slice(1);
+		const m = dp.metadata || {};
+		if (dp.title !== title || m.title !== title) {
+			console.error(`title ${JSON.stringify(dp.title)}, metadata.title ${JSON.stringify(m.title)}`);
+			process.exit(1);
+		}
+		if (dp.description !== desc || m.desc !== desc) {
+			console.error(`description ${JSON.stringify(dp.description)}, metadata.desc ${JSON.stringify(m.desc)}`);
+			process.exit(1);
+		}' "$2" ${3+"$3"} || fail "$(basename "$1") is not titled '$2'${3+ with its description}"
+	pass "$(basename "$1") is titled '$2'${3+ and described}"
+}
+
 # One process, the package written at the end of the crawl.
 # shellcheck disable=SC2086
 "$TERN" crawl -j "$TW_DIR/job" -s seeds.txt $CRAWL_SETS --set warc.wacz=true >crawl.out 2>&1 ||
@@ -136,34 +159,48 @@ validate() {
 grep -q Sanitizer crawl.out && fail "sanitizer: $(cat crawl.out)"
 grep -q "^tern: wacz: $TW_DIR/job/job.wacz: " crawl.out || fail "no package said: $(tail -5 crawl.out)"
 validate full "$TW_DIR/job/job.wacz" "$TW_DIR/job"
+# Seeds on 40 hosts: the job directory's name.
+titled "$TW_DIR/job/job.wacz" job
 
-# The same job by `tern wacz -o`.
-"$TERN" wacz "$TW_DIR/job" -o "$TW_DIR/again.wacz" >wacz.out 2>&1 || fail "tern wacz: $(cat wacz.out)"
+# The same job by `tern wacz -o`, titled and described.
+"$TERN" wacz "$TW_DIR/job" -o "$TW_DIR/again.wacz" -t "Forty hosts, «again»" \
+	--description "The test web: *forty* hosts." >wacz.out 2>&1 || fail "tern wacz: $(cat wacz.out)"
 grep -q Sanitizer wacz.out && fail "sanitizer: $(cat wacz.out)"
 validate full "$TW_DIR/again.wacz" "$TW_DIR/job"
+titled "$TW_DIR/again.wacz" "Forty hosts, «again»" "The test web: *forty* hosts."
 
 # Two workers: one package, both workers' WARCs.
 # shellcheck disable=SC2086
 "$TERN" crawl --workers 2 -j "$TW_DIR/wk" -s seeds.txt $CRAWL_SETS --set warc.wacz=true \
-	--set cluster.partitions=16 --set cluster.partition-by=queue >workers.out 2>&1 || fail "tern crawl --workers exited $?: $(cat workers.out)"
+	--set cluster.partitions=16 --set cluster.partition-by=queue --set "warc.wacz-title=Two workers" \
+	--set "warc.wacz-description=One crawl, two processes." >workers.out 2>&1 ||
+	fail "tern crawl --workers exited $?: $(cat workers.out)"
 grep -q Sanitizer workers.out && fail "sanitizer: $(cat workers.out)"
 ls wk/w0/*.wacz wk/w1/*.wacz >/dev/null 2>&1 && fail "a worker wrote its own package"
 # Which worker crawls which host is the leases' call: say it, not judge it.
 echo "note: WARCs of w0: $(ls wk/w0/warcs | wc -l), of w1: $(ls wk/w1/warcs | wc -l)"
 validate full "$TW_DIR/wk/wk.wacz" "$TW_DIR/wk/w0" "$TW_DIR/wk/w1"
+titled "$TW_DIR/wk/wk.wacz" "Two workers" "One crawl, two processes."
 # The setting is the job's: `tern resume` of the workers packages again.
 rm -f wk/wk.wacz
 "$TERN" resume "$TW_DIR/wk" >resume.out 2>&1 || fail "tern resume of the workers: $(cat resume.out)"
 [ -f wk/wk.wacz ] && grep -q "^tern: wacz: $TW_DIR/wk/wk.wacz: " resume.out ||
 	fail "tern resume of the workers job did not package it: $(cat resume.out)"
 
-# A crawl stopped early: fewer captures than a block, a plain index.
+# A crawl stopped early: fewer captures than a block, an index of one
+# block; and the plain index, asked for.
 # shellcheck disable=SC2086
 "$TERN" crawl -j "$TW_DIR/small" -s seeds.txt $CRAWL_SETS --set crawl.max-pages=40 >small.out 2>&1 ||
 	fail "tern crawl (small) exited $?: $(cat small.out)"
 "$TERN" wacz "$TW_DIR/small" >>small.out 2>&1 || fail "tern wacz (small): $(cat small.out)"
 validate part "$TW_DIR/small/small.wacz" "$TW_DIR/small"
-unzip -l small/small.wacz | grep -q " indexes/index.cdxj\$" || fail "the small job's index is not plain"
+grep -q '^compressed [0-9]* 1$' "$TW_DIR/v.small.wacz/index" || fail "the small job's index: $(cat "$TW_DIR/v.small.wacz/index")"
+"$TERN" wacz "$TW_DIR/small" --index plain -o "$TW_DIR/plain.wacz" >>small.out 2>&1 ||
+	fail "tern wacz --index plain: $(cat small.out)"
+validate part "$TW_DIR/plain.wacz" "$TW_DIR/small"
+grep -q '^plain [0-9]*$' "$TW_DIR/v.plain.wacz/index" || fail "--index plain: $(cat "$TW_DIR/v.plain.wacz/index")"
+"$TERN" wacz "$TW_DIR/small" --index zipnum >bad.out 2>&1
+[ $? -eq 2 ] && grep -q "compressed or plain" bad.out || fail "--index zipnum: $(cat bad.out)"
 tw_stop
 
 # Bad input: a clear error, exit 1 (2 for usage), no package left behind.
@@ -171,7 +208,10 @@ mkdir -p empty/warcs
 "$TERN" wacz empty >bad.out 2>&1
 [ $? -eq 1 ] && grep -q "no WARC file" bad.out || fail "empty job: $(cat bad.out)"
 "$TERN" wacz "$TW_DIR/nowhere" >bad.out 2>&1
-[ $? -eq 1 ] && grep -q "not a job directory" bad.out || fail "missing job: $(cat bad.out)"
+[ $? -eq 2 ] && grep -q "nowhere: No such file or directory" bad.out || fail "missing job: $(cat bad.out)"
+mkdir notjob
+"$TERN" wacz notjob >bad.out 2>&1
+[ $? -eq 2 ] && grep -q "notjob is not a tern job directory" bad.out || fail "not a job: $(cat bad.out)"
 "$TERN" wacz >bad.out 2>&1
 [ $? -eq 2 ] || fail "no JOBDIR: $(cat bad.out)"
 printf 'not a WARC\n' | gzip >empty/warcs/bad.warc.gz

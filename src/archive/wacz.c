@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,14 +22,17 @@
 #include "archive/wacz.h"
 #include "archive/warcindex.h"
 #include "lib/buf.h"
+#include "lib/url.h"
 #include "lib/xmalloc.h"
 
 #define WACZ_HASH_STR (7 + 64 + 1) /* "sha256:" + hex */
-/* An index of more lines than this is written compressed, in blocks of
- * this many lines (pywb's ZipNum default), each its own gzip member, with
- * indexes/index.idx naming the first key of each block: ReplayWeb.page
- * then reads the few lines a page needs instead of loading the whole index
- * into the browser first. A smaller index is plain indexes/index.cdxj. */
+/* The index is written compressed, in blocks of this many lines (pywb's
+ * ZipNum default), each its own gzip member, with indexes/index.idx
+ * naming the first key of each block: ReplayWeb.page then reads the few
+ * lines a page needs. A plain indexes/index.cdxj it loads whole, once for
+ * every lookup made before the first load ends: from a few hundred pages
+ * on, a page opened after scrolling its Pages list never shows
+ * (bench/wacz-viewer.sh, doc/warc.md). */
 #define WACZ_INDEX_BLOCK 3000
 
 struct wacz_file {
@@ -46,6 +50,10 @@ struct wacz {
 	size_t n, cap;
 	char *tmpdir;
 	struct waczpages *pages;
+	/* The host of the seeds, for a title; NULL when they have none or
+	 * several. */
+	char *seed_host;
+	int seed_hosts;
 };
 
 struct wacz_hasher {
@@ -138,6 +146,25 @@ static struct wacz_file *wacz_add(struct wacz *w, char *path, char *zpath, int s
 	return f;
 }
 
+/* Notes the host of a seed: the package is named after it when every
+ * seed has the same. */
+static void wacz_seed_host(struct wacz *w, const char *url)
+{
+	struct url_parts u;
+
+	if (w->seed_hosts > 1)
+		return;
+	if (url_split(url, &u) < 0 || u.host_len == 0) {
+		w->seed_hosts = 2;
+	} else if (w->seed_host == NULL) {
+		w->seed_host = xstrndup(url + u.host_off, u.host_len);
+		w->seed_hosts = 1;
+	} else if (strlen(w->seed_host) != u.host_len ||
+	    strncasecmp(w->seed_host, url + u.host_off, u.host_len) != 0) {
+		w->seed_hosts = 2;
+	}
+}
+
 static int wacz_is_dir(const char *path)
 {
 	struct stat st;
@@ -145,7 +172,8 @@ static int wacz_is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Seeds recorded by the crawl (one URL a line), for the pages. */
+/* Seeds recorded by the crawl (a URL a line, first; a seed that a seed's
+ * redirect made has words after it), for the pages. */
 static void wacz_seeds(struct wacz *w, const char *jobdir)
 {
 	char *path = xasprintf("%s/seeds.txt", jobdir), *line = NULL;
@@ -157,10 +185,12 @@ static void wacz_seeds(struct wacz *w, const char *jobdir)
 	if (fp == NULL)
 		return;
 	while ((n = getline(&line, &cap, fp)) > 0) {
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' '))
-			line[--n] = '\0';
-		if (n > 0 && line[0] != '#')
+		line[strcspn(line, " \t\r\n")] = '\0';
+		n = (ssize_t)strlen(line);
+		if (n > 0 && line[0] != '#') {
 			waczpages_add_seed(w->pages, line);
+			wacz_seed_host(w, line);
+		}
 	}
 	free(line);
 	fclose(fp);
@@ -440,14 +470,14 @@ static int wacz_fill_idx(void *arg, FILE *fp, char **err)
 	return 0;
 }
 
-/* indexes/index.cdxj, or for a large index indexes/index.cdx.gz (stored:
- * a reader fetches one block by its range) and indexes/index.idx. */
+/* indexes/index.cdx.gz (stored: a reader fetches one block by its range)
+ * and indexes/index.idx, or when asked indexes/index.cdxj. */
 static int wacz_index(struct wacz *w, struct warcindex *x, char **err)
 {
 	struct wacz_zipnum zn;
 	int rc;
 
-	if (warcindex_count(x) <= WACZ_INDEX_BLOCK)
+	if (w->o->index == WACZ_INDEX_PLAIN)
 		return wacz_temp_file(
 		    w, "index.cdxj", "indexes/index.cdxj", 0, wacz_fill_index, x, err);
 	if (wacz_temp_file(w, "index.sorted", NULL, 0, wacz_fill_index, x, err) < 0)
@@ -483,10 +513,22 @@ static char *wacz_job_name(const char *jobdir)
 	return name;
 }
 
+/* The package's title: the one asked for, else the seeds' one host, else
+ * the job directory's name. */
+static char *wacz_title(const struct wacz *w)
+{
+	if (w->o->package_title != NULL && w->o->package_title[0] != '\0')
+		return xstrdup(w->o->package_title);
+	if (w->seed_hosts == 1)
+		return xstrdup(w->seed_host);
+	return wacz_job_name(w->o->jobdir);
+}
+
 static char *wacz_datapackage(struct wacz *w)
 {
-	json_t *dp = json_object(), *res = json_array(), *t;
-	char created[32], *name = wacz_job_name(w->o->jobdir), *text;
+	json_t *dp = json_object(), *res = json_array(), *meta = json_object(), *t;
+	char created[32], *title = wacz_title(w), *text;
+	const char *desc = w->o->description;
 	time_t now = time(NULL);
 	struct tm tm;
 
@@ -494,8 +536,18 @@ static char *wacz_datapackage(struct wacz *w)
 	strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	json_object_set_new(dp, "profile", json_string("data-package"));
 	json_object_set_new(dp, "wacz_version", json_string("1.1.1"));
-	if ((t = json_string(name)) != NULL)
+	/* WACZ 1.1.1 names them title and description at the top;
+	 * ReplayWeb.page (wabac.js) reads metadata.title and metadata.desc
+	 * instead, so both are written (text that is not UTF-8 is left out
+	 * by jansson). */
+	if ((t = json_string(title)) != NULL) {
 		json_object_set_new(dp, "title", t);
+		json_object_set_new(meta, "title", json_string(title));
+	}
+	if (desc != NULL && desc[0] != '\0' && (t = json_string(desc)) != NULL) {
+		json_object_set_new(dp, "description", t);
+		json_object_set_new(meta, "desc", json_string(desc));
+	}
 	json_object_set_new(dp, "created", json_string(created));
 	json_object_set_new(dp, "software", json_string(w->o->software));
 	for (size_t i = 0; i < w->n; i++) {
@@ -509,9 +561,10 @@ static char *wacz_datapackage(struct wacz *w)
 		json_array_append_new(res, r);
 	}
 	json_object_set_new(dp, "resources", res);
+	json_object_set_new(dp, "metadata", meta);
 	text = json_dumps(dp, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	json_decref(dp);
-	free(name);
+	free(title);
 	return text;
 }
 
@@ -614,6 +667,7 @@ static void wacz_cleanup(struct wacz *w)
 		free(w->tmpdir);
 	}
 	waczpages_free(w->pages);
+	free(w->seed_host);
 }
 
 static void wacz_record_cb(void *arg, const struct warcread_record *rec, const char *filename)

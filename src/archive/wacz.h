@@ -1,7 +1,7 @@
 /* `tern wacz`: a job's WARCs as one WACZ 1.1.1 package (Webrecorder's Web
  * Archive Collection Zipped), the file ReplayWeb.page, pywb and Browsertrix
  * open: archive/ the WARCs stored as they are, indexes/ their CDXJ (in
- * gzip blocks with an .idx past 3,000 lines),
+ * gzip blocks with an .idx),
  * pages/pages.jsonl, datapackage.json with every file's sha256 and size,
  * and datapackage-digest.json. Written through libzip, streaming: no WARC
  * is held in memory, each is read once for its index, pages and hash and
@@ -13,6 +13,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "archive/waczpages.h"
+
+/* The form of indexes/ (doc/warc.md, "WACZ packages", says why compressed
+ * is the default whatever the size). */
+enum wacz_index {
+	WACZ_INDEX_COMPRESSED = 0, /* indexes/index.cdx.gz and indexes/index.idx */
+	WACZ_INDEX_PLAIN,	   /* indexes/index.cdxj */
+};
 
 struct wacz_opts {
 	const char *jobdir;
@@ -26,6 +33,13 @@ struct wacz_opts {
 	/* Set (by a signal handler) to abandon the package: what was
 	 * written so far is removed and wacz_write fails; may be NULL. */
 	const volatile sig_atomic_t *stop;
+	enum wacz_index index;
+	/* The package's title and description (datapackage.json); a NULL or
+	 * empty title is derived from the job: the seeds' host when they
+	 * have one, else the job directory's name. description may be
+	 * NULL. */
+	const char *package_title;
+	const char *description;
 };
 
 struct wacz_result {

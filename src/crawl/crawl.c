@@ -33,6 +33,7 @@
 #include "frontier/counts.h"
 #include "frontier/frontier.h"
 #include "frontier/hosts.h"
+#include "crawl/diskguard.h"
 #include "crawl/job.h"
 #include "crawl/jobtotals.h"
 #include "crawl/report.h"
@@ -40,6 +41,7 @@
 #include "lib/rules.h"
 #include "crawl/schedule.h"
 #include "crawl/seedhosts.h"
+#include "crawl/cookies.h"
 #include "crawl/seeds.h"
 #include "crawl/scope.h"
 #include "crawl/statusline.h"
@@ -54,6 +56,7 @@
 #include <jansson.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/statvfs.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +67,12 @@
 #define CRAWL_FILL_BATCH 2048
 /* How long in-flight fetches may finish after a stop signal. */
 #define CRAWL_GRACE_MS 5000
+/* How long a slow local crawl runs before --local is suggested. */
+#define CRAWL_SUGGEST_LOCAL_MS 20000
+/* A wait for the next fetch said on the status line and in ctl status. */
+#define CRAWL_NEXT_SAY_MS 10000
+/* "1 page", "2 pages". */
+#define CRAWL_PLURAL(n) ((n) == 1 ? "" : "s")
 /* Servers whose robots verdicts are kept in memory. */
 #define CRAWL_HOSTS_CAPACITY 65536
 /* progress.log period. */
@@ -82,9 +91,16 @@ struct crawl {
 	struct rules *rules;
 	uint64_t rules_saved;
 	struct seedhosts *seedhosts; /* exempt from the address guard */
-	struct visit_pool *visits;   /* every visit in progress */
-	struct failures *failures;   /* first failures said, counts by cause */
-	int all_failed;		     /* ended with every seed failed (exit 1) */
+	struct seeds_env seeds;	     /* where seeds made by redirects go */
+	FILE *seedsfp;		     /* JOBDIR/seeds.txt once a redirect made a seed */
+	struct seeds_count seed_count;
+	struct cookies *cookies;   /* the jar, kept in the frontier's store */
+	char *cookies_said;	   /* what the jar started with, for tern.log */
+	struct visit_pool *visits; /* every visit in progress */
+	struct failures *failures; /* first failures said, counts by cause */
+	int all_failed;		   /* ended with every seed failed (exit 1) */
+	uint64_t next_wake_ms;	   /* the frontier's next wake when it had nothing */
+	int said_local;		   /* --local suggested (crawl_suggest_local) */
 	struct dns *dns;
 	struct fetcher *fetcher;
 	struct warc_writer *warc;
@@ -103,7 +119,11 @@ struct crawl {
 	int max_conns;
 	enum crawl_state state;
 	const char *stop_reason;
-	const char *pause_reason;  /* why PAUSING, PAUSED or EMPTY */
+	const char *pause_reason; /* why PAUSING, PAUSED or EMPTY */
+	/* The disk watch (crawl/diskguard.h): paused for want of space, with
+	 * this reason (pause_reason points at it while it holds). */
+	int disk_paused;
+	char disk_reason[512];
 	int at_finish;		   /* paused by pause-at-finish */
 	int end_if_finished;	   /* unpaused at finish: end if still finished */
 	void (*on_end)(void *arg); /* the layer above closes its handles */
@@ -130,6 +150,9 @@ struct crawl {
 	uint64_t last_status_ms;      /* the last plain status line */
 	uint64_t last_progress_ms;
 	uint64_t last_warc_error_ms; /* rate limit of the disk-full message */
+	/* While a WARC write fails the crawl hands out no work: why, for
+	 * ctl status and the console ("" when it does not hold). */
+	char hold_reason[512];
 	/* Visits ended, and how many of them when the store was last
 	 * written (crawl_flush_iteration). */
 	uint64_t visits_ended, visits_ended_written;
@@ -268,11 +291,17 @@ static int crawl_flush_outputs(void *arg, char **errp)
 			crawl_say(cr, "WARC write failed, crawl held until it succeeds: %s", err);
 			cr->last_warc_error_ms = now;
 		}
+		snprintf(cr->hold_reason, sizeof cr->hold_reason,
+		    "held: WARC write failed (tried again until it succeeds): %s", err);
 		if (errp != NULL)
 			*errp = err;
 		else
 			free(err);
 		return -1;
+	}
+	if (cr->hold_reason[0] != '\0') {
+		crawl_log_event(cr, "WARC write succeeded again: the hold ends");
+		cr->hold_reason[0] = '\0';
 	}
 	if (cr->crawllog != NULL && fflush(cr->crawllog) != 0) {
 		crawl_log_event(cr, "crawl.log write failed: %s", strerror(errno));
@@ -284,6 +313,8 @@ static int crawl_flush_outputs(void *arg, char **errp)
 	 * a seek past new URIs) carries the totals of the URIs in it. */
 	if (cr->frontier != NULL)
 		crawl_save_totals(cr);
+	if (cr->cookies != NULL)
+		cookies_flush(cr->cookies);
 	return 0;
 }
 
@@ -308,6 +339,8 @@ static int crawl_flush_store(struct crawl *cr)
 	t0 = uv_hrtime();
 	d = frontier_discovered(cr->frontier);
 	crawl_save_totals(cr);
+	if (cr->cookies != NULL)
+		cookies_flush(cr->cookies);
 	frc = frontier_flush(cr->frontier, &err);
 	cr->stats.links_scheduled += frontier_discovered(cr->frontier) - d;
 	/* LevelDB stalls a write while compaction catches up: the time spent
@@ -419,6 +452,30 @@ static void crawl_fill(struct crawl *cr)
 		uv_idle_stop(&cr->idle);
 	if (wake != UINT64_MAX && cr->state == CRAWL_RUNNING)
 		uv_timer_start(&cr->wake, crawl_wake_cb, wake > now ? wake - now : 0, 0);
+	cr->next_wake_ms = budget > 0 ? wake : UINT64_MAX;
+}
+
+/* With nothing in flight and a fetch far off (a retry waiting out
+ * frontier.retry-delay-seconds, a long Crawl-delay), the seconds until it;
+ * else 0. Short politeness waits are not worth a word. */
+static double crawl_next_wait_s(const struct crawl *cr, uint64_t now)
+{
+	if (cr->state != CRAWL_RUNNING || visit_in_flight(cr->visits) > 0 ||
+	    cr->next_wake_ms == UINT64_MAX || cr->next_wake_ms < now + CRAWL_NEXT_SAY_MS)
+		return 0;
+	return (double)(cr->next_wake_ms - now) / 1000.0;
+}
+
+/* The state stats.json and the offline console give: a run that ended
+ * stopped (a signal, tern ctl stop) before the job's end is STOPPED, a job
+ * that resumes, as tern report's HOLD says; finished at the end or at a
+ * limit of the job, FINISHED. */
+static const char *crawl_stats_state(const struct crawl *cr)
+{
+	if (cr->state == CRAWL_FINISHED && cr->stop_reason != NULL &&
+	    jobtotals_limit(cr->cfg, &cr->stats, crawl_elapsed_ms(cr)) == NULL)
+		return "STOPPED";
+	return crawl_state_name(cr->state);
 }
 
 json_t *crawl_stats_json(struct crawl *cr)
@@ -431,7 +488,7 @@ json_t *crawl_stats_json(struct crawl *cr)
 	j = json_pack(
 	    "{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:{s:I,s:I,s:I,s:I,s:I,s:I}, "
 	    "s:o, s:I}",
-	    "state", crawl_state_name(cr->state), "reason",
+	    "state", crawl_stats_state(cr), "reason",
 	    cr->stop_reason	   ? cr->stop_reason
 		: cr->pause_reason ? cr->pause_reason
 				   : "",
@@ -449,6 +506,11 @@ json_t *crawl_stats_json(struct crawl *cr)
 	if (j != NULL) {
 		json_object_set_new(j, "failures_by_cause", failures_json(&cr->stats));
 		json_object_set_new(j, "dropped", drops_json(&cr->stats, cr->rules));
+	}
+	{
+		double wait = crawl_next_wait_s(cr, clock_wall_ms());
+		if (j != NULL && wait > 0)
+			json_object_set_new(j, "next_fetch_in_seconds", json_real(wait));
 	}
 	/* A cluster node's hand-off figures (messages and bytes per page). */
 	if (j != NULL && cr->node != NULL)
@@ -504,6 +566,7 @@ static void crawl_status_line(struct crawl *cr, const struct frontier_counts *fc
 	statusline_rate_get(cr->rate, &sf.rate, &bytes_s);
 	sf.mb_rate = bytes_s / 1e6;
 	sf.elapsed_s = (double)crawl_elapsed_ms(cr) / 1000.0;
+	sf.next_s = crawl_next_wait_s(cr, now);
 	sf.eta_s = final
 	    ? -1
 	    : statusline_eta(cr->stats.pages, (uint64_t)config_int(cr->cfg, CK_CRAWL_MAX_PAGES),
@@ -593,10 +656,11 @@ static void crawl_end(struct crawl *cr)
 		struct buf by = BUF_INIT;
 
 		failures_brief(&cr->stats, &by);
-		crawl_log_event(cr, "crawl %s%s%s: %llu pages, %llu failures%s%s%s",
+		crawl_log_event(cr, "crawl %s%s%s: %llu page%s, %llu failure%s%s%s%s",
 		    cr->stop_reason == NULL ? "finished" : "stopped", cr->stop_reason ? ": " : "",
 		    cr->stop_reason ? cr->stop_reason : "", (unsigned long long)cr->stats.pages,
-		    (unsigned long long)cr->stats.failures, by.len ? " (by cause: " : "",
+		    CRAWL_PLURAL(cr->stats.pages), (unsigned long long)cr->stats.failures,
+		    CRAWL_PLURAL(cr->stats.failures), by.len ? " (by cause: " : "",
 		    by.len ? by.data : "", by.len ? ")" : "");
 		buf_free(&by);
 	}
@@ -741,6 +805,32 @@ static void crawl_failure_say(void *ctx, const char *msg, int terminal)
 		crawl_log_event(cr, "%s", msg);
 }
 
+/* A seed's redirect target made a seed (crawl.seed-redirects-new-seeds):
+ * said in tern.log, counted for the summary. */
+static int crawl_visit_new_seed(
+    void *ctx, const char *href, const char *via, const char *hops, unsigned flags)
+{
+	struct crawl *cr = ctx;
+	int rc;
+
+	/* Opened at the first such seed and kept: a crawl where no seed
+	 * redirects spends no descriptor on it. */
+	if (cr->seedsfp == NULL) {
+		char *path = xasprintf("%s/seeds.txt", cr->jobdir);
+		cr->seedsfp = fopen(path, "a");
+		free(path);
+	}
+	rc = seeds_add_redirect(&cr->seeds, cr->seedsfp, href, via, hops, flags);
+
+	crawl_log_event(cr,
+	    "seed %s redirects to %s, made a seed%s (crawl.seed-redirects-new-seeds)%s", via, href,
+	    (flags & CURI_GUARDED) ? " that the address guard judges as any link, the "
+				     "redirecting seed being on a public address"
+				   : "",
+	    rc < 0 ? "; seeds.txt could not be written: a resume will not know it" : "");
+	return 0;
+}
+
 static void crawl_visit_ended(void *ctx)
 {
 	struct crawl *cr = ctx;
@@ -816,6 +906,93 @@ static int crawl_visit_may_send(void *ctx, const char *uri)
 	return clusternode_may_send(cr->node, uri);
 }
 
+/* Once, a while into a crawl whose every address so far was on this
+ * machine or a private network and that politeness slows: a site of the
+ * operator's own, which --local crawls as fast as it answers. */
+static void crawl_suggest_local(struct crawl *cr)
+{
+	if (cr->said_local || cr->node != NULL || cr->state != CRAWL_RUNNING ||
+	    clock_wall_ms() - cr->start_ms < CRAWL_SUGGEST_LOCAL_MS ||
+	    cr->stats.local_visits == 0 || cr->stats.remote_visits > 0 ||
+	    config_int(cr->cfg, CK_POLITENESS_MIN_DELAY_MS) == 0)
+		return;
+	cr->said_local = 1;
+	crawl_say(cr,
+	    "every host so far is on this machine or a private network, and politeness "
+	    "waits at least %lld ms between its fetches: for a site of your own, stop "
+	    "(Ctrl-C) and `tern resume %s --local` crawls it as fast as it answers",
+	    (long long)config_int(cr->cfg, CK_POLITENESS_MIN_DELAY_MS), cr->jobdir);
+}
+
+/* The least free space, in MiB, of the file systems the crawl writes to:
+ * the job directory, its WARCs and its store with the spill files (any of
+ * them may be a mount of its own). */
+static uint64_t crawl_disk_free_mb(const struct crawl *cr)
+{
+	static const char *const sub[] = {"", "/warcs", "/state", "/state/tmp"};
+	uint64_t least = UINT64_MAX;
+	char path[4096];
+	struct statvfs sv;
+
+	for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
+		snprintf(path, sizeof path, "%s%s", cr->jobdir, sub[i]);
+		if (statvfs(path, &sv) == 0 && ((uint64_t)sv.f_bavail * sv.f_frsize >> 20) < least)
+			least = (uint64_t)sv.f_bavail * sv.f_frsize >> 20;
+	}
+	return least;
+}
+
+/* The disk watch: every second, and at once when a write failed for want
+ * of space (enospc; what names the write). It pauses a running crawl and
+ * resumes the crawl it paused, never one the operator paused. */
+static void crawl_disk_check(struct crawl *cr, int enospc, const char *what)
+{
+	uint64_t below = (uint64_t)config_int(cr->cfg, CK_CRAWL_PAUSE_BELOW_FREE_MB);
+	uint64_t above = (uint64_t)config_int(cr->cfg, CK_CRAWL_RESUME_ABOVE_FREE_MB);
+	uint64_t resume = diskguard_resume_mb(below, above), free_mb;
+
+	if (cr->state == CRAWL_STOPPING || cr->state == CRAWL_FINISHED ||
+	    (below == 0 && !enospc && !cr->disk_paused))
+		return;
+	free_mb = crawl_disk_free_mb(cr);
+	switch (diskguard_judge(cr->disk_paused, free_mb, enospc, below, above)) {
+	case DISKGUARD_PAUSE:
+		if (cr->state != CRAWL_RUNNING)
+			return; /* the operator's pause, or at finish: theirs to end */
+		if (enospc)
+			snprintf(cr->disk_reason, sizeof cr->disk_reason,
+			    "disk full: no space left for %s (%llu MiB free); paused until more "
+			    "than %llu MiB are free (crawl.resume-above-free-mb)",
+			    what, (unsigned long long)free_mb, (unsigned long long)resume);
+		else
+			snprintf(cr->disk_reason, sizeof cr->disk_reason,
+			    "disk low: %llu MiB free under %s, below %llu MiB "
+			    "(crawl.pause-below-free-mb); paused until more than %llu MiB are free "
+			    "(crawl.resume-above-free-mb)",
+			    (unsigned long long)free_mb, cr->jobdir, (unsigned long long)below,
+			    (unsigned long long)resume);
+		cr->disk_paused = 1;
+		cr->pause_reason = cr->disk_reason;
+		uv_timer_stop(&cr->wake);
+		crawl_say(cr, "%s", cr->disk_reason);
+		crawl_set_state(cr, visit_in_flight(cr->visits) > 0 ? CRAWL_PAUSING : CRAWL_PAUSED,
+		    cr->pause_reason);
+		break;
+	case DISKGUARD_RESUME:
+		cr->disk_paused = 0;
+		if ((cr->state != CRAWL_PAUSING && cr->state != CRAWL_PAUSED) ||
+		    cr->pause_reason != cr->disk_reason)
+			break;
+		cr->pause_reason = NULL;
+		crawl_say(cr, "disk: %llu MiB free under %s, more than %llu MiB: resumed",
+		    (unsigned long long)free_mb, cr->jobdir, (unsigned long long)resume);
+		crawl_set_state(cr, CRAWL_RUNNING, "disk space is back");
+		break;
+	case DISKGUARD_KEEP:
+		break;
+	}
+}
+
 static void crawl_cron_cb(uv_timer_t *t)
 {
 	struct crawl *cr = t->data;
@@ -823,7 +1000,16 @@ static void crawl_cron_cb(uv_timer_t *t)
 
 	if (cr->state == CRAWL_RUNNING && (limit = crawl_limit_reached(cr)) != NULL)
 		crawl_at_finish(cr, limit);
+	crawl_disk_check(cr, 0, NULL);
 	crawl_progress(cr, 0);
+	crawl_suggest_local(cr);
+}
+
+/* A visit could not write for want of space (its spill file): the crawl
+ * pauses until there is room, and the visit's URI waits in its queue. */
+static void crawl_visit_disk_full(void *ctx, const char *what)
+{
+	crawl_disk_check(ctx, 1, what);
 }
 
 static void crawl_grace_cb(uv_timer_t *t)
@@ -866,6 +1052,11 @@ int crawl_unpause(struct crawl *cr, const char **why)
 		return -1;
 	default:
 		break;
+	}
+	if (cr->disk_paused && cr->pause_reason == cr->disk_reason) {
+		*why = "paused for disk space: it resumes itself once space is freed (or lower "
+		       "crawl.pause-below-free-mb and crawl.resume-above-free-mb)";
+		return -1;
 	}
 	/* Unpaused at finish: if it is still finished, it ends (Heritrix 1's
 	 * pause-at-finish); a raised limit or revived queues let it go on. */
@@ -919,12 +1110,23 @@ static void crawl_signal_cb(uv_signal_t *s, int signum)
 
 	cr->signals++;
 	if (cr->signals > 1) {
-		/* A second signal: leave now, keeping what is recorded. */
+		/* A second signal: leave now, keeping what is recorded, and say
+		 * so below the status line rather than over it. */
 		crawl_log_event(cr, "second signal %d: exiting at once", signum);
 		crawl_flush(cr);
 		frontier_close(cr->frontier);
+		fprintf(stderr,
+		    "%stern: second %s: exiting now, without the end reports; what was "
+		    "recorded is kept, and `tern resume %s` continues the crawl\n",
+		    cr->tty ? "\r\033[K" : "", signum == SIGINT ? "interrupt" : "signal",
+		    cr->jobdir);
 		_exit(0);
 	}
+	if (cr->tty && signum == SIGINT)
+		fprintf(stderr,
+		    "\r\033[Ktern: interrupted: stopping (in-flight fetches get %d s); a second "
+		    "Ctrl-C exits at once\n",
+		    CRAWL_GRACE_MS / 1000);
 	crawl_log_event(
 	    cr, "signal %d: stopping; in-flight fetches get %d ms", signum, CRAWL_GRACE_MS);
 	crawl_stop(cr, signum == SIGINT ? "interrupted" : "terminated", &why);
@@ -1074,6 +1276,8 @@ static void crawl_free(struct crawl *cr)
 	 * prewrite hook, so they must still be open. */
 	if (cr->frontier != NULL)
 		frontier_close(cr->frontier);
+	cookies_close(cr->cookies);
+	free(cr->cookies_said);
 	if (cr->warc != NULL)
 		warc_close(cr->warc);
 	if (cr->dedup != NULL)
@@ -1085,6 +1289,8 @@ static void crawl_free(struct crawl *cr)
 	if (cr->hosts != NULL)
 		hosts_free(cr->hosts);
 	seedhosts_free(cr->seedhosts);
+	if (cr->seedsfp != NULL)
+		fclose(cr->seedsfp);
 	if (cr->crawllog)
 		fclose(cr->crawllog);
 	if (cr->ternlog)
@@ -1097,15 +1303,42 @@ static void crawl_free(struct crawl *cr)
 	free(cr);
 }
 
+/* What continues a crawl that stopped before its end: at a limit of the
+ * job, a resume that raises it; otherwise a plain resume. A cluster node
+ * is continued as its crawl is (doc/cluster.md). */
+static void crawl_print_next(const struct crawl *cr)
+{
+	static const struct {
+		const char *reason;
+		enum config_key key;
+	} limits[] = {
+	    {"max-pages reached", CK_CRAWL_MAX_PAGES},
+	    {"max-bytes reached", CK_CRAWL_MAX_BYTES},
+	    {"max-time-seconds reached", CK_CRAWL_MAX_TIME_SECONDS},
+	};
+
+	if (cr->stop_reason == NULL || cr->node != NULL)
+		return;
+	for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
+		if (strcmp(cr->stop_reason, limits[i].reason) == 0) {
+			printf("tern: to crawl further: tern resume %s --set %s=%lld\n", cr->jobdir,
+			    config_name(limits[i].key),
+			    (long long)config_int(cr->cfg, limits[i].key) * 2);
+			return;
+		}
+	printf("tern: to continue: tern resume %s\n", cr->jobdir);
+}
+
 static void crawl_print_summary(const struct crawl *cr)
 {
 	double secs = (double)crawl_elapsed_ms(cr) / 1000.0;
 
-	printf("tern: crawl %s%s%s in %.1f s: %llu pages (%.1f pages/s), %llu failures; "
+	printf("tern: crawl %s%s%s in %.1f s: %llu page%s (%.1f pages/s), %llu failure%s; "
 	       "2xx %llu, 3xx %llu, 4xx %llu, 5xx %llu\n",
 	    cr->stop_reason ? "stopped" : "finished", cr->stop_reason ? ", " : "",
 	    cr->stop_reason ? cr->stop_reason : "", secs, (unsigned long long)cr->stats.pages,
-	    secs > 0 ? (double)cr->stats.pages / secs : 0.0, (unsigned long long)cr->stats.failures,
+	    CRAWL_PLURAL(cr->stats.pages), secs > 0 ? (double)cr->stats.pages / secs : 0.0,
+	    (unsigned long long)cr->stats.failures, CRAWL_PLURAL(cr->stats.failures),
 	    (unsigned long long)cr->stats.status_class[2],
 	    (unsigned long long)cr->stats.status_class[3],
 	    (unsigned long long)cr->stats.status_class[4],
@@ -1117,9 +1350,15 @@ static void crawl_print_summary(const struct crawl *cr)
 		    "tern: every seed failed for good: no page answered 2xx or 304 (exit status 1); "
 		    "the first failure of each host is said above and in %s/logs/tern.log\n",
 		    cr->jobdir);
+	if (cr->seed_count.redirects > 0)
+		printf(
+		    "tern: %zu seed%s made by seeds' redirects (crawl.seed-redirects-new-seeds), "
+		    "listed in %s/seeds.txt\n",
+		    cr->seed_count.redirects, cr->seed_count.redirects == 1 ? "" : "s", cr->jobdir);
 	if (cr->elapsed_before_ms > 0)
-		printf("tern: the job's totals over every run; this run: %llu pages in %.1f s\n",
+		printf("tern: the job's totals over every run; this run: %llu page%s in %.1f s\n",
 		    (unsigned long long)(cr->stats.pages - cr->pages_at_start),
+		    CRAWL_PLURAL(cr->stats.pages - cr->pages_at_start),
 		    (double)(clock_wall_ms() - cr->start_ms) / 1000.0);
 	/* URIs left where only the operator can release them (doc/formats.md, "When a crawl ends"). */
 	if (cr->frontier != NULL) {
@@ -1139,6 +1378,7 @@ static void crawl_print_summary(const struct crawl *cr)
 	printf(
 	    "tern: crawl.log %s/logs/crawl.log\ntern: WARCs    %s/warcs/\ntern: reports  %s/reports/\n",
 	    cr->jobdir, cr->jobdir, cr->jobdir);
+	crawl_print_next(cr);
 }
 
 /* The loop, the resolver and the fetch engine: made from the settings
@@ -1203,17 +1443,18 @@ static int crawl_open_totals(struct crawl *cr, const struct crawl_opts *o)
 	    fc.ineligible_uris == 0) {
 		time_t sec = (time_t)(cr->finished_ms / 1000);
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", gmtime(&sec));
-		printf("tern: %s: this crawl finished at %s with %llu pages and %llu failures; "
+		printf("tern: %s: this crawl finished at %s with %llu page%s and %llu failure%s; "
 		       "nothing to resume (reports in %s/reports/)\n",
 		    cr->jobdir, when, (unsigned long long)cr->stats.pages,
-		    (unsigned long long)cr->stats.failures, cr->jobdir);
+		    CRAWL_PLURAL(cr->stats.pages), (unsigned long long)cr->stats.failures,
+		    CRAWL_PLURAL(cr->stats.failures), cr->jobdir);
 	} else if ((limit = crawl_limit_reached(cr)) != NULL) {
-		printf(
-		    "tern: %s: this crawl is at a limit of the job (%s: %llu pages, %llu bytes, "
-		    "%.0f s); nothing to resume: raise the limit in %s/tern.conf to crawl further\n",
+		printf("tern: %s: this crawl is at a limit of the job (%s: %llu pages, %llu bytes, "
+		       "%.0f s); nothing to resume: raise the limit to crawl further "
+		       "(tern resume %s --set crawl.%.*s=...)\n",
 		    cr->jobdir, limit, (unsigned long long)cr->stats.pages,
 		    (unsigned long long)cr->stats.bytes, (double)cr->elapsed_before_ms / 1000.0,
-		    cr->jobdir);
+		    cr->jobdir, (int)strcspn(limit, " "), limit);
 	} else {
 		return 0;
 	}
@@ -1222,6 +1463,30 @@ static int crawl_open_totals(struct crawl *cr, const struct crawl_opts *o)
 	frontier_close(cr->frontier);
 	cr->frontier = NULL;
 	return 0;
+}
+
+/* The seeds' count, said at the start: a seed listed twice (or once more
+ * with a #fragment) is fetched once, and the operator sees it. */
+static void crawl_say_seeds(struct crawl *cr, int resume)
+{
+	const struct seeds_count *n = &cr->seed_count;
+
+	if (n->given == 0)
+		return;
+	if (resume && n->redirects > 0)
+		crawl_say(cr, "%zu seed%s from %s/seeds.txt (%zu made by seeds' redirects)",
+		    n->kept, n->kept == 1 ? "" : "s", cr->jobdir, n->redirects);
+	else if (resume)
+		crawl_say(cr, "%zu seed%s from %s/seeds.txt", n->kept, n->kept == 1 ? "" : "s",
+		    cr->jobdir);
+	else if (n->kept < n->given)
+		crawl_say(cr,
+		    "%zu seed%s given, %zu kept: %zu repeated a seed before it (the same "
+		    "URI but for a #fragment or a default port)",
+		    n->given, n->given == 1 ? "" : "s", n->kept, n->given - n->kept);
+	else
+		crawl_say(
+		    cr, "%zu seed%s given, %zu kept", n->given, n->given == 1 ? "" : "s", n->kept);
 }
 
 /* Everything a crawl needs before its loop runs, in the order that lets a
@@ -1355,6 +1620,12 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		crawl_free(cr);
 		return rc;
 	}
+	if (cookies_open(cfg, cr->frontier, &cr->cookies, &cr->cookies_said, &err) < 0) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		crawl_free(cr);
+		return 1;
+	}
 	cr->rules = drops_rules_new(cfg);
 	if (drops_load(cr->frontier, cr->rules, &err) < 0) {
 		fprintf(stderr, "tern: %s\n", err);
@@ -1371,6 +1642,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	sco.canon_flags = canon_flags(cfg);
 	sco.assign = config_enum(cfg, CK_FRONTIER_QUEUE_ASSIGNMENT);
 	cr->sched = schedule_new(&sco);
+	cr->seedhosts = seedhosts_new();
 	if (clusternode_configured(cfg)) {
 		/* Joined before the seeds: they are handed to their
 		 * partitions' owners like any discovered URI. */
@@ -1380,6 +1652,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		ne.frontier = cr->frontier;
 		ne.sched = cr->sched;
 		ne.scope = cr->scope;
+		ne.seedhosts = cr->seedhosts;
 		ne.jobdir = cr->jobdir;
 		ne.ctx = cr;
 		ne.log = crawl_node_log;
@@ -1398,7 +1671,8 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	sde.scope = cr->scope;
 	sde.sched = cr->sched;
 	sde.frontier = cr->frontier;
-	sde.hosts = cr->seedhosts = seedhosts_new();
+	sde.hosts = cr->seedhosts;
+	sde.count = &cr->seed_count;
 	/* A cluster node may start with none and take its share of the
 	 * work the others were given. */
 	sde.none_ok = cr->node != NULL;
@@ -1407,12 +1681,14 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		crawl_free(cr);
 		return rc;
 	}
+	cr->seeds = sde;
 	if (crawl_open_outputs(cr, &err) < 0) {
 		fprintf(stderr, "tern: %s\n", err);
 		free(err);
 		crawl_free(cr);
 		return 1;
 	}
+	crawl_say_seeds(cr, o->resume);
 	if (restored[0] != '\0')
 		crawl_log_event(cr,
 		    "restored checkpoint %s; crawl.log lines after byte %llu were written after it",
@@ -1466,9 +1742,13 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	env.max_conns = cr->max_conns;
 	env.stats = &cr->stats;
 	env.failures = cr->failures;
+	env.cookies = cr->cookies;
 	env.ctx = cr;
 	env.event = crawl_visit_event;
+	env.disk_full = crawl_visit_disk_full;
 	env.ended = crawl_visit_ended;
+	env.scope = cr->scope;
+	env.new_seed = crawl_visit_new_seed;
 	if (cr->node != NULL) {
 		env.disposed = crawl_visit_disposed;
 		env.may_send = crawl_visit_may_send;
@@ -1478,6 +1758,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		clusternode_set_visits(cr->node, cr->visits);
 	crawl_log_event(cr, "%s job %s with %d connections", o->resume ? "resuming" : "starting",
 	    cr->jobdir, cr->max_conns);
+	crawl_log_event(cr, "%s", cr->cookies_said);
 
 	uv_prepare_init(&cr->loop, &cr->prepare);
 	cr->prepare.data = cr;
@@ -1606,6 +1887,8 @@ void crawl_status(const struct crawl *cr, struct crawl_status *st)
 	st->state = cr->state;
 	st->reason = cr->state == CRAWL_STOPPING || cr->state == CRAWL_FINISHED ? cr->stop_reason
 										: cr->pause_reason;
+	if (cr->state == CRAWL_RUNNING && cr->hold_reason[0] != '\0')
+		st->reason = cr->hold_reason;
 	st->at_finish = cr->at_finish || cr->state == CRAWL_EMPTY;
 	st->in_flight = visit_in_flight(cr->visits);
 	st->seconds = (double)crawl_elapsed_ms(cr) / 1000.0;
@@ -1614,4 +1897,5 @@ void crawl_status(const struct crawl *cr, struct crawl_status *st)
 	st->checkpoints = cr->checkpoints;
 	st->checkpoint_total_us = cr->checkpoint_total_us;
 	st->checkpoint_last_us = cr->checkpoint_us;
+	st->next_fetch_s = crawl_next_wait_s(cr, clock_wall_ms());
 }

@@ -83,6 +83,8 @@ struct crawl_status {
 	uint64_t checkpoints; /* taken in this run */
 	uint64_t checkpoint_total_us;
 	uint64_t checkpoint_last_us; /* duration of the last one */
+	double next_fetch_s;	     /* nothing in flight: seconds to the next fetch, when
+				      * far off (a retry); else 0 */
 };
 void crawl_status(const struct crawl *cr, struct crawl_status *st);
 

@@ -1,4 +1,5 @@
 #include "crawl/job.h"
+#include "archive/smallfile.h"
 #include "lib/buf.h"
 #include "lib/config.h"
 #include "lib/xmalloc.h"
@@ -92,8 +93,12 @@ int job_create(const char *dir, const struct config *cfg, char **err)
 	char *foreign;
 	char *path;
 	struct stat st;
-	struct buf text = BUF_INIT;
 
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		*err = xasprintf(
+		    "%s is not a directory: choose a new or empty directory for the job", dir);
+		return -1;
+	}
 	path = xasprintf("%s/state/frontier", dir);
 	if (stat(path, &st) == 0) {
 		*err = xasprintf(
@@ -122,17 +127,21 @@ int job_create(const char *dir, const struct config *cfg, char **err)
 		}
 		free(path);
 	}
-	path = xasprintf("%s/tern.conf", dir);
+	return job_config_save(dir, cfg, err);
+}
+
+int job_config_save(const char *dir, const struct config *cfg, char **err)
+{
+	char *path = xasprintf("%s/tern.conf", dir);
+	struct buf text = BUF_INIT;
+	int rc = 0;
+
 	config_format(cfg, &text);
-	if (job_write_file(path, text.data, text.len) < 0) {
-		*err = xasprintf("%s: %s", path, strerror(errno));
-		buf_free(&text);
-		free(path);
-		return -1;
-	}
+	if (smallfile_replace(path, text.data, text.len, SMALLFILE_MODE, err) < 0)
+		rc = -1;
 	buf_free(&text);
 	free(path);
-	return 0;
+	return rc;
 }
 
 int job_config_load(struct config *cfg, const char *path, char **err)
@@ -159,6 +168,38 @@ int job_config_load(struct config *cfg, const char *path, char **err)
 	rc = config_load_text(cfg, text.data, text.len, path, err);
 	buf_free(&text);
 	return rc;
+}
+
+int job_check_dir(const char *dir, char **err)
+{
+	struct stat st;
+	char *conf, *workers, *warcs;
+	int is;
+
+	if (stat(dir, &st) != 0) {
+		*err = xasprintf("%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		*err = xasprintf(
+		    "%s is not a directory: name a job directory (tern(1), JOB DIRECTORY)", dir);
+		return -1;
+	}
+	/* A job's WARCs alone (copied, or written by another tool) are enough
+	 * for the commands that read only them. */
+	conf = xasprintf("%s/tern.conf", dir);
+	workers = xasprintf("%s/workers.json", dir);
+	warcs = xasprintf("%s/warcs", dir);
+	is = stat(conf, &st) == 0 || stat(workers, &st) == 0 || stat(warcs, &st) == 0;
+	free(conf);
+	free(workers);
+	free(warcs);
+	if (!is) {
+		*err = xasprintf(
+		    "%s is not a tern job directory: it has no tern.conf and no warcs/", dir);
+		return -1;
+	}
+	return 0;
 }
 
 int job_check_resumable(const char *dir, char **err)
@@ -222,36 +263,6 @@ int job_check_unlocked(const char *dir, char **err)
 	    (long)fl.l_pid, *p ? ": " : "", p,
 	    strncmp(p, "tern console", 12) == 0 ? " (the offline console ends on Ctrl-C)" : "");
 	return -1;
-}
-
-int job_write_file(const char *path, const char *data, size_t len)
-{
-	char *tmp = xasprintf("%s.tmp", path);
-	FILE *fp = fopen(tmp, "w");
-	int rc = 0, saved = 0;
-
-	if (fp == NULL) {
-		free(tmp);
-		return -1;
-	}
-	if (len > 0 && fwrite(data, 1, len, fp) != len) {
-		rc = -1;
-		saved = errno;
-	}
-	if (fclose(fp) != 0 && rc == 0) {
-		rc = -1;
-		saved = errno;
-	}
-	if (rc == 0 && rename(tmp, path) != 0) {
-		rc = -1;
-		saved = errno;
-	}
-	if (rc != 0) {
-		unlink(tmp);
-		errno = saved;
-	}
-	free(tmp);
-	return rc;
 }
 
 long job_log_repair(const char *path)

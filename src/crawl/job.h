@@ -16,14 +16,20 @@ int job_create(const char *dir, const struct config *cfg, char **err);
  * the process that does (its pid and command line: an offline `tern
  * console`, a `tern report`, another crawl). */
 int job_check_unlocked(const char *dir, char **err);
+/* 0 for a directory that holds a job (its tern.conf, a --workers job's
+ * workers.json, or its warcs/); else -1 and *err saying what dir is instead. Every command
+ * that takes a JOBDIR asks it first, so that a wrong one gets one message
+ * and exit status 2 whatever the command. */
+int job_check_dir(const char *dir, char **err);
 /* A job directory that `tern resume` can continue. */
 int job_check_resumable(const char *dir, char **err);
 /* Reads a configuration file (a job's tern.conf, or crawl -c FILE) over
  * cfg's current values; errors name the file and line. */
 int job_config_load(struct config *cfg, const char *path, char **err);
-/* Writes a whole file through a temporary name and a rename; -1 with errno
- * on failure. */
-int job_write_file(const char *path, const char *data, size_t len);
+/* Writes the effective configuration as JOBDIR/tern.conf (a new job, a
+ * setting changed mid-crawl or on resume), replacing the file whole and
+ * durably (archive/smallfile.h), keeping its mode. */
+int job_config_save(const char *dir, const struct config *cfg, char **err);
 /* A log the crawl appends to may end in a line cut short by a kill: cuts
  * the file back to its last newline (that line's URI is not yet marked done
  * in the frontier, so it is logged again when fetched again). Returns the

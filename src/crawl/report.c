@@ -5,6 +5,7 @@
  * for the hosts report. `tern report` (src/reportcmd.c) asks a running
  * crawl's control socket for them, or builds them here from the store. */
 #include "crawl/report.h"
+#include "archive/smallfile.h"
 #include "frontier/counts.h"
 #include "frontier/frontier.h"
 #include "crawl/hostsreport.h"
@@ -165,32 +166,46 @@ int report_hosts(const char *jobdir, int json, struct buf *out, char **err)
 	return 0;
 }
 
+/* A report that cannot be written leaves the last one in place; the crawl
+ * goes on, and the reason goes to stderr. */
+static void report_complain(char *err)
+{
+	fprintf(stderr, "tern: %s\n", err);
+	free(err);
+}
+
+static void report_replace(const char *path, const char *data, size_t len)
+{
+	char *err = NULL;
+
+	if (smallfile_replace(path, data, len, SMALLFILE_MODE, &err) < 0)
+		report_complain(err);
+}
+
 void report_write_job(const char *jobdir, struct frontier *f, const char *word, json_t *stats)
 {
 	struct buf b = BUF_INIT;
-	char *path, *text, *tmp;
-	FILE *fp;
+	char *path, *text, *err = NULL;
+	struct smallfile *sf;
 
 	report_frontier(f, word, 0, &b);
 	path = xasprintf("%s/reports/frontier-summary.txt", jobdir);
-	job_write_file(path, b.data, b.len);
+	report_replace(path, b.data, b.len);
 	free(path);
 	buf_reset(&b);
 	path = xasprintf("%s/reports/queues.txt", jobdir);
-	tmp = xasprintf("%s.tmp", path);
-	if ((fp = fopen(tmp, "w")) != NULL) {
-		fputs(FRONTIER_QUEUES_LEGEND, fp);
-		frontier_report_queues_fp(f, fp, 0);
-		if (fclose(fp) == 0)
-			rename(tmp, path);
-		else
-			unlink(tmp);
+	if ((sf = smallfile_open(path, SMALLFILE_MODE, &err)) != NULL) {
+		fputs(FRONTIER_QUEUES_LEGEND, smallfile_fp(sf));
+		frontier_report_queues_fp(f, smallfile_fp(sf), 0);
+		if (smallfile_commit(sf, &err) < 0)
+			report_complain(err);
+	} else {
+		report_complain(err);
 	}
-	free(tmp);
 	free(path);
 	if (report_hosts(jobdir, 0, &b, NULL) == 0) {
 		path = xasprintf("%s/reports/hosts.txt", jobdir);
-		job_write_file(path, b.data, b.len);
+		report_replace(path, b.data, b.len);
 		free(path);
 	}
 	buf_free(&b);
@@ -201,10 +216,55 @@ void report_write_job(const char *jobdir, struct frontier *f, const char *word, 
 			buf_appends(&b, text);
 			buf_appendc(&b, '\n');
 			path = xasprintf("%s/reports/stats.json", jobdir);
-			job_write_file(path, b.data, b.len);
+			report_replace(path, b.data, b.len);
 			free(path);
 			free(text);
 			buf_free(&b);
 		}
 	}
+}
+
+/* One object's members under prefix, nested objects flattened. */
+static void report_stats_member(const json_t *j, struct buf *prefix, struct buf *out)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach((json_t *)j, key, v)
+	{
+		size_t len = prefix->len;
+		if (len > 0)
+			buf_appendc(prefix, '.');
+		buf_appends(prefix, key);
+		if (json_is_object(v)) {
+			report_stats_member(v, prefix, out);
+		} else {
+			buf_append(out, prefix->data, prefix->len);
+			buf_appends(out, ": ");
+			if (json_is_string(v)) {
+				buf_appends(out, json_string_value(v));
+			} else if (json_is_integer(v)) {
+				buf_appendf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+			} else if (json_is_real(v)) {
+				buf_appendf(out, "%.3f", json_real_value(v));
+			} else {
+				char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+				buf_appends(out, t != NULL ? t : "?");
+				free(t);
+			}
+			buf_appendc(out, '\n');
+		}
+		prefix->len = len;
+		if (prefix->data != NULL)
+			prefix->data[len] = '\0';
+	}
+}
+
+void report_stats_text(const json_t *stats, struct buf *out)
+{
+	struct buf prefix = BUF_INIT;
+
+	if (stats != NULL && json_is_object(stats))
+		report_stats_member(stats, &prefix, out);
+	buf_free(&prefix);
 }

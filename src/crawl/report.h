@@ -24,6 +24,10 @@ void report_revisits(struct frontier *f, uint64_t now_ms, int json, struct buf *
  * be NULL. */
 int report_hosts(const char *jobdir, int json, struct buf *out, char **err);
 struct json_t;
+/* The statistics (stats.json's object) as text, one "name: value" line a
+ * figure, nested objects' names joined by dots (statuses.2xx: 120,
+ * failures_by_cause.dns: 3), in the object's order. */
+void report_stats_text(const struct json_t *stats, struct buf *out);
 /* JOBDIR/reports/: frontier-summary.txt (word as in report_frontier),
  * queues.txt, hosts.txt and, unless stats is NULL, stats.json, each
  * written whole through a temporary name. */

@@ -126,6 +126,9 @@ enum scope_why scope_judge_parsed(const struct scope *s, const char *href, size_
  * AntiCalendarCostAssignmentPolicy pattern), for the anti-calendar cost. */
 int scope_calendar_like(const char *href);
 size_t scope_prefix_count(const struct scope *s);
+/* 1 if a seed adds to the scope ("seeds" and "domain"), 0 under an
+ * explicit list. */
+int scope_seeds_widen(const struct scope *s);
 void scope_free(struct scope *s);
 
 #endif

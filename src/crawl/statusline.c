@@ -1,5 +1,5 @@
 /* The crawl's status line: figures to a line that fits, and the recent
- * rate. The line is rebuilt from its fields each time: there are eight at
+ * rate. The line is rebuilt from its fields each time: there are nine at
  * most, and it is written once a second. */
 #include "crawl/statusline.h"
 #include "lib/xmalloc.h"
@@ -11,7 +11,18 @@
 /* Samples kept: one a second, the rate spans the oldest to the newest. */
 #define STATUSLINE_SAMPLES 11
 
-enum { SL_PAGES, SL_RATE, SL_QUEUED, SL_FAILED, SL_FLIGHT, SL_MB, SL_ELAPSED, SL_ETA, SL_N };
+enum {
+	SL_PAGES,
+	SL_RATE,
+	SL_QUEUED,
+	SL_NEXT,
+	SL_FAILED,
+	SL_FLIGHT,
+	SL_MB,
+	SL_ELAPSED,
+	SL_ETA,
+	SL_N
+};
 
 /* The order in which fields give way when the line does not fit. */
 static const int statusline_drop[SL_N - 1] = {
@@ -20,6 +31,7 @@ static const int statusline_drop[SL_N - 1] = {
     SL_ELAPSED,
     SL_ETA,
     SL_FAILED,
+    SL_NEXT,
     SL_QUEUED,
     SL_RATE,
 };
@@ -59,7 +71,8 @@ size_t statusline_format(const struct statusline_figures *f, size_t width, char 
 
 	if (cap == 0)
 		return 0;
-	snprintf(field[SL_PAGES], sizeof field[0], "%llu pages", (unsigned long long)f->pages);
+	snprintf(field[SL_PAGES], sizeof field[0], "%llu page%s", (unsigned long long)f->pages,
+	    f->pages == 1 ? "" : "s");
 	snprintf(field[SL_RATE], sizeof field[0], f->rate < 10 ? "%.1f/s" : "%.0f/s", f->rate);
 	snprintf(field[SL_QUEUED], sizeof field[0], "%llu queued", (unsigned long long)f->queued);
 	snprintf(field[SL_FAILED], sizeof field[0], "%llu failed", (unsigned long long)f->failures);
@@ -69,9 +82,12 @@ size_t statusline_format(const struct statusline_figures *f, size_t width, char 
 	snprintf(field[SL_ELAPSED], sizeof field[0], "elapsed %s", d);
 	statusline_duration(f->eta_s, d, sizeof d);
 	snprintf(field[SL_ETA], sizeof field[0], "ETA %s", d);
+	statusline_duration(f->next_s, d, sizeof d);
+	snprintf(field[SL_NEXT], sizeof field[0], "next fetch in %s", d);
 	for (i = 0; i < SL_N; i++)
 		on[i] = 1;
 	on[SL_ETA] = f->eta_s >= 0;
+	on[SL_NEXT] = f->next_s > 0;
 	for (size_t k = 0;; k++) {
 		len = 0;
 		for (i = 0; i < SL_N; i++)

@@ -15,13 +15,15 @@ struct statusline_figures {
 	double mb_rate;	  /* MB/s over the same */
 	double elapsed_s; /* time crawled by the job */
 	double eta_s;	  /* < 0: no limit to reach, or no rate yet */
+	double next_s;	  /* nothing in flight: the wait for the next fetch (a
+			   * retry's, a long Crawl-delay's); <= 0: none to say */
 };
 
 /* Writes the status into out (cap bytes, NUL-terminated) in at most width
  * characters (0: no limit), ASCII only. In order: pages, rate, queued,
- * failures, in flight, MB/s, elapsed, ETA; when they do not fit, MB/s goes
- * first, then in flight, elapsed, ETA, failures, queued and rate, and the
- * pages are cut last. Returns the length written. */
+ * the wait for the next fetch, failures, in flight, MB/s, elapsed, ETA;
+ * when they do not fit, MB/s goes first, then in flight, elapsed, ETA,
+ * failures, the wait, queued and rate, and the pages are cut last. Returns the length written. */
 size_t statusline_format(const struct statusline_figures *f, size_t width, char *out, size_t cap);
 /* A duration as M:SS, H:MM:SS, or NdHHh past 100 hours. */
 void statusline_duration(double secs, char *out, size_t cap);

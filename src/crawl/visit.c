@@ -23,6 +23,7 @@
 #include <build-config.h>
 
 #include "crawl/visit.h"
+#include "crawl/cookies.h"
 #include "crawl/failures.h"
 #include "crawl/outlinks.h"
 #include "crawl/recrawl.h"
@@ -145,6 +146,7 @@ struct visit {
 	int spill_fd;
 	uint64_t spill_len;
 	int record_failed;   /* the body could not be recorded: ours, not the server's */
+	int record_errno;    /* why */
 	struct outlinks *ol; /* the page's links (kept across reuse) */
 	int links_on;	     /* ol has begun on this response */
 	int dg_used;	     /* dg has taken bytes since its last reset */
@@ -156,6 +158,12 @@ struct visit {
 	int sent_validators;
 	struct buf refers_uri, refers_date;
 	uint64_t due_ms;
+
+	/* Set-Cookie headers of this response the jar refused (cookie_parse)
+	 * and cookies they evicted for room: the crawl.log annotations
+	 * cookiesRefused:N and cookiesEvicted:N. */
+	unsigned cookies_refused, cookies_evicted;
+	unsigned cookies_changed; /* by the page's own response */
 
 	/* The end waiting for the records queued before it (warcpool_hold). */
 	enum frontier_outcome held_outcome;
@@ -290,6 +298,10 @@ static void visit_annotations(const struct visit *v, int attempts, enum status_c
 			buf_appendc(out, ',');
 		buf_appends(out, "robotExcluded");
 	}
+	if (v->cookies_refused > 0)
+		buf_appendf(out, "%scookiesRefused:%u", out->len ? "," : "", v->cookies_refused);
+	if (v->cookies_evicted > 0)
+		buf_appendf(out, "%scookiesEvicted:%u", out->len ? "," : "", v->cookies_evicted);
 }
 
 static void visit_log(struct visit *v, int status, int64_t size, const char *uri, const char *hops,
@@ -357,6 +369,16 @@ static uint64_t visit_delay(struct visit *v, uint64_t duration_ms, uint64_t byte
 	d = politeness_delay(&p, 1, duration_ms, crawl_delay);
 	bw = politeness_bandwidth(p.max_kb_sec, &h->bandwidth_next_ms, clock_wall_ms(), bytes);
 	return bw > d ? bw : d;
+}
+
+/* The robots key of an href split into p, "scheme://host:port" with the
+ * port always written (frontier/hosts.h), into out (appended to). */
+static void visit_server_key(const char *href, const struct url_parts *p, struct buf *out)
+{
+	buf_appends(out, p->https ? "https://" : "http://");
+	buf_append(out, href + p->host_off, p->host_len);
+	buf_appendc(out, ':');
+	buf_appendu(out, (uint64_t)p->port);
 }
 
 /* Ends the visit: tells the frontier, then frees. */
@@ -514,6 +536,9 @@ static int visit_local_failure(struct visit *v, struct fetch *f)
 
 	if (!(fetch_annotations(f) & FETCH_LOCAL) && !v->record_failed)
 		return 0;
+	if (v->record_failed && (v->record_errno == ENOSPC || v->record_errno == EDQUOT) &&
+	    pool->env.disk_full != NULL)
+		pool->env.disk_full(pool->env.ctx, "a spill file in state/tmp");
 	n = ++pool->local_failures;
 	for (uint64_t p = 1; p <= n; p *= 10)
 		if (p == n) {
@@ -537,10 +562,14 @@ static int visit_local_failure(struct visit *v, struct fetch *f)
 static int visit_guard(struct visit *v)
 {
 	struct visit_pool *pool = v->pool;
+	int local = addrguard_sockaddr((const struct sockaddr *)&v->addr) != NULL;
 
-	if (addrguard_sockaddr((const struct sockaddr *)&v->addr) == NULL ||
-	    config_bool(pool->env.cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES) ||
-	    (v->c->flags & CURI_SEED) ||
+	if (local)
+		pool->env.stats->local_visits++;
+	else
+		pool->env.stats->remote_visits++;
+	if (!local || config_bool(pool->env.cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES) ||
+	    ((v->c->flags & CURI_SEED) && !(v->c->flags & CURI_GUARDED)) ||
 	    (pool->env.seedhosts != NULL && seedhosts_has(pool->env.seedhosts, v->host)))
 		return 0;
 	visit_fail(v, STATUS_UNFETCHABLE, CAUSE_PRIVATE_ADDRESS, FRONTIER_FAILED, 0);
@@ -584,9 +613,17 @@ static void visit_after_resolve(struct visit *v)
 		return;
 	}
 	{
-		char *url = xasprintf("%s/robots.txt", v->server_key);
-		visit_fetch_robots(v, url);
-		free(url);
+		/* The URL as any other is written (lib/url.h): without its
+		 * default port, in crawl.log, WARC and index alike. */
+		struct buf url = BUF_INIT;
+
+		/* "scheme://", then the host and any port: no user
+		 * information, which is the page's and not the server's. */
+		buf_append(&url, v->c->uri, v->page.scheme_len + 3);
+		buf_append(&url, v->c->uri + v->page.host_off, v->page.path_off - v->page.host_off);
+		buf_appends(&url, "/robots.txt");
+		visit_fetch_robots(v, url.data);
+		buf_free(&url);
 	}
 }
 
@@ -712,26 +749,10 @@ static int visit_literal_addr(struct visit *v)
 	return 0;
 }
 
-/* Recording the body: memory first, then a spill file in JOBDIR/state/tmp. */
-static int visit_record(struct visit *v, const char *p, size_t n)
+/* Writes all of p to the spill file: 0, or -1 with errno (a short write
+ * is retried, so that a full disk ends in ENOSPC, not a stale errno). */
+static int visit_spill_write(struct visit *v, const char *p, size_t n)
 {
-	if (v->spill_fd < 0 && v->body.len + n <= VISIT_SPILL_BYTES) {
-		buf_append(&v->body, p, n);
-		return 0;
-	}
-	if (v->spill_fd < 0) {
-		v->spill_fd = open(v->pool->env.tmpdir, O_TMPFILE | O_RDWR, 0600);
-		if (v->spill_fd < 0) {
-			visit_event(v->pool, "cannot create a spill file in %s: %s",
-			    v->pool->env.tmpdir, strerror(errno));
-			return -1;
-		}
-		if (v->body.len > 0 &&
-		    write(v->spill_fd, v->body.data, v->body.len) != (ssize_t)v->body.len)
-			return -1;
-		v->spill_len = v->body.len;
-		buf_free(&v->body);
-	}
 	while (n > 0) {
 		ssize_t w = write(v->spill_fd, p, n);
 		if (w < 0) {
@@ -746,12 +767,108 @@ static int visit_record(struct visit *v, const char *p, size_t n)
 	return 0;
 }
 
+/* The URL being fetched, split: the page's own parts, or robots.txt's
+ * (or a redirect of it) split into sp. NULL if it cannot be. */
+static const struct url_parts *visit_fetch_parts(const struct visit *v, struct url_parts *sp)
+{
+	if (strcmp(v->fetch_url, v->c->uri) == 0)
+		return &v->page;
+	return url_split(v->fetch_url, sp) == 0 ? sp : NULL;
+}
+
+/* The response's Set-Cookie headers go into the crawl's jar, unless
+ * cookies are off for the URI (fetch.cookies, src/crawl/cookies.h). */
+static void visit_take_cookies(struct visit *v, struct fetch *f)
+{
+	struct url_parts sp;
+	const struct url_parts *p;
+	size_t kept = 0, refused = 0, evicted = 0;
+
+	if (!cookies_on(v->pool->env.cookies, v->surt) || (p = visit_fetch_parts(v, &sp)) == NULL)
+		return;
+	cookies_receive(v->pool->env.cookies, v->fetch_url, p, f, &kept, &refused, &evicted);
+	v->cookies_refused += (unsigned)refused;
+	v->cookies_evicted += (unsigned)evicted;
+	if (v->state == VISIT_FETCH)
+		v->cookies_changed = (unsigned)kept;
+}
+
+/* Redirects in a row that may lead back to a URI already fetched. */
+#define VISIT_COOKIE_RETURNS 3
+
+/* A cookie wall: a redirect that set a cookie (a new one or a new value:
+ * one resent as it was changes nothing) and leads back to the URI
+ * that was redirected here, or to this URI itself, asks for it again now
+ * that the cookie will be sent. Its target was fetched already, so the seen
+ * set would drop it: it is scheduled again (it was in scope then). The
+ * target must take cookies (fetch.cookies for its prefix). The
+ * chain is bounded, VISIT_COOKIE_RETURNS redirects in a row at most: a
+ * server that sets a new cookie at every turn ends there, and one that
+ * ignores the cookie sends the crawl to its wall, already seen, once.
+ * Not in a continuous crawl: the page waits for its revisit there (a second
+ * entry in the schedule would visit it twice each time), and its next visit
+ * carries the cookie. */
+static void visit_cookie_return(struct visit *v, struct fetch *f, int status)
+{
+	const char *loc = fetch_header(f, "Location"), *h = v->c->hops ? v->c->hops : "";
+	struct buf href = BUF_INIT, key = BUF_INIT;
+	size_t n = strlen(h), run = 0;
+	char *hops;
+
+	if (v->pool->env.continuous || v->cookies_changed == 0 || status < 300 || status >= 400 ||
+	    loc == NULL)
+		return;
+	while (run < n && h[n - 1 - run] == 'R')
+		run++;
+	if (run >= VISIT_COOKIE_RETURNS)
+		return;
+	if (url_resolve(v->c->uri, loc, strlen(loc), &href) == 0 &&
+	    (strcmp(href.data, v->c->uri) == 0 ||
+		(v->c->via != NULL && strcmp(href.data, v->c->via) == 0)) &&
+	    surt_override_key(href.data, &key) == 0 && cookies_on(v->pool->env.cookies, key.data)) {
+		hops = xasprintf("%sR", h);
+		schedule_uri(v->pool->env.schedule, href.data, v->c->uri, hops, 0, 1);
+		free(hops);
+	}
+	buf_free(&href);
+	buf_free(&key);
+}
+
+/* Recording the body: memory first, then a spill file in JOBDIR/state/tmp.
+ * The fetch gives it no byte past fetch.max-length-bytes, so neither grows
+ * past that. -1 with errno when the body cannot be kept. */
+static int visit_record(struct visit *v, const char *p, size_t n)
+{
+	if (v->spill_fd < 0 && v->body.len + n <= VISIT_SPILL_BYTES) {
+		buf_append(&v->body, p, n);
+		return 0;
+	}
+	if (v->spill_fd < 0) {
+		v->spill_fd = open(v->pool->env.tmpdir, O_TMPFILE | O_RDWR, 0600);
+		if (v->spill_fd < 0) {
+			int saved = errno;
+			visit_event(v->pool, "cannot create a spill file in %s: %s",
+			    v->pool->env.tmpdir, strerror(saved));
+			errno = saved;
+			return -1;
+		}
+		v->spill_len = 0;
+		if (visit_spill_write(v, v->body.data, v->body.len) < 0)
+			return -1;
+		buf_free(&v->body);
+	}
+	return visit_spill_write(v, p, n);
+}
+
 /* The head says which extractors, if any, the page's body goes through. */
 static void visit_head_cb(void *arg, struct fetch *f)
 {
 	struct visit *v = arg;
 
-	if (v->state != VISIT_FETCH || v->abandoned)
+	if (v->abandoned)
+		return;
+	visit_take_cookies(v, f);
+	if (v->state != VISIT_FETCH)
 		return;
 	if (v->ol == NULL)
 		v->ol = outlinks_new();
@@ -774,6 +891,7 @@ static void visit_body_cb(
 		/* The recorded body is the WARC's payload, and nothing else's:
 		 * without WARC it is digested and parsed, never copied. */
 		if (v->pool->env.warc != NULL && visit_record(v, raw, rawlen) < 0 && v->f != NULL) {
+			v->record_errno = errno;
 			visit_event(
 			    v->pool, "recording %s failed: %s", v->fetch_url, strerror(errno));
 			v->record_failed = 1;
@@ -864,6 +982,33 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 		rc = -1;
 	}
 	return rc;
+}
+
+/* A robots.txt that redirected to the robots.txt of another scheme or
+ * port of its host (http to https) answered for that server too: its
+ * verdict is kept under that server's key as well, so that the server's
+ * own pages do not fetch it again within robots.validity-seconds. */
+static void visit_robots_also(
+    struct visit *v, int status, const char *body, size_t blen, int on5xx_allow)
+{
+	struct visit_pool *pool = v->pool;
+	struct url_parts up;
+	struct buf key = BUF_INIT;
+	struct host *h;
+
+	if (v->robots_redirects == 0 || url_split(v->fetch_url, &up) < 0 || up.has_query ||
+	    up.path_len != 11 || memcmp(v->fetch_url + up.path_off, "/robots.txt", 11) != 0)
+		return;
+	visit_server_key(v->fetch_url, &up, &key);
+	if (strcmp(key.data, v->server_key) != 0) {
+		h = hosts_get(pool->env.hosts, key.data, 1);
+		hosts_set_robots(pool->env.hosts, h,
+		    robots_from_fetch(status, body, blen, pool->env.agent, on5xx_allow),
+		    clock_wall_ms());
+		h->robots_unused = 1;
+		verdicts_put(pool->env.frontier, key.data, h->robots_fetched_ms, h->robots);
+	}
+	buf_free(&key);
 }
 
 static void visit_robots_done(struct visit *v, struct fetch *f)
@@ -983,6 +1128,8 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 		hosts_set_robots(pool->env.hosts, h, r, clock_wall_ms());
 		h->robots_unused = 1;
 		verdicts_put(pool->env.frontier, v->server_key, h->robots_fetched_ms, r);
+		if (!(status >= 300 && status < 400))
+			visit_robots_also(v, status, body, blen, on5xx_allow);
 		if (config_bool_for(pool->env.cfg, v->surt, CK_CRAWL_SITEMAPS)) {
 			char *phops = visit_prereq_hops(v);
 			int ok = status >= 200 && status < 300;
@@ -1066,6 +1213,8 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		buf_appends(extra, extra->len ? ",decodeTrunc" : "decodeTrunc");
 	if (fa & FETCH_DECERR)
 		buf_appends(extra, extra->len ? ",decodeError" : "decodeError");
+	if (fa & FETCH_DECUNSUP)
+		buf_appends(extra, extra->len ? ",decodeUnsupported" : "decodeUnsupported");
 	if (v->links_on && (dropped = outlinks_dropped(v->ol)) > 0)
 		buf_appendf(extra, "%sdol:%zu", extra->len ? "," : "", dropped);
 	if (status > 0) {
@@ -1078,9 +1227,12 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 			logged_digest = v->c->history->digest;
 		/* The head began v->ol when the links of a response with
 		 * this status count; a status is final once the head is read. */
+		visit_cookie_return(v, f, status);
 		if (v->links_on)
-			outlinks_schedule(
-			    v->ol, &pool->links, &v->page, v->f, status, outlinks, extra);
+			outlinks_schedule(v->ol, &pool->links, &v->page, v->f, status,
+			    v->have_addr &&
+				addrguard_sockaddr((const struct sockaddr *)&v->addr) != NULL,
+			    outlinks, extra);
 		if (visit_archive(v, logged_digest, truncated, not_modified, &revisit, outlinks) <
 		    0) {
 			/* Not archived, so not done: back to its queue's head, to
@@ -1131,6 +1283,10 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		pool->env.stats->pages++;
 		pool->env.stats->bytes += bytes;
 		pool->env.stats->status_class[status / 100 <= 5 ? status / 100 : 0]++;
+		/* An error answer is a page captured and a URI failed, as the
+		 * failures by cause count it (tern(1), FAILURES). */
+		if (status >= 400)
+			pool->env.stats->failures++;
 	} else {
 		pool->env.stats->failures++;
 		pool->env.stats->status_class[0]++;
@@ -1211,6 +1367,12 @@ static void visit_start_fetch(struct visit *v, const char *url)
 		recrawl_validators(
 		    v->pool->env.cfg, v->surt, v->c, &req.if_none_match, &req.if_modified_since);
 	v->sent_validators = req.if_none_match != NULL || req.if_modified_since != NULL;
+	if (cookies_on(v->pool->env.cookies, v->surt)) {
+		struct url_parts sp;
+		const struct url_parts *p = visit_fetch_parts(v, &sp);
+		if (p != NULL)
+			req.cookie = cookies_for(v->pool->env.cookies, v->fetch_url, p);
+	}
 	if (fetch_start(v->pool->env.fetcher, &req, &visit_fetch_cbs, v, &v->f) < 0) {
 		/* fetch_start reports through on_done; a refusal to start at
 		 * all is an unfetchable URI. */
@@ -1259,6 +1421,9 @@ struct visit_pool *visit_pool_new(const struct visit_env *env)
 	pool->links.stats = env->stats;
 	pool->links.robots_policy = env->robots_policy;
 	pool->links.continuous = env->continuous;
+	pool->links.scope = env->scope;
+	pool->links.new_seed = env->new_seed;
+	pool->links.ctx = env->ctx;
 	pool->slots = xcalloc((size_t)env->max_conns + 1, 1);
 	return pool;
 }
@@ -1322,11 +1487,8 @@ void visit_start(struct visit_pool *pool, struct curi *c)
 	v->port = up.port;
 	v->https = up.https;
 	v->host_ip = up.host_ip;
-	/* "scheme://host:port", without printf: this runs for every page. */
-	buf_appends(&b, up.https ? "https://" : "http://");
-	buf_append(&b, c->uri + up.host_off, up.host_len);
-	buf_appendc(&b, ':');
-	buf_appendu(&b, (uint64_t)up.port);
+	/* Without printf: this runs for every page. */
+	visit_server_key(c->uri, &up, &b);
 	v->server_key = buf_steal(&b);
 	url_request_target(c->uri, &up, &v->target);
 	if (surt_override_key_parts(c->uri, &up, &b) == 0)

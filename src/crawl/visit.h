@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 struct config;
+struct cookies;
 struct crawl_stats;
 struct curi;
 struct failures;
@@ -18,6 +19,7 @@ struct fetcher;
 struct frontier;
 struct hosts;
 struct schedule;
+struct scope;
 struct seedhosts;
 struct warc_writer;
 struct warcpool;
@@ -46,12 +48,18 @@ struct visit_env {
 	struct crawl_stats *stats;   /* counted as visits end */
 	struct failures *failures;   /* NULL: failures are not said nor
 					 * counted by cause */
+	struct cookies *cookies;     /* the crawl's jar (NULL: none) */
 	/* Hooks into the owner, each given ctx: a runtime event for
 	 * logs/tern.log; a visit has ended (the frontier told, the visit freed
 	 * and no longer counted in flight). */
 	void *ctx;
 	void (*event)(void *ctx, const char *msg);
 	void (*ended)(void *ctx);
+	/* Optional: a write failed for want of space (ENOSPC, EDQUOT; what
+	 * names it). The owner pauses until there is room; the URI goes back
+	 * to its queue with no attempt counted, so it is fetched after the
+	 * pause, not again and again while the disk is full. */
+	void (*disk_full)(void *ctx, const char *what);
 	/* Optional (cluster mode): c reached its final disposition (success,
 	 * final failure, disregard), called as the frontier is told; in a
 	 * continuous crawl c holds its fetch history, due again at due_ms (0
@@ -62,6 +70,11 @@ struct visit_env {
 	 * now? Asked right before each request leaves; 0 gives the URI back
 	 * to the frontier (deferred), unsent and with no crawl.log line. */
 	int (*may_send)(void *ctx, const char *uri);
+	/* Optional: a seed's redirect target outside scope made a seed
+	 * (crawl/outlinks.h, struct outlinks_env); NULL: none made. */
+	const struct scope *scope;
+	int (*new_seed)(
+	    void *ctx, const char *href, const char *via, const char *hops, unsigned flags);
 };
 
 struct visit_pool;

@@ -168,6 +168,16 @@ void keys_robots(struct buf *b, const char *server)
 	buf_appends(b, server);
 }
 
+void keys_cookie(struct buf *b, const char *domain, const char *path, const char *name)
+{
+	buf_appendc(b, KEYS_COOKIE);
+	buf_appends(b, domain);
+	buf_appendc(b, '\0');
+	buf_appends(b, path);
+	buf_appendc(b, '\0');
+	buf_appends(b, name);
+}
+
 void keys_revisit(struct buf *b, uint64_t due_ms, uint64_t ordinal)
 {
 	buf_appendc(b, KEYS_REVISIT);

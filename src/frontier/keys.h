@@ -23,6 +23,8 @@
  *                                  crawl), by due time (ms); value: keys_curi_encode
  *   'o' SERVER                     robots.txt verdict of "scheme://host:port";
  *                                  value: keys_robots_encode
+ *   'c' DOMAIN 0x00 PATH 0x00 NAME  a cookie of the crawl's jar; value:
+ *                                  cookie_encode (lib/cookie.h)
  *
  * Integers in keys are big-endian so that byte order is numeric order. */
 #ifndef TERN_KEYS_H
@@ -42,7 +44,8 @@ enum {
 	KEYS_META = 'm',
 	KEYS_PRELOAD = 'p',
 	KEYS_REVISIT = 'v',
-	KEYS_ROBOTS = 'o'
+	KEYS_ROBOTS = 'o',
+	KEYS_COOKIE = 'c'
 };
 
 /* Largest URI precedence that sorts correctly inside a queue; larger values
@@ -135,6 +138,7 @@ void keys_preload(struct buf *b, const char *canon);
 void keys_revisit(struct buf *b, uint64_t due_ms, uint64_t ordinal);
 int keys_revisit_parse(const char *k, size_t n, uint64_t *due_ms, uint64_t *ordinal);
 void keys_robots(struct buf *b, const char *server);
+void keys_cookie(struct buf *b, const char *domain, const char *path, const char *name);
 
 /* A queue key may not be empty, hold a NUL byte or exceed 1024 bytes. */
 int keys_qkey_valid(const char *qkey);

@@ -18,11 +18,14 @@ X(CRAWL_MAX_QUERY_LENGTH, "crawl", "max-query-length", CT_INT, "1024", 0, 104857
 X(CRAWL_SCOPE, "crawl", "scope", CT_STR, "seeds", 0, 0, "", 0)
 X(CRAWL_PAUSE_AT_START, "crawl", "pause-at-start", CT_BOOL, "false", 0, 0, "", 0)
 X(CRAWL_PAUSE_AT_FINISH, "crawl", "pause-at-finish", CT_BOOL, "false", 0, 0, "", 0)
+X(CRAWL_PAUSE_BELOW_FREE_MB, "crawl", "pause-below-free-mb", CT_INT, "1024", 0, INT64_MAX, "", 0)
+X(CRAWL_RESUME_ABOVE_FREE_MB, "crawl", "resume-above-free-mb", CT_INT, "2048", 0, INT64_MAX, "", 0)
 X(CRAWL_MAX_PAGES, "crawl", "max-pages", CT_INT, "0", 0, INT64_MAX, "", 0)
 X(CRAWL_MAX_BYTES, "crawl", "max-bytes", CT_INT, "0", 0, INT64_MAX, "", 0)
 X(CRAWL_MAX_TIME_SECONDS, "crawl", "max-time-seconds", CT_INT, "0", 0, INT64_MAX, "", 0)
 X(CRAWL_MODE, "crawl", "mode", CT_ENUM, "once", 0, 0, "once|continuous", 0)
 X(CRAWL_SITEMAPS, "crawl", "sitemaps", CT_BOOL, "true", 0, 0, "", 1)
+X(CRAWL_SEED_REDIRECTS_NEW_SEEDS, "crawl", "seed-redirects-new-seeds", CT_BOOL, "true", 0, 0, "", 0)
 
 /* [frontier] */
 X(FRONTIER_HOLD_QUEUES, "frontier", "hold-queues", CT_BOOL, "true", 0, 0, "", 0)
@@ -56,12 +59,16 @@ X(POLITENESS_MAX_PER_HOST_BANDWIDTH_KB_SEC, "politeness", "max-per-host-bandwidt
 X(FETCH_CONNECT_TIMEOUT_MS, "fetch", "connect-timeout-ms", CT_INT, "20000", 1, 3600000, "", 0)
 X(FETCH_TIMEOUT_SECONDS, "fetch", "timeout-seconds", CT_INT, "1200", 1, 86400, "", 0)
 X(FETCH_IDLE_TIMEOUT_SECONDS, "fetch", "idle-timeout-seconds", CT_INT, "60", 1, 86400, "", 0)
-X(FETCH_MAX_LENGTH_BYTES, "fetch", "max-length-bytes", CT_INT, "0", 0, INT64_MAX, "", 1)
+X(FETCH_MAX_LENGTH_BYTES, "fetch", "max-length-bytes", CT_INT, "1073741824", 0, INT64_MAX, "", 1)
 X(FETCH_MAX_HEADER_BYTES, "fetch", "max-header-bytes", CT_INT, "65536", 256, 16777216, "", 0)
-X(FETCH_ACCEPT_ENCODING, "fetch", "accept-encoding", CT_ENUM, "gzip", 0, 0, "gzip|identity", 0)
+X(FETCH_ACCEPT_ENCODING, "fetch", "accept-encoding", CT_ENUM, "gzip", 0, 0, "gzip|br|zstd|browser|identity", 0)
 X(FETCH_TLS_VERIFY, "fetch", "tls-verify", CT_BOOL, "true", 0, 0, "", 0)
 X(FETCH_CA_FILE, "fetch", "ca-file", CT_STR, "", 0, 0, "", 0)
 X(FETCH_ALLOW_PRIVATE_ADDRESSES, "fetch", "allow-private-addresses", CT_BOOL, "false", 0, 0, "", 0)
+X(FETCH_COOKIES, "fetch", "cookies", CT_BOOL, "true", 0, 0, "", 1)
+X(FETCH_COOKIE_FILE, "fetch", "cookie-file", CT_STR, "", 0, 0, "", 0)
+X(FETCH_COOKIES_PER_DOMAIN, "fetch", "cookies-per-domain", CT_INT, "50", 1, 100000, "", 0)
+X(FETCH_COOKIES_MAX, "fetch", "cookies-max", CT_INT, "3000", 1, 1000000, "", 0)
 
 /* [dns] */
 X(DNS_SERVERS, "dns", "servers", CT_STR, "", 0, 0, "", 0)
@@ -96,6 +103,8 @@ X(WARC_MAX_SIZE_BYTES, "warc", "max-size-bytes", CT_INT, "1000000000", 4096, INT
 X(WARC_DEDUP, "warc", "dedup", CT_ENUM, "digest", 0, 0, "digest|off", 0)
 X(WARC_VERSION, "warc", "version", CT_ENUM, "1.1", 0, 0, "1.1|1.0", 0)
 X(WARC_WACZ, "warc", "wacz", CT_BOOL, "false", 0, 0, "", 0)
+X(WARC_WACZ_TITLE, "warc", "wacz-title", CT_STR, "", 0, 0, "", 0)
+X(WARC_WACZ_DESCRIPTION, "warc", "wacz-description", CT_STR, "", 0, 0, "", 0)
 
 /* [revisit]: continuous crawls (crawl.mode = continuous) */
 X(REVISIT_INITIAL_INTERVAL_SECONDS, "revisit", "initial-interval-seconds", CT_INT, "86400", 1, 315360000, "", 1)

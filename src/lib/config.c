@@ -7,6 +7,7 @@
 #include <build-config.h>
 
 #include "lib/config.h"
+#include "lib/nearest.h"
 #include "lib/buf.h"
 #include "lib/rules.h"
 #include "lib/xmalloc.h"
@@ -103,6 +104,9 @@ static const char *const config_at_start[] = {
     "fetch.tls-verify",
     "fetch.ca-file",
     "fetch.allow-private-addresses",
+    "fetch.cookie-file",
+    "fetch.cookies-per-domain",
+    "fetch.cookies-max",
     "console.",
     "rules.",
 };
@@ -116,6 +120,31 @@ int config_key_at_start(const char *name)
 			return 1;
 	}
 	return 0;
+}
+
+/* Keys a job keeps from its first start to its end, each with the reason:
+ * what the store or the cluster already holds was made under them, so a
+ * change (mid-crawl, or on resume) is refused and a new job is the way. */
+static const struct {
+	const char *name;
+	const char *why;
+} config_for_job[] = {
+    {"crawl.mode", "the store holds its URIs for a crawl of this mode"},
+    {"frontier.queue-assignment", "the store's queues are keyed by it"},
+    {"canonicalize.", "the seen set holds every URI in its canonical form"},
+    {"cluster.crawl-id", "it names the crawl this job belongs to"},
+    {"cluster.partitions", "every node of the crawl maps hosts to partitions by it"},
+};
+
+const char *config_key_for_job(const char *name)
+{
+	for (size_t i = 0; i < sizeof config_for_job / sizeof config_for_job[0]; i++) {
+		const char *k = config_for_job[i].name;
+		size_t n = strlen(k);
+		if (k[n - 1] == '.' ? strncmp(name, k, n) == 0 : strcmp(name, k) == 0)
+			return config_for_job[i].why;
+	}
+	return NULL;
 }
 
 int config_find(const char *name)
@@ -424,6 +453,21 @@ static int config_rule_add(
 	return 0;
 }
 
+/* "unknown key", with the nearest key's name when one is near enough to
+ * be the one meant (tern.conf(5) lists them all). */
+static void config_unknown(const char *origin, const char *name, char **err)
+{
+	const char *names[CK__COUNT], *near;
+
+	for (int k = 0; k < CK__COUNT; k++)
+		names[k] = config_defs[k].name;
+	near = nearest_word(name, names, CK__COUNT);
+	if (near != NULL)
+		*err = xasprintf("%s: %s: unknown key; did you mean %s?", origin, name, near);
+	else
+		*err = xasprintf("%s: %s: unknown key (tern.conf(5) lists them)", origin, name);
+}
+
 /* Sets name=value globally, or in the override for prefix when not NULL. */
 static int config_assign(struct config *c, const char *prefix, const char *name, const char *value,
     const char *origin, char **err)
@@ -447,7 +491,7 @@ static int config_assign(struct config *c, const char *prefix, const char *name,
 		return -1;
 	}
 	if (k < 0) {
-		*err = xasprintf("%s: %s: unknown key", origin, name);
+		config_unknown(origin, name, err);
 		return -1;
 	}
 	if (prefix != NULL && !config_defs[k].overridable) {
@@ -548,7 +592,15 @@ static int config_ini_header(struct config_load_ctx *x, const char *line)
 	if (strcmp(name, "rules") == 0)
 		found = 1;
 	if (!found) {
-		x->err = xasprintf("%s:%d: [%s]: unknown section", x->path, x->lines, name);
+		const char *sections[CK__COUNT], *near;
+		size_t n = 0;
+		for (int k = 0; k < CK__COUNT; k++)
+			if (n == 0 || strcmp(sections[n - 1], config_defs[k].section) != 0)
+				sections[n++] = config_defs[k].section;
+		near = nearest_word(name, sections, n);
+		x->err = xasprintf("%s:%d: [%s]: unknown section%s%s%s", x->path, x->lines, name,
+		    near != NULL ? "; did you mean [" : "", near != NULL ? near : "",
+		    near != NULL ? "]?" : "");
 		return -1;
 	}
 	return 0;

@@ -48,6 +48,9 @@ unsigned config_generation(const struct config *c);
 /* 1 for a key read only when the crawl starts ("crawl.max-connections",
  * any "warc." key...): a change made mid-crawl applies on resume. */
 int config_key_at_start(const char *name);
+/* For a key fixed for the life of a job ("crawl.mode"...), why it is;
+ * else NULL. Such a key cannot change mid-crawl nor on resume. */
+const char *config_key_for_job(const char *name);
 /* Lookup by name ("politeness.min-delay-ms"); -1 if unknown. */
 int config_find(const char *name);
 const char *config_name(enum config_key k);

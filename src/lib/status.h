@@ -107,6 +107,9 @@ enum status_group {
 	X(CONNECTION_LOST, STATUS_CONNECT_LOST, LOST, "connection-lost", "connection lost", "")    \
 	X(BAD_RESPONSE, STATUS_CONNECT_LOST, LOST, "bad-response", "malformed response",           \
 	    "fetch.max-header-bytes")                                                              \
+	X(HEADER_TOO_LARGE, STATUS_CONNECT_LOST, LOST, "header-too-large",                         \
+	    "head, header lines, 1xx answers, chunk framing or trailers past a limit",             \
+	    "fetch.max-header-bytes")                                                              \
 	X(HEAD_TIMEOUT, STATUS_TIMEOUT, TIMEOUT, "head-timeout", "no response head in time",       \
 	    "fetch.timeout-seconds, fetch.idle-timeout-seconds")                                   \
 	X(CANCELLED, STATUS_CONNECT_LOST, OTHER, "cancelled", "fetch cancelled", "")               \

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -334,6 +335,22 @@ static void ctlserver_timeout_cb(uv_timer_t *t)
 	}
 }
 
+/* Whether the peer of a unix-socket connection runs as the crawl's user
+ * (or root). The socket's mode 0600 already keeps other users out; this
+ * holds if the mode was changed, or the socket was reached through a
+ * descriptor passed on. */
+static int ctlserver_peer_ok(struct ctlserver_conn *c)
+{
+	struct ucred cred;
+	socklen_t len = sizeof cred;
+	uv_os_fd_t fd;
+
+	if (uv_fileno(&c->h.handle, &fd) != 0 ||
+	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0)
+		return 0;
+	return cred.uid == geteuid() || cred.uid == 0;
+}
+
 static void ctlserver_connection_cb(uv_stream_t *l, int status)
 {
 	struct ctlserver *s = l->data;
@@ -368,7 +385,9 @@ static void ctlserver_connection_cb(uv_stream_t *l, int status)
 		ctlserver_conn_close(c);
 		return;
 	}
-	if (s->nconns > CTLSERVER_MAX_CONNS)
+	if (!s->tcp && !ctlserver_peer_ok(c))
+		ctlserver_send_error(c, 403, "the control socket answers its owner's user only");
+	else if (s->nconns > CTLSERVER_MAX_CONNS)
 		ctlserver_send_error(c, 503, "too many control connections");
 }
 

@@ -143,8 +143,8 @@ int fetch_start(struct fetcher *fr, const struct fetch_req *req, const struct fe
 	    0) {
 		fetch_fail(f, CAUSE_BAD_URL, why);
 	} else {
-		http_request_build(&f->req, &f->u, f->set->user_agent, f->set->gzip,
-		    req->if_none_match, req->if_modified_since);
+		http_request_build(&f->req, &f->u, f->set->user_agent, f->set->accept_encoding,
+		    req->if_none_match, req->if_modified_since, req->cookie);
 		/* The I/O starts now (a kept-alive connection gets the request
 		 * in this very call); only callbacks are deferred, and
 		 * fetch_begin never calls one: its failures go through
@@ -300,14 +300,14 @@ static int fetch_retry_fresh(struct fetch *f)
 static int fetch_http_head_cb(void *arg)
 {
 	struct fetch *f = arg;
-	enum decode_coding c;
+	struct decode_codings cs;
 
 	f->status = http_status(f->http);
 	fetch_set_state(f, FETCH_S_BODY);
-	if (decode_coding_parse(http_header(f->http, "Content-Encoding"), &c) != 0) {
-		f->annotations |= FETCH_DECERR;
+	if (decode_codings_parse(http_header(f->http, "Content-Encoding"), &cs) != 0) {
+		f->annotations |= FETCH_DECUNSUP;
 	} else {
-		f->dec = decode_new(c, DECODE_MAX_OUT, DECODE_MAX_RATIO);
+		f->dec = decode_new_stack(&cs, DECODE_MAX_OUT, DECODE_MAX_RATIO);
 		f->decoding = 1;
 	}
 	if (f->cbs.on_head) {
@@ -455,8 +455,11 @@ static void fetch_data(struct fetch *f, const char *data, size_t len)
 		char *why = xasprintf("%s: %s",
 		    http_head_done(f->http) ? "broken response body" : "malformed response head",
 		    http_error(f->http));
-		fetch_fail(
-		    f, http_head_done(f->http) ? CAUSE_CONNECTION_LOST : CAUSE_BAD_RESPONSE, why);
+		fetch_fail(f,
+		    http_too_large(f->http)	  ? CAUSE_HEADER_TOO_LARGE
+			: http_head_done(f->http) ? CAUSE_CONNECTION_LOST
+						  : CAUSE_BAD_RESPONSE,
+		    why);
 		free(why);
 		break;
 	}

@@ -33,6 +33,8 @@ struct fetch_req {
 					 * private addresses are allowed */
 	const char *if_none_match;     /* a revisit's validators (NULL: not sent), */
 	const char *if_modified_since; /* used while fetch_start runs */
+	const char *cookie;	       /* the Cookie header's value (NULL:
+					* none), used while fetch_start runs */
 };
 
 struct fetch_cbs {
@@ -79,12 +81,15 @@ enum {
 	FETCH_LENTRUNC = 1,  /* body cut at max-length: lenTrunc */
 	FETCH_TIMETRUNC = 2, /* body cut by a timeout: timeTrunc */
 	FETCH_DECTRUNC = 4,  /* decoding stopped at the decode caps (raw body whole) */
-	FETCH_DECERR = 8,    /* Content-Encoding not decodable (corrupt or unsupported) */
+	FETCH_DECERR = 8,    /* a corrupt or truncated encoded body: decodeError */
 	/* The connection could not be made for want of a local resource
 	 * (file descriptors, kernel buffers, a local port): the status is
 	 * STATUS_CONNECT_FAILED,
 	 * but it says nothing of the server; try again later. */
-	FETCH_LOCAL = 16
+	FETCH_LOCAL = 16,
+	/* A Content-Encoding tern does not decode (compress, an unknown
+	 * name, more than DECODE_MAX_STACK codings): decodeUnsupported. */
+	FETCH_DECUNSUP = 32
 };
 unsigned fetch_annotations(const struct fetch *f);
 const char *fetch_header(const struct fetch *f, const char *name);

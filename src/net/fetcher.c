@@ -11,6 +11,7 @@
 #include "lib/config.h"
 #include "net/conn.h"
 #include "net/fetcher.h"
+#include "net/http.h"
 #include "net/tls.h"
 #include "lib/xmalloc.h"
 
@@ -249,7 +250,8 @@ struct fetcher *fetcher_new(uv_loop_t *loop, const struct config *cfg, struct dn
 	fr->set.idle_ms = config_int(cfg, CK_FETCH_IDLE_TIMEOUT_SECONDS) * 1000;
 	fr->set.max_length = config_int(cfg, CK_FETCH_MAX_LENGTH_BYTES);
 	fr->set.max_header = config_int(cfg, CK_FETCH_MAX_HEADER_BYTES);
-	fr->set.gzip = strcmp(config_str(cfg, CK_FETCH_ACCEPT_ENCODING), "gzip") == 0;
+	/* The key's enum admits only the words http_accept_encoding maps. */
+	fr->set.accept_encoding = http_accept_encoding(config_str(cfg, CK_FETCH_ACCEPT_ENCODING));
 	fr->set.allow_private = config_bool(cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES);
 	fr->user_agent = xstrdup(config_str(cfg, CK_CRAWL_USER_AGENT));
 	fr->set.user_agent = fr->user_agent;

@@ -26,7 +26,8 @@ struct fetcher_settings {
 	uint64_t connect_ms, total_ms, idle_ms;
 	int64_t max_length;
 	size_t max_header;
-	int gzip, allow_private;
+	const char *accept_encoding; /* the header's value (http_accept_encoding) */
+	int allow_private;
 	int trace; /* TERN_TRACE_FETCH: state changes on stderr */
 	const char *user_agent;
 };

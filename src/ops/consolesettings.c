@@ -57,9 +57,13 @@ void consolesettings_page(const struct config *cfg, const struct consoleview_rq 
 		html_texts(&sections, name);
 		buf_appends(&sections, "</label></td><td>");
 		consolesettings_input(&sections, name, (enum config_key)k,
-		    config_text(cfg, (enum config_key)k), editable);
+		    config_text(cfg, (enum config_key)k),
+		    editable && config_key_for_job(name) == NULL);
 		buf_appends(&sections, "</td><td class=\"when\">");
-		buf_appends(&sections, config_key_at_start(name) ? "on resume" : "now");
+		buf_appends(&sections,
+		    config_key_for_job(name) != NULL ? "fixed for the job"
+			: config_key_at_start(name)  ? "on resume"
+						     : "now");
 		buf_appends(&sections, "</td></tr>\n");
 	}
 	if (section != NULL)
@@ -88,7 +92,7 @@ void consolesettings_page(const struct config *cfg, const struct consoleview_rq 
 				      "\"on resume\"; tern.conf in the job directory is rewritten with it. "
 				      "Descriptions of every key: tern.conf(5)."
 				    : "The crawl is not running: edit tern.conf in the job directory, or "
-				      "resume with --set, to change settings.",
+				      "resume with --set (tern resume JOBDIR --set KEY=VALUE), to change settings.",
 				0},
 			    {"editable", editable ? "1" : "0", 0},
 			    {"disabled", editable ? "" : "disabled", 1},

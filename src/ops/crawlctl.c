@@ -17,6 +17,7 @@
  * status. */
 #include <build-config.h>
 
+#include "archive/smallfile.h"
 #include "crawl/checkpoint.h"
 #include "lib/clock.h"
 #include "lib/config.h"
@@ -92,15 +93,20 @@ static void crawlctl_status(struct crawl *cr, struct ctlserver_reply *r)
 	struct crawl_status cs;
 	const struct crawl_stats *st = crawl_stats(cr);
 
+	json_t *j;
+
 	crawl_status(cr, &cs);
 	frontier_counts(crawl_frontier(cr), &fc);
-	crawlctl_json(r,
-	    json_pack("{s:s, s:s?, s:b, s:I, s:I, s:I, s:o, s:o, s:i, s:f, s:o}", "state",
-		crawl_state_name(cs.state), "reason", cs.reason, "at_finish", cs.at_finish, "pages",
-		(json_int_t)st->pages, "bytes", (json_int_t)st->bytes, "failures",
-		(json_int_t)st->failures, "failures_by_cause", failures_json(st), "dropped",
-		drops_json(st, crawl_rules(cr)), "in_flight", cs.in_flight, "seconds", cs.seconds,
-		"frontier", counts_json(&fc)));
+	j = json_pack("{s:s, s:s?, s:b, s:I, s:I, s:I, s:o, s:o, s:i, s:f, s:o}", "state",
+	    crawl_state_name(cs.state), "reason", cs.reason, "at_finish", cs.at_finish, "pages",
+	    (json_int_t)st->pages, "bytes", (json_int_t)st->bytes, "failures",
+	    (json_int_t)st->failures, "failures_by_cause", failures_json(st), "dropped",
+	    drops_json(st, crawl_rules(cr)), "in_flight", cs.in_flight, "seconds", cs.seconds,
+	    "frontier", counts_json(&fc));
+	/* Only retries left: when the next one is (tern(1), STATUS LINE). */
+	if (j != NULL && cs.next_fetch_s > 0)
+		json_object_set_new(j, "next_fetch_in_seconds", json_real(cs.next_fetch_s));
+	crawlctl_json(r, j);
 }
 
 static void crawlctl_metrics(struct crawlctl *cc, struct ctlserver_reply *r)
@@ -285,8 +291,13 @@ static void crawlctl_report(struct crawl *cr, const struct ctlreq *req, struct c
 			free(err);
 		}
 	} else if (strcmp(what, "stats") == 0) {
-		r->content_type = "application/json";
-		crawlctl_json(r, crawl_stats_json(cr));
+		json_t *j = crawl_stats_json(cr);
+		if (json) {
+			crawlctl_json(r, j);
+		} else {
+			report_stats_text(j, &r->body);
+			json_decref(j);
+		}
 	} else if (strcmp(what, "revisits") == 0) {
 		report_revisits(crawl_frontier(cr), clock_wall_ms(), json, &r->body);
 	} else if (strcmp(what, "rules") == 0) {
@@ -335,14 +346,12 @@ static int crawlctl_value_text(json_t *v, struct buf *out)
 /* Rewrites JOBDIR/tern.conf so that a resume runs with the new settings. */
 static void crawlctl_save_config(struct crawl *cr)
 {
-	char *path = xasprintf("%s/tern.conf", crawl_jobdir(cr));
-	struct buf text = BUF_INIT;
+	char *err = NULL;
 
-	config_format(crawl_config(cr), &text);
-	if (job_write_file(path, text.data, text.len) < 0)
-		crawl_log_event(cr, "could not rewrite %s after a settings change", path);
-	buf_free(&text);
-	free(path);
+	if (job_config_save(crawl_jobdir(cr), crawl_config(cr), &err) < 0) {
+		crawl_log_event(cr, "could not rewrite tern.conf after a settings change: %s", err);
+		free(err);
+	}
 }
 
 /* A form body (section.key=value&...) as the JSON object of its pairs,
@@ -365,6 +374,23 @@ static json_t *crawlctl_form(const struct ctlreq *req)
 	buf_free(&n);
 	buf_free(&v);
 	return j;
+}
+
+/* -1 with the reason when key is one a job keeps for its life
+ * (config_key_for_job) and scratch gives it another value than the crawl's. */
+static int crawlctl_for_job(
+    struct crawl *cr, const struct config *scratch, const char *key, char **err)
+{
+	const char *why = config_key_for_job(key);
+	int k = config_find(key);
+
+	if (why == NULL || k < 0 ||
+	    strcmp(config_text(scratch, k), config_text(crawl_config(cr), k)) == 0)
+		return 0;
+	*err = xasprintf("%s cannot change for a job (%s): it stays %s; a new job (tern crawl) "
+			 "can use another value",
+	    key, why, config_text(crawl_config(cr), k));
+	return -1;
 }
 
 /* Applies the settings object j (taken), or says why not. A cluster node
@@ -404,17 +430,18 @@ static void crawlctl_settings_apply(
 		json_object_foreach(j, key, v)
 		{
 			buf_reset(&a);
-			buf_appends(&a, key);
-			buf_appendc(&a, '=');
 			if (crawlctl_value_text(v, &a) < 0) {
 				err = xasprintf("%s: expected a string, number or boolean", key);
-			} else if (config_set(
-				       pass == 0 ? scratch : crawl_config(cr), a.data, &err) == 0) {
+			} else if (config_set_key(pass == 0 ? scratch : crawl_config(cr), key,
+				       a.data != NULL ? a.data : "", "setting", &err) == 0) {
+				if (pass == 0 && crawlctl_for_job(cr, scratch, key, &err) < 0)
+					break;
 				if (pass == 1) {
 					json_object_set_new(applied, key,
 					    json_string(
 						config_key_at_start(key) ? "on resume" : "now"));
-					crawl_log_event(cr, "setting changed: %s", a.data);
+					crawl_log_event(cr, "setting changed: %s=%s", key,
+					    a.data != NULL ? a.data : "");
 				}
 				continue;
 			}

@@ -2,6 +2,8 @@
  * socket per command. The server always closes after its answer, so the
  * answer is read to end of file (capped) and split at its head. */
 #include "ops/ctl.h"
+#include "crawl/job.h"
+#include "lib/nearest.h"
 #include "lib/xmalloc.h"
 
 #include <errno.h>
@@ -158,7 +160,12 @@ static int ctl_print(int status, const struct buf *body)
 	{
 		json_t *j = json_loadb(body->data, body->len, 0, NULL);
 		const char *msg = j != NULL ? json_string_value(json_object_get(j, "error")) : NULL;
-		fprintf(stderr, "tern: ctl: %d: %s\n", status, msg != NULL ? msg : body->data);
+		/* The crawl's own words; the HTTP status only when it said none. */
+		if (msg != NULL)
+			fprintf(stderr, "tern: ctl: %s\n", msg);
+		else
+			fprintf(stderr, "tern: ctl: the crawl answered %d: %.*s\n", status,
+			    (int)body->len, body->data != NULL ? body->data : "");
 		json_decref(j);
 	}
 	return status == 501 || status == 409 ? 1 : 2;
@@ -188,6 +195,23 @@ static char *ctl_settings_body(int argc, char **argv)
 	return text;
 }
 
+void ctl_append_escaped(struct buf *b, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '.' || c == '_' || c == '~') {
+			buf_appendc(b, (char)c);
+		} else {
+			buf_appendc(b, '%');
+			buf_appendc(b, hex[c >> 4]);
+			buf_appendc(b, hex[c & 15]);
+		}
+	}
+}
+
 int ctl_run(int argc, char **argv)
 {
 	const char *jobdir, *cmd, *method = "POST";
@@ -207,6 +231,10 @@ int ctl_run(int argc, char **argv)
 	}
 	jobdir = argv[1];
 	cmd = argv[2];
+	if (jobdir[0] == '-') {
+		fputs(ctl_usage, stderr);
+		return 2;
+	}
 	if (strcmp(cmd, "pause") == 0 || strcmp(cmd, "unpause") == 0 || strcmp(cmd, "stop") == 0 ||
 	    strcmp(cmd, "checkpoint") == 0 || strcmp(cmd, "reconsider-retired") == 0) {
 		if (argc != 3) {
@@ -240,12 +268,31 @@ int ctl_run(int argc, char **argv)
 				return 2;
 			}
 		}
-		buf_appendf(&target, "/report/%s?format=%s", what, json ? "json" : "text");
-		if (state != NULL)
-			buf_appendf(&target, "&state=%s", state);
+		buf_appends(&target, "/report/");
+		ctl_append_escaped(&target, what);
+		buf_appendf(&target, "?format=%s", json ? "json" : "text");
+		if (state != NULL) {
+			buf_appends(&target, "&state=");
+			ctl_append_escaped(&target, state);
+		}
 	} else {
+		static const char *const cmds[] = {"status", "pause", "unpause", "stop",
+		    "checkpoint", "reconsider-retired", "set", "report", "metrics"};
+		const char *near = nearest_word(cmd, cmds, sizeof cmds / sizeof cmds[0]);
+		if (near != NULL) {
+			fprintf(stderr, "tern: ctl: unknown command '%s'; did you mean '%s'?\n",
+			    cmd, near);
+			return 2;
+		}
 		fprintf(stderr, "tern: ctl: unknown command '%s'\n", cmd);
 		fputs(ctl_usage, stderr);
+		return 2;
+	}
+	if (job_check_dir(jobdir, &err) < 0) {
+		fprintf(stderr, "tern: ctl: %s\n", err);
+		free(err);
+		free(payload);
+		buf_free(&target);
 		return 2;
 	}
 	rc = ctl_request(jobdir, method, target.data, payload, &status, &body, &err);

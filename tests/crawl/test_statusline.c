@@ -31,6 +31,16 @@ static void test_statusline_widths(void **state)
 	    .elapsed_s = 0.4,
 	    .eta_s = -1,
 	};
+	/* Only a retry left: the wait for it, kept longer than the failures. */
+	static const struct statusline_figures waiting = {
+	    .pages = 0,
+	    .queued = 1,
+	    .failures = 0,
+	    .in_flight = 0,
+	    .elapsed_s = 4000,
+	    .eta_s = -1,
+	    .next_s = 845,
+	};
 	static const struct {
 		const struct statusline_figures *f;
 		size_t width;
@@ -53,6 +63,10 @@ static void test_statusline_widths(void **state)
 	    {&big, 8, "123456 p"},
 	    /* No limit: no ETA; a rate under 10 keeps a decimal. */
 	    {&small, 0, "0 pages, 0.0/s, 1 queued, 0 failed, 1 in flight, 0.00 MB/s, elapsed 0:00"},
+	    {&waiting, 0,
+		"0 pages, 0.0/s, 1 queued, next fetch in 14:05, 0 failed, 0 in flight, 0.00 MB/s, "
+		"elapsed 1:06:40"},
+	    {&waiting, 48, "0 pages, 0.0/s, 1 queued, next fetch in 14:05"},
 	};
 	char out[256];
 

@@ -192,6 +192,9 @@ static void test_config_at_start(void **state)
 	    {"crawl.max-pages", 0},
 	    {"frontier.queue-total-budget", 0},
 	    {"fetch.max-length-bytes", 0},
+	    {"fetch.cookie-file", 1},
+	    {"fetch.cookies-max", 1},
+	    {"fetch.cookies", 0},
 	    {"warc", 0},
 	    {"crawl.max-connectionsx", 0},
 	};

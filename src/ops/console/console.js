@@ -197,7 +197,8 @@ if (typeof document !== 'undefined') (function () {
 		const t0 = points[0][0], t1 = points[points.length - 1][0];
 		let max = 0;
 		for (const p of points) if (p[1] !== null && p[1] > max) max = p[1];
-		max = ternAxis.niceMax(max);
+		/* Bytes come whole: a trickle's axis reads 0 to 4 B, never mB. */
+		max = ternAxis.niceMax(unit === 'B' ? Math.max(max, 4) : max);
 		for (let i = 0; i <= 4; i++) {
 			const y = top + ph - ph * i / 4;
 			g.beginPath();
@@ -248,7 +249,7 @@ if (typeof document !== 'undefined') (function () {
 			if (dt <= 0) continue;
 			let v;
 			if (name === 'pages_per_s') v = Math.max(0, (b[1] - a[1]) / dt);
-			else if (name === 'mb_per_s') v = a[2] === null || b[2] === null ? null : Math.max(0, (b[2] - a[2]) / dt / 1e6);
+			else if (name === 'bytes_per_s') v = a[2] === null || b[2] === null ? null : Math.max(0, (b[2] - a[2]) / dt);
 			else if (name === 'in_flight') v = b[3];
 			else v = b[4];
 			out.push([b[0], v]);
@@ -259,7 +260,7 @@ if (typeof document !== 'undefined') (function () {
 	function redraw() {
 		for (const c of document.querySelectorAll('canvas[data-series]')) {
 			const name = c.dataset.series;
-			drawChart(c, series(name), '');
+			drawChart(c, series(name), c.dataset.unit || '');
 		}
 	}
 
