@@ -242,6 +242,8 @@ static int config_check_str(enum config_key k, const char *text, const char **wh
 		return reqheaders_check_value(text, what);
 	case CK_FETCH_FROM:
 		return reqheaders_check_from(text, what);
+	case CK_CRAWL_USER_AGENT:
+		return reqheaders_check_agent(text, what);
 	case CK_FETCH_EXTRA_HEADERS:
 		return reqheaders_check_extra(text, what);
 	case CK_FETCH_HTTP_PROXY:
