@@ -11,7 +11,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=$1
 port=$2
 cd "$out"
-awk=awk
 runs=""
 for r in tern-local tern-private tern-domain wget2; do
 	[ -f "$r.access.tsv" ] && runs="$runs $r"
@@ -19,12 +18,13 @@ done
 
 # Programs that use classify.awk's functions (several -f: mawk has no -e).
 cat >urls.awk <<'EOA'
-{ u = "http://" $2 ":" port $3; st[u] = $4; k[u] = cls($2, $3) }
-END { for (u in k) printf "%s\t%s\t%s\n", k[u], u, st[u] }
+{ u = "http://" $2 ":" port $3; st[u] = $4; k[u] = cls($2, $3); b[u] += $5 }
+END { for (u in k) printf "%s\t%s\t%s\t%d\n", k[u], u, st[u], b[u] }
 EOA
-# NAME.urls: "kind<TAB>URL<TAB>status" once per unique URL (its last status).
+# NAME.urls: "kind<TAB>URL<TAB>status<TAB>bytes" once per unique URL (its
+# last status, the bytes of all its requests).
 for r in $runs; do
-	$awk -F'\t' -v port="$port" -f "$here/classify.awk" -f urls.awk "$r.access.tsv" | sort >"$r.urls"
+	awk -F'\t' -v port="$port" -f "$here/classify.awk" -f urls.awk "$r.access.tsv" | sort >"$r.urls"
 done
 rm -f urls.awk
 
@@ -38,7 +38,7 @@ echo "| crawl | exit | requests | unique URLs | 2xx | 3xx | 4xx | 5xx | MB sent 
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for r in $runs; do
 	t=$(grep "^$r " times.txt | tail -1)
-	$awk -F'\t' -v r="$r" -v t="$t" '
+	awk -F'\t' -v r="$r" -v t="$t" '
 		{ n++; b += $5; s = substr($4, 1, 1); c[s]++ ; u[$2 " " $3] = 1 }
 		END { split(t, f, " "); for (x in u) nu++
 			printf "| %s | %s | %d | %d | %d | %d | %d | %d | %.1f | %s | %s | %.0f |\n", r, f[5], n, nu,
@@ -53,36 +53,37 @@ echo "crawler's own (\`/usr/bin/time\`)."
 echo
 echo "## What tern-domain and wget2 fetched, by kind of URL"
 echo
-echo "Unique URLs requested (any status). Machinery is marked *."
+echo "Unique URLs requested (any status). Machinery is marked *. MB: the bodies"
+echo "nginx sent tern for them (compressed where it compressed them)."
 echo
 cat >kinds.awk <<'EOA'
 	FNR == 1 { f++ }
-	f == 1 { t[$1]++; tk[$2] = $1; kinds[$1] = 1 }
+	f == 1 { t[$1]++; tk[$2] = $1; kinds[$1] = 1; tb[$1] += $4; TB += $4 }
 	f == 2 { w[$1]++; wk[$2] = $1; kinds[$1] = 1 }
 	END {
 		for (u in tk) if (u in wk) both[tk[u]]++; else ot[tk[u]]++
 		for (u in wk) if (!(u in tk)) ow[wk[u]]++
-		print "| kind | tern-domain | wget2 | both | only tern | only wget2 |"
-		print "|---|---:|---:|---:|---:|---:|"
+		print "| kind | tern-domain | wget2 | both | only tern | only wget2 | tern-domain MB |"
+		print "|---|---:|---:|---:|---:|---:|---:|"
 		n = 0
 		for (k in kinds) names[++n] = k
 		for (i = 2; i <= n; i++) { x = names[i]; for (j = i - 1; j >= 1 && t[names[j]] + w[names[j]] < t[x] + w[x]; j--) names[j + 1] = names[j]; names[j + 1] = x }
 		for (i = 1; i <= n; i++) {
 			k = names[i]
-			printf "| %s%s | %d | %d | %d | %d | %d |\n", k, machinery(k) ? " *" : "", t[k], w[k], both[k], ot[k], ow[k]
+			printf "| %s%s | %d | %d | %d | %d | %d | %.2f |\n", k, machinery(k) ? " *" : "", t[k], w[k], both[k], ot[k], ow[k], tb[k] / 1e6
 			T += t[k]; W += w[k]; B += both[k]; OT += ot[k]; OW += ow[k]
-			if (machinery(k)) { MT += t[k]; MW += w[k] }
+			if (machinery(k)) { MT += t[k]; MW += w[k]; MB += tb[k] }
 		}
-		printf "| **all** | **%d** | **%d** | **%d** | **%d** | **%d** |\n", T, W, B, OT, OW
-		printf "| machinery * | %d (%.0f %%) | %d (%.0f %%) | | | |\n", MT, T ? 100 * MT / T : 0, MW, W ? 100 * MW / W : 0
+		printf "| **all** | **%d** | **%d** | **%d** | **%d** | **%d** | **%.2f** |\n", T, W, B, OT, OW, TB / 1e6
+		printf "| machinery * | %d (%.0f %%) | %d (%.0f %%) | | | | %.2f (%.0f %%) |\n", MT, T ? 100 * MT / T : 0, MW, W ? 100 * MW / W : 0, MB / 1e6, TB ? 100 * MB / TB : 0
 	}
 EOA
-$awk -F'\t' -f "$here/classify.awk" -f kinds.awk tern-domain.urls wget2.urls
+awk -F'\t' -f "$here/classify.awk" -f kinds.awk tern-domain.urls wget2.urls
 rm -f kinds.awk
 
 # ex FILE_A FILE_B: up to 3 URLs per kind in A and not in B.
 ex() {
-	$awk -F'\t' 'FNR == 1 { f++ } f == 1 { b[$2] = 1; next } !($2 in b) && c[$1]++ < 3 { printf "- %s: `%s` (%s)\n", $1, $2, $3 }' "$2" "$1"
+	awk -F'\t' 'FNR == 1 { f++ } f == 1 { b[$2] = 1; next } !($2 in b) && c[$1]++ < 3 { printf "- %s: `%s` (%s)\n", $1, $2, $3 }' "$2" "$1"
 }
 echo
 echo "### Only tern-domain (examples, status in parentheses)"
@@ -97,7 +98,7 @@ echo
 echo "## Requests per URL"
 echo
 for r in $runs; do
-	$awk -F'\t' -v r="$r" '{ n[$2 " " $3]++ } END { for (u in n) { if (n[u] > 1) { d++; x += n[u] - 1 } }
+	awk -F'\t' -v r="$r" '{ n[$2 " " $3]++ } END { for (u in n) { if (n[u] > 1) { d++; x += n[u] - 1 } }
 		printf "- %s: %d URLs requested more than once (%d extra requests)\n", r, d, x }' "$r.access.tsv"
 done
 

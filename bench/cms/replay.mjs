@@ -11,7 +11,7 @@
 // (lazy images are made eager first); its comment thread is there with its
 // reply links. Images from other sites (Gravatar avatars) are counted, not
 // required: the crawl's scope is the site. Screenshots: SHOTS-DIR/post.png
-// (the viewer) and post-frame.png (the replayed page alone, full height).
+// (the viewer) and post-full.png (the viewer as tall as the post).
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -136,7 +136,7 @@ try {
 		if (!h1 || ours.length === 0 || !ours.every((i) => i.complete)) return null;
 		return {
 			h1: h1.textContent.trim(), title: document.title, n: ours.length,
-			loaded: ours.filter((i) => i.naturalWidth > 0).map((i) => i.currentSrc.replace(/.*mp_\//, '')),
+			loaded: [...new Set(ours.filter((i) => i.naturalWidth > 0).map((i) => i.currentSrc.replace(/.*mp_\//, '')))],
 			broken: ours.filter((i) => i.naturalWidth === 0).map((i) => i.currentSrc),
 			other: document.images.length - ours.length,
 			replies: [...document.links].filter((a) => /[?&]replytocom=/.test(a.href)).length,
@@ -154,18 +154,13 @@ try {
 		fail(`${seen.comments} comments shown, the post has ${sample.comments}`);
 	if (seen.replies < 1) fail('no reply links in the comment thread');
 	console.log(`ok: ${seen.comments} comments shown with ${seen.replies} ?replytocom= reply links`);
-	await fr.evaluate(() => document.querySelector('.wp-block-post-content img, main img')?.scrollIntoView());
 	await page.screenshot({ path: path.join(shots, 'post.png') });
-	// The replayed page on its own, at its full height.
-	const full = await browser.newPage();
-	await full.setViewport({ width: 1280, height: 900 });
-	await full.goto(fr.url());
-	await full.evaluate(() => {
-		for (const i of document.images) i.loading = 'eager';
-	});
-	await until('the page alone', () => full.evaluate(() => [...document.images].every((i) => i.complete)));
-	await full.screenshot({ path: path.join(shots, 'post-frame.png'), fullPage: true });
-	console.log(`ok: screenshots ${shots}/post.png and post-frame.png`);
+	// The whole post: the viewer as tall as the replayed page.
+	const h = await fr.evaluate(() => document.documentElement.scrollHeight);
+	await page.setViewport({ width: 1360, height: Math.min(h + 200, 8000) });
+	await new Promise((r) => setTimeout(r, 1000));
+	await page.screenshot({ path: path.join(shots, 'post-full.png') });
+	console.log(`ok: screenshots ${shots}/post.png and post-full.png`);
 } finally {
 	await browser.close();
 	server.close();

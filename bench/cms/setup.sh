@@ -49,9 +49,11 @@ trap 'exit 143' TERM
 
 # WordPress: Debian's files, copied so that wp-load.php finds the
 # wp-config.php below next to it (Debian's own wp-config.php reads
-# /etc/wordpress/config-HOST.php, which would touch the system).
+# /etc/wordpress/config-HOST.php, which would touch the system). Copied
+# with the targets of Debian's symlinks (libjs-underscore, getID3 and
+# others, relative to /usr/share): as symlinks they would point nowhere.
 cms_log "copying Debian's WordPress $(dpkg-query -W -f='${Version}' wordpress) to $CMS_WP"
-cp -a /usr/share/wordpress "$CMS_WP"
+cp -RL /usr/share/wordpress "$CMS_WP"
 rm -f "$CMS_WP/wp-config.php"
 mkdir -p "$CMS_WP/wp-content/uploads"
 salt=$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')
