@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/cms/compare.sh OUT PORT: the Markdown summary of bench/cms/run.sh's
 # crawls from their parts of nginx's access log (OUT/NAME.access.tsv:
-# time, host, request URI, status, bytes, user agent) and OUT/times.txt:
+# time, host, request URI, status, bytes, user agent, method) and
+# OUT/times.txt:
 # per crawl the requests, unique URLs, statuses and cost; per kind of URL
 # (bench/cms/classify.awk) what tern-domain and wget2 each fetched, what
 # only one did (with examples); the share of CMS machinery; and what the
@@ -12,7 +13,7 @@ out=$1
 port=$2
 cd "$out"
 runs=""
-for r in tern-local tern-private tern-domain wget2; do
+for r in tern-local tern-private tern-domain wget2 wget2-rules; do
 	[ -f "$r.access.tsv" ] && runs="$runs $r"
 done
 
@@ -34,20 +35,36 @@ sed 's/^/    /' info.txt
 echo
 echo "## Crawls"
 echo
-echo "| crawl | exit | requests | unique URLs | 2xx | 3xx | 4xx | 5xx | MB sent | wall s | CPU s | peak RSS MB |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| crawl | exit | requests | HEAD | unique URLs | 2xx | 3xx | 4xx | 5xx | MB sent | wall s | CPU s | peak RSS MB |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for r in $runs; do
 	t=$(grep "^$r " times.txt | tail -1)
 	awk -F'\t' -v r="$r" -v t="$t" '
-		{ n++; b += $5; s = substr($4, 1, 1); c[s]++ ; u[$2 " " $3] = 1 }
+		{ n++; b += $5; s = substr($4, 1, 1); c[s]++ ; u[$2 " " $3] = 1; if ($7 == "HEAD") h++ }
 		END { split(t, f, " "); for (x in u) nu++
-			printf "| %s | %s | %d | %d | %d | %d | %d | %d | %.1f | %s | %s | %.0f |\n", r, f[5], n, nu,
+			printf "| %s | %s | %d | %d | %d | %d | %d | %d | %d | %.1f | %s | %s | %.0f |\n", r, f[5], n, h, nu,
 				c[2], c[3], c[4], c[5], b / 1e6, f[2], f[3], f[4] / 1024 }' "$r.access.tsv"
 done
 echo
 echo "Requests and bytes are nginx's (bytes are bodies as sent, compressed where"
 echo "nginx compressed them); wall, CPU (user + system) and peak RSS are the"
 echo "crawler's own (\`/usr/bin/time\`)."
+
+# The other crawls against tern-domain (tern-local should match it once a
+# seed's redirect target becomes a seed).
+if [ -f tern-domain.urls ]; then
+	echo
+	echo "## Each crawl against tern-domain"
+	echo
+	echo "| crawl | unique URLs | also in tern-domain | only in it | only in tern-domain |"
+	echo "|---|---:|---:|---:|---:|"
+	for r in $runs; do
+		[ "$r" = tern-domain ] && continue
+		awk -F'\t' -v r="$r" 'FNR == 1 { f++ } f == 1 { d[$2] = 1; nd++; next }
+			{ n++; if ($2 in d) both++ } END { printf "| %s | %d | %d | %d | %d |\n", r, n, both, n - both, nd - both }' \
+			tern-domain.urls "$r.urls"
+	done
+fi
 
 [ -f tern-domain.urls ] && [ -f wget2.urls ] || exit 0
 echo

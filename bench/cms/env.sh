@@ -149,8 +149,8 @@ cms_port() {
 # it: wget2 1.99.1 (Debian 12) sends "Host: www.blog.test" for
 # http://www.blog.test:PORT/, and WordPress would answer each of its
 # requests with a redirect to the URL with the port, the URL wget2 asked
-# for. Access log: time, host, request URI, status, bytes, user agent (tab
-# separated).
+# for. Access log: time, host, request URI, status, bytes, user agent,
+# method (tab separated).
 cms_nginx_start() {
 	cms_port
 	_c=$CMS_RUN/nginx.conf
@@ -174,7 +174,7 @@ http {
 	gzip on;
 	gzip_types text/css application/javascript application/json application/rss+xml
 		application/atom+xml application/xml text/xml application/rsd+xml image/svg+xml;
-	log_format tsv '\$msec\t\$host\t\$request_uri\t\$status\t\$body_bytes_sent\t\$http_user_agent';
+	log_format tsv '\$msec\t\$host\t\$request_uri\t\$status\t\$body_bytes_sent\t\$http_user_agent\t\$request_method';
 	access_log $CMS_RUN/access.tsv tsv;
 	server {
 		listen 127.0.0.1:$CMS_PORT default_server;

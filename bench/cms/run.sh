@@ -2,15 +2,17 @@
 # Crawls the WordPress site built by bench/cms/setup.sh with tern and with
 # wget2, compares what each fetched, packages tern's crawl as a WACZ and
 # replays a post from it in ReplayWeb.page (bench/cms/README.md).
-#   bench/cms/run.sh [TERN] [--set KEY=VALUE]...
-# TERN: the tern binary (default build/bench/src/tern); every --set is
-# given to each tern crawl after the run's own settings, so a rule set or
-# another build's setting can be tried without editing this script.
+#   bench/cms/run.sh [TERN] [--set KEY=VALUE | -c FILE]...
+# TERN: the tern binary (default build/bench/src/tern); every --set and -c
+# is given to each tern crawl after the run's own settings, so a rule set
+# or another build's setting can be tried without editing this script.
 # Environment: CMS_DIR (the site, default /tmp/tern-cms), CMS_OUT (the
 # results, default CMS_DIR/out, emptied first), CMS_RUNS (which crawls,
 # default "tern-local tern-private tern-domain wget2"), CMS_TIMEOUT
 # (seconds a crawl may take, default 3600), CMS_REPLAY=0 to skip the
-# ReplayWeb.page check.
+# ReplayWeb.page check. CMS_RUNS may also name wget2-rules: wget2 with
+# bench/cms/reject.txt's rules as its --reject-regex, to set beside a tern
+# crawl given the same rules.
 #
 # The crawls, one after the other, all from http://blog.test:PORT/ (which
 # answers 301 to http://www.blog.test:PORT/):
@@ -32,13 +34,23 @@ set -eu
 
 TERN=$CMS_TOP/build/bench/src/tern
 case ${1:-} in
-"" | --set) ;;
+"" | --set | -c) ;;
 *) TERN=$1; shift ;;
 esac
-# The rest of the arguments are --set pairs, given as they are to tern.
+# The rest of the arguments are --set and -c pairs, given as they are to
+# tern (a configuration file's path made absolute: tern runs elsewhere).
 n=$#
 while [ $n -gt 0 ]; do
-	[ "$1" = --set ] && [ $n -ge 2 ] || cms_die "usage: run.sh [TERN] [--set KEY=VALUE]..."
+	case $1 in
+	--set) [ $n -ge 2 ] || cms_die "usage: run.sh [TERN] [--set KEY=VALUE | -c FILE]..." ;;
+	-c)
+		[ $n -ge 2 ] && [ -f "$2" ] || cms_die "-c: no file ${2:-}"
+		_f=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+		shift 2
+		set -- -c "$_f" "$@"
+		;;
+	*) cms_die "usage: run.sh [TERN] [--set KEY=VALUE | -c FILE]..." ;;
+	esac
 	set -- "$@" "$1" "$2"
 	shift 2
 	n=$((n - 2))
@@ -117,7 +129,14 @@ for r in $RUNS; do
 			wget2 --recursive --level=inf --span-hosts --domains=blog.test --robots=on \
 			--directory-prefix="$OUT/wget2" --no-verbose --output-file="$OUT/wget2.log" "$SEED"
 		;;
-	*) cms_die "unknown run $r (CMS_RUNS: tern-local tern-private tern-domain wget2)" ;;
+	wget2-rules)
+		# wget2 with reject.txt's rules as one --reject-regex (POSIX).
+		re=$(grep -v -e '^#' -e '^$' "$CMS_HERE/reject.txt" | sed 's/.*/(&)/' | paste -sd'|')
+		crawl "$r" unshare -m sh -c 'mount --bind "$1" /etc/hosts && shift && exec "$@"' sh "$OUT/hosts" \
+			wget2 --recursive --level=inf --span-hosts --domains=blog.test --robots=on \
+			--reject-regex="$re" --directory-prefix="$OUT/$r" --no-verbose --output-file="$OUT/$r.log" "$SEED"
+		;;
+	*) cms_die "unknown run $r (CMS_RUNS: tern-local tern-private tern-domain wget2 wget2-rules)" ;;
 	esac
 done
 
