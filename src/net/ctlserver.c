@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -334,6 +335,30 @@ static void ctlserver_timeout_cb(uv_timer_t *t)
 	}
 }
 
+/* The socket's mode (0600) lets only the crawl's user connect, but a mode
+ * can be loosened by hand or by a copied directory: the kernel's word on
+ * the peer's uid (SO_PEERCRED) is checked as well, and a peer that is
+ * neither the crawl's user nor root is answered 403 (tern(1), "Control
+ * socket"). */
+static void ctlserver_check_peer(struct ctlserver_conn *c)
+{
+	struct ucred cred;
+	socklen_t len = sizeof cred;
+	uv_os_fd_t fd;
+	char msg[160];
+
+	if (uv_fileno(&c->h.handle, &fd) != 0 ||
+	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || len != sizeof cred) {
+		ctlserver_send_error(c, 403, "the peer's credentials cannot be read");
+		return;
+	}
+	if (cred.uid == geteuid() || cred.uid == 0)
+		return;
+	snprintf(msg, sizeof msg, "uid %u is not the crawl's user (uid %u)", (unsigned)cred.uid,
+	    (unsigned)geteuid());
+	ctlserver_send_error(c, 403, msg);
+}
+
 static void ctlserver_connection_cb(uv_stream_t *l, int status)
 {
 	struct ctlserver *s = l->data;
@@ -370,6 +395,8 @@ static void ctlserver_connection_cb(uv_stream_t *l, int status)
 	}
 	if (s->nconns > CTLSERVER_MAX_CONNS)
 		ctlserver_send_error(c, 503, "too many control connections");
+	else if (!s->tcp)
+		ctlserver_check_peer(c);
 }
 
 static void ctlserver_listener_closed_cb(uv_handle_t *h)
