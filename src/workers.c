@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "lib/urlcreds.h"
 #include "lib/xmalloc.h"
 #include "waczcmd.h"
 #include "workers.h"
@@ -91,7 +92,16 @@ static int workers_write_state(struct workers *w)
 	json_object_set_new(j, "port", json_integer(w->embedded ? w->port : 0));
 	json_object_set_new(j, "crawl_id", json_string(w->crawl_id));
 	json_object_set_new(j, "wacz", json_boolean(w->wacz));
-	rc = json_dump_file(j, tmp, JSON_INDENT(1)) == 0 && rename(tmp, path) == 0 ? 0 : -1;
+	/* A password or token in the URL is for this user's eyes only. */
+	if (!w->embedded && urlcreds_has_secret(w->url)) {
+		mode_t old = umask(0077);
+		unlink(tmp);
+		rc = json_dump_file(j, tmp, JSON_INDENT(1));
+		umask(old);
+	} else {
+		rc = json_dump_file(j, tmp, JSON_INDENT(1));
+	}
+	rc = rc == 0 && rename(tmp, path) == 0 ? 0 : -1;
 	if (rc < 0)
 		fprintf(stderr, "tern: %s: %s\n", path, strerror(errno));
 	json_decref(j);
@@ -431,9 +441,13 @@ static void workers_start_children(struct workers *w)
 		workers_all_done(w);
 		return;
 	}
-	printf("tern: %u workers share crawl '%s' over NATS at %s; job directories %s/w0..w%u, "
-	       "their output in %s/wN.out\n",
-	    w->n, w->crawl_id, w->url, w->o->jobdir, w->n - 1, w->o->jobdir);
+	{
+		char *shown = urlcreds_hide(w->url);
+		printf("tern: %u workers share crawl '%s' over NATS at %s; job directories "
+		       "%s/w0..w%u, their output in %s/wN.out\n",
+		    w->n, w->crawl_id, shown, w->o->jobdir, w->n - 1, w->o->jobdir);
+		free(shown);
+	}
 	fflush(stdout);
 	w->started_ms = uv_now(&w->loop);
 	if (w->o->resume)

@@ -1,6 +1,7 @@
 #include "crawl/job.h"
 #include "lib/buf.h"
 #include "lib/config.h"
+#include "lib/urlcreds.h"
 #include "lib/xmalloc.h"
 
 #include <dirent.h>
@@ -136,7 +137,10 @@ int job_config_save(const char *dir, const struct config *cfg, char **err)
 	int rc = 0;
 
 	config_format(cfg, &text);
-	if (job_write_file(path, text.data, text.len) < 0) {
+	/* A password or token in cluster.url (tern.conf(5)) is for this
+	 * user's eyes only. */
+	if (job_write_file_mode(path, text.data, text.len,
+		urlcreds_has_secret(config_str(cfg, CK_CLUSTER_URL)) ? 0600 : 0666) < 0) {
 		*err = xasprintf("%s: %s", path, strerror(errno));
 		rc = -1;
 	}
@@ -268,10 +272,26 @@ int job_check_unlocked(const char *dir, char **err)
 
 int job_write_file(const char *path, const char *data, size_t len)
 {
+	return job_write_file_mode(path, data, len, 0666);
+}
+
+int job_write_file_mode(const char *path, const char *data, size_t len, mode_t mode)
+{
 	char *tmp = xasprintf("%s.tmp", path);
-	FILE *fp = fopen(tmp, "w");
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	FILE *fp = NULL;
 	int rc = 0, saved = 0;
 
+	/* A restrictive mode holds even for a temporary file left over with
+	 * another (open keeps an existing file's mode). */
+	if (fd >= 0 && (mode & 077) == 0 && fchmod(fd, mode) != 0) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		fd = -1;
+	}
+	if (fd >= 0 && (fp = fdopen(fd, "w")) == NULL)
+		close(fd);
 	if (fp == NULL) {
 		free(tmp);
 		return -1;

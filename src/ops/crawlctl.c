@@ -32,6 +32,7 @@
 #include "crawl/report.h"
 #include "lib/form.h"
 #include "lib/status.h"
+#include "lib/urlcreds.h"
 #include "lib/xmalloc.h"
 #include "ops/console.h"
 #include "ops/consoletoken.h"
@@ -370,10 +371,12 @@ static int crawlctl_for_job(
 }
 
 /* Applies the settings object j (taken), or says why not. A cluster node
- * passes settings asked here (local) on to every other node, as JSON. */
+ * passes settings asked here (from NULL) on to every other node, as JSON;
+ * from names the node that passed them on. */
 static void crawlctl_settings_apply(
-    struct crawl *cr, json_t *j, json_error_t *jerr, int local, struct ctlserver_reply *r)
+    struct crawl *cr, json_t *j, json_error_t *jerr, const char *from, struct ctlserver_reply *r)
 {
+	int local = from == NULL;
 	json_t *v, *applied;
 	struct config *scratch;
 	struct buf a = BUF_INIT;
@@ -406,12 +409,32 @@ static void crawlctl_settings_apply(
 				       a.data != NULL ? a.data : "", "setting", &err) == 0) {
 				if (pass == 0 && crawlctl_for_job(cr, scratch, key, &err) < 0)
 					break;
+				/* Another node may steer what takes effect now; what
+				 * a node reads at start (its files, its NATS server)
+				 * and [cluster] stay its own operator's (doc/cluster.md,
+				 * "Who can steer a crawl"). */
+				if (pass == 0 && !local &&
+				    (strncmp(key, "cluster.", 8) == 0 ||
+					config_key_at_start(key))) {
+					err = xasprintf(
+					    "%s: not taken from another node (each node's "
+					    "[cluster] and settings read at start are its own)",
+					    key);
+					break;
+				}
 				if (pass == 1) {
 					json_object_set_new(applied, key,
 					    json_string(
 						config_key_at_start(key) ? "on resume" : "now"));
-					crawl_log_event(cr, "setting changed: %s=%s", key,
-					    a.data != NULL ? a.data : "");
+					/* A URL's password or token is not logged. */
+					char *shown = urlcreds_hide(a.data != NULL ? a.data : "");
+					crawl_log_event(cr, "setting changed: %s=%s%s%s%s", key,
+					    strcmp(key, "cluster.url") == 0
+						? shown
+						: (a.data != NULL ? a.data : ""),
+					    local ? "" : " (from node ", local ? "" : from,
+					    local ? "" : ")");
+					free(shown);
 				}
 				continue;
 			}
@@ -452,7 +475,7 @@ static void crawlctl_settings(struct crawl *cr, const struct ctlreq *req, struct
 
 	if (form && j == NULL)
 		snprintf(jerr.text, sizeof jerr.text, "malformed %%-escape in the form");
-	crawlctl_settings_apply(cr, j, &jerr, 1, r);
+	crawlctl_settings_apply(cr, j, &jerr, NULL, r);
 }
 
 static void crawlctl_action(struct crawl *cr, const char *what, struct ctlserver_reply *r)
@@ -694,8 +717,10 @@ static void crawlctl_tcp_cb(void *ctx, const struct ctlreq *req, struct ctlserve
 }
 
 /* An operator action another cluster node passed on: applied as if asked
- * here, the answer (for that node's operator) dropped. */
-static void crawlctl_remote(void *arg, const char *action, const char *body)
+ * here (settings: only those that take effect now), the answer (for that
+ * node's operator) dropped; tern.log says which node it came from and
+ * what became of it. */
+static void crawlctl_remote(void *arg, const char *node, const char *action, const char *body)
 {
 	struct crawlctl *cc = arg;
 	struct ctlserver_reply r;
@@ -703,17 +728,21 @@ static void crawlctl_remote(void *arg, const char *action, const char *body)
 	memset(&r, 0, sizeof r);
 	if (strcmp(action, "settings") == 0) {
 		json_error_t jerr;
-		crawlctl_settings_apply(cc->cr, json_loads(body, 0, &jerr), &jerr, 0, &r);
+		crawlctl_settings_apply(cc->cr, json_loads(body, 0, &jerr), &jerr, node, &r);
 	} else if (strcmp(action, "pause") == 0 || strcmp(action, "unpause") == 0 ||
 	    strcmp(action, "stop") == 0 || strcmp(action, "checkpoint") == 0 ||
 	    strcmp(action, "reconsider-retired") == 0) {
 		crawlctl_action(cc->cr, action, &r);
 	} else {
-		crawl_log_event(cc->cr, "cluster: unknown action '%s' ignored", action);
+		crawl_log_event(
+		    cc->cr, "cluster: unknown action '%s' from node %s ignored", action, node);
+		return;
 	}
 	if (r.status != 0 && r.status != 200)
-		crawl_log_event(cc->cr, "cluster: %s from another node: %s", action,
+		crawl_log_event(cc->cr, "cluster: %s from node %s refused: %s", action, node,
 		    r.body.data != NULL ? r.body.data : "refused");
+	else
+		crawl_log_event(cc->cr, "cluster: %s from node %s applied", action, node);
 	buf_free(&r.body);
 }
 
