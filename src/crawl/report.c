@@ -66,12 +66,8 @@ void report_frontier(struct frontier *f, const char *word, int json, struct buf 
 	json_decref(j);
 }
 
-int report_queues(struct frontier *f, const char *state, int json, struct buf *out, char **err)
+int report_queues_want(const char *state, int json, struct buf *want, char **err)
 {
-	struct buf all = BUF_INIT, want = BUF_INIT;
-	const char *p, *end;
-	size_t n = 0;
-
 	if (state != NULL && *state != '\0') {
 		size_t i;
 		for (i = 0; i < sizeof report_states / sizeof report_states[0]; i++)
@@ -84,31 +80,56 @@ int report_queues(struct frontier *f, const char *state, int json, struct buf *o
 			return -1;
 		}
 		if (json)
-			buf_appendf(&want, "{\"state\":\"%s\"", report_states[i]);
+			buf_appendf(want, "{\"state\":\"%s\"", report_states[i]);
 		else
-			buf_appendf(&want, "%s ", report_states[i]);
+			buf_appendf(want, "%s ", report_states[i]);
 	}
-	frontier_report_queues(f, &all, json);
-	if (json)
-		buf_appends(out, "[");
-	else
-		buf_appends(out, FRONTIER_QUEUES_LEGEND);
-	for (p = all.data; p != NULL && p < all.data + all.len; p = end + 1) {
-		end = memchr(p, '\n', (size_t)(all.data + all.len - p));
+	return 0;
+}
+
+void report_queues_begin(int json, struct buf *out)
+{
+	buf_appends(out, json ? "[" : FRONTIER_QUEUES_LEGEND);
+}
+
+void report_queues_pick(
+    const struct buf *want, int json, const struct buf *lines, struct buf *out, size_t *n)
+{
+	const char *p, *end;
+
+	for (p = lines->data; p != NULL && p < lines->data + lines->len; p = end + 1) {
+		end = memchr(p, '\n', (size_t)(lines->data + lines->len - p));
 		if (end == NULL)
-			end = all.data + all.len;
-		if (want.len > 0 &&
-		    ((size_t)(end - p) < want.len || memcmp(p, want.data, want.len) != 0))
+			end = lines->data + lines->len;
+		if (want->len > 0 &&
+		    ((size_t)(end - p) < want->len || memcmp(p, want->data, want->len) != 0))
 			continue;
 		if (json)
-			buf_appends(out, n ? ",\n" : "\n");
+			buf_appends(out, *n ? ",\n" : "\n");
 		buf_append(out, p, (size_t)(end - p));
 		if (!json)
 			buf_appendc(out, '\n');
-		n++;
+		(*n)++;
 	}
+}
+
+void report_queues_end(int json, struct buf *out)
+{
 	if (json)
 		buf_appends(out, "\n]\n");
+}
+
+int report_queues(struct frontier *f, const char *state, int json, struct buf *out, char **err)
+{
+	struct buf all = BUF_INIT, want = BUF_INIT;
+	size_t n = 0;
+
+	if (report_queues_want(state, json, &want, err) < 0)
+		return -1;
+	frontier_report_queues(f, &all, json);
+	report_queues_begin(json, out);
+	report_queues_pick(&want, json, &all, out, &n);
+	report_queues_end(json, out);
 	buf_free(&all);
 	buf_free(&want);
 	return 0;

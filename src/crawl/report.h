@@ -17,6 +17,16 @@ void report_frontier(struct frontier *f, const char *word, int json, struct buf 
  * NULL, keeps only queues in that state (a state word of doc/formats.md, "Reports",
  * any case). -1 and *err for an unknown state. */
 int report_queues(struct frontier *f, const char *state, int json, struct buf *out, char **err);
+/* The same in pieces (a live crawl walks its queues between loop
+ * iterations, src/ops/ctlqueues.c): report_queues_want checks state and
+ * sets what a kept line starts with ("" for all); each piece of queue
+ * lines goes through report_queues_pick (n counts the lines kept), between
+ * report_queues_begin and report_queues_end. */
+int report_queues_want(const char *state, int json, struct buf *want, char **err);
+void report_queues_begin(int json, struct buf *out);
+void report_queues_pick(
+    const struct buf *want, int json, const struct buf *lines, struct buf *out, size_t *n);
+void report_queues_end(int json, struct buf *out);
 /* The revisits report of a continuous crawl (src/crawl/revisitreport.h):
  * one walk of the store's URI records. */
 void report_revisits(struct frontier *f, uint64_t now_ms, int json, struct buf *out);

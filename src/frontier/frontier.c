@@ -346,6 +346,12 @@ void frontier_report_queues(struct frontier *f, struct buf *out, int json)
 	qreport_queues(f, out, json);
 }
 
+size_t frontier_report_queues_step(
+    struct frontier *f, struct buf *cursor, size_t max, int json, struct buf *out, int *more)
+{
+	return qreport_queues_step(f, cursor, max, json, out, more);
+}
+
 size_t frontier_walk_queues(
     struct frontier *f, const char *after, size_t max, frontier_queue_fn *fn, void *arg, int *more)
 {

@@ -174,6 +174,13 @@ void frontier_report_queues(struct frontier *f, struct buf *out, int json);
 /* The same, written to fp in 64 KiB pieces: the end-of-crawl report of
  * 100,000 queues never sits whole in memory. */
 void frontier_report_queues_fp(struct frontier *f, FILE *fp, int json);
+/* The same in pieces, for a report walked between loop iterations: the
+ * lines of at most max queues whose keys sort after cursor ("" from the
+ * first) appended to out, cursor set to the last one's key, *more 1 when
+ * queues remain. The store is read as it is (as frontier_walk_queues
+ * reads it); resident queues come from memory. Returns the queues given. */
+size_t frontier_report_queues_step(
+    struct frontier *f, struct buf *cursor, size_t max, int json, struct buf *out, int *more);
 /* A queue as the queues report shows it (doc/formats.md, "Reports"; Heritrix's
  * fields). Its strings are the frontier's, valid during the callback. */
 struct frontier_queue_info {

@@ -204,6 +204,55 @@ void qreport_queues_fp(struct frontier *f, FILE *fp, int json)
 	buf_free(&b);
 }
 
+size_t qreport_queues_step(
+    struct frontier *f, struct buf *cursor, size_t max, int json, struct buf *out, int *more)
+{
+	leveldb_iterator_t *it = leveldb_create_iterator(f->db, f->ro);
+	struct buf start = BUF_INIT;
+	size_t given = 0;
+	int after = cursor->len > 0;
+
+	*more = 0;
+	keys_queue(&start, cursor->data != NULL ? cursor->data : "");
+	for (leveldb_iter_seek(it, start.data, start.len); leveldb_iter_valid(it);
+	     leveldb_iter_next(it)) {
+		size_t kl, vl;
+		const char *k = leveldb_iter_key(it, &kl), *v;
+		char *key;
+		struct wq *q;
+		struct keys_qmeta m;
+		struct policy_settings s;
+
+		if (kl < 1 || k[0] != KEYS_QUEUE)
+			break;
+		/* The queue named by the cursor was given by the last step. */
+		if (after && kl == start.len && memcmp(k, start.data, kl) == 0)
+			continue;
+		if (given == max) {
+			*more = 1;
+			break;
+		}
+		v = leveldb_iter_value(it, &vl);
+		key = xstrndup(k + 1, kl - 1);
+		q = wq_table_get(f->queues, key);
+		if (q != NULL) {
+			wq_report_line(key, &q->m, qstate_settings(f, q), f->o.precedence_floor,
+			    f->now, out, json);
+		} else if (keys_qmeta_decode(v, vl, &m) == 0) {
+			qstate_settings_for(f, m.surt, &s);
+			wq_report_line(key, &m, &s, f->o.precedence_floor, f->now, out, json);
+			keys_qmeta_clear(&m);
+		}
+		buf_reset(cursor);
+		buf_append(cursor, k + 1, kl - 1);
+		free(key);
+		given++;
+	}
+	leveldb_iter_destroy(it);
+	buf_free(&start);
+	return given;
+}
+
 /* One queue record as the walks give it: from memory when resident (it may
  * be newer than the store), else decoded from v. 1 when fn asks to stop, 0
  * otherwise, -1 when v does not decode. */

@@ -9,6 +9,9 @@
 void qreport_summary(struct frontier *f, struct buf *out);
 void qreport_queues(struct frontier *f, struct buf *out, int json);
 void qreport_queues_fp(struct frontier *f, FILE *fp, int json);
+/* frontier_report_queues_step. */
+size_t qreport_queues_step(
+    struct frontier *f, struct buf *cursor, size_t max, int json, struct buf *out, int *more);
 /* frontier_walk_queues, frontier_queue_get, frontier_queue_head. */
 size_t qreport_walk(
     struct frontier *f, const char *after, size_t max, frontier_queue_fn *fn, void *arg, int *more);

@@ -36,6 +36,7 @@
 #include "lib/xmalloc.h"
 #include "ops/console.h"
 #include "ops/consoletoken.h"
+#include "ops/ctlqueues.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -52,7 +53,8 @@ struct crawlctl {
 	char token[CONSOLEREQ_TOKEN_LEN + 1];
 	char **names; /* console.host-names */
 	char url[192];
-	uv_timer_t sample; /* the console's sample, once a second */
+	uv_timer_t sample;	  /* the console's sample, once a second */
+	struct ctlqueues *queues; /* GET /report/queues, walked in pieces */
 };
 
 static enum crawl_state crawlctl_state(const struct crawl *cr)
@@ -238,8 +240,10 @@ static void crawlctl_metrics(struct crawlctl *cc, struct ctlserver_reply *r)
 		(cc->tcp != NULL ? ctlserver_connections(cc->tcp) : 0));
 }
 
-static void crawlctl_report(struct crawl *cr, const struct ctlreq *req, struct ctlserver_reply *r)
+static void crawlctl_report(
+    struct crawlctl *cc, const struct ctlreq *req, struct ctlserver_reply *r)
 {
+	struct crawl *cr = cc->cr;
 	const char *what = req->path.data + strlen("/report/");
 	struct buf fmt = BUF_INIT, state = BUF_INIT;
 	char *err = NULL;
@@ -257,10 +261,10 @@ static void crawlctl_report(struct crawl *cr, const struct ctlreq *req, struct c
 	if (strcmp(what, "frontier") == 0) {
 		report_frontier(crawl_frontier(cr), crawl_report_word(cr), json, &r->body);
 	} else if (strcmp(what, "queues") == 0) {
+		/* Walked between loop iterations, answered when done. */
 		int has = ctlreq_query_param(req->query.data, "state", &state) == 0;
-		if (report_queues(crawl_frontier(cr),
-			has ? (state.data != NULL ? state.data : "") : NULL, json, &r->body,
-			&err) < 0) {
+		if (ctlqueues_start(cc->queues, r,
+			has ? (state.data != NULL ? state.data : "") : NULL, json, &err) < 0) {
 			ctlserver_reply_error(r, 400, err);
 			free(err);
 		}
@@ -552,7 +556,7 @@ static void crawlctl_routes(void *ctx, const struct ctlreq *req, struct ctlserve
 		} else if (path[1] == 'm') {
 			crawlctl_metrics(cc, r);
 		} else {
-			crawlctl_report(cr, req, r);
+			crawlctl_report(cc, req, r);
 		}
 		return;
 	}
@@ -787,6 +791,7 @@ struct crawlctl *crawlctl_start(struct crawl *cr, char **err)
 	co.live = 1;
 	co.token = cc->token;
 	cc->console = console_new(&co);
+	cc->queues = ctlqueues_new(crawl_loop(cr), crawl_frontier(cr));
 	uv_timer_init(crawl_loop(cr), &cc->sample);
 	cc->sample.data = cc;
 	uv_timer_start(&cc->sample, crawlctl_sample_cb, 0, 1000);
@@ -829,5 +834,7 @@ void crawlctl_close(struct crawlctl *cc)
 	ctlserver_close(cc->srv);
 	if (cc->tcp != NULL)
 		ctlserver_close(cc->tcp);
+	/* After the servers: their closing has cancelled every walk. */
+	ctlqueues_free(cc->queues);
 	uv_close((uv_handle_t *)&cc->sample, crawlctl_closed_cb);
 }

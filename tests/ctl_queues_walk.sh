@@ -1,0 +1,52 @@
+#!/bin/sh
+# GET /report/queues on a live crawl is walked between loop iterations
+# (src/ops/ctlqueues.c: CTLQUEUES_STEP records a wakeup) and answered when
+# the walk ends: with 2,500 queues (three pieces) every queue is in the
+# answer once, in key order, in text and in JSON, with and without a state
+# filter, for several clients asking at once; /status is answered while
+# they load; a client that leaves before its answer costs nothing (the
+# crawl goes on, the next report is whole). How long the loop stalls is
+# measured in bench/reportstall.sh, not here.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/policy_lib.sh"
+need_cmd dnsmasq node curl
+
+tw_start --hosts 4 --pages 10 --kb 1 --links 2 --cross 0
+dns_start
+cd "$TW_DIR" || fail "no work directory"
+awk -v p="$TW_PORT" 'BEGIN { for (i = 0; i < 2500; i++) printf "http://h%d.web.test:%d/\n", i, p }' >many.txt
+job=$TW_DIR/job
+sock=$job/control.sock
+policy_crawl "$job" -s many.txt --set crawl.pause-at-start=true
+policy_wait_state "$job" PAUSED
+get() { curl -s --unix-socket "$sock" "http://localhost$1"; }
+
+get /report/queues >all.txt &
+a=$!
+get '/report/queues?format=json' >all.json &
+b=$!
+get '/report/queues?state=inactive' >inactive.txt &
+c=$!
+get /status >status.json || fail "no /status while reports load"
+grep -q '"state": "PAUSED"' status.json || fail "/status while reports load: $(cat status.json)"
+wait $a $b $c
+n=$(grep -vc '^#' all.txt)
+[ "$n" -eq 2500 ] || fail "text report: $n queues, want 2500: $(head -3 all.txt)"
+[ "$(grep -v '^#' all.txt | awk '{ print $2 }' | sort -u | wc -l)" -eq 2500 ] || fail "a queue given twice"
+grep -v '^#' all.txt | awk '{ print $2 }' >keys.txt
+LC_ALL=C sort -c keys.txt || fail "not in key order"
+node -e 'const a = JSON.parse(require("fs").readFileSync("all.json", "utf8"));
+	if (a.length !== 2500) { console.error("json: " + a.length); process.exit(1); }' || fail "JSON report"
+ni=$(grep -vc '^#' inactive.txt)
+[ "$ni" -eq "$(grep -c '^INACTIVE ' all.txt)" ] && [ "$ni" -gt 0 ] || fail "inactive: $ni of $(grep -c '^INACTIVE ' all.txt)"
+pass "2,500 queues, walked in pieces: each once in key order (text, JSON, filtered), three clients at once"
+
+# Clients that leave before their answer.
+for i in 1 2 3; do
+	timeout 0.01 curl -s --unix-socket "$sock" http://localhost/report/queues >/dev/null 2>&1
+done
+get /report/queues >again.txt
+[ "$(grep -vc '^#' again.txt)" -eq 2500 ] || fail "after clients left: $(grep -vc '^#' again.txt)"
+pass "clients that leave early cost nothing"
+"$TERN" ctl "$job" stop >/dev/null || fail "ctl stop"
+policy_wait_exit 0
