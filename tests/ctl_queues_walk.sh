@@ -1,10 +1,11 @@
 #!/bin/sh
 # GET /report/queues on a live crawl is walked between loop iterations
-# (src/ops/ctlqueues.c: CTLQUEUES_STEP records a wakeup) and answered when
+# (src/ops/ctlwalk.c: CTLWALK_STEP records a wakeup) and answered when
 # the walk ends: with 2,500 queues (three pieces) every queue is in the
 # answer once, in key order, in text and in JSON, with and without a state
 # filter, for several clients asking at once; /status is answered while
-# they load; a client that leaves before its answer costs nothing (the
+# they load; the hosts report reads crawl.log in pieces the same way; a
+# client that leaves before its answer costs nothing (the
 # crawl goes on, the next report is whole). How long the loop stalls is
 # measured in bench/reportstall.sh, not here.
 . "$top_srcdir/tests/lib.sh"
@@ -40,6 +41,17 @@ node -e 'const a = JSON.parse(require("fs").readFileSync("all.json", "utf8"));
 ni=$(grep -vc '^#' inactive.txt)
 [ "$ni" -eq "$(grep -c '^INACTIVE ' all.txt)" ] && [ "$ni" -gt 0 ] || fail "inactive: $ni of $(grep -c '^INACTIVE ' all.txt)"
 pass "2,500 queues, walked in pieces: each once in key order (text, JSON, filtered), three clients at once"
+
+# GET /report/hosts reads crawl.log in 256 KiB pieces: 6,000 lines (about
+# 900 KB, four pieces) of three hosts appended to the paused crawl's log.
+awk 'BEGIN { for (i = 0; i < 6000; i++)
+	printf "2026-01-01T00:00:00.000Z   200       1000 http://x%d.example/p%06d - - text/html #001 20260101000000000+1 sha1:BVEAJXYRDNQMHWDLCQBTYWWWSTTPGAMW - padding-padding-padding-padding-padding-padding\n", i % 3, i }' >>"$job/logs/crawl.log"
+get '/report/hosts?format=json' >hosts.json || fail "no hosts report"
+node -e 'const h = JSON.parse(require("fs").readFileSync("hosts.json", "utf8"));
+	for (const n of [0, 1, 2]) { const x = h.find(e => e.host === "x" + n + ".example");
+		if (!x || x.urls !== 2000) { console.error(JSON.stringify(h).slice(0, 300)); process.exit(1); } }' ||
+	fail "hosts report over pieces"
+pass "the hosts report reads crawl.log in pieces: 2,000 lines of each of three hosts counted"
 
 # Clients that leave before their answer.
 for i in 1 2 3; do

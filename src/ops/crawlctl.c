@@ -36,7 +36,7 @@
 #include "lib/xmalloc.h"
 #include "ops/console.h"
 #include "ops/consoletoken.h"
-#include "ops/ctlqueues.h"
+#include "ops/ctlwalk.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -53,8 +53,8 @@ struct crawlctl {
 	char token[CONSOLEREQ_TOKEN_LEN + 1];
 	char **names; /* console.host-names */
 	char url[192];
-	uv_timer_t sample;	  /* the console's sample, once a second */
-	struct ctlqueues *queues; /* GET /report/queues, walked in pieces */
+	uv_timer_t sample;    /* the console's sample, once a second */
+	struct ctlwalk *walk; /* GET /report/queues and /report/hosts, in pieces */
 };
 
 static enum crawl_state crawlctl_state(const struct crawl *cr)
@@ -263,13 +263,14 @@ static void crawlctl_report(
 	} else if (strcmp(what, "queues") == 0) {
 		/* Walked between loop iterations, answered when done. */
 		int has = ctlreq_query_param(req->query.data, "state", &state) == 0;
-		if (ctlqueues_start(cc->queues, r,
-			has ? (state.data != NULL ? state.data : "") : NULL, json, &err) < 0) {
+		if (ctlwalk_queues(cc->walk, r, has ? (state.data != NULL ? state.data : "") : NULL,
+			json, &err) < 0) {
 			ctlserver_reply_error(r, 400, err);
 			free(err);
 		}
 	} else if (strcmp(what, "hosts") == 0) {
-		if (report_hosts(crawl_jobdir(cr), json, &r->body, &err) < 0) {
+		/* crawl.log read between loop iterations, answered when done. */
+		if (ctlwalk_hosts(cc->walk, r, json, &err) < 0) {
 			ctlserver_reply_error(r, 500, err);
 			free(err);
 		}
@@ -791,7 +792,7 @@ struct crawlctl *crawlctl_start(struct crawl *cr, char **err)
 	co.live = 1;
 	co.token = cc->token;
 	cc->console = console_new(&co);
-	cc->queues = ctlqueues_new(crawl_loop(cr), crawl_frontier(cr));
+	cc->walk = ctlwalk_new(crawl_loop(cr), crawl_frontier(cr), crawl_jobdir(cr));
 	uv_timer_init(crawl_loop(cr), &cc->sample);
 	cc->sample.data = cc;
 	uv_timer_start(&cc->sample, crawlctl_sample_cb, 0, 1000);
@@ -835,6 +836,6 @@ void crawlctl_close(struct crawlctl *cc)
 	if (cc->tcp != NULL)
 		ctlserver_close(cc->tcp);
 	/* After the servers: their closing has cancelled every walk. */
-	ctlqueues_free(cc->queues);
+	ctlwalk_free(cc->walk);
 	uv_close((uv_handle_t *)&cc->sample, crawlctl_closed_cb);
 }
