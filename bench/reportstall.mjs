@@ -1,10 +1,11 @@
-// bench/reportstall.sh's client: on the control socket SOCK, GET
-// /report/queues once while GET /status is asked again and again (one at a
+// bench/reportstall.sh's client: on the control socket SOCK, GET PATH
+// (/report/queues by default) once while GET /status is asked again and again (one at a
 // time, each on a new connection) until the report has arrived. Prints
 // "QUEUES REPORT-MS REPORT-BYTES STATUS-MAX-MS STATUS-MEDIAN-MS ANSWERS".
 import net from 'node:net';
 
 const sock = process.argv[2];
+const path = process.argv[3] || '/report/queues';
 
 function get(path) {
 	return new Promise((resolve) => {
@@ -22,7 +23,7 @@ function get(path) {
 const status = await get('/status');
 const total = /"queues_total": (\d+)/.exec(status.head) || /"total": (\d+)/.exec(status.head);
 let done = false;
-const report = get('/report/queues').then((r) => { done = true; return r; });
+const report = get(path).then((r) => { done = true; return r; });
 const lat = [];
 while (!done) lat.push((await get('/status')).ms);
 const r = await report;

@@ -4,6 +4,8 @@
 #   bench/reportstall.sh [QUEUES [REPS]]          defaults 100000 and 3
 #   TERN_BEFORE=PATH bench/reportstall.sh ...     also times another tern binary
 #   BENCH_BUILD=DIR bench/reportstall.sh          a configured build to use
+#   REPORT=hosts bench/reportstall.sh LINES ...   GET /report/hosts over a
+#                                                 crawl.log of LINES lines instead
 #
 # A crawl paused at start holding QUEUES queues (one seed per host of the
 # test web). While `GET /report/queues` loads, GET /status is asked over
@@ -30,7 +32,11 @@ tw_start --hosts 4 --pages 10 --kb 1 --links 2 --cross 0
 dns_start
 cd "$TW_DIR" || exit 1
 seeds=$TW_DIR/seeds-many.txt
-awk -v n="$nq" -v p="$TW_PORT" 'BEGIN { for (i = 0; i < n; i++) printf "http://h%d.web.test:%d/\n", i, p }' >"$seeds"
+if [ "${REPORT:-queues}" = hosts ]; then
+	awk -v p="$TW_PORT" 'BEGIN { for (i = 0; i < 100; i++) printf "http://h%d.web.test:%d/\n", i, p }' >"$seeds"
+else
+	awk -v n="$nq" -v p="$TW_PORT" 'BEGIN { for (i = 0; i < n; i++) printf "http://h%d.web.test:%d/\n", i, p }' >"$seeds"
+fi
 
 # one NAME BINARY REP: a paused crawl with the queues, the report timed
 # while /status is probed.
@@ -48,7 +54,14 @@ one() {
 		i=$((i + 1))
 	done
 	sleep 1
-	node "$top/bench/reportstall.mjs" "$job/control.sock" | sed "s/^/$1 $3 /"
+	if [ "${REPORT:-queues}" = hosts ]; then
+		# LINES lines of 1,000 hosts appended to the paused crawl's log.
+		awk -v n="$nq" 'BEGIN { for (i = 0; i < n; i++)
+			printf "2026-01-01T00:00:00.000Z   200      14000 http://x%d.example/p%08d - - text/html #001 20260101000000000+1 sha1:BVEAJXYRDNQMHWDLCQBTYWWWSTTPGAMW - -\n", i % 1000, i }' >>"$job/logs/crawl.log"
+		node "$top/bench/reportstall.mjs" "$job/control.sock" /report/hosts | sed "s/^/$1 $3 /"
+	else
+		node "$top/bench/reportstall.mjs" "$job/control.sock" | sed "s/^/$1 $3 /"
+	fi
 	"$2" ctl "$job" stop >/dev/null
 	wait $pid
 	rm -rf "$job"
