@@ -6,6 +6,7 @@
 #   BENCH_BUILD=DIR bench/reportstall.sh          a configured build to use
 #   REPORT=hosts bench/reportstall.sh LINES ...   GET /report/hosts over a
 #                                                 crawl.log of LINES lines instead
+#   REPORT=frontier bench/reportstall.sh ...      GET /report/frontier (text)
 #
 # A crawl paused at start holding QUEUES queues (one seed per host of the
 # test web). While `GET /report/queues` loads, GET /status is asked over
@@ -60,7 +61,8 @@ one() {
 			printf "2026-01-01T00:00:00.000Z   200      14000 http://x%d.example/p%08d - - text/html #001 20260101000000000+1 sha1:BVEAJXYRDNQMHWDLCQBTYWWWSTTPGAMW - -\n", i % 1000, i }' >>"$job/logs/crawl.log"
 		node "$top/bench/reportstall.mjs" "$job/control.sock" /report/hosts | sed "s/^/$1 $3 /"
 	else
-		node "$top/bench/reportstall.mjs" "$job/control.sock" | sed "s/^/$1 $3 /"
+		node "$top/bench/reportstall.mjs" "$job/control.sock" "/report/${REPORT:-queues}" |
+			sed "s/^/$1 $3 /"
 	fi
 	"$2" ctl "$job" stop >/dev/null
 	wait $pid

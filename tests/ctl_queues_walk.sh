@@ -4,7 +4,8 @@
 # the walk ends: with 2,500 queues (three pieces) every queue is in the
 # answer once, in key order, in text and in JSON, with and without a state
 # filter, for several clients asking at once; /status is answered while
-# they load; the hosts report reads crawl.log in pieces the same way; a
+# they load; the text frontier report's longest queues are walked the
+# same way (and agree with the offline report's); the hosts report reads crawl.log in pieces the same way; a
 # client that leaves before its answer costs nothing (the
 # crawl goes on, the next report is whole). How long the loop stalls is
 # measured in bench/reportstall.sh, not here.
@@ -42,6 +43,14 @@ ni=$(grep -vc '^#' inactive.txt)
 [ "$ni" -eq "$(grep -c '^INACTIVE ' all.txt)" ] && [ "$ni" -gt 0 ] || fail "inactive: $ni of $(grep -c '^INACTIVE ' all.txt)"
 pass "2,500 queues, walked in pieces: each once in key order (text, JSON, filtered), three clients at once"
 
+# The text frontier report's 20 longest queues, walked in pieces too: the
+# same queues as the offline report gives once the crawl has stopped.
+get /report/frontier >frontier.txt || fail "no frontier report"
+grep -q '^PAUSE - 2500 URI queues' frontier.txt || fail "frontier report: $(head -2 frontier.txt)"
+sed -n '/ longest queues:/,/ready queues/p' frontier.txt | awk '/^  [A-Z-]+ / { print $2 }' >longest-live.txt
+[ "$(wc -l <longest-live.txt)" -eq 20 ] || fail "longest queues: $(cat longest-live.txt)"
+pass "the text frontier report, its longest queues walked in pieces"
+
 # GET /report/hosts reads crawl.log in 256 KiB pieces: 6,000 lines (about
 # 900 KB, four pieces) of three hosts appended to the paused crawl's log.
 awk 'BEGIN { for (i = 0; i < 6000; i++)
@@ -62,3 +71,7 @@ get /report/queues >again.txt
 pass "clients that leave early cost nothing"
 "$TERN" ctl "$job" stop >/dev/null || fail "ctl stop"
 policy_wait_exit 0
+"$TERN" report "$job" frontier >frontier-off.txt || fail "offline frontier report"
+sed -n '/ longest queues:/,/ready queues/p' frontier-off.txt | awk '/^  [A-Z-]+ / { print $2 }' >longest-off.txt
+cmp -s longest-live.txt longest-off.txt || fail "longest queues live and offline differ: $(diff longest-live.txt longest-off.txt | head -5)"
+pass "the live longest queues are the offline report's"

@@ -30,6 +30,20 @@ static const char *const report_states[] = {
     "EXHAUSTED",
 };
 
+void report_frontier_word(const struct buf *summary, const char *word, struct buf *out)
+{
+	/* The frontier names its own state (RUN or EMPTY); the crawl knows
+	 * better (paused, held at finish, not running). */
+	const char *dash = summary->data != NULL ? strstr(summary->data, " - ") : NULL;
+
+	if (dash != NULL && word != NULL) {
+		buf_appends(out, word);
+		buf_appends(out, dash);
+	} else if (summary->data != NULL) {
+		buf_append(out, summary->data, summary->len);
+	}
+}
+
 void report_frontier(struct frontier *f, const char *word, int json, struct buf *out)
 {
 	struct frontier_counts n;
@@ -38,18 +52,9 @@ void report_frontier(struct frontier *f, const char *word, int json, struct buf 
 
 	if (!json) {
 		struct buf b = BUF_INIT;
-		const char *dash;
 
 		frontier_report_summary(f, &b);
-		/* The frontier names its own state (RUN or EMPTY); the crawl
-		 * knows better (paused, held at finish, not running). */
-		dash = b.data != NULL ? strstr(b.data, " - ") : NULL;
-		if (dash != NULL && word != NULL) {
-			buf_appends(out, word);
-			buf_appends(out, dash);
-		} else if (b.data != NULL) {
-			buf_append(out, b.data, b.len);
-		}
+		report_frontier_word(&b, word, out);
 		buf_free(&b);
 		return;
 	}

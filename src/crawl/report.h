@@ -13,6 +13,9 @@ struct frontier;
 /* The frontier summary; word is the one-line status's first word (RUN,
  * PAUSE, EMPTY, FINISH; HOLD offline). JSON: an object of counts. */
 void report_frontier(struct frontier *f, const char *word, int json, struct buf *out);
+/* The text summary (frontier_report_summary's) into out with the crawl's
+ * state word (NULL: the frontier's own). */
+void report_frontier_word(const struct buf *summary, const char *word, struct buf *out);
 /* One line (or, with json, an array of objects) per queue; state, when not
  * NULL, keeps only queues in that state (a state word of doc/formats.md, "Reports",
  * any case). -1 and *err for an unknown state. */

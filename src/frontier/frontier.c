@@ -346,6 +346,27 @@ void frontier_report_queues(struct frontier *f, struct buf *out, int json)
 	qreport_queues(f, out, json);
 }
 
+struct frontier_longest *frontier_longest_new(void)
+{
+	return qreport_longest_new();
+}
+
+void frontier_longest_free(struct frontier_longest *lg)
+{
+	qreport_longest_free(lg);
+}
+
+size_t frontier_longest_step(struct frontier *f, struct frontier_longest *lg, size_t max, int *more)
+{
+	return qreport_longest_step(f, lg, max, more);
+}
+
+void frontier_report_summary_longest(
+    struct frontier *f, struct frontier_longest *lg, struct buf *out)
+{
+	qreport_summary_longest(f, lg, out);
+}
+
 size_t frontier_report_queues_step(
     struct frontier *f, struct buf *cursor, size_t max, int json, struct buf *out, int *more)
 {

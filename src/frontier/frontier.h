@@ -164,6 +164,18 @@ int frontier_reconsider_retired(struct frontier *f);
 void frontier_settings_changed(struct frontier *f);
 /* Heritrix's one-line status and the frontier summary. */
 void frontier_report_summary(struct frontier *f, struct buf *out);
+/* The same in pieces, for a live report: the summary's list of the longest
+ * queues is the one part that walks every queue record. frontier_longest_step
+ * offers at most max more queues (in key order, the store read as it is)
+ * to lg, *more 1 while queues remain; then frontier_report_summary_longest
+ * writes the summary with what lg found (and empties it). */
+struct frontier_longest;
+struct frontier_longest *frontier_longest_new(void);
+void frontier_longest_free(struct frontier_longest *lg);
+size_t frontier_longest_step(
+    struct frontier *f, struct frontier_longest *lg, size_t max, int *more);
+void frontier_report_summary_longest(
+    struct frontier *f, struct frontier_longest *lg, struct buf *out);
 /* The column header of the text queues report: Heritrix's fields, times
  * in UTC, the wake as the wait left (12s, 3m05s, 2h07m). */
 #define FRONTIER_QUEUES_LEGEND                                    \

@@ -259,7 +259,10 @@ static void crawlctl_report(
 	}
 	r->content_type = json ? "application/json" : "text/plain; charset=utf-8";
 	if (strcmp(what, "frontier") == 0) {
-		report_frontier(crawl_frontier(cr), crawl_report_word(cr), json, &r->body);
+		/* The text form lists the longest queues: a walk over every
+		 * queue record, in pieces between loop iterations. */
+		if (json || ctlwalk_frontier(cc->walk, r, crawl_report_word(cr)) < 0)
+			report_frontier(crawl_frontier(cr), crawl_report_word(cr), json, &r->body);
 	} else if (strcmp(what, "queues") == 0) {
 		/* Walked between loop iterations, answered when done. */
 		int has = ctlreq_query_param(req->query.data, "state", &state) == 0;

@@ -26,6 +26,9 @@ struct ctlwalk_walk {
 	/* Queues. */
 	struct buf want, cursor, lines;
 	size_t kept;
+	/* Frontier: the longest queues so far, the state word. */
+	struct frontier_longest *longest;
+	char *word;
 	/* Hosts. */
 	struct hostsreport *hosts;
 	int fd;
@@ -49,6 +52,8 @@ static void ctlwalk_walk_free(struct ctlwalk_walk *k)
 	buf_free(&k->lines);
 	if (k->hosts != NULL)
 		hostsreport_free(k->hosts);
+	frontier_longest_free(k->longest);
+	free(k->word);
 	if (k->fd >= 0)
 		close(k->fd);
 	free(k);
@@ -73,6 +78,21 @@ static int ctlwalk_queues_step(struct ctlwalk_walk *k, size_t max)
 	if (more)
 		return 0;
 	report_queues_end(k->json, &r->body);
+	return 1;
+}
+
+/* A piece of the frontier's longest queues: 1 when the walk is over. */
+static int ctlwalk_frontier_step(struct ctlwalk_walk *k, size_t max)
+{
+	struct buf b = BUF_INIT;
+	int more = 0;
+
+	frontier_longest_step(k->w->f, k->longest, max, &more);
+	if (more)
+		return 0;
+	frontier_report_summary_longest(k->w->f, k->longest, &b);
+	report_frontier_word(&b, k->word, &ctlserver_defer_reply(k->d)->body);
+	buf_free(&b);
 	return 1;
 }
 
@@ -122,10 +142,14 @@ static void ctlwalk_idle_cb(uv_idle_t *h)
 		int over = 1;
 
 		if (k->d != NULL) {
-			over = k->hosts != NULL
-			    ? ctlwalk_hosts_step(
-				  k, CTLWALK_LOG_STEP / n > 4096 ? CTLWALK_LOG_STEP / n : 4096)
-			    : ctlwalk_queues_step(k, CTLWALK_STEP / n > 0 ? CTLWALK_STEP / n : 1);
+			size_t share = CTLWALK_STEP / n > 0 ? CTLWALK_STEP / n : 1;
+			if (k->hosts != NULL)
+				over = ctlwalk_hosts_step(
+				    k, CTLWALK_LOG_STEP / n > 4096 ? CTLWALK_LOG_STEP / n : 4096);
+			else if (k->longest != NULL)
+				over = ctlwalk_frontier_step(k, share);
+			else
+				over = ctlwalk_queues_step(k, share);
 			if (over)
 				ctlserver_defer_send(k->d);
 			else
@@ -217,6 +241,19 @@ int ctlwalk_queues(
 		return -1;
 	}
 	report_queues_begin(json, &reply->body);
+	ctlwalk_begin(w, k, reply);
+	return 0;
+}
+
+int ctlwalk_frontier(struct ctlwalk *w, struct ctlserver_reply *reply, const char *word)
+{
+	struct ctlwalk_walk *k;
+
+	if (w->closing)
+		return -1;
+	k = ctlwalk_add(w, 0);
+	k->longest = frontier_longest_new();
+	k->word = word != NULL ? xstrdup(word) : NULL;
 	ctlwalk_begin(w, k, reply);
 	return 0;
 }

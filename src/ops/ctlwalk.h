@@ -1,6 +1,7 @@
 /* The live reports that read something growing with the crawl (doc/formats.md,
- * "Control socket"): GET /report/queues walks every queue record of the
- * store, GET /report/hosts reads the whole crawl.log. Each is done in
+ * "Control socket"): GET /report/queues and the text GET /report/frontier
+ * (its longest queues) walk every queue record of the store, GET
+ * /report/hosts reads the whole crawl.log. Each is done in
  * pieces between loop iterations, never at once inside one, and answered
  * when its walk ends, so that a report never stalls the crawl. */
 #ifndef TERN_OPS_CTLWALK_H
@@ -27,6 +28,9 @@ void ctlwalk_free(struct ctlwalk *w);
  * for an unknown state (nothing deferred). */
 int ctlwalk_queues(
     struct ctlwalk *w, struct ctlserver_reply *reply, const char *state, int json, char **err);
+/* The text frontier report (its longest queues walked in pieces), with the
+ * crawl's state word as it is when asked: 0 deferred, -1 when closing. */
+int ctlwalk_frontier(struct ctlwalk *w, struct ctlserver_reply *reply, const char *word);
 /* The hosts report (from crawl.log as it is now): 0 deferred, or -1 and
  * *err when crawl.log cannot be read. */
 int ctlwalk_hosts(struct ctlwalk *w, struct ctlserver_reply *reply, int json, char **err);
