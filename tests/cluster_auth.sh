@@ -8,7 +8,8 @@
 # once. A wrong password, a missing CA and a plain nats:// URL are each
 # refused (exit 2, a message saying what to fix, no crawl started), and
 # the password is never shown: not on the terminal, in tern.log, in
-# `tern report cluster`, nor in a tern.conf readable by others (0600). A
+# `tern report cluster`, on the console's settings page, nor in a
+# tern.conf readable by others (0600). A
 # token server is joined with the token in the URL.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/cluster_lib.sh"
@@ -141,6 +142,24 @@ grep -q "$pw" n0/tern.conf || fail "n0/tern.conf lost the password it needs for 
 "$TERN" report n0 cluster >report.txt 2>&1 || fail "tern report cluster: $(cat report.txt)"
 grep -q "crawler:\*\*\*@127.0.0.1:$port" report.txt || fail "report: no hidden URL: $(head -5 report.txt)"
 grep -q "$pw" report.txt && fail "report shows the password"
+# The console's settings page (the job served offline) shows the URL
+# hidden and not editable.
+"$TERN" console n0 --listen 127.0.0.1:0 >offline.out 2>offline.err &
+off=$!
+track_pid $off
+i=0
+until grep -q '^http://' offline.out; do
+	kill -0 $off 2>/dev/null || fail "offline console exited: $(cat offline.out offline.err)"
+	[ $i -lt 100 ] || fail "offline console printed no URL"
+	sleep 0.1
+	i=$((i + 1))
+done
+ourl=$(head -1 offline.out)
+curl -s -H "Authorization: Bearer ${ourl##*token=}" "${ourl%%/console/*}/console/settings" >settings.html
+grep -q "name=\"cluster.url\" value=\"nats://crawler:\*\*\*@127.0.0.1:$port\" disabled" settings.html ||
+	fail "settings page: $(grep -o '<input[^>]*cluster.url[^>]*>' settings.html)"
+grep -q "$pw" settings.html && fail "the settings page shows the password"
+stop_pid $off
 pass "the password is in no log, report or output, and tern.conf holding it is mode 0600"
 
 # A token: another server, the token in the URL.
