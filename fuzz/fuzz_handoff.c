@@ -26,11 +26,11 @@ static void fuzz_handoff_done(void *ctx, const struct handoff_done *d)
 		abort();
 }
 
-static void fuzz_handoff_seed(void *ctx, const char *uri)
+static void fuzz_handoff_seed(void *ctx, const char *uri, int guarded)
 {
 	struct buf *out = ctx;
 
-	if (handoff_append_seed(out, uri) < 0)
+	if (handoff_append_seed(out, uri, guarded) < 0)
 		abort();
 }
 

@@ -1,6 +1,7 @@
 /* libFuzzer target for the response path: arbitrary server bytes through
  * the HTTP glue (src/net/http.c) in pieces whose sizes the input chooses, the
- * body through the content decoder (src/net/decode.c), then EOF; and the same
+ * body through the content decoder (src/net/decode.c: gzip, deflate, br,
+ * zstd and stacks of them, as the Content-Encoding says), then EOF; and the same
  * bytes as a URL through the URL parser, http_url_from and the request
  * builder. */
 #include <build-config.h>
@@ -29,15 +30,15 @@ static int fuzz_out_cb(void *arg, const char *d, size_t n)
 static int fuzz_head_cb(void *arg)
 {
 	struct fuzz_state *s = arg;
-	enum decode_coding c;
+	struct decode_codings cs;
 	size_t hl;
 	const char *n, *v;
 
 	http_head(s->h, &hl);
 	for (size_t i = 0; http_header_at(s->h, i, &n, &v); i++)
 		;
-	if (decode_coding_parse(http_header(s->h, "content-encoding"), &c) == 0)
-		s->dec = decode_new(c, 1 << 20, 100);
+	if (decode_codings_parse(http_header(s->h, "content-encoding"), &cs) == 0)
+		s->dec = decode_new_stack(&cs, 1 << 20, 100);
 	return 0;
 }
 
@@ -90,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (url_resolve(NULL, url, strlen(url), &href) == 0 &&
 		    url_split(href.data, &p) == 0 && http_url_from(href.data, &p, &u, &err) == 0) {
 			struct buf b = BUF_INIT;
-			http_request_build(&b, &u, "fuzz", 1, url, url, url);
+			http_request_build(&b, &u, "fuzz", "gzip", url, url, url);
 			buf_free(&b);
 			http_url_clear(&u);
 		}

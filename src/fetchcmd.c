@@ -19,6 +19,7 @@
 #include "net/fetcher.h"
 #include "fetchcmd.h"
 #include "net/http.h"
+#include "lib/reqheaders.h"
 #include "lib/status.h"
 #include "lib/xmalloc.h"
 
@@ -98,10 +99,11 @@ static void fetchcmd_print(struct fetchcmd *fc, struct fetch *f)
 	if (status < 0 && *status_cause_settings(fetch_cause(f)) != '\0')
 		printf("see: %s\n", status_cause_settings(fetch_cause(f)));
 	/* The same words as crawl.log's annotations column. */
-	printf("annotations: %s%s%s%s%s%s%s\n", ann || status < 0 ? "" : "-",
+	printf("annotations: %s%s%s%s%s%s%s%s\n", ann || status < 0 ? "" : "-",
 	    ann & FETCH_LENTRUNC ? "lenTrunc " : "", ann & FETCH_TIMETRUNC ? "timeTrunc " : "",
 	    ann & FETCH_DECTRUNC ? "decodeTrunc " : "", ann & FETCH_DECERR ? "decodeError " : "",
-	    status < 0 ? "err:" : "", status < 0 ? status_cause_word(fetch_cause(f)) : "");
+	    ann & FETCH_DECUNSUP ? "decodeUnsupported " : "", status < 0 ? "err:" : "",
+	    status < 0 ? status_cause_word(fetch_cause(f)) : "");
 	printf("reused: %d\ntls-resumed: %d\n", fetch_reused(f), fetch_tls_resumed(f));
 	printf(
 	    "timings: dns %.3f ms, connect %.3f ms, tls %.3f ms, first byte %.3f ms, total %.3f ms\n",
@@ -128,6 +130,7 @@ int fetchcmd_run(struct config *cfg, const char *url)
 	struct buf href = BUF_INIT;
 	const char *why;
 	struct fetch_req req;
+	struct buf hdrs = BUF_INIT;
 	struct fetch *f;
 	struct fetcher *fr;
 	struct dns *dns;
@@ -180,7 +183,11 @@ int fetchcmd_run(struct config *cfg, const char *url)
 	req.url = href.data;
 	req.parts = &parts;
 	req.operator_host = 1;
+	reqheaders_build(config_str(cfg, CK_FETCH_ACCEPT_LANGUAGE), config_str(cfg, CK_FETCH_FROM),
+	    config_str(cfg, CK_FETCH_EXTRA_HEADERS), &hdrs);
+	req.headers = hdrs.data;
 	fetch_start(fr, &req, &cbs, &fc, &f);
+	buf_free(&hdrs);
 	while (!fc.done && uv_run(&loop, UV_RUN_ONCE) != 0)
 		;
 	fetchcmd_print(&fc, f);

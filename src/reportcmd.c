@@ -233,9 +233,12 @@ int reportcmd_run(int argc, char **argv)
 		free(err);
 		return 2;
 	}
+	/* what is one of the names above; the state is the operator's. */
 	buf_appendf(&target, "/report/%s?format=%s", what, json ? "json" : "text");
-	if (state != NULL)
-		buf_appendf(&target, "&state=%s", state);
+	if (state != NULL) {
+		buf_appends(&target, "&state=");
+		ctl_append_escaped(&target, state);
+	}
 	rc = ctl_request(jobdir, "GET", target.data, NULL, &status, &body, &err);
 	if (rc == CTL_NOT_RUNNING) {
 		rc = reportcmd_offline(jobdir, what, state, json);

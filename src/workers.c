@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "archive/smallfile.h"
 #include "lib/urlcreds.h"
 #include "lib/xmalloc.h"
 #include "waczcmd.h"
@@ -83,29 +84,32 @@ static char *workers_path(const char *dir, const char *name)
 
 static int workers_write_state(struct workers *w)
 {
-	char *path = workers_path(w->o->jobdir, "workers.json"), *tmp = xasprintf("%s.tmp", path);
+	char *path = workers_path(w->o->jobdir, "workers.json"), *text, *err = NULL;
 	json_t *j = json_object();
-	int rc;
+	int rc = -1, secret;
 
 	json_object_set_new(j, "workers", json_integer(w->n));
 	json_object_set_new(j, "url", json_string(w->embedded ? "" : w->url));
 	json_object_set_new(j, "port", json_integer(w->embedded ? w->port : 0));
 	json_object_set_new(j, "crawl_id", json_string(w->crawl_id));
 	json_object_set_new(j, "wacz", json_boolean(w->wacz));
-	/* A password or token in the URL is for this user's eyes only. */
-	if (!w->embedded && urlcreds_has_secret(w->url)) {
-		mode_t old = umask(0077);
-		unlink(tmp);
-		rc = json_dump_file(j, tmp, JSON_INDENT(1));
-		umask(old);
-	} else {
-		rc = json_dump_file(j, tmp, JSON_INDENT(1));
+	text = json_dumps(j, JSON_INDENT(1));
+	/* A password or token in the URL is for this user's eyes only (a
+	 * replaced file keeps its mode: one that exists is made 0600 first). */
+	secret = !w->embedded && urlcreds_has_secret(w->url);
+	if (secret)
+		chmod(path, SMALLFILE_MODE_SECRET);
+	if (text == NULL)
+		err = xasprintf("writing %s: cannot encode it", path);
+	else
+		rc = smallfile_replace(path, text, strlen(text),
+		    secret ? SMALLFILE_MODE_SECRET : SMALLFILE_MODE, &err);
+	if (rc < 0) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
 	}
-	rc = rc == 0 && rename(tmp, path) == 0 ? 0 : -1;
-	if (rc < 0)
-		fprintf(stderr, "tern: %s: %s\n", path, strerror(errno));
+	free(text);
 	json_decref(j);
-	free(tmp);
 	free(path);
 	return rc;
 }

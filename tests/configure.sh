@@ -38,6 +38,17 @@ expect "expat missing" libexpat1-dev $nopc ac_cv_search_uv_loop_init=-luv \
 	ac_cv_search_ini_parse_stream=-linih ac_cv_search_json_loads=-ljansson \
 	ac_cv_search_idn2_to_ascii_8z=-lidn2 ac_cv_search_psl_builtin=-lpsl \
 	ac_cv_search_XML_ParserCreate_MM=no
+expect "brotli missing" libbrotli-dev $nopc ac_cv_search_uv_loop_init=-luv \
+	ac_cv_search_ares_init_options=-lcares ac_cv_search_SSL_CTX_new=-lssl ac_cv_search_inflate=-lz \
+	ac_cv_search_ini_parse_stream=-linih ac_cv_search_json_loads=-ljansson \
+	ac_cv_search_idn2_to_ascii_8z=-lidn2 ac_cv_search_psl_builtin=-lpsl \
+	ac_cv_search_XML_ParserCreate_MM=-lexpat ac_cv_search_BrotliDecoderDecompressStream=no
+expect "zstd missing" libzstd-dev $nopc ac_cv_search_uv_loop_init=-luv \
+	ac_cv_search_ares_init_options=-lcares ac_cv_search_SSL_CTX_new=-lssl ac_cv_search_inflate=-lz \
+	ac_cv_search_ini_parse_stream=-linih ac_cv_search_json_loads=-ljansson \
+	ac_cv_search_idn2_to_ascii_8z=-lidn2 ac_cv_search_psl_builtin=-lpsl \
+	ac_cv_search_XML_ParserCreate_MM=-lexpat ac_cv_search_BrotliDecoderDecompressStream=-lbrotlidec \
+	ac_cv_search_BrotliEncoderCompress=-lbrotlienc ac_cv_search_ZSTD_decompressStream=no
 expect "nats.c missing" libnats-dev $nopc ac_cv_search_uv_loop_init=-luv \
 	ac_cv_search_ares_init_options=-lcares ac_cv_search_SSL_CTX_new=-lssl ac_cv_search_inflate=-lz \
 	ac_cv_search_ini_parse_stream=-linih ac_cv_search_json_loads=-ljansson \

@@ -39,6 +39,12 @@ refused "bad scope" "crawl.scope: expected" j5 "$@" --set crawl.scope=, "$url"
 grep -q "^[^ ]* *200 .*$url " j1/logs/crawl.log || fail "the crawl after a refusal fetched nothing"
 pass "the same -j crawls once the seed is right"
 
+# A seed file saved with a UTF-8 byte-order mark: its first seed is a seed.
+printf '\357\273\277%s\n' "$url" >bom-seeds.txt
+"$TERN" crawl -j jbom "$@" -s bom-seeds.txt >out.txt 2>&1 || fail "a seed file with a byte-order mark: $(cat out.txt)"
+grep -q "^[^ ]* *200 .*$url " jbom/logs/crawl.log || fail "the seed after a byte-order mark was not fetched"
+pass "a seed file's byte-order mark is not part of its first seed"
+
 mkdir other
 echo "my notes" >other/notes.txt
 "$TERN" crawl -j other "$@" "$url" >out.txt 2>&1

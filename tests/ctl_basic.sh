@@ -38,6 +38,24 @@ check 405 "$($raw send '"DELETE /status HTTP/1.1\r\n\r\n"')"
 check 400 "$($raw send '"POST /settings HTTP/1.1\r\nContent-Length: 7\r\n\r\n{broken"')"
 check 400 "$($raw send '"POST /settings HTTP/1.1\r\nContent-Length: 2\r\n\r\n[]"')"
 check 400 "$($raw send '"POST /settings HTTP/1.1\r\nContent-Length: 16\r\n\r\n{\"no.such\": \"1\"}"')"
+# Another user, once the socket's mode no longer keeps it out (root, or
+# sudo, can make one): the server checks the peer's uid itself
+# (SO_PEERCRED), 403.
+as_nobody=
+if [ "$(id -u)" = 0 ]; then
+	as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+elif sudo -n true 2>/dev/null; then
+	as_nobody="sudo -n setpriv --reuid=65534 --regid=65534 --clear-groups"
+fi
+if [ -n "$as_nobody" ] && command -v setpriv >/dev/null 2>&1; then
+	chmod 666 "$sock"
+	out=$($as_nobody curl -s --unix-socket "$sock" http://localhost/status 2>&1)
+	chmod 600 "$sock"
+	case $out in *"owner's user only"*) ;; *) fail "another user's request answered: $out" ;; esac
+	pass "control socket: another uid refused (403) even with the mode opened"
+else
+	echo "note: no root or sudo: the peer uid check is not exercised here"
+fi
 check 400 "$($raw send '"POST /settings HTTP/1.1\r\nContent-Length: 30\r\n\r\n{\"crawl.max-pages\": [1, 2, 3]}"')"
 check 400 "$($raw send '"GET /report/queues?state=sideways HTTP/1.1\r\n\r\n"')"
 check 404 "$($raw send '"GET /report/nothing HTTP/1.1\r\n\r\n"')"
@@ -88,6 +106,16 @@ node -e 'const fs = require("fs"), r = (f) => JSON.parse(fs.readFileSync(f, "utf
 	if (s.state !== "PAUSED" || !(s.pages > 0)) throw "stats";
 	if (!h.some(x => x.host === "h0.web.test" && x.urls > 0)) throw "hosts";' ||
 	fail "JSON reports: $(cat frontier.json stats.json)"
+# Arguments are escaped into the request target: a report name or a state
+# cannot add a query parameter, a header or a second request.
+"$TERN" ctl "$job" report 'queues?format=json&x=' >smuggle.out 2>&1 &&
+	fail "a report name with a query was taken: $(head -c 300 smuggle.out)"
+grep -q '^\[' smuggle.out && fail "a report name added ?format=json: $(head -c 300 smuggle.out)"
+"$TERN" ctl "$job" report queues --state 'retired&format=json' >smuggle.out 2>&1 &&
+	fail "a state with a parameter was taken: $(head -c 300 smuggle.out)"
+"$TERN" ctl "$job" report "$(printf 'queues HTTP/1.1\r\nX-A: b\r\n')" >smuggle.out 2>&1 &&
+	fail "a report name with a request line was taken: $(head -c 300 smuggle.out)"
+pass "ctl: arguments cannot reach the request line or the query"
 curl -s --unix-socket "$sock" http://localhost/metrics >metrics.txt || fail "metrics"
 grep -q '^tern_state{state="PAUSED"} 1$' metrics.txt || fail "metrics state: $(grep state metrics.txt)"
 grep -q '^tern_pages_total [1-9]' metrics.txt || fail "metrics pages"
@@ -98,9 +126,15 @@ grep -q '^tern_resident_memory_bytes [1-9]' metrics.txt || fail "metrics RSS"
 [ "$(policy_state "$job")" = RUNNING ] || fail "not running after unpause"
 sleep 0.5
 [ "$(wc -l <"$TW_DIR/requests.tsv")" -gt "$n1" ] || fail "nothing fetched after unpause"
+# tern.conf is replaced durably (src/archive/smallfile.c): the operator's
+# mode is kept, and no temporary file is left beside it.
+chmod 600 "$job/tern.conf"
 "$TERN" ctl "$job" set politeness.min-delay-ms=50 crawl.max-connections=8 >set.json || fail "set"
 grep -q '"politeness.min-delay-ms": "now"' set.json && grep -q '"crawl.max-connections": "on resume"' set.json ||
 	fail "set: $(cat set.json)"
+grep -q '^min-delay-ms = 50$' "$job/tern.conf" || fail "tern.conf not rewritten"
+[ "$(stat -c %a "$job/tern.conf")" = 600 ] || fail "tern.conf mode $(stat -c %a "$job/tern.conf") after a set"
+[ -z "$(find "$job" -maxdepth 1 -name '*.tmp')" ] || fail "temporary files left: $(find "$job" -maxdepth 1 -name '*.tmp')"
 "$TERN" ctl "$job" stop >/dev/null || fail "stop failed"
 policy_wait_exit 0
 [ ! -e "$sock" ] || fail "socket left behind"

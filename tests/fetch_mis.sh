@@ -21,6 +21,23 @@ expect_status "$M/reset" -3 -
 expect_status "$M/bomb?mb=200" 200 decodeTrunc
 dec=$(field sizes | sed 's/.*decoded \([0-9]*\) bytes/\1/')
 [ "$dec" -le 2097152 ] || fail "bomb decoded $dec bytes"
+# br and zstd, and a stack of codings, sent whatever was asked: decoded
+# whole (the page is 1,818 bytes and its title twice), the raw bytes
+# those sent.
+for enc in br zstd gzip-br; do
+	expect_status "$M/$enc" 200 - --set fetch.accept-encoding=identity
+	field annotations | grep -q decode && fail "$enc: $(field annotations)"
+	case $(field sizes) in *"decoded $((1818 + 2 * ${#enc})) bytes"*) ;; *) fail "$enc decoded: $(field sizes)" ;; esac
+done
+[ "$(field Content-Encoding)" = "gzip, br" ] || fail "stack not sent: $OUT"
+# The bombs stop at the ratio cap just past 1 MiB (a few KB of br or zstd
+# hold 64 MiB); a broken br stream is decodeError.
+for enc in br zstd; do
+	expect_status "$M/$enc-bomb?mb=64" 200 decodeTrunc
+	dec=$(field sizes | sed 's/.*decoded \([0-9]*\) bytes/\1/')
+	[ "$dec" -ge 1048576 ] && [ "$dec" -le 2097152 ] || fail "$enc bomb decoded $dec bytes"
+done
+expect_status "$M/br-corrupt" 200 decodeError
 expect_status "$M/redirect-loop" 302 -
 [ "$(field Location)" = /_mis/redirect-loop ] || fail "no Location: $OUT"
 expect_status "$M/redirect-chain?n=3" 302 -

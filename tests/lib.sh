@@ -27,6 +27,11 @@ case ":$PATH:" in
 *) PATH=$PATH:/usr/sbin:/sbin; export PATH ;;
 esac
 
+# A proxy in the caller's environment would route every test through it
+# (tern reads these as curl does, tern.conf(5)): the tests that want a
+# proxy start their own.
+unset http_proxy https_proxy HTTPS_PROXY no_proxy NO_PROXY
+
 _lib_pids=""
 _lib_hooks=""
 _lib_failed=0

@@ -172,7 +172,8 @@ static int wacz_is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Seeds recorded by the crawl (one URL a line), for the pages. */
+/* Seeds recorded by the crawl (a URL a line, first; a seed that a seed's
+ * redirect made has words after it), for the pages. */
 static void wacz_seeds(struct wacz *w, const char *jobdir)
 {
 	char *path = xasprintf("%s/seeds.txt", jobdir), *line = NULL;
@@ -184,8 +185,8 @@ static void wacz_seeds(struct wacz *w, const char *jobdir)
 	if (fp == NULL)
 		return;
 	while ((n = getline(&line, &cap, fp)) > 0) {
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' '))
-			line[--n] = '\0';
+		line[strcspn(line, " \t\r\n")] = '\0';
+		n = (ssize_t)strlen(line);
 		if (n > 0 && line[0] != '#') {
 			waczpages_add_seed(w->pages, line);
 			wacz_seed_host(w, line);

@@ -236,13 +236,11 @@ int cluster_offer(struct cluster *c, const struct handoff_url *r)
 	return 1;
 }
 
-int cluster_seed(struct cluster *c, const char *href, int force)
+int cluster_seed(struct cluster *c, const struct handoff_url *r)
 {
-	struct handoff_url r = {CURI_SEED | (force ? HANDOFF_FORCE : 0), "", href, NULL, 0, 0};
-
-	if (outbox_add_seed(c->out, href) < 0)
+	if (outbox_add_seed(c->out, r->uri, (r->flags & CURI_GUARDED) != 0) < 0)
 		return -1;
-	return cluster_offer(c, &r) < 0 ? -1 : 0;
+	return cluster_offer(c, r) < 0 ? -1 : 0;
 }
 
 void cluster_done(struct cluster *c, const struct handoff_done *d, uint64_t delay_ms)
@@ -1258,11 +1256,11 @@ static void cluster_on_control(struct cluster *c, struct natsio_text *t)
 	c->h.control(c->h.ctx, node, action, body);
 }
 
-static void cluster_seed_cb(void *ctx, const char *uri)
+static void cluster_seed_cb(void *ctx, const char *uri, int guarded)
 {
 	struct cluster *c = ctx;
 
-	c->h.seed(c->h.ctx, uri);
+	c->h.seed(c->h.ctx, uri, guarded);
 }
 
 /* Partition p's rebuilding is over, done or not (p < 0: every partition):

@@ -89,8 +89,10 @@ struct cluster_hooks {
 	unsigned (*in_flight)(void *ctx, unsigned p);
 	/* Drop the URIs queued in partition p (nothing of it in flight). */
 	int (*drop)(void *ctx, unsigned p);
-	/* A seed given to any node: add it to the scope. */
-	void (*seed)(void *ctx, const char *uri);
+	/* A seed given to any node, or made by a seed's redirect: add it to
+	 * the scope, and its host to the seeds' hosts unless guarded
+	 * (lib/handoff.h). */
+	void (*seed)(void *ctx, const char *uri, int guarded);
 	/* An operator action another node passed on ("pause", "unpause",
 	 * "stop", "checkpoint", "reconsider-retired", "settings" with a JSON
 	 * body). */
@@ -115,9 +117,11 @@ int cluster_partition_of(struct cluster *c, const char *href);
  * 0 already sent recently (the bounded filter), -1 not writable as a
  * record. */
 int cluster_offer(struct cluster *c, const struct handoff_url *r);
-/* A seed from the command line or the seed file: recorded for every node's
- * scope and handed to its partition (forced when force). */
-int cluster_seed(struct cluster *c, const char *href, int force);
+/* A seed from the command line or the seed file, or made by a seed's
+ * redirect (r->flags has CURI_SEED, and CURI_GUARDED for one whose host
+ * stays under the address guard; HANDOFF_FORCE to schedule it even if
+ * seen): recorded for every node's scope and handed to its partition. */
+int cluster_seed(struct cluster *c, const struct handoff_url *r);
 
 /* May the URI the frontier just gave out be fetched here now? 0 when its
  * partition is not held, is being given up, or its lease window is closed

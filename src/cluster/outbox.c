@@ -151,9 +151,9 @@ int outbox_add_url(
 	return 0;
 }
 
-int outbox_add_seed(struct outbox *o, const char *href)
+int outbox_add_seed(struct outbox *o, const char *href, int guarded)
 {
-	return handoff_append_seed(&o->seeds, href) < 0 ? -1 : 0;
+	return handoff_append_seed(&o->seeds, href, guarded) < 0 ? -1 : 0;
 }
 
 void outbox_done(struct outbox *o, int p, const struct handoff_done *rec)

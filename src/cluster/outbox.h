@@ -26,8 +26,9 @@ void outbox_free(struct outbox *o);
  * scheduled here and recorded for the log only (own 1: own.p). */
 int outbox_add_url(
     struct outbox *o, unsigned p, const struct handoff_url *r, int own, uint64_t now_ms);
-/* A seed, for every node's scope (seed.all). */
-int outbox_add_seed(struct outbox *o, const char *href);
+/* A seed, for every node's scope (seed.all); guarded: its host stays
+ * under the address guard (lib/handoff.h). */
+int outbox_add_seed(struct outbox *o, const char *href, int guarded);
 /* A URI (of partition p; p < 0: none) reached its final disposition: its
  * done record goes out after outbox_flushed and once the links added
  * before it are stored. */

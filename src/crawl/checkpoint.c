@@ -16,6 +16,7 @@
 #include "crawl/failures.h"
 #include "frontier/frontier.h"
 #include "crawl/ldbmanifest.h"
+#include "archive/smallfile.h"
 #include "archive/warc.h"
 #include "lib/xmalloc.h"
 
@@ -76,41 +77,6 @@ static int checkpoint_fsync_path(const char *path, int dir)
 	rc = fsync(fd);
 	close(fd);
 	return rc;
-}
-
-/* Writes a whole file, durably: temporary name, fsync, rename. */
-static int checkpoint_write_file(const char *path, const char *data, size_t len, char **err)
-{
-	char *tmp = xasprintf("%s.tmp", path);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	size_t off = 0;
-
-	if (fd < 0)
-		goto fail;
-	while (off < len) {
-		ssize_t w = write(fd, data + off, len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			goto fail;
-		off += (size_t)w;
-	}
-	if (fsync(fd) < 0 || close(fd) < 0) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, path) < 0)
-		goto fail;
-	free(tmp);
-	return 0;
-fail:
-	*err = xasprintf("writing %s: %s", path, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	free(tmp);
-	return -1;
 }
 
 /* Copies src to dst (created, not overwritten), fsyncing it; adds the bytes
@@ -334,7 +300,7 @@ static int checkpoint_freeze_once(
 	}
 	/* The copy ends with the last whole record, as LevelDB reads it. */
 	to = xasprintf("%s/%s", dst, current);
-	rc = checkpoint_write_file(to, mb.data, m.used, err);
+	rc = smallfile_replace(to, mb.data, m.used, SMALLFILE_MODE, err);
 	free(to);
 	t->copied_bytes += m.used;
 	for (size_t i = 0; rc == 0 && i < m.ntables; i++) {
@@ -379,7 +345,7 @@ static int checkpoint_freeze_once(
 		return rc;
 	strcat(current, "\n");
 	to = xasprintf("%s/CURRENT", dst);
-	rc = checkpoint_write_file(to, current, strlen(current), err);
+	rc = smallfile_replace(to, current, strlen(current), SMALLFILE_MODE, err);
 	free(to);
 	if (rc == 0 && checkpoint_fsync_path(dst, 1) < 0) {
 		*err = xasprintf("syncing %s: %s", dst, strerror(errno));
@@ -504,7 +470,7 @@ static int checkpoint_write_json(const char *dir, const char *file, json_t *j, c
 	buf_appends(&b, text);
 	buf_appendc(&b, '\n');
 	free(text);
-	rc = checkpoint_write_file(path, b.data, b.len, err);
+	rc = smallfile_replace(path, b.data, b.len, SMALLFILE_MODE, err);
 	buf_free(&b);
 	free(path);
 	return rc;
@@ -671,7 +637,7 @@ int checkpoint_create(const char *jobdir, const struct checkpoint_parts *p,
 		    xasprintf("%s taken %s: %" PRIu64 " queued, %" PRIu64 " in flight, "
 			      "%" PRIu64 " succeeded, %" PRIu64 " failed, %u tables linked\n",
 			out, when, fc.queued, fc.in_flight, fc.succeeded, fc.failed, t.tables);
-		int r = checkpoint_write_file(valid, line, strlen(line), err);
+		int r = smallfile_replace(valid, line, strlen(line), SMALLFILE_MODE, err);
 
 		free(valid);
 		free(line);

@@ -13,6 +13,7 @@
 #include "lib/canon.h"
 #include "lib/clock.h"
 #include "lib/config.h"
+#include "crawl/seedhosts.h"
 #include "lib/curi.h"
 #include "lib/handoff.h"
 #include "lib/history.h"
@@ -49,10 +50,28 @@ static void clusternode_log(void *ctx, const char *msg)
 	n->env.log(n->env.ctx, msg);
 }
 
+/* A seed, from any node: the scope of every node has it, and unless
+ * guarded its host is exempt from the address guard here as on the node
+ * that was given it (crawl/seedhosts.h). */
+static void clusternode_seed(void *ctx, const char *uri, int guarded)
+{
+	struct clusternode *n = ctx;
+
+	scope_add_seed(n->env.scope, uri);
+	if (!guarded && n->env.seedhosts != NULL)
+		seedhosts_add_url(n->env.seedhosts, uri);
+}
+
 static void clusternode_schedule(void *ctx, const struct handoff_url *r, int force)
 {
 	struct clusternode *n = ctx;
 	struct schedule_hint hint = {r->interval_s, r->precedence};
+
+	/* The owner takes a seed as a seed before it fetches it, whichever
+	 * of the seed record and this one comes first: the links of a page
+	 * a seed's redirect led to are judged by a scope that has it. */
+	if (r->flags & CURI_SEED)
+		clusternode_seed(n, r->uri, (r->flags & CURI_GUARDED) != 0);
 
 	schedule_received(n->env.sched, r->uri, r->via, r->hops, r->flags & ~HANDOFF_FORCE, force,
 	    r->interval_s != 0 || r->precedence != 0 ? &hint : NULL);
@@ -141,13 +160,6 @@ static int clusternode_drop(void *ctx, unsigned p)
 		free(msg);
 	}
 	return 0;
-}
-
-static void clusternode_seed(void *ctx, const char *uri)
-{
-	struct clusternode *n = ctx;
-
-	scope_add_seed(n->env.scope, uri);
 }
 
 static void clusternode_control(void *ctx, const char *node, const char *action, const char *body)
@@ -372,9 +384,14 @@ int clusternode_handoff(void *ctx, const char *href, const char *via, const char
 	struct clusternode *n = ctx;
 	struct handoff_url r;
 
-	if (flags & CURI_SEED)
-		return cluster_seed(n->c, href, force) == 0;
 	memset(&r, 0, sizeof r);
+	if (flags & CURI_SEED) {
+		r.flags = flags | (force ? HANDOFF_FORCE : 0);
+		r.hops = hops != NULL ? hops : "";
+		r.uri = href;
+		r.via = via;
+		return cluster_seed(n->c, &r) == 0;
+	}
 	if (hint != NULL) {
 		r.interval_s = hint->interval_s;
 		r.precedence = hint->precedence;

@@ -18,6 +18,7 @@ struct frontier;
 struct schedule;
 struct schedule_hint;
 struct scope;
+struct seedhosts;
 struct visit_pool;
 struct json_t;
 
@@ -26,6 +27,7 @@ struct clusternode_env {
 	struct frontier *frontier;
 	struct schedule *sched;
 	struct scope *scope;
+	struct seedhosts *seedhosts; /* the hosts of every node's seeds */
 	const char *jobdir;
 	void *ctx;
 	void (*log)(void *ctx, const char *msg);

@@ -32,6 +32,7 @@
 #include "frontier/counts.h"
 #include "frontier/frontier.h"
 #include "frontier/hosts.h"
+#include "crawl/diskguard.h"
 #include "crawl/job.h"
 #include "crawl/jobtotals.h"
 #include "crawl/report.h"
@@ -53,6 +54,7 @@
 #include <jansson.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/statvfs.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,13 +85,16 @@ struct crawl {
 	struct frontier *frontier;
 	struct schedule *sched;
 	struct seedhosts *seedhosts; /* exempt from the address guard */
-	struct cookies *cookies;     /* the jar, kept in the frontier's store */
-	char *cookies_said;	     /* what the jar started with, for tern.log */
-	struct visit_pool *visits;   /* every visit in progress */
-	struct failures *failures;   /* first failures said, counts by cause */
-	int all_failed;		     /* ended with every seed failed (exit 1) */
-	uint64_t next_wake_ms;	     /* the frontier's next wake when it had nothing */
-	int said_local;		     /* --local suggested (crawl_suggest_local) */
+	struct seeds_env seeds;	     /* where seeds made by redirects go */
+	FILE *seedsfp;		     /* JOBDIR/seeds.txt once a redirect made a seed */
+	struct seeds_count seed_count;
+	struct cookies *cookies;   /* the jar, kept in the frontier's store */
+	char *cookies_said;	   /* what the jar started with, for tern.log */
+	struct visit_pool *visits; /* every visit in progress */
+	struct failures *failures; /* first failures said, counts by cause */
+	int all_failed;		   /* ended with every seed failed (exit 1) */
+	uint64_t next_wake_ms;	   /* the frontier's next wake when it had nothing */
+	int said_local;		   /* --local suggested (crawl_suggest_local) */
 	struct dns *dns;
 	struct fetcher *fetcher;
 	struct warc_writer *warc;
@@ -108,7 +113,11 @@ struct crawl {
 	int max_conns;
 	enum crawl_state state;
 	const char *stop_reason;
-	const char *pause_reason;  /* why PAUSING, PAUSED or EMPTY */
+	const char *pause_reason; /* why PAUSING, PAUSED or EMPTY */
+	/* The disk watch (crawl/diskguard.h): paused for want of space, with
+	 * this reason (pause_reason points at it while it holds). */
+	int disk_paused;
+	char disk_reason[512];
 	int at_finish;		   /* paused by pause-at-finish */
 	int end_if_finished;	   /* unpaused at finish: end if still finished */
 	void (*on_end)(void *arg); /* the layer above closes its handles */
@@ -135,6 +144,9 @@ struct crawl {
 	uint64_t last_status_ms;      /* the last plain status line */
 	uint64_t last_progress_ms;
 	uint64_t last_warc_error_ms; /* rate limit of the disk-full message */
+	/* While a WARC write fails the crawl hands out no work: why, for
+	 * ctl status and the console ("" when it does not hold). */
+	char hold_reason[512];
 	/* Visits ended, and how many of them when the store was last
 	 * written (crawl_flush_iteration). */
 	uint64_t visits_ended, visits_ended_written;
@@ -271,11 +283,17 @@ static int crawl_flush_outputs(void *arg, char **errp)
 			crawl_say(cr, "WARC write failed, crawl held until it succeeds: %s", err);
 			cr->last_warc_error_ms = now;
 		}
+		snprintf(cr->hold_reason, sizeof cr->hold_reason,
+		    "held: WARC write failed (tried again until it succeeds): %s", err);
 		if (errp != NULL)
 			*errp = err;
 		else
 			free(err);
 		return -1;
+	}
+	if (cr->hold_reason[0] != '\0') {
+		crawl_log_event(cr, "WARC write succeeded again: the hold ends");
+		cr->hold_reason[0] = '\0';
 	}
 	if (cr->crawllog != NULL && fflush(cr->crawllog) != 0) {
 		crawl_log_event(cr, "crawl.log write failed: %s", strerror(errno));
@@ -777,6 +795,32 @@ static void crawl_failure_say(void *ctx, const char *msg, int terminal)
 		crawl_log_event(cr, "%s", msg);
 }
 
+/* A seed's redirect target made a seed (crawl.seed-redirects-new-seeds):
+ * said in tern.log, counted for the summary. */
+static int crawl_visit_new_seed(
+    void *ctx, const char *href, const char *via, const char *hops, unsigned flags)
+{
+	struct crawl *cr = ctx;
+	int rc;
+
+	/* Opened at the first such seed and kept: a crawl where no seed
+	 * redirects spends no descriptor on it. */
+	if (cr->seedsfp == NULL) {
+		char *path = xasprintf("%s/seeds.txt", cr->jobdir);
+		cr->seedsfp = fopen(path, "a");
+		free(path);
+	}
+	rc = seeds_add_redirect(&cr->seeds, cr->seedsfp, href, via, hops, flags);
+
+	crawl_log_event(cr,
+	    "seed %s redirects to %s, made a seed%s (crawl.seed-redirects-new-seeds)%s", via, href,
+	    (flags & CURI_GUARDED) ? " that the address guard judges as any link, the "
+				     "redirecting seed being on a public address"
+				   : "",
+	    rc < 0 ? "; seeds.txt could not be written: a resume will not know it" : "");
+	return 0;
+}
+
 static void crawl_visit_ended(void *ctx)
 {
 	struct crawl *cr = ctx;
@@ -870,6 +914,75 @@ static void crawl_suggest_local(struct crawl *cr)
 	    (long long)config_int(cr->cfg, CK_POLITENESS_MIN_DELAY_MS), cr->jobdir);
 }
 
+/* The least free space, in MiB, of the file systems the crawl writes to:
+ * the job directory, its WARCs and its store with the spill files (any of
+ * them may be a mount of its own). */
+static uint64_t crawl_disk_free_mb(const struct crawl *cr)
+{
+	static const char *const sub[] = {"", "/warcs", "/state", "/state/tmp"};
+	uint64_t least = UINT64_MAX;
+	char path[4096];
+	struct statvfs sv;
+
+	for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
+		snprintf(path, sizeof path, "%s%s", cr->jobdir, sub[i]);
+		if (statvfs(path, &sv) == 0 && ((uint64_t)sv.f_bavail * sv.f_frsize >> 20) < least)
+			least = (uint64_t)sv.f_bavail * sv.f_frsize >> 20;
+	}
+	return least;
+}
+
+/* The disk watch: every second, and at once when a write failed for want
+ * of space (enospc; what names the write). It pauses a running crawl and
+ * resumes the crawl it paused, never one the operator paused. */
+static void crawl_disk_check(struct crawl *cr, int enospc, const char *what)
+{
+	uint64_t below = (uint64_t)config_int(cr->cfg, CK_CRAWL_PAUSE_BELOW_FREE_MB);
+	uint64_t above = (uint64_t)config_int(cr->cfg, CK_CRAWL_RESUME_ABOVE_FREE_MB);
+	uint64_t resume = diskguard_resume_mb(below, above), free_mb;
+
+	if (cr->state == CRAWL_STOPPING || cr->state == CRAWL_FINISHED ||
+	    (below == 0 && !enospc && !cr->disk_paused))
+		return;
+	free_mb = crawl_disk_free_mb(cr);
+	switch (diskguard_judge(cr->disk_paused, free_mb, enospc, below, above)) {
+	case DISKGUARD_PAUSE:
+		if (cr->state != CRAWL_RUNNING)
+			return; /* the operator's pause, or at finish: theirs to end */
+		if (enospc)
+			snprintf(cr->disk_reason, sizeof cr->disk_reason,
+			    "disk full: no space left for %s (%llu MiB free); paused until more "
+			    "than %llu MiB are free (crawl.resume-above-free-mb)",
+			    what, (unsigned long long)free_mb, (unsigned long long)resume);
+		else
+			snprintf(cr->disk_reason, sizeof cr->disk_reason,
+			    "disk low: %llu MiB free under %s, below %llu MiB "
+			    "(crawl.pause-below-free-mb); paused until more than %llu MiB are free "
+			    "(crawl.resume-above-free-mb)",
+			    (unsigned long long)free_mb, cr->jobdir, (unsigned long long)below,
+			    (unsigned long long)resume);
+		cr->disk_paused = 1;
+		cr->pause_reason = cr->disk_reason;
+		uv_timer_stop(&cr->wake);
+		crawl_say(cr, "%s", cr->disk_reason);
+		crawl_set_state(cr, visit_in_flight(cr->visits) > 0 ? CRAWL_PAUSING : CRAWL_PAUSED,
+		    cr->pause_reason);
+		break;
+	case DISKGUARD_RESUME:
+		cr->disk_paused = 0;
+		if ((cr->state != CRAWL_PAUSING && cr->state != CRAWL_PAUSED) ||
+		    cr->pause_reason != cr->disk_reason)
+			break;
+		cr->pause_reason = NULL;
+		crawl_say(cr, "disk: %llu MiB free under %s, more than %llu MiB: resumed",
+		    (unsigned long long)free_mb, cr->jobdir, (unsigned long long)resume);
+		crawl_set_state(cr, CRAWL_RUNNING, "disk space is back");
+		break;
+	case DISKGUARD_KEEP:
+		break;
+	}
+}
+
 static void crawl_cron_cb(uv_timer_t *t)
 {
 	struct crawl *cr = t->data;
@@ -877,8 +990,16 @@ static void crawl_cron_cb(uv_timer_t *t)
 
 	if (cr->state == CRAWL_RUNNING && (limit = crawl_limit_reached(cr)) != NULL)
 		crawl_at_finish(cr, limit);
+	crawl_disk_check(cr, 0, NULL);
 	crawl_progress(cr, 0);
 	crawl_suggest_local(cr);
+}
+
+/* A visit could not write for want of space (its spill file): the crawl
+ * pauses until there is room, and the visit's URI waits in its queue. */
+static void crawl_visit_disk_full(void *ctx, const char *what)
+{
+	crawl_disk_check(ctx, 1, what);
 }
 
 static void crawl_grace_cb(uv_timer_t *t)
@@ -921,6 +1042,11 @@ int crawl_unpause(struct crawl *cr, const char **why)
 		return -1;
 	default:
 		break;
+	}
+	if (cr->disk_paused && cr->pause_reason == cr->disk_reason) {
+		*why = "paused for disk space: it resumes itself once space is freed (or lower "
+		       "crawl.pause-below-free-mb and crawl.resume-above-free-mb)";
+		return -1;
 	}
 	/* Unpaused at finish: if it is still finished, it ends (Heritrix 1's
 	 * pause-at-finish); a raised limit or revived queues let it go on. */
@@ -1152,6 +1278,8 @@ static void crawl_free(struct crawl *cr)
 	if (cr->hosts != NULL)
 		hosts_free(cr->hosts);
 	seedhosts_free(cr->seedhosts);
+	if (cr->seedsfp != NULL)
+		fclose(cr->seedsfp);
 	if (cr->crawllog)
 		fclose(cr->crawllog);
 	if (cr->ternlog)
@@ -1210,6 +1338,11 @@ static void crawl_print_summary(const struct crawl *cr)
 		    "tern: every seed failed for good: no page answered 2xx or 304 (exit status 1); "
 		    "the first failure of each host is said above and in %s/logs/tern.log\n",
 		    cr->jobdir);
+	if (cr->seed_count.redirects > 0)
+		printf(
+		    "tern: %zu seed%s made by seeds' redirects (crawl.seed-redirects-new-seeds), "
+		    "listed in %s/seeds.txt\n",
+		    cr->seed_count.redirects, cr->seed_count.redirects == 1 ? "" : "s", cr->jobdir);
 	if (cr->elapsed_before_ms > 0)
 		printf("tern: the job's totals over every run; this run: %llu page%s in %.1f s\n",
 		    (unsigned long long)(cr->stats.pages - cr->pages_at_start),
@@ -1318,6 +1451,30 @@ static int crawl_open_totals(struct crawl *cr, const struct crawl_opts *o)
 	frontier_close(cr->frontier);
 	cr->frontier = NULL;
 	return 0;
+}
+
+/* The seeds' count, said at the start: a seed listed twice (or once more
+ * with a #fragment) is fetched once, and the operator sees it. */
+static void crawl_say_seeds(struct crawl *cr, int resume)
+{
+	const struct seeds_count *n = &cr->seed_count;
+
+	if (n->given == 0)
+		return;
+	if (resume && n->redirects > 0)
+		crawl_say(cr, "%zu seed%s from %s/seeds.txt (%zu made by seeds' redirects)",
+		    n->kept, n->kept == 1 ? "" : "s", cr->jobdir, n->redirects);
+	else if (resume)
+		crawl_say(cr, "%zu seed%s from %s/seeds.txt", n->kept, n->kept == 1 ? "" : "s",
+		    cr->jobdir);
+	else if (n->kept < n->given)
+		crawl_say(cr,
+		    "%zu seed%s given, %zu kept: %zu repeated a seed before it (the same "
+		    "URI but for a #fragment or a default port)",
+		    n->given, n->given == 1 ? "" : "s", n->kept, n->given - n->kept);
+	else
+		crawl_say(
+		    cr, "%zu seed%s given, %zu kept", n->given, n->given == 1 ? "" : "s", n->kept);
 }
 
 /* Everything a crawl needs before its loop runs, in the order that lets a
@@ -1464,6 +1621,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	sco.canon_flags = canon_flags(cfg);
 	sco.assign = config_enum(cfg, CK_FRONTIER_QUEUE_ASSIGNMENT);
 	cr->sched = schedule_new(&sco);
+	cr->seedhosts = seedhosts_new();
 	if (clusternode_configured(cfg)) {
 		/* Joined before the seeds: they are handed to their
 		 * partitions' owners like any discovered URI. */
@@ -1473,6 +1631,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		ne.frontier = cr->frontier;
 		ne.sched = cr->sched;
 		ne.scope = cr->scope;
+		ne.seedhosts = cr->seedhosts;
 		ne.jobdir = cr->jobdir;
 		ne.ctx = cr;
 		ne.log = crawl_node_log;
@@ -1491,7 +1650,8 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	sde.scope = cr->scope;
 	sde.sched = cr->sched;
 	sde.frontier = cr->frontier;
-	sde.hosts = cr->seedhosts = seedhosts_new();
+	sde.hosts = cr->seedhosts;
+	sde.count = &cr->seed_count;
 	/* A cluster node may start with none and take its share of the
 	 * work the others were given. */
 	sde.none_ok = cr->node != NULL;
@@ -1500,12 +1660,14 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		crawl_free(cr);
 		return rc;
 	}
+	cr->seeds = sde;
 	if (crawl_open_outputs(cr, &err) < 0) {
 		fprintf(stderr, "tern: %s\n", err);
 		free(err);
 		crawl_free(cr);
 		return 1;
 	}
+	crawl_say_seeds(cr, o->resume);
 	if (restored[0] != '\0')
 		crawl_log_event(cr,
 		    "restored checkpoint %s; crawl.log lines after byte %llu were written after it",
@@ -1562,7 +1724,10 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	env.cookies = cr->cookies;
 	env.ctx = cr;
 	env.event = crawl_visit_event;
+	env.disk_full = crawl_visit_disk_full;
 	env.ended = crawl_visit_ended;
+	env.scope = cr->scope;
+	env.new_seed = crawl_visit_new_seed;
 	if (cr->node != NULL) {
 		env.disposed = crawl_visit_disposed;
 		env.may_send = crawl_visit_may_send;
@@ -1696,6 +1861,8 @@ void crawl_status(const struct crawl *cr, struct crawl_status *st)
 	st->state = cr->state;
 	st->reason = cr->state == CRAWL_STOPPING || cr->state == CRAWL_FINISHED ? cr->stop_reason
 										: cr->pause_reason;
+	if (cr->state == CRAWL_RUNNING && cr->hold_reason[0] != '\0')
+		st->reason = cr->hold_reason;
 	st->at_finish = cr->at_finish || cr->state == CRAWL_EMPTY;
 	st->in_flight = visit_in_flight(cr->visits);
 	st->seconds = (double)crawl_elapsed_ms(cr) / 1000.0;

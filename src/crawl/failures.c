@@ -127,6 +127,10 @@ void failures_note(struct failures *fl, const struct failures_event *ev)
 	}
 	if (*settings)
 		buf_appendf(&b, "; see %s", settings);
+	else if (g == STATUS_GROUP_HTTP && ev->status == 401)
+		/* A login the crawl has no credential for: the setting that
+		 * adds one (tern(1), LOGINS). */
+		buf_appends(&b, "; see fetch.credentials-file");
 	terminal = fl->terminal_lines < FAILURES_TERMINAL_MAX;
 	fl->env.say(fl->env.ctx, b.data, terminal);
 	if (terminal && ++fl->terminal_lines == FAILURES_TERMINAL_MAX)

@@ -1,4 +1,5 @@
 #include "crawl/job.h"
+#include "archive/smallfile.h"
 #include "lib/buf.h"
 #include "lib/config.h"
 #include "lib/urlcreds.h"
@@ -134,16 +135,19 @@ int job_config_save(const char *dir, const struct config *cfg, char **err)
 {
 	char *path = xasprintf("%s/tern.conf", dir);
 	struct buf text = BUF_INIT;
-	int rc = 0;
+	int rc = 0, secret;
 
 	config_format(cfg, &text);
 	/* A password or token in cluster.url (tern.conf(5)) is for this
-	 * user's eyes only. */
-	if (job_write_file_mode(path, text.data, text.len,
-		urlcreds_has_secret(config_str(cfg, CK_CLUSTER_URL)) ? 0600 : 0666) < 0) {
+	 * user's eyes only: a new file is made 0600, and one that exists is
+	 * made 0600 first (a replaced file keeps its mode). */
+	secret = urlcreds_has_secret(config_str(cfg, CK_CLUSTER_URL));
+	if (secret && chmod(path, SMALLFILE_MODE_SECRET) != 0 && errno != ENOENT) {
 		*err = xasprintf("%s: %s", path, strerror(errno));
 		rc = -1;
-	}
+	} else if (smallfile_replace(path, text.data, text.len,
+		       secret ? SMALLFILE_MODE_SECRET : SMALLFILE_MODE, err) < 0)
+		rc = -1;
 	buf_free(&text);
 	free(path);
 	return rc;
@@ -268,52 +272,6 @@ int job_check_unlocked(const char *dir, char **err)
 	    (long)fl.l_pid, *p ? ": " : "", p,
 	    strncmp(p, "tern console", 12) == 0 ? " (the offline console ends on Ctrl-C)" : "");
 	return -1;
-}
-
-int job_write_file(const char *path, const char *data, size_t len)
-{
-	return job_write_file_mode(path, data, len, 0666);
-}
-
-int job_write_file_mode(const char *path, const char *data, size_t len, mode_t mode)
-{
-	char *tmp = xasprintf("%s.tmp", path);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	FILE *fp = NULL;
-	int rc = 0, saved = 0;
-
-	/* A restrictive mode holds even for a temporary file left over with
-	 * another (open keeps an existing file's mode). */
-	if (fd >= 0 && (mode & 077) == 0 && fchmod(fd, mode) != 0) {
-		saved = errno;
-		close(fd);
-		errno = saved;
-		fd = -1;
-	}
-	if (fd >= 0 && (fp = fdopen(fd, "w")) == NULL)
-		close(fd);
-	if (fp == NULL) {
-		free(tmp);
-		return -1;
-	}
-	if (len > 0 && fwrite(data, 1, len, fp) != len) {
-		rc = -1;
-		saved = errno;
-	}
-	if (fclose(fp) != 0 && rc == 0) {
-		rc = -1;
-		saved = errno;
-	}
-	if (rc == 0 && rename(tmp, path) != 0) {
-		rc = -1;
-		saved = errno;
-	}
-	if (rc != 0) {
-		unlink(tmp);
-		errno = saved;
-	}
-	free(tmp);
-	return rc;
 }
 
 long job_log_repair(const char *path)

@@ -4,7 +4,6 @@
 #ifndef TERN_JOB_H
 #define TERN_JOB_H
 #include <stddef.h>
-#include <sys/types.h>
 
 struct config;
 
@@ -28,13 +27,9 @@ int job_check_resumable(const char *dir, char **err);
  * cfg's current values; errors name the file and line. */
 int job_config_load(struct config *cfg, const char *path, char **err);
 /* Writes the effective configuration as JOBDIR/tern.conf (a new job, a
- * setting changed mid-crawl or on resume), replacing the file whole. */
+ * setting changed mid-crawl or on resume), replacing the file whole and
+ * durably (archive/smallfile.h), keeping its mode. */
 int job_config_save(const char *dir, const struct config *cfg, char **err);
-/* Writes a whole file through a temporary name and a rename; -1 with errno
- * on failure. */
-int job_write_file(const char *path, const char *data, size_t len);
-/* The same, the file made with mode (0600 for one holding a secret). */
-int job_write_file_mode(const char *path, const char *data, size_t len, mode_t mode);
 /* A log the crawl appends to may end in a line cut short by a kill: cuts
  * the file back to its last newline (that line's URI is not yet marked done
  * in the frontier, so it is logged again when fetched again). Returns the

@@ -6,7 +6,9 @@
 #include <build-config.h>
 
 #include "crawl/outlinks.h"
+#include "crawl/feed.h"
 #include "crawl/schedule.h"
+#include "crawl/scope.h"
 #include "crawl/sitemaps.h"
 #include "crawl/stats.h"
 #include "frontier/frontier.h"
@@ -22,7 +24,8 @@
 #include <string.h>
 #include <strings.h>
 
-/* Content extractors a response can go through: HTML and CSS. */
+/* Content extractors a response can go through: HTML and CSS (the
+ * sitemap and feed parsers are kept beside them). */
 #define OUTLINKS_EXTRACTORS 2
 /* Room for link records kept from one response to the next; a page with
  * more links gives its larger buffer back. */
@@ -55,6 +58,8 @@ struct outlinks {
 	size_t max_outlinks;	 /* extract.max-outlinks for the response, 0: none */
 	size_t dropped;		 /* links past it, across the extractors */
 	struct sitemaps_doc *sm; /* a sitemap's parser, first in the chain */
+	struct feed *feed;	 /* a feed's parser, beside the sitemap's */
+	int feed_declared;	 /* the Content-Type said it is a feed */
 	struct buf links;	 /* records: hop, then ref NUL, base NUL */
 	size_t nlinks;
 	struct outlinks_resolver r;
@@ -84,6 +89,28 @@ static int outlinks_mime_is(const char *mime, const char *want)
 	size_t n = strlen(want);
 	return mime != NULL && strncasecmp(mime, want, n) == 0 &&
 	    (mime[n] == '\0' || mime[n] == ';' || mime[n] == ' ');
+}
+
+/* A feed's link: its URL is absolute already (xml:base and the feed's
+ * URL resolved by the parser). */
+static void outlinks_feed_cb(void *arg, const struct feed_link *fl)
+{
+	struct extract_link l = {fl->url, fl->len, NULL, fl->hop, fl->context, 0};
+
+	outlinks_link_cb(arg, &l);
+}
+
+/* Whether the feed parser takes a response: 1 when its Content-Type names
+ * a feed, 2 when it is XML whose root element will tell. */
+static int outlinks_feed_type(const char *mime)
+{
+	if (outlinks_mime_is(mime, "application/rss+xml") ||
+	    outlinks_mime_is(mime, "application/atom+xml") ||
+	    outlinks_mime_is(mime, "application/rdf+xml"))
+		return 1;
+	if (outlinks_mime_is(mime, "text/xml") || outlinks_mime_is(mime, "application/xml"))
+		return 2;
+	return 0;
 }
 
 /* Whether the links of a response with this status are scheduled
@@ -153,10 +180,17 @@ int outlinks_begin(struct outlinks *o, const struct config *cfg, const struct cu
 	 * linkExtractorFinished): with extract.extract-independently false a
 	 * later extractor skips what an earlier one finished; with true, every
 	 * extractor that applies runs over the same body. The sitemap parser
-	 * takes a 2xx sitemap or XML response (crawl.sitemaps). */
+	 * takes a 2xx sitemap or XML response (crawl.sitemaps). The feed
+	 * parser takes a 2xx feed or XML response beside it: of an XML
+	 * response, the root element says which of the two it is, so only
+	 * one yields links. */
 	if (status >= 200 && status < 300 && sitemaps_wanted(c, mime) &&
 	    config_bool_for(cfg, surt, CK_CRAWL_SITEMAPS))
 		o->sm = sitemaps_doc_new(xo.max_outlinks);
+	if (status >= 200 && status < 300 && (o->feed_declared = outlinks_feed_type(mime)) != 0) {
+		o->feed = feed_new(c->uri, outlinks_feed_cb, o);
+		o->feed_declared = o->feed_declared == 1;
+	}
 	if ((o->sm == NULL || independently) && outlinks_is_html(mime))
 		outlinks_extractor(o, n++, EXTRACT_HTML, &xo);
 	if (((n == 0 && o->sm == NULL) || independently) &&
@@ -173,12 +207,16 @@ void outlinks_feed(struct outlinks *o, const char *data, size_t len)
 		extract_feed(o->x[i], data, len);
 	if (o->sm != NULL)
 		sitemaps_doc_feed(o->sm, data, len);
+	if (o->feed != NULL)
+		feed_data(o->feed, data, len);
 }
 
 void outlinks_finish(struct outlinks *o)
 {
 	for (int i = 0; i < OUTLINKS_EXTRACTORS && o->x[i] != NULL; i++)
 		extract_finish(o->x[i]);
+	if (o->feed != NULL)
+		feed_finish(o->feed);
 }
 
 const char *outlinks_title(struct outlinks *o)
@@ -246,26 +284,83 @@ static int outlinks_resolve(
 	return 0;
 }
 
-/* Resolves a header's link into r->href and adds it to the page's batch,
- * ahead of the body's links. */
-static void outlinks_header_link(
-    const struct outlinks_env *env, struct outlinks_resolver *r, const char *ref, size_t reflen)
+/* Whether status is a redirect whose Location a browser follows. */
+static int outlinks_is_redirect(int status)
 {
-	if (outlinks_resolve(r, ref, reflen, NULL) == 0)
-		schedule_batch_add(env->schedule, r->href.data, r->href.len, 'R');
+	return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
+/* A seed's redirect (Location, Refresh, meta refresh) to href, len bytes,
+ * outside the scope makes href a seed (crawl.seed-redirects-new-seeds in
+ * tern.conf(5), Heritrix's seedsRedirectNewSeeds), up to
+ * OUTLINKS_SEED_REDIRECTS in a chain: the scope grows as if it had been
+ * listed, so that its site is crawled and not only its first page. The
+ * new seed keeps the address guard's exemption only when the redirecting
+ * seed was itself on a private or loopback address (a site of one's own);
+ * a public seed's redirect to such an address is refused as any link. 1
+ * if href was made a seed (and scheduled as one), 0 to schedule it as any
+ * link. */
+static int outlinks_new_seed(const struct outlinks *o, const struct outlinks_env *env,
+    const char *href, size_t len, int local, struct buf *annotations)
+{
+	const struct curi *c = o->c;
+	size_t nhops = c->hops != NULL ? strlen(c->hops) : 0;
+	unsigned flags = CURI_SEED;
+	char *uri, *hops;
+	int rc;
+
+	/* Under an explicit list of prefixes a seed adds nothing to the
+	 * scope: the target is fetched as any redirect's target. */
+	if (!(c->flags & CURI_SEED) || env->new_seed == NULL || env->scope == NULL ||
+	    !scope_seeds_widen(env->scope) || nhops >= OUTLINKS_SEED_REDIRECTS ||
+	    !config_bool(env->cfg, CK_CRAWL_SEED_REDIRECTS_NEW_SEEDS))
+		return 0;
+	/* The fragment is not part of the URI fetched (schedule.h). */
+	uri = xstrndup(href, len);
+	uri[strcspn(uri, "#")] = '\0';
+	if (strcmp(uri, c->uri) == 0 || scope_check(env->scope, uri, "", 0) == SCOPE_ACCEPT) {
+		free(uri);
+		return 0;
+	}
+	if ((c->flags & CURI_GUARDED) || !local)
+		flags |= CURI_GUARDED;
+	hops = xasprintf("%sR", c->hops != NULL ? c->hops : "");
+	rc = env->new_seed(env->ctx, uri, c->uri, hops, flags);
+	free(hops);
+	free(uri);
+	if (rc < 0)
+		return 0;
+	if (strstr(annotations->data != NULL ? annotations->data : "", "seedRedirect") == NULL)
+		buf_appends(annotations, annotations->len ? ",seedRedirect" : "seedRedirect");
+	return 1;
+}
+
+/* Resolves a header's link into r->href and adds it to the page's batch,
+ * ahead of the body's links, unless a seed's redirect made it a seed. */
+static void outlinks_header_link(const struct outlinks *o, const struct outlinks_env *env,
+    struct outlinks_resolver *r, const char *ref, size_t reflen, int redirect, int local,
+    struct buf *annotations)
+{
+	if (outlinks_resolve(r, ref, reflen, NULL) < 0)
+		return;
+	if (redirect && outlinks_new_seed(o, env, r->href.data, r->href.len, local, annotations))
+		return;
+	schedule_batch_add(env->schedule, r->href.data, r->href.len, 'R');
 }
 
 /* The response's header links: the Location header (hop R) and, as
  * Heritrix's ExtractorHTTP, Content-Location, and the Refresh header that
  * browsers follow like a meta refresh. */
-static void outlinks_headers(const struct outlinks_env *env, struct outlinks_resolver *r,
-    struct fetch *f, int status, struct buf *text)
+static void outlinks_headers(const struct outlinks *o, const struct outlinks_env *env,
+    struct outlinks_resolver *r, struct fetch *f, int status, int local, struct buf *text,
+    struct buf *annotations)
 {
 	const char *loc =
 	    f != NULL && status >= 300 && status < 400 ? fetch_header(f, "Location") : NULL;
 
 	if (loc != NULL) {
-		outlinks_header_link(env, r, loc, strlen(loc));
+		outlinks_header_link(
+		    o, env, r, loc, strlen(loc), outlinks_is_redirect(status), local, annotations);
 		buf_appendf(text, "%s R =LOCATION\n", r->href.len ? r->href.data : loc);
 	}
 	if (f != NULL) {
@@ -274,13 +369,13 @@ static void outlinks_headers(const struct outlinks_env *env, struct outlinks_res
 		const char *u;
 		size_t ulen;
 		if (cl != NULL) {
-			outlinks_header_link(env, r, cl, strlen(cl));
+			outlinks_header_link(o, env, r, cl, strlen(cl), 0, local, annotations);
 			if (r->href.len)
 				buf_appendf(text, "%s R =CONTENT_LOCATION\n", r->href.data);
 		}
 		if (refresh != NULL &&
 		    extract_refresh_url(refresh, strlen(refresh), &u, &ulen) == 0) {
-			outlinks_header_link(env, r, u, ulen);
+			outlinks_header_link(o, env, r, u, ulen, 1, local, annotations);
 			if (r->href.len)
 				buf_appendf(text, "%s R =REFRESH\n", r->href.data);
 		}
@@ -290,7 +385,7 @@ static void outlinks_headers(const struct outlinks_env *env, struct outlinks_res
 /* meta robots nofollow, under the obey policy, drops the navigational
  * links and keeps embeds, which the page needs to render. */
 void outlinks_schedule(struct outlinks *o, const struct outlinks_env *env,
-    const struct url_parts *page, struct fetch *f, int status, struct buf *text,
+    const struct url_parts *page, struct fetch *f, int status, int local, struct buf *text,
     struct buf *annotations)
 {
 	const struct curi *c = o->c;
@@ -301,7 +396,7 @@ void outlinks_schedule(struct outlinks *o, const struct outlinks_env *env,
 	uint64_t d;
 
 	outlinks_resolver_init(r, c, page);
-	outlinks_headers(env, r, f, status, text);
+	outlinks_headers(o, env, r, f, status, local, text, annotations);
 	/* The page's links go to the scheduler together, in order: it starts
 	 * their already-seen lookups as they come (schedule_batch_add). */
 	while (p != NULL && p < end) {
@@ -314,7 +409,10 @@ void outlinks_schedule(struct outlinks *o, const struct outlinks_env *env,
 			continue;
 		if (outlinks_resolve(r, ref, reflen, *base ? base : NULL) < 0)
 			continue;
-		schedule_batch_add(env->schedule, r->href.data, r->href.len, hop);
+		/* The one 'R' of a page's body is a meta refresh. */
+		if (hop != 'R' ||
+		    !outlinks_new_seed(o, env, r->href.data, r->href.len, local, annotations))
+			schedule_batch_add(env->schedule, r->href.data, r->href.len, hop);
 		buf_append(text, r->href.data, r->href.len);
 		buf_appendc(text, ' ');
 		buf_appendc(text, hop);
@@ -323,6 +421,20 @@ void outlinks_schedule(struct outlinks *o, const struct outlinks_env *env,
 	/* A link only the store can judge is counted when the flush does
 	 * (crawl_flush); one judged now, or a batch judged because the hold
 	 * filled, is counted here. */
+	if (o->feed != NULL) {
+		/* A feed over its limits (50,000 links, 50 MB) gave its first
+		 * links; one the Content-Type called a feed that is not one,
+		 * or is not well-formed, gave those before the error. */
+		enum feed_result fr = feed_finish(o->feed);
+		const char *what = fr == FEED_LIMIT	? "feedLimit"
+		    : fr != FEED_OK && o->feed_declared ? "feedError"
+							: NULL;
+		if (what != NULL) {
+			if (annotations->len)
+				buf_appendc(annotations, ',');
+			buf_appends(annotations, what);
+		}
+	}
 	d = frontier_discovered(env->frontier);
 	schedule_batch_run(env->schedule, c->uri, c->hops);
 	env->stats->links_scheduled += frontier_discovered(env->frontier) - d;
@@ -345,6 +457,9 @@ void outlinks_end(struct outlinks *o)
 	}
 	sitemaps_doc_free(o->sm);
 	o->sm = NULL;
+	feed_free(o->feed);
+	o->feed = NULL;
+	o->feed_declared = 0;
 	buf_reset_keep(&o->links, OUTLINKS_KEEP_ROOM);
 	outlinks_resolver_end(&o->r, OUTLINKS_KEEP_ROOM);
 	o->c = NULL;

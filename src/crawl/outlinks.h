@@ -1,5 +1,6 @@
 /* A fetched page's outlinks: the extractors its response goes through
- * (sitemap, HTML, CSS, in Heritrix's chain order), the links they report
+ * (sitemap, HTML, CSS, in Heritrix's chain order, and feeds: RSS, RDF,
+ * Atom, crawl/feed.h), the links they report
  * up to extract.max-outlinks, and, once the response is whole, those links
  * and the response's own (Location, Content-Location, Refresh) resolved
  * and scheduled, their lines kept for the WARC metadata record. A visit
@@ -18,6 +19,7 @@ struct curi;
 struct fetch;
 struct frontier;
 struct schedule;
+struct scope;
 struct url_parts;
 
 /* What scheduling needs; the visit pool owns it, and what it points to. */
@@ -28,7 +30,20 @@ struct outlinks_env {
 	struct crawl_stats *stats; /* links_scheduled */
 	int robots_policy;	   /* 0 obey: meta robots nofollow counts */
 	int continuous;		   /* crawl.mode = continuous (sitemaps) */
+	/* Seed redirects (crawl.seed-redirects-new-seeds in tern.conf(5)): a
+	 * seed's redirect to a URI outside scope makes that URI a seed
+	 * through new_seed (given ctx), which widens the scope, records the
+	 * seed and schedules it with flags (CURI_SEED, and CURI_GUARDED);
+	 * 0, or -1 when it could not. NULL: none made. */
+	const struct scope *scope;
+	int (*new_seed)(
+	    void *ctx, const char *href, const char *via, const char *hops, unsigned flags);
+	void *ctx;
 };
+
+/* The longest chain of seed redirects followed by new seeds (a seed's
+ * redirect target that redirects again, and so on), as Heritrix's. */
+#define OUTLINKS_SEED_REDIRECTS 5
 
 struct outlinks;
 
@@ -56,9 +71,12 @@ size_t outlinks_dropped(const struct outlinks *o);
  * links, a sitemap's entries, and the Location (3xx), Content-Location and
  * Refresh headers of f (may be NULL), whose status is status. "URI HOP"
  * lines go to text (for the WARC metadata record), what went wrong with a
- * sitemap to annotations. */
+ * sitemap or a feed, and a seed's redirect made a seed (seedRedirect), to
+ * annotations. local: the response came from a private, loopback or
+ * other special-purpose address (net/addrguard.h), which a seed's
+ * redirect target made a seed may then reach as well. */
 void outlinks_schedule(struct outlinks *o, const struct outlinks_env *env,
-    const struct url_parts *page, struct fetch *f, int status, struct buf *text,
+    const struct url_parts *page, struct fetch *f, int status, int local, struct buf *text,
     struct buf *annotations);
 /* The response is done with (scheduled or not): its extractors are kept,
  * reset, for the next response, and its buffers' room unless it grew. */

@@ -5,6 +5,7 @@
  * for the hosts report. `tern report` (src/reportcmd.c) asks a running
  * crawl's control socket for them, or builds them here from the store. */
 #include "crawl/report.h"
+#include "archive/smallfile.h"
 #include "frontier/counts.h"
 #include "frontier/frontier.h"
 #include "crawl/hostsreport.h"
@@ -191,32 +192,46 @@ int report_hosts(const char *jobdir, int json, struct buf *out, char **err)
 	return 0;
 }
 
+/* A report that cannot be written leaves the last one in place; the crawl
+ * goes on, and the reason goes to stderr. */
+static void report_complain(char *err)
+{
+	fprintf(stderr, "tern: %s\n", err);
+	free(err);
+}
+
+static void report_replace(const char *path, const char *data, size_t len)
+{
+	char *err = NULL;
+
+	if (smallfile_replace(path, data, len, SMALLFILE_MODE, &err) < 0)
+		report_complain(err);
+}
+
 void report_write_job(const char *jobdir, struct frontier *f, const char *word, json_t *stats)
 {
 	struct buf b = BUF_INIT;
-	char *path, *text, *tmp;
-	FILE *fp;
+	char *path, *text, *err = NULL;
+	struct smallfile *sf;
 
 	report_frontier(f, word, 0, &b);
 	path = xasprintf("%s/reports/frontier-summary.txt", jobdir);
-	job_write_file(path, b.data, b.len);
+	report_replace(path, b.data, b.len);
 	free(path);
 	buf_reset(&b);
 	path = xasprintf("%s/reports/queues.txt", jobdir);
-	tmp = xasprintf("%s.tmp", path);
-	if ((fp = fopen(tmp, "w")) != NULL) {
-		fputs(FRONTIER_QUEUES_LEGEND, fp);
-		frontier_report_queues_fp(f, fp, 0);
-		if (fclose(fp) == 0)
-			rename(tmp, path);
-		else
-			unlink(tmp);
+	if ((sf = smallfile_open(path, SMALLFILE_MODE, &err)) != NULL) {
+		fputs(FRONTIER_QUEUES_LEGEND, smallfile_fp(sf));
+		frontier_report_queues_fp(f, smallfile_fp(sf), 0);
+		if (smallfile_commit(sf, &err) < 0)
+			report_complain(err);
+	} else {
+		report_complain(err);
 	}
-	free(tmp);
 	free(path);
 	if (report_hosts(jobdir, 0, &b, NULL) == 0) {
 		path = xasprintf("%s/reports/hosts.txt", jobdir);
-		job_write_file(path, b.data, b.len);
+		report_replace(path, b.data, b.len);
 		free(path);
 	}
 	buf_free(&b);
@@ -227,7 +242,7 @@ void report_write_job(const char *jobdir, struct frontier *f, const char *word, 
 			buf_appends(&b, text);
 			buf_appendc(&b, '\n');
 			path = xasprintf("%s/reports/stats.json", jobdir);
-			job_write_file(path, b.data, b.len);
+			report_replace(path, b.data, b.len);
 			free(path);
 			free(text);
 			buf_free(&b);

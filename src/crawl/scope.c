@@ -513,6 +513,11 @@ int scope_calendar_like(const char *href)
 	return 0;
 }
 
+int scope_seeds_widen(const struct scope *s)
+{
+	return s->mode != SCOPE_MODE_LIST;
+}
+
 size_t scope_prefix_count(const struct scope *s)
 {
 	return s->n;

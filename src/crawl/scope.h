@@ -98,6 +98,9 @@ int scope_check_parsed(const struct scope *s, const char *href, size_t len,
  * AntiCalendarCostAssignmentPolicy pattern), for the anti-calendar cost. */
 int scope_calendar_like(const char *href);
 size_t scope_prefix_count(const struct scope *s);
+/* 1 if a seed adds to the scope ("seeds" and "domain"), 0 under an
+ * explicit list. */
+int scope_seeds_widen(const struct scope *s);
 void scope_free(struct scope *s);
 
 #endif

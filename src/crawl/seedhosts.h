@@ -5,7 +5,10 @@
  * port: http://localhost:8080/ lets the crawl reach localhost on any port.
  *
  * Pure: filled from the seed list as it loads (a new crawl's and a
- * resume's alike), asked by a visit whose address the guard refuses. */
+ * resume's alike), from the seeds other nodes were given (cluster mode),
+ * and by a seed's redirect target made a seed when the redirecting seed was
+ * itself on a private or loopback address (crawl/outlinks.h); asked by a
+ * visit whose address the guard refuses. */
 #ifndef TERN_SEEDHOSTS_H
 #define TERN_SEEDHOSTS_H
 #include <stddef.h>

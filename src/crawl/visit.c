@@ -25,6 +25,7 @@
 #include "crawl/visit.h"
 #include "crawl/cookies.h"
 #include "crawl/failures.h"
+#include "crawl/login.h"
 #include "crawl/outlinks.h"
 #include "crawl/recrawl.h"
 #include "crawl/seedhosts.h"
@@ -33,6 +34,7 @@
 #include "lib/config.h"
 #include "archive/crawllog.h"
 #include "lib/curi.h"
+#include "lib/reqheaders.h"
 #include "archive/dedup.h"
 #include "archive/digest.h"
 #include "net/addrguard.h"
@@ -109,6 +111,7 @@ struct visit_pool {
 	struct visit *spare;	     /* ended visits kept for reuse (visit_recycle) */
 	int nspare;
 	uint64_t local_failures; /* fetches put off by visit_local_failure */
+	struct login *login;	 /* HTTP logins (fetch.credentials-file) */
 };
 
 struct visit {
@@ -146,6 +149,7 @@ struct visit {
 	int spill_fd;
 	uint64_t spill_len;
 	int record_failed;   /* the body could not be recorded: ours, not the server's */
+	int record_errno;    /* why */
 	struct outlinks *ol; /* the page's links (kept across reuse) */
 	int links_on;	     /* ol has begun on this response */
 	int dg_used;	     /* dg has taken bytes since its last reset */
@@ -163,6 +167,10 @@ struct visit {
 	 * cookiesRefused:N and cookiesEvicted:N. */
 	unsigned cookies_refused, cookies_evicted;
 	unsigned cookies_changed; /* by the page's own response */
+	/* HTTP login: the Authorization the page's request carries (sent
+	 * ahead, or answering a 401), and whether a 401 was answered. */
+	char *authorization;
+	int auth_retried;
 
 	/* The end waiting for the records queued before it (warcpool_hold). */
 	enum frontier_outcome held_outcome;
@@ -170,6 +178,10 @@ struct visit {
 };
 
 static void visit_fetch_page(struct visit *v);
+static void visit_start_fetch(struct visit *v, const char *url);
+static int visit_login_retry(struct visit *v, struct fetch *f, const char *digest);
+static int visit_archive(struct visit *v, const char *digest, const char *truncated,
+    int not_modified, int *revisit, struct buf *outlinks_text);
 static void visit_fetch_robots(struct visit *v, const char *url);
 
 static void visit_set_state(struct visit *v, enum visit_state s)
@@ -268,6 +280,7 @@ static void visit_free(struct visit *v)
 	free(v->server_key);
 	free(v->surt);
 	free(v->fetch_url);
+	free(v->authorization);
 	visit_recycle(pool, v);
 	pool->in_flight--;
 	pool->env.ended(pool->env.ctx);
@@ -368,6 +381,16 @@ static uint64_t visit_delay(struct visit *v, uint64_t duration_ms, uint64_t byte
 	d = politeness_delay(&p, 1, duration_ms, crawl_delay);
 	bw = politeness_bandwidth(p.max_kb_sec, &h->bandwidth_next_ms, clock_wall_ms(), bytes);
 	return bw > d ? bw : d;
+}
+
+/* The robots key of an href split into p, "scheme://host:port" with the
+ * port always written (frontier/hosts.h), into out (appended to). */
+static void visit_server_key(const char *href, const struct url_parts *p, struct buf *out)
+{
+	buf_appends(out, p->https ? "https://" : "http://");
+	buf_append(out, href + p->host_off, p->host_len);
+	buf_appendc(out, ':');
+	buf_appendu(out, (uint64_t)p->port);
 }
 
 /* Ends the visit: tells the frontier, then frees. */
@@ -525,6 +548,9 @@ static int visit_local_failure(struct visit *v, struct fetch *f)
 
 	if (!(fetch_annotations(f) & FETCH_LOCAL) && !v->record_failed)
 		return 0;
+	if (v->record_failed && (v->record_errno == ENOSPC || v->record_errno == EDQUOT) &&
+	    pool->env.disk_full != NULL)
+		pool->env.disk_full(pool->env.ctx, "a spill file in state/tmp");
 	n = ++pool->local_failures;
 	for (uint64_t p = 1; p <= n; p *= 10)
 		if (p == n) {
@@ -555,7 +581,7 @@ static int visit_guard(struct visit *v)
 	else
 		pool->env.stats->remote_visits++;
 	if (!local || config_bool(pool->env.cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES) ||
-	    (v->c->flags & CURI_SEED) ||
+	    ((v->c->flags & CURI_SEED) && !(v->c->flags & CURI_GUARDED)) ||
 	    (pool->env.seedhosts != NULL && seedhosts_has(pool->env.seedhosts, v->host)))
 		return 0;
 	visit_fail(v, STATUS_UNFETCHABLE, CAUSE_PRIVATE_ADDRESS, FRONTIER_FAILED, 0);
@@ -599,9 +625,17 @@ static void visit_after_resolve(struct visit *v)
 		return;
 	}
 	{
-		char *url = xasprintf("%s/robots.txt", v->server_key);
-		visit_fetch_robots(v, url);
-		free(url);
+		/* The URL as any other is written (lib/url.h): without its
+		 * default port, in crawl.log, WARC and index alike. */
+		struct buf url = BUF_INIT;
+
+		/* "scheme://", then the host and any port: no user
+		 * information, which is the page's and not the server's. */
+		buf_append(&url, v->c->uri, v->page.scheme_len + 3);
+		buf_append(&url, v->c->uri + v->page.host_off, v->page.path_off - v->page.host_off);
+		buf_appends(&url, "/robots.txt");
+		visit_fetch_robots(v, url.data);
+		buf_free(&url);
 	}
 }
 
@@ -727,26 +761,10 @@ static int visit_literal_addr(struct visit *v)
 	return 0;
 }
 
-/* Recording the body: memory first, then a spill file in JOBDIR/state/tmp. */
-static int visit_record(struct visit *v, const char *p, size_t n)
+/* Writes all of p to the spill file: 0, or -1 with errno (a short write
+ * is retried, so that a full disk ends in ENOSPC, not a stale errno). */
+static int visit_spill_write(struct visit *v, const char *p, size_t n)
 {
-	if (v->spill_fd < 0 && v->body.len + n <= VISIT_SPILL_BYTES) {
-		buf_append(&v->body, p, n);
-		return 0;
-	}
-	if (v->spill_fd < 0) {
-		v->spill_fd = open(v->pool->env.tmpdir, O_TMPFILE | O_RDWR, 0600);
-		if (v->spill_fd < 0) {
-			visit_event(v->pool, "cannot create a spill file in %s: %s",
-			    v->pool->env.tmpdir, strerror(errno));
-			return -1;
-		}
-		if (v->body.len > 0 &&
-		    write(v->spill_fd, v->body.data, v->body.len) != (ssize_t)v->body.len)
-			return -1;
-		v->spill_len = v->body.len;
-		buf_free(&v->body);
-	}
 	while (n > 0) {
 		ssize_t w = write(v->spill_fd, p, n);
 		if (w < 0) {
@@ -828,6 +846,32 @@ static void visit_cookie_return(struct visit *v, struct fetch *f, int status)
 	buf_free(&key);
 }
 
+/* Recording the body: memory first, then a spill file in JOBDIR/state/tmp.
+ * The fetch gives it no byte past fetch.max-length-bytes, so neither grows
+ * past that. -1 with errno when the body cannot be kept. */
+static int visit_record(struct visit *v, const char *p, size_t n)
+{
+	if (v->spill_fd < 0 && v->body.len + n <= VISIT_SPILL_BYTES) {
+		buf_append(&v->body, p, n);
+		return 0;
+	}
+	if (v->spill_fd < 0) {
+		v->spill_fd = open(v->pool->env.tmpdir, O_TMPFILE | O_RDWR, 0600);
+		if (v->spill_fd < 0) {
+			int saved = errno;
+			visit_event(v->pool, "cannot create a spill file in %s: %s",
+			    v->pool->env.tmpdir, strerror(saved));
+			errno = saved;
+			return -1;
+		}
+		v->spill_len = 0;
+		if (visit_spill_write(v, v->body.data, v->body.len) < 0)
+			return -1;
+		buf_free(&v->body);
+	}
+	return visit_spill_write(v, p, n);
+}
+
 /* The head says which extractors, if any, the page's body goes through. */
 static void visit_head_cb(void *arg, struct fetch *f)
 {
@@ -859,6 +903,7 @@ static void visit_body_cb(
 		/* The recorded body is the WARC's payload, and nothing else's:
 		 * without WARC it is digested and parsed, never copied. */
 		if (v->pool->env.warc != NULL && visit_record(v, raw, rawlen) < 0 && v->f != NULL) {
+			v->record_errno = errno;
 			visit_event(
 			    v->pool, "recording %s failed: %s", v->fetch_url, strerror(errno));
 			v->record_failed = 1;
@@ -897,7 +942,9 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 		return -1;
 	memset(&cap, 0, sizeof cap);
 	cap.uri = v->fetch_url;
-	cap.ip = v->ip;
+	/* Through a proxy the address contacted was the proxy's, and the one
+	 * the proxy reached is unknown: none is recorded (doc/warc.md). */
+	cap.ip = fetch_proxy(v->f) == NULL ? v->ip : NULL;
 	cap.date_us = fetch_timings(v->f)->start_wall_ms * 1000;
 	cap.req = fetch_request_head(v->f, &qlen);
 	cap.req_len = qlen;
@@ -949,6 +996,33 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 		rc = -1;
 	}
 	return rc;
+}
+
+/* A robots.txt that redirected to the robots.txt of another scheme or
+ * port of its host (http to https) answered for that server too: its
+ * verdict is kept under that server's key as well, so that the server's
+ * own pages do not fetch it again within robots.validity-seconds. */
+static void visit_robots_also(
+    struct visit *v, int status, const char *body, size_t blen, int on5xx_allow)
+{
+	struct visit_pool *pool = v->pool;
+	struct url_parts up;
+	struct buf key = BUF_INIT;
+	struct host *h;
+
+	if (v->robots_redirects == 0 || url_split(v->fetch_url, &up) < 0 || up.has_query ||
+	    up.path_len != 11 || memcmp(v->fetch_url + up.path_off, "/robots.txt", 11) != 0)
+		return;
+	visit_server_key(v->fetch_url, &up, &key);
+	if (strcmp(key.data, v->server_key) != 0) {
+		h = hosts_get(pool->env.hosts, key.data, 1);
+		hosts_set_robots(pool->env.hosts, h,
+		    robots_from_fetch(status, body, blen, pool->env.agent, on5xx_allow),
+		    clock_wall_ms());
+		h->robots_unused = 1;
+		verdicts_put(pool->env.frontier, key.data, h->robots_fetched_ms, h->robots);
+	}
+	buf_free(&key);
 }
 
 static void visit_robots_done(struct visit *v, struct fetch *f)
@@ -1068,6 +1142,8 @@ static void visit_robots_done(struct visit *v, struct fetch *f)
 		hosts_set_robots(pool->env.hosts, h, r, clock_wall_ms());
 		h->robots_unused = 1;
 		verdicts_put(pool->env.frontier, v->server_key, h->robots_fetched_ms, r);
+		if (!(status >= 300 && status < 400))
+			visit_robots_also(v, status, body, blen, on5xx_allow);
 		if (config_bool_for(pool->env.cfg, v->surt, CK_CRAWL_SITEMAPS)) {
 			char *phops = visit_prereq_hops(v);
 			int ok = status >= 200 && status < 300;
@@ -1117,6 +1193,8 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		visit_connect_failed(v, status, cause);
 		return;
 	}
+	if (status == 401 && visit_login_retry(v, f, digest))
+		return;
 	if (status > 0)
 		frontier_note_connect(pool->env.frontier, v->c, 0);
 	delay = status > 0 ? visit_delay(v, fetch_duration_ms(f), bytes) : 0;
@@ -1151,6 +1229,8 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		buf_appends(extra, extra->len ? ",decodeTrunc" : "decodeTrunc");
 	if (fa & FETCH_DECERR)
 		buf_appends(extra, extra->len ? ",decodeError" : "decodeError");
+	if (fa & FETCH_DECUNSUP)
+		buf_appends(extra, extra->len ? ",decodeUnsupported" : "decodeUnsupported");
 	if (v->links_on && (dropped = outlinks_dropped(v->ol)) > 0)
 		buf_appendf(extra, "%sdol:%zu", extra->len ? "," : "", dropped);
 	if (status > 0) {
@@ -1165,8 +1245,10 @@ static void visit_page_done(struct visit *v, struct fetch *f)
 		 * this status count; a status is final once the head is read. */
 		visit_cookie_return(v, f, status);
 		if (v->links_on)
-			outlinks_schedule(
-			    v->ol, &pool->links, &v->page, v->f, status, outlinks, extra);
+			outlinks_schedule(v->ol, &pool->links, &v->page, v->f, status,
+			    v->have_addr &&
+				addrguard_sockaddr((const struct sockaddr *)&v->addr) != NULL,
+			    outlinks, extra);
 		if (visit_archive(v, logged_digest, truncated, not_modified, &revisit, outlinks) <
 		    0) {
 			/* Not archived, so not done: back to its queue's head, to
@@ -1270,9 +1352,56 @@ static int visit_may_send(void *arg, struct fetch *f)
 static const struct fetch_cbs visit_fetch_cbs = {
     visit_head_cb, visit_body_cb, visit_done_cb, visit_may_send};
 
+/* The page's Authorization line: the answer to its 401, or Basic
+ * credentials its server accepted for another URI (tern(1), LOGINS). */
+static void visit_login_header(struct visit *v, struct buf *hdrs)
+{
+	const char *ahead;
+
+	if (v->state != VISIT_FETCH)
+		return;
+	if (v->authorization == NULL &&
+	    (ahead = login_ahead(v->pool->login, v->server_key, v->surt)) != NULL)
+		v->authorization = xstrdup(ahead);
+	if (v->authorization != NULL)
+		buf_appendf(hdrs, "Authorization: %s\r\n", v->authorization);
+}
+
+/* A 401 with a challenge tern answers and a credential for the URI and
+ * realm: the 401 is archived (as Heritrix does, without a crawl.log line
+ * of its own) and the page asked again at once, once. 1 if so. */
+static int visit_login_retry(struct visit *v, struct fetch *f, const char *digest)
+{
+	char *answer;
+	int revisit = 0;
+	struct buf none = BUF_INIT;
+
+	if (v->auth_retried)
+		return 0;
+	if (v->authorization != NULL)
+		login_refused(v->pool->login, v->server_key, v->authorization);
+	answer = login_answer(v->pool->login, f, v->server_key, v->surt, v->target.data);
+	if (answer == NULL)
+		return 0;
+	if (visit_archive(v, digest, NULL, 0, &revisit, &none) < 0) {
+		buf_free(&none);
+		free(answer);
+		return 0;
+	}
+	buf_free(&none);
+	free(v->authorization);
+	v->authorization = answer;
+	v->auth_retried = 1;
+	fetch_release(v->f);
+	v->f = NULL;
+	visit_start_fetch(v, v->c->uri);
+	return 1;
+}
+
 static void visit_start_fetch(struct visit *v, const char *url)
 {
 	struct fetch_req req;
+	struct buf hdrs = BUF_INIT;
 
 	free(v->fetch_url);
 	v->fetch_url = xstrdup(url);
@@ -1296,6 +1425,12 @@ static void visit_start_fetch(struct visit *v, const char *url)
 	req.parts = strcmp(url, v->c->uri) == 0 ? &v->page : NULL;
 	req.addr = (const struct sockaddr *)&v->addr;
 	req.max_length = config_int_for(v->pool->env.cfg, v->surt, CK_FETCH_MAX_LENGTH_BYTES);
+	/* The operator's headers for this URI (fetch.extra-headers...). */
+	reqheaders_build(config_str_for(v->pool->env.cfg, v->surt, CK_FETCH_ACCEPT_LANGUAGE),
+	    config_str(v->pool->env.cfg, CK_FETCH_FROM),
+	    config_str_for(v->pool->env.cfg, v->surt, CK_FETCH_EXTRA_HEADERS), &hdrs);
+	visit_login_header(v, &hdrs);
+	req.headers = hdrs.data;
 	/* A revisit asks whether the page changed since its last capture. */
 	if (v->pool->env.continuous && v->state == VISIT_FETCH)
 		recrawl_validators(
@@ -1313,6 +1448,7 @@ static void visit_start_fetch(struct visit *v, const char *url)
 		v->f = NULL;
 		visit_fail(v, STATUS_UNFETCHABLE, CAUSE_BAD_URL, FRONTIER_FAILED, 0);
 	}
+	buf_free(&hdrs);
 }
 
 static void visit_fetch_robots(struct visit *v, const char *url)
@@ -1355,7 +1491,11 @@ struct visit_pool *visit_pool_new(const struct visit_env *env)
 	pool->links.stats = env->stats;
 	pool->links.robots_policy = env->robots_policy;
 	pool->links.continuous = env->continuous;
+	pool->links.scope = env->scope;
+	pool->links.new_seed = env->new_seed;
+	pool->links.ctx = env->ctx;
 	pool->slots = xcalloc((size_t)env->max_conns + 1, 1);
+	pool->login = login_new(env->fetcher != NULL ? fetcher_credentials(env->fetcher) : NULL);
 	return pool;
 }
 
@@ -1375,6 +1515,7 @@ void visit_pool_free(struct visit_pool *pool)
 	buf_free(&pool->extra);
 	buf_free(&pool->text);
 	free(pool->slots);
+	login_free(pool->login);
 	free(pool);
 }
 
@@ -1418,11 +1559,8 @@ void visit_start(struct visit_pool *pool, struct curi *c)
 	v->port = up.port;
 	v->https = up.https;
 	v->host_ip = up.host_ip;
-	/* "scheme://host:port", without printf: this runs for every page. */
-	buf_appends(&b, up.https ? "https://" : "http://");
-	buf_append(&b, c->uri + up.host_off, up.host_len);
-	buf_appendc(&b, ':');
-	buf_appendu(&b, (uint64_t)up.port);
+	/* Without printf: this runs for every page. */
+	visit_server_key(c->uri, &up, &b);
 	v->server_key = buf_steal(&b);
 	url_request_target(c->uri, &up, &v->target);
 	if (surt_override_key_parts(c->uri, &up, &b) == 0)

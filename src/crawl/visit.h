@@ -19,6 +19,7 @@ struct fetcher;
 struct frontier;
 struct hosts;
 struct schedule;
+struct scope;
 struct seedhosts;
 struct warc_writer;
 struct warcpool;
@@ -54,6 +55,11 @@ struct visit_env {
 	void *ctx;
 	void (*event)(void *ctx, const char *msg);
 	void (*ended)(void *ctx);
+	/* Optional: a write failed for want of space (ENOSPC, EDQUOT; what
+	 * names it). The owner pauses until there is room; the URI goes back
+	 * to its queue with no attempt counted, so it is fetched after the
+	 * pause, not again and again while the disk is full. */
+	void (*disk_full)(void *ctx, const char *what);
 	/* Optional (cluster mode): c reached its final disposition (success,
 	 * final failure, disregard), called as the frontier is told; in a
 	 * continuous crawl c holds its fetch history, due again at due_ms (0
@@ -64,6 +70,11 @@ struct visit_env {
 	 * now? Asked right before each request leaves; 0 gives the URI back
 	 * to the frontier (deferred), unsent and with no crawl.log line. */
 	int (*may_send)(void *ctx, const char *uri);
+	/* Optional: a seed's redirect target outside scope made a seed
+	 * (crawl/outlinks.h, struct outlinks_env); NULL: none made. */
+	const struct scope *scope;
+	int (*new_seed)(
+	    void *ctx, const char *href, const char *via, const char *hops, unsigned flags);
 };
 
 struct visit_pool;

@@ -8,6 +8,8 @@
 
 #include "lib/config.h"
 #include "lib/nearest.h"
+#include "lib/proxy.h"
+#include "lib/reqheaders.h"
 #include "lib/buf.h"
 #include "lib/xmalloc.h"
 
@@ -97,6 +99,10 @@ static const char *const config_at_start[] = {
     "fetch.cookie-file",
     "fetch.cookies-per-domain",
     "fetch.cookies-max",
+    "fetch.http-proxy",
+    "fetch.https-proxy",
+    "fetch.no-proxy",
+    "fetch.credentials-file",
     "console.",
 };
 
@@ -215,6 +221,25 @@ static int config_enum_index(const char *choices, const char *s)
 	return -1;
 }
 
+/* The string keys whose text has a form of its own, checked as it is
+ * read so that an error names the file and line (or the --set). */
+static int config_check_str(enum config_key k, const char *text, const char **what)
+{
+	switch (k) {
+	case CK_FETCH_ACCEPT_LANGUAGE:
+		return reqheaders_check_value(text, what);
+	case CK_FETCH_FROM:
+		return reqheaders_check_from(text, what);
+	case CK_FETCH_EXTRA_HEADERS:
+		return reqheaders_check_extra(text, what);
+	case CK_FETCH_HTTP_PROXY:
+	case CK_FETCH_HTTPS_PROXY:
+		return proxy_check_setting(text, what);
+	default:
+		return 0;
+	}
+}
+
 /* Parses text into v for key k; on error sets *what to a description of the
  * expected value. */
 static int config_parse_value(
@@ -265,6 +290,8 @@ static int config_parse_value(
 		break;
 	}
 	case CT_STR:
+		if (config_check_str(k, text, what) < 0)
+			return -1;
 		break;
 	case CT_ENUM:
 		nv.i = config_enum_index(d->choices, text);

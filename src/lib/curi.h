@@ -9,8 +9,12 @@ struct history;
 
 /* CURI_SITEMAP: the URI is a sitemap (named by robots.txt or a sitemap
  * index, or /sitemap.xml), read as one. CURI_HINTED: its precedence is a
- * sitemap's <priority>, which a tern precedence-load value overrides. */
-enum { CURI_SEED = 1, CURI_SITEMAP = 2, CURI_HINTED = 4 };
+ * sitemap's <priority>, which a tern precedence-load value overrides.
+ * CURI_GUARDED, with CURI_SEED: a seed made from a seed's redirect
+ * (crawl.seed-redirects-new-seeds) whose redirecting seed was on a public
+ * address, so that the address guard judges it as any link
+ * (crawl/seedhosts.h). */
+enum { CURI_SEED = 1, CURI_SITEMAP = 2, CURI_HINTED = 4, CURI_GUARDED = 8 };
 
 /* Heritrix's scheduling directives (SchedulingConstants): lower goes first. */
 enum { CURI_HIGHEST = 0, CURI_HIGH = 1, CURI_MEDIUM = 2, CURI_NORMAL = 3 };
@@ -23,7 +27,7 @@ struct curi {
 	int directive;	  /* scheduling directive: 0 HIGHEST ... 3 NORMAL */
 	int attempts;	  /* fetch attempts already made */
 	int64_t cost;	  /* from the cost policy; -1 = not yet computed */
-	unsigned flags;	  /* CURI_SEED, CURI_SITEMAP, CURI_HINTED */
+	unsigned flags;	  /* CURI_SEED, CURI_SITEMAP, CURI_HINTED, CURI_GUARDED */
 	uint64_t ordinal; /* set by the frontier */
 	char *queue_key;  /* set by the frontier */
 	struct history

@@ -58,15 +58,25 @@ int handoff_append_url(struct buf *msg, const struct handoff_url *r)
 	return 0;
 }
 
-int handoff_append_seed(struct buf *msg, const char *uri)
+/* "URI" and, when word is not NULL, " WORD", then the newline. */
+static int handoff_append_uri(struct buf *msg, const char *uri, const char *word)
 {
 	size_t ul = strlen(uri);
 
 	if (!handoff_uri_ok(uri, ul))
 		return -1;
 	buf_append(msg, uri, ul);
+	if (word != NULL) {
+		buf_appendc(msg, ' ');
+		buf_appends(msg, word);
+	}
 	buf_appendc(msg, '\n');
 	return 0;
+}
+
+int handoff_append_seed(struct buf *msg, const char *uri, int guarded)
+{
+	return handoff_append_uri(msg, uri, guarded ? HANDOFF_GUARDED : NULL);
 }
 
 /* RFC 4648 base64, padded, written here rather than taken from OpenSSL:
@@ -116,7 +126,7 @@ int handoff_append_done(struct buf *msg, const struct handoff_done *d)
 {
 	size_t start = msg->len;
 
-	if (handoff_append_seed(msg, d->uri) < 0)
+	if (handoff_append_uri(msg, d->uri, NULL) < 0)
 		return -1;
 	if (d->revisit == NULL)
 		return 0;
@@ -316,18 +326,27 @@ int handoff_parse_done(char *data, size_t len, void (*fn)(void *ctx, const struc
 	return rc < 0 ? handoff_fail(err, lineno + 1, "no newline at its end") : 0;
 }
 
-int handoff_parse_seeds(
-    char *data, size_t len, void (*fn)(void *ctx, const char *uri), void *ctx, char **err)
+int handoff_parse_seeds(char *data, size_t len, void (*fn)(void *ctx, const char *uri, int guarded),
+    void *ctx, char **err)
 {
-	char *p = data, *end = data + len, *line;
-	size_t n, lineno = 0;
-	int rc;
+	char *p = data, *end = data + len, *line, *sp;
+	size_t n, lineno = 0, gl = strlen(HANDOFF_GUARDED);
+	int rc, guarded;
 
 	while ((rc = handoff_line(&p, end, &line, &n)) == 1) {
 		lineno++;
+		sp = memchr(line, ' ', n);
+		guarded = sp != NULL;
+		if (guarded) {
+			if ((size_t)(line + n - sp - 1) != gl ||
+			    memcmp(sp + 1, HANDOFF_GUARDED, gl) != 0)
+				return handoff_fail(err, lineno, "bad seed record");
+			*sp = '\0';
+			n = (size_t)(sp - line);
+		}
 		if (!handoff_uri_ok(line, n))
 			return handoff_fail(err, lineno, "bad URI");
-		fn(ctx, line);
+		fn(ctx, line, guarded);
 	}
 	return rc < 0 ? handoff_fail(err, lineno + 1, "no newline at its end") : 0;
 }

@@ -16,7 +16,9 @@
  *                 (doc/frontier.md), opaque here: it starts with that
  *                 record's own version byte, and its reader decodes it
  *                 strictly
- *   seed records  "URI\n"
+ *   seed records  "URI\n", or "URI guarded\n" for a seed made by a seed's
+ *                 redirect from a public address, whose host stays under the
+ *                 address guard (lib/curi.h, CURI_GUARDED)
  *
  * URIs come from url_resolve, which never leaves a space, a control
  * character or a non-ASCII byte in them; the parser refuses anything else,
@@ -29,6 +31,7 @@
 
 #define HANDOFF_FORCE 0x100u /* schedule even if seen (an operator's seed) */
 #define HANDOFF_FLAGS_MAX 0xffffu
+#define HANDOFF_GUARDED "guarded" /* a seed record's second word */
 
 struct handoff_url {
 	unsigned flags;
@@ -58,8 +61,8 @@ int handoff_append_url(struct buf *msg, const struct handoff_url *r);
 /* Appends one done record (with its revisit, when it has one); -1 as
  * above. */
 int handoff_append_done(struct buf *msg, const struct handoff_done *d);
-/* Appends one seed record; -1 as above. */
-int handoff_append_seed(struct buf *msg, const char *uri);
+/* Appends one seed record (guarded: with its second word); -1 as above. */
+int handoff_append_seed(struct buf *msg, const char *uri, int guarded);
 
 /* Parsers over data[0..len) (which they modify: separators become NULs),
  * calling fn once per record in order. 0, or -1 at the first malformed
@@ -68,7 +71,7 @@ int handoff_parse_urls(char *data, size_t len, void (*fn)(void *ctx, const struc
     void *ctx, char **err);
 int handoff_parse_done(char *data, size_t len, void (*fn)(void *ctx, const struct handoff_done *d),
     void *ctx, char **err);
-int handoff_parse_seeds(
-    char *data, size_t len, void (*fn)(void *ctx, const char *uri), void *ctx, char **err);
+int handoff_parse_seeds(char *data, size_t len, void (*fn)(void *ctx, const char *uri, int guarded),
+    void *ctx, char **err);
 
 #endif

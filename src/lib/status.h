@@ -107,6 +107,9 @@ enum status_group {
 	X(CONNECTION_LOST, STATUS_CONNECT_LOST, LOST, "connection-lost", "connection lost", "")    \
 	X(BAD_RESPONSE, STATUS_CONNECT_LOST, LOST, "bad-response", "malformed response",           \
 	    "fetch.max-header-bytes")                                                              \
+	X(HEADER_TOO_LARGE, STATUS_CONNECT_LOST, LOST, "header-too-large",                         \
+	    "head, header lines, 1xx answers, chunk framing or trailers past a limit",             \
+	    "fetch.max-header-bytes")                                                              \
 	X(HEAD_TIMEOUT, STATUS_TIMEOUT, TIMEOUT, "head-timeout", "no response head in time",       \
 	    "fetch.timeout-seconds, fetch.idle-timeout-seconds")                                   \
 	X(CANCELLED, STATUS_CONNECT_LOST, OTHER, "cancelled", "fetch cancelled", "")               \
@@ -115,7 +118,14 @@ enum status_group {
 	X(ROBOTS_UNAVAILABLE, STATUS_ROBOTS_PRECLUDED, ROBOTS, "robots-unavailable",               \
 	    "robots.txt answered a server error or could not be read, which disallows all",        \
 	    "robots.on-server-error, robots.policy")                                               \
-	X(HTTP_ERROR, 0, HTTP, "http", "HTTP error status", "")
+	X(HTTP_ERROR, 0, HTTP, "http", "HTTP error status", "")                                    \
+	X(PROXY_CONNECT, STATUS_CONNECT_FAILED, CONNECT, "proxy-connect",                          \
+	    "the proxy could not be reached",                                                      \
+	    "fetch.http-proxy, fetch.https-proxy, fetch.no-proxy")                                 \
+	X(PROXY_AUTH, STATUS_CONNECT_FAILED, CONNECT, "proxy-auth",                                \
+	    "the proxy refused its credentials (407)", "fetch.credentials-file")                   \
+	X(PROXY_REFUSED, STATUS_CONNECT_FAILED, CONNECT, "proxy-refused",                          \
+	    "the proxy refused the tunnel (CONNECT)", "fetch.https-proxy, fetch.no-proxy")
 
 enum status_cause {
 #define STATUS_X(name, code, group, word, msg, settings) CAUSE_##name,

@@ -49,6 +49,7 @@ static void conn_alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *b);
 static void conn_read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *b);
 static void conn_write_cb(uv_write_t *req, int status);
 static void conn_close_cb(uv_handle_t *h);
+static void conn_handshake(struct conn *c);
 
 size_t conn_sizeof(void)
 {
@@ -117,6 +118,16 @@ int conn_connect(uv_loop_t *loop, const struct sockaddr *sa, struct tls_ctx *tls
 		return r;
 	}
 	*out = c;
+	return 0;
+}
+
+int conn_start_tls(struct conn *c, struct tls_ctx *tls, const char *host, void *session)
+{
+	if (c->state != CONN_S_OPEN || c->tls != NULL)
+		return UV_EINVAL;
+	c->tls = tls_new(tls, host, session);
+	c->state = CONN_S_HANDSHAKE;
+	conn_handshake(c);
 	return 0;
 }
 

@@ -32,6 +32,11 @@ typedef void (*conn_cb)(
  * callback follows. */
 int conn_connect(uv_loop_t *loop, const struct sockaddr *sa, struct tls_ctx *tls, const char *host,
     void *session, conn_cb cb, void *arg, struct conn **out);
+/* Starts TLS on an open plain connection (a tunnel through a proxy's
+ * CONNECT): host names the peer as in conn_connect. CONN_TLS_READY or
+ * CONN_ERROR follows; a handshake that fails at once calls back before this
+ * returns. 0, or UV_EINVAL on a connection not open or already TLS. */
+int conn_start_tls(struct conn *c, struct tls_ctx *tls, const char *host, void *session);
 /* Hands the connection to a new owner (keep-alive reuse). */
 void conn_set_cb(struct conn *c, conn_cb cb, void *arg);
 /* Sends bytes, queueing (a copy of) what the socket does not take at once;

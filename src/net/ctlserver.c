@@ -343,28 +343,20 @@ static void ctlserver_timeout_cb(uv_timer_t *t)
 	}
 }
 
-/* The socket's mode (0600) lets only the crawl's user connect, but a mode
- * can be loosened by hand or by a copied directory: the kernel's word on
- * the peer's uid (SO_PEERCRED) is checked as well, and a peer that is
- * neither the crawl's user nor root is answered 403 (tern(1), "Control
- * socket"). */
-static void ctlserver_check_peer(struct ctlserver_conn *c)
+/* Whether the peer of a unix-socket connection runs as the crawl's user
+ * (or root). The socket's mode 0600 already keeps other users out; this
+ * holds if the mode was changed, or the socket was reached through a
+ * descriptor passed on. */
+static int ctlserver_peer_ok(struct ctlserver_conn *c)
 {
 	struct ucred cred;
 	socklen_t len = sizeof cred;
 	uv_os_fd_t fd;
-	char msg[160];
 
 	if (uv_fileno(&c->h.handle, &fd) != 0 ||
-	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || len != sizeof cred) {
-		ctlserver_send_error(c, 403, "the peer's credentials cannot be read");
-		return;
-	}
-	if (cred.uid == geteuid() || cred.uid == 0)
-		return;
-	snprintf(msg, sizeof msg, "uid %u is not the crawl's user (uid %u)", (unsigned)cred.uid,
-	    (unsigned)geteuid());
-	ctlserver_send_error(c, 403, msg);
+	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0)
+		return 0;
+	return cred.uid == geteuid() || cred.uid == 0;
 }
 
 static void ctlserver_connection_cb(uv_stream_t *l, int status)
@@ -401,10 +393,10 @@ static void ctlserver_connection_cb(uv_stream_t *l, int status)
 		ctlserver_conn_close(c);
 		return;
 	}
-	if (s->nconns > CTLSERVER_MAX_CONNS)
+	if (!s->tcp && !ctlserver_peer_ok(c))
+		ctlserver_send_error(c, 403, "the control socket answers its owner's user only");
+	else if (s->nconns > CTLSERVER_MAX_CONNS)
 		ctlserver_send_error(c, 503, "too many control connections");
-	else if (!s->tcp)
-		ctlserver_check_peer(c);
 }
 
 static void ctlserver_listener_closed_cb(uv_handle_t *h)

@@ -1,5 +1,6 @@
-/* Gzip/deflate decoding (struct decode): libdeflate in one call for a
- * gzip body held whole, zlib's streaming inflate for everything else.
+/* Content decoding (struct decode): libdeflate in one call for a gzip
+ * body held whole, zlib's streaming inflate for other gzip and deflate,
+ * libbrotlidec for br and libzstd for zstd, both streaming.
  *
  * Built with libdeflate (HAVE_LIBDEFLATE), a gzip body is held compressed
  * until its end, up to DECODE_HOLD_MAX bytes, then decoded in one call by a
@@ -18,13 +19,25 @@
  * does; a body over the cap as a whole streams and stops where it did.
  *
  * The streaming path hands output through a small stack buffer straight to
- * the caller's callback, so the only memory held is zlib's own state. */
+ * the caller's callback, so the only memory held is the library's own
+ * state: zlib's 32 KiB window; brotli's ring buffer, as large as the
+ * stream's window (at most 16 MiB) and no larger than its output needs;
+ * zstd's window, held to 8 MiB as RFC 9659 asks of HTTP (a frame that
+ * needs more fails).
+ *
+ * Stacked codings ("gzip, br") are a chain of stages, one per coding,
+ * the outermost (listed last) first: each stage's output is the next
+ * one's input, and only the last stage's reaches the caller. Every stage
+ * has the caps; the ratio is judged against the bytes received, so a
+ * stack cannot multiply one stage's allowance by another's. */
 #include <build-config.h>
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <zlib.h>
+#include <brotli/decode.h>
+#include <zstd.h>
 #ifdef HAVE_LIBDEFLATE
 #include <libdeflate.h>
 #endif
@@ -37,6 +50,15 @@
 /* Gzip bodies up to this many compressed bytes are held and decoded in
  * one call; a larger one is streamed from the point it passes this. */
 #define DECODE_HOLD_MAX (1u << 20)
+/* zstd frames whose window is larger are refused: RFC 9659 holds a
+ * decoder of HTTP content to 8 MiB. */
+#define DECODE_ZSTD_WINDOW_LOG 23
+/* zstd contexts kept for the next bodies. A context is about 160 KiB,
+ * past malloc's mmap threshold: made and freed per body, its pages were
+ * mapped and faulted in every time, which cost tern half again its CPU
+ * per page on a crawl of zstd pages (doc/performance.md, "Content
+ * codings"). */
+#define DECODE_ZSTD_SPARE 8
 /* A held body that decodes to more than this is streamed too, so that the
  * one call's output buffer stays small next to the 32 MiB cap (a crawl in
  * a small memory cgroup must not allocate that at once). */
@@ -44,8 +66,14 @@
 
 struct decode {
 	enum decode_coding coding;
+	/* A stack's next stage, which decodes this one's output, and its
+	 * first stage, which counts the bytes received (itself if first). */
+	struct decode *inner;
+	const struct decode *head;
 	z_stream zs;
-	int zinit;	      /* inflateInit2 done */
+	int zinit; /* inflateInit2 done */
+	BrotliDecoderState *br;
+	ZSTD_DCtx *zstd;
 	unsigned char hdr[2]; /* deflate: the first bytes, to tell zlib from raw */
 	int nhdr;
 	int ended;
@@ -70,25 +98,81 @@ static int decode_token_is(const char *s, size_t n, const char *tok)
 	return strlen(tok) == n && strncasecmp(s, tok, n) == 0;
 }
 
-int decode_coding_parse(const char *ce, enum decode_coding *out)
-{
-	size_t n;
+static const char *const decode_names[] = {"identity", "gzip", "deflate", "br", "zstd"};
 
-	*out = DECODE_IDENTITY;
-	if (ce == NULL)
-		return 0;
-	n = strlen(ce);
-	if (decode_token_is(ce, n, "") || decode_token_is(ce, n, "identity"))
-		return 0;
-	if (decode_token_is(ce, n, "gzip") || decode_token_is(ce, n, "x-gzip")) {
+const char *decode_coding_name(enum decode_coding c)
+{
+	return (unsigned)c < sizeof(decode_names) / sizeof(decode_names[0]) ? decode_names[c] : "?";
+}
+
+/* One coding name: 0 and *out, or -1 when we do not decode it. */
+static int decode_coding_word(const char *s, size_t n, enum decode_coding *out)
+{
+	if (decode_token_is(s, n, "gzip") || decode_token_is(s, n, "x-gzip"))
 		*out = DECODE_GZIP;
-		return 0;
-	}
-	if (decode_token_is(ce, n, "deflate")) {
+	else if (decode_token_is(s, n, "deflate"))
 		*out = DECODE_DEFLATE;
-		return 0;
+	else if (decode_token_is(s, n, "br"))
+		*out = DECODE_BR;
+	else if (decode_token_is(s, n, "zstd"))
+		*out = DECODE_ZSTD;
+	else if (decode_token_is(s, n, "identity") || decode_token_is(s, n, ""))
+		*out = DECODE_IDENTITY;
+	else
+		return -1;
+	return 0;
+}
+
+int decode_codings_parse(const char *ce, struct decode_codings *out)
+{
+	out->n = 0;
+	while (ce != NULL && *ce) {
+		const char *comma = strchr(ce, ',');
+		size_t n = comma ? (size_t)(comma - ce) : strlen(ce);
+		enum decode_coding c;
+
+		if (decode_coding_word(ce, n, &c) != 0)
+			return -1;
+		if (c != DECODE_IDENTITY) {
+			if (out->n == DECODE_MAX_STACK)
+				return -1;
+			out->c[out->n++] = c;
+		}
+		ce = comma ? comma + 1 : NULL;
 	}
-	return -1;
+	return 0;
+}
+
+static ZSTD_DCtx *decode_zstd_spare[DECODE_ZSTD_SPARE];
+static int decode_zstd_nspare;
+
+/* A context for a new body: a kept one, or a new one holding the window
+ * limit (a session reset keeps parameters). */
+static ZSTD_DCtx *decode_zstd_get(void)
+{
+	ZSTD_DCtx *z;
+
+	if (decode_zstd_nspare > 0)
+		return decode_zstd_spare[--decode_zstd_nspare];
+	z = ZSTD_createDCtx();
+	if (z != NULL &&
+	    ZSTD_isError(ZSTD_DCtx_setParameter(z, ZSTD_d_windowLogMax, DECODE_ZSTD_WINDOW_LOG))) {
+		ZSTD_freeDCtx(z);
+		z = NULL;
+	}
+	return z;
+}
+
+static void decode_zstd_put(ZSTD_DCtx *z)
+{
+	if (z == NULL)
+		return;
+	if (decode_zstd_nspare < DECODE_ZSTD_SPARE &&
+	    !ZSTD_isError(ZSTD_DCtx_reset(z, ZSTD_reset_session_only))) {
+		decode_zstd_spare[decode_zstd_nspare++] = z;
+		return;
+	}
+	ZSTD_freeDCtx(z);
 }
 
 struct decode *decode_new(enum decode_coding c, uint64_t max_out, unsigned max_ratio)
@@ -96,6 +180,7 @@ struct decode *decode_new(enum decode_coding c, uint64_t max_out, unsigned max_r
 	struct decode *d = xcalloc(1, sizeof(*d));
 
 	d->coding = c;
+	d->head = d;
 	d->max_out = max_out;
 	d->max_ratio = max_ratio;
 #ifdef HAVE_LIBDEFLATE
@@ -104,14 +189,37 @@ struct decode *decode_new(enum decode_coding c, uint64_t max_out, unsigned max_r
 	return d;
 }
 
+struct decode *decode_new_stack(
+    const struct decode_codings *cs, uint64_t max_out, unsigned max_ratio)
+{
+	struct decode *head, *last;
+
+	if (cs->n == 0)
+		return decode_new(DECODE_IDENTITY, max_out, max_ratio);
+	/* The coding applied last is undone first. */
+	head = last = decode_new(cs->c[cs->n - 1], max_out, max_ratio);
+	for (unsigned i = cs->n - 1; i-- > 0;) {
+		last->inner = decode_new(cs->c[i], max_out, max_ratio);
+		last = last->inner;
+		last->head = head;
+	}
+	return head;
+}
+
 void decode_free(struct decode *d)
 {
-	if (d == NULL)
-		return;
-	if (d->zinit)
-		inflateEnd(&d->zs);
-	buf_free(&d->held);
-	free(d);
+	while (d != NULL) {
+		struct decode *inner = d->inner;
+
+		if (d->zinit)
+			inflateEnd(&d->zs);
+		if (d->br != NULL)
+			BrotliDecoderDestroyInstance(d->br);
+		decode_zstd_put(d->zstd);
+		buf_free(&d->held);
+		free(d);
+		d = inner;
+	}
 }
 
 static enum decode_result decode_run(
@@ -139,11 +247,13 @@ static enum decode_result decode_emit(
 		n = d->max_out - d->out_bytes;
 		d->capped = 1;
 	}
+	uint64_t in;
+
 	d->out_bytes += n;
 	if (n > 0 && cb && cb(arg, p, n) != 0)
 		d->capped = 1;
-	if (d->out_bytes >= DECODE_RATIO_FLOOR &&
-	    d->out_bytes / (d->in_bytes ? d->in_bytes : 1) >= d->max_ratio)
+	in = decode_in_bytes(d->head);
+	if (d->out_bytes >= DECODE_RATIO_FLOOR && d->out_bytes / (in ? in : 1) >= d->max_ratio)
 		d->capped = 1;
 	return d->capped ? DECODE_CAPPED : DECODE_OK;
 }
@@ -259,7 +369,89 @@ static int decode_held_is_gzip(const struct decode *d)
 	return d->held.len < 2 || (p[0] == 0x1f && p[1] == 0x8b);
 }
 
-enum decode_result decode_feed(
+/* Decodes len more bytes of a brotli stream. Bytes after its end are
+ * ignored, as for gzip. */
+static enum decode_result decode_br(
+    struct decode *d, const char *in, size_t len, decode_out_cb cb, void *arg)
+{
+	const uint8_t *next_in = (const uint8_t *)in;
+	size_t avail_in = len;
+
+	if (d->ended) {
+		d->in_bytes += len;
+		return DECODE_END;
+	}
+	if (d->br == NULL && (d->br = BrotliDecoderCreateInstance(NULL, NULL, NULL)) == NULL) {
+		d->failed = 1;
+		d->err = "brotli initialisation failed";
+		return DECODE_FAILED;
+	}
+	for (;;) {
+		uint8_t out[DECODE_CHUNK], *next_out = out;
+		size_t avail_out = sizeof(out), before = avail_in;
+		BrotliDecoderResult br;
+		enum decode_result r;
+
+		br = BrotliDecoderDecompressStream(
+		    d->br, &avail_in, &next_in, &avail_out, &next_out, NULL);
+		d->in_bytes += before - avail_in;
+		if (br == BROTLI_DECODER_RESULT_ERROR) {
+			d->failed = 1;
+			d->err = BrotliDecoderErrorString(BrotliDecoderGetErrorCode(d->br));
+			return DECODE_FAILED;
+		}
+		r = decode_emit(d, (const char *)out, sizeof(out) - avail_out, cb, arg);
+		if (r != DECODE_OK)
+			return r;
+		if (br == BROTLI_DECODER_RESULT_SUCCESS) {
+			d->ended = 1;
+			d->in_bytes += avail_in;
+			return DECODE_END;
+		}
+		if (br == BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT)
+			return DECODE_OK;
+	}
+}
+
+/* Decodes len more bytes of zstd frames (several may follow each other,
+ * RFC 8878 3.1). */
+static enum decode_result decode_zstd(
+    struct decode *d, const char *in, size_t len, decode_out_cb cb, void *arg)
+{
+	ZSTD_inBuffer ib = {in, len, 0};
+
+	if (len == 0)
+		return d->ended ? DECODE_END : DECODE_OK;
+	if (d->zstd == NULL && (d->zstd = decode_zstd_get()) == NULL) {
+		d->failed = 1;
+		d->err = "zstd initialisation failed";
+		return DECODE_FAILED;
+	}
+	for (;;) {
+		char out[DECODE_CHUNK];
+		ZSTD_outBuffer ob = {out, sizeof(out), 0};
+		size_t before = ib.pos, zr;
+		enum decode_result r;
+
+		zr = ZSTD_decompressStream(d->zstd, &ob, &ib);
+		d->in_bytes += ib.pos - before;
+		if (ZSTD_isError(zr)) {
+			d->failed = 1;
+			d->err = ZSTD_getErrorName(zr);
+			return DECODE_FAILED;
+		}
+		/* 0: a frame ended and all its output is out. */
+		d->ended = zr == 0;
+		r = decode_emit(d, out, ob.pos, cb, arg);
+		if (r != DECODE_OK)
+			return r;
+		if (ib.pos == ib.size && ob.pos < ob.size)
+			return d->ended ? DECODE_END : DECODE_OK;
+	}
+}
+
+/* One stage: decodes len bytes of its coding and hands the output to cb. */
+static enum decode_result decode_stage_feed(
     struct decode *d, const char *in, size_t len, decode_out_cb cb, void *arg)
 {
 	if (d->failed)
@@ -270,6 +462,10 @@ enum decode_result decode_feed(
 		d->in_bytes += len;
 		return decode_emit(d, in, len, cb, arg);
 	}
+	if (d->coding == DECODE_BR)
+		return decode_br(d, in, len, cb, arg);
+	if (d->coding == DECODE_ZSTD)
+		return decode_zstd(d, in, len, cb, arg);
 	if (d->holding) {
 		if (d->held.len + len > DECODE_HOLD_MAX)
 			return decode_unhold(d, in, len, cb, arg);
@@ -346,7 +542,7 @@ static int decode_held_oneshot(
 }
 #endif
 
-enum decode_result decode_finish(struct decode *d, decode_out_cb cb, void *arg)
+static enum decode_result decode_stage_finish(struct decode *d, decode_out_cb cb, void *arg)
 {
 	if (d->holding && d->held.len > 0) {
 #ifdef HAVE_LIBDEFLATE
@@ -366,8 +562,70 @@ enum decode_result decode_finish(struct decode *d, decode_out_cb cb, void *arg)
 		/* An empty body with a Content-Encoding is common for errors. */
 		return DECODE_END;
 	}
+	d->failed = 1;
 	d->err = "compressed stream truncated";
 	return DECODE_FAILED;
+}
+
+/* What a stage of a stack hands on goes into the next stage. */
+struct decode_link {
+	struct decode *inner;
+	decode_out_cb cb;
+	void *arg;
+};
+
+static enum decode_result decode_chain_feed(
+    struct decode *d, const char *in, size_t len, decode_out_cb cb, void *arg);
+
+static int decode_link_cb(void *arg, const char *data, size_t len)
+{
+	struct decode_link *l = arg;
+	enum decode_result r = decode_chain_feed(l->inner, data, len, l->cb, l->arg);
+
+	return r == DECODE_CAPPED || r == DECODE_FAILED;
+}
+
+/* The result of a stack whose first stage returned r: a later stage that
+ * failed or was capped decides it (the first stage only saw its consumer
+ * stop). */
+static enum decode_result decode_chain_result(const struct decode *d, enum decode_result r)
+{
+	for (const struct decode *s = d; s != NULL; s = s->inner)
+		if (s->failed)
+			return DECODE_FAILED;
+	for (const struct decode *s = d; s != NULL; s = s->inner)
+		if (s->capped)
+			return DECODE_CAPPED;
+	return r;
+}
+
+static enum decode_result decode_chain_feed(
+    struct decode *d, const char *in, size_t len, decode_out_cb cb, void *arg)
+{
+	struct decode_link l = {d->inner, cb, arg};
+
+	if (d->inner == NULL)
+		return decode_stage_feed(d, in, len, cb, arg);
+	return decode_chain_result(d, decode_stage_feed(d, in, len, decode_link_cb, &l));
+}
+
+enum decode_result decode_feed(
+    struct decode *d, const char *in, size_t len, decode_out_cb cb, void *arg)
+{
+	return decode_chain_feed(d, in, len, cb, arg);
+}
+
+enum decode_result decode_finish(struct decode *d, decode_out_cb cb, void *arg)
+{
+	struct decode_link l = {d->inner, cb, arg};
+	enum decode_result r;
+
+	if (d->inner == NULL)
+		return decode_stage_finish(d, cb, arg);
+	r = decode_chain_result(d, decode_stage_finish(d, decode_link_cb, &l));
+	if (r != DECODE_END)
+		return r;
+	return decode_chain_result(d, decode_finish(d->inner, cb, arg));
 }
 
 uint64_t decode_in_bytes(const struct decode *d)
@@ -377,10 +635,15 @@ uint64_t decode_in_bytes(const struct decode *d)
 
 uint64_t decode_out_bytes(const struct decode *d)
 {
+	while (d->inner != NULL)
+		d = d->inner;
 	return d->out_bytes;
 }
 
 const char *decode_error(const struct decode *d)
 {
-	return d->err;
+	for (; d != NULL; d = d->inner)
+		if (d->err != NULL)
+			return d->err;
+	return NULL;
 }

@@ -18,9 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 #include "lib/buf.h"
 #include "lib/clock.h"
 #include "lib/config.h"
+#include "lib/proxy.h"
+#include "lib/reqheaders.h"
 #include "lib/url.h"
 #include "net/addrguard.h"
 #include "net/conn.h"
@@ -36,6 +40,7 @@ enum fetch_state {
 	FETCH_S_INIT,
 	FETCH_S_RESOLVE,
 	FETCH_S_CONNECT,
+	FETCH_S_TUNNEL,
 	FETCH_S_TLS,
 	FETCH_S_WAIT,
 	FETCH_S_BODY,
@@ -43,7 +48,7 @@ enum fetch_state {
 };
 
 static const char *fetch_state_names[] = {
-    "INIT", "RESOLVE", "CONNECT", "TLS", "WAIT", "BODY", "DONE"};
+    "INIT", "RESOLVE", "CONNECT", "TUNNEL", "TLS", "WAIT", "BODY", "DONE"};
 
 struct fetch {
 	/* First, so that the fetcher's member is the fetch (fetch_of). */
@@ -66,6 +71,11 @@ struct fetch {
 	struct conn *conn;
 	int reused, retried, tls_resumed;
 	struct http *http;
+	/* The proxy this fetch goes through (NULL: straight to the origin),
+	 * and for https the parser of its answer to CONNECT. */
+	const struct fetcher_proxy *px;
+	struct http *tunnel;
+	struct sockaddr_storage px_addr;
 	struct decode *dec;
 	int decoding;
 	struct buf req;
@@ -94,6 +104,8 @@ static void fetch_connect(struct fetch *f);
 static void fetch_finish(struct fetch *f, int status, const char *why);
 static void fetch_fail(struct fetch *f, enum status_cause cause, const char *why);
 static void fetch_begin(struct fetch *f);
+static void fetch_proxy_connect(struct fetch *f);
+static void fetch_proxy_auth_line(struct fetch *f, struct buf *head);
 
 static const struct http_cbs fetch_http_cbs = {
     .on_head = fetch_http_head_cb,
@@ -143,8 +155,21 @@ int fetch_start(struct fetcher *fr, const struct fetch_req *req, const struct fe
 	    0) {
 		fetch_fail(f, CAUSE_BAD_URL, why);
 	} else {
-		http_request_build(&f->req, &f->u, f->set->user_agent, f->set->gzip,
+		char *target = f->u.target;
+
+		f->px = fetcher_proxy_for(fr, f->u.tls, f->u.host);
+		/* A proxy is asked for http URIs in absolute form (RFC 9112
+		 * 3.2.2); https goes through a tunnel, in origin form. */
+		if (f->px != NULL && !f->u.tls)
+			f->u.target = xasprintf("http://%s%s", f->u.hostport, target);
+		http_request_build(&f->req, &f->u, f->set->user_agent, f->set->accept_encoding,
 		    req->if_none_match, req->if_modified_since, req->cookie);
+		if (f->u.target != target) {
+			free(f->u.target);
+			f->u.target = target;
+		}
+		if (req->headers != NULL)
+			reqheaders_insert(&f->req, req->headers, strlen(req->headers));
 		/* The I/O starts now (a kept-alive connection gets the request
 		 * in this very call); only callbacks are deferred, and
 		 * fetch_begin never calls one: its failures go through
@@ -217,12 +242,192 @@ static void fetch_send(struct fetch *f)
 	fetch_set_state(f, FETCH_S_WAIT);
 	f->t_sent = uv_hrtime();
 	f->last_io = uv_now(f->loop);
-	r = conn_write(f->conn, f->req.data, f->req.len);
+	if (f->px != NULL && f->px->auth != NULL && !f->u.tls) {
+		/* The proxy's credentials are sent but not kept in f->req,
+		 * which the WARC records (doc/warc.md, "Proxies"). */
+		struct buf wire = BUF_INIT;
+		buf_append(&wire, f->req.data, f->req.len);
+		fetch_proxy_auth_line(f, &wire);
+		r = conn_write(f->conn, wire.data, wire.len);
+		OPENSSL_cleanse(wire.data, wire.len);
+		buf_free(&wire);
+	} else {
+		r = conn_write(f->conn, f->req.data, f->req.len);
+	}
 	if (r < 0) {
 		char *why = xasprintf("sending the request: %s", uv_strerror(r));
 		fetch_fail(f, CAUSE_CONNECTION_LOST, why);
 		free(why);
 	}
+}
+
+/* Adds the proxy's Proxy-Authorization line to a request head. */
+static void fetch_proxy_auth_line(struct fetch *f, struct buf *head)
+{
+	struct buf line = BUF_INIT;
+
+	buf_appends(&line, "Proxy-Authorization: ");
+	buf_appends(&line, f->px->auth);
+	buf_appends(&line, "\r\n");
+	reqheaders_insert(head, line.data, line.len);
+	OPENSSL_cleanse(line.data, line.len);
+	buf_free(&line);
+}
+
+/* Opens the connection: to the origin's address, or to the proxy's. */
+static void fetch_open(struct fetch *f, const struct sockaddr *sa, void *session)
+{
+	int r;
+
+	fetch_set_state(f, FETCH_S_CONNECT);
+	f->t_conn0 = uv_hrtime();
+	f->last_io = uv_now(f->loop);
+	/* Through a proxy the connection is plain: TLS starts inside the
+	 * tunnel, once the proxy has answered CONNECT. */
+	r = conn_connect(f->loop, sa, f->u.tls && f->px == NULL ? fetcher_tls(f->fr) : NULL,
+	    f->u.host, session, fetch_conn_cb, f, &f->conn);
+	if (r < 0) {
+		char *why = f->px != NULL
+		    ? xasprintf("proxy %s: connect: %s", f->px->p->hostport, uv_strerror(r))
+		    : xasprintf("connect to %s: %s", f->ip, uv_strerror(r));
+		if (r == UV_EMFILE || r == UV_ENFILE || r == UV_ENOBUFS || r == UV_ENOMEM ||
+		    r == UV_EADDRNOTAVAIL)
+			f->annotations |= FETCH_LOCAL;
+		fetch_fail(f,
+		    f->px != NULL && !(f->annotations & FETCH_LOCAL) ? CAUSE_PROXY_CONNECT
+								     : conn_connect_cause(r),
+		    why);
+		free(why);
+	}
+}
+
+static void fetch_proxy_dns_cb(void *arg, const struct dns_answer *a)
+{
+	struct fetch *f = arg;
+
+	f->dq = NULL;
+	f->t_dns1 = uv_hrtime();
+	if (a->status != 1) {
+		char *why = xasprintf("proxy %s: DNS lookup failed: %s", f->px->p->hostport,
+		    a->error ? a->error : "no address");
+		fetch_fail(f, CAUSE_PROXY_CONNECT, why);
+		free(why);
+		return;
+	}
+	f->px_addr = a->addrs[0];
+	fetch_proxy_connect(f);
+}
+
+/* The proxy's address: a literal at once, a name through the resolver
+ * (its cache makes that one lookup for the crawl). Every proxy address is
+ * allowed, private or not: the operator named it. */
+static void fetch_proxy_connect(struct fetch *f)
+{
+	const struct proxy *p = f->px->p;
+
+	if (f->px_addr.ss_family == 0 && dns_numeric(p->host, &f->px_addr) != 0) {
+		if (fetcher_dns(f->fr) == NULL ||
+		    dns_resolve(fetcher_dns(f->fr), p->host, fetch_proxy_dns_cb, f, &f->dq) != 0) {
+			char *why = xasprintf("proxy %s: cannot be looked up", p->hostport);
+			fetch_fail(f, CAUSE_PROXY_CONNECT, why);
+			free(why);
+			return;
+		}
+		fetch_set_state(f, FETCH_S_RESOLVE);
+		f->t_dns0 = uv_hrtime();
+		return;
+	}
+	if (f->px_addr.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&f->px_addr)->sin6_port = htons(p->port);
+	else
+		((struct sockaddr_in *)&f->px_addr)->sin_port = htons(p->port);
+	fetch_open(f, (struct sockaddr *)&f->px_addr, NULL);
+}
+
+static int fetch_tunnel_head_cb(void *arg)
+{
+	(void)arg;
+	return 1;
+}
+
+static const struct http_cbs fetch_tunnel_cbs = {.on_head = fetch_tunnel_head_cb};
+
+/* Asks the proxy for a tunnel to the origin (RFC 9110 9.3.6). */
+static void fetch_tunnel(struct fetch *f)
+{
+	struct buf req = BUF_INIT;
+	char authority[300];
+	int r;
+
+	fetch_set_state(f, FETCH_S_TUNNEL);
+	f->last_io = uv_now(f->loop);
+	f->tunnel = http_new(f->set->max_header, &fetch_tunnel_cbs, f);
+	/* The authority form always names the port; an IPv6 literal is
+	 * bracketed (RFC 9112 3.2.3). */
+	if (strchr(f->u.host, ':') != NULL)
+		snprintf(authority, sizeof authority, "[%s]:%d", f->u.host, f->u.port);
+	else
+		snprintf(authority, sizeof authority, "%s:%d", f->u.host, f->u.port);
+	buf_appendf(&req, "CONNECT %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: ", authority, authority);
+	/* As http_request_build sends it: a control character is a space. */
+	for (const char *a = f->set->user_agent; *a != '\0'; a++)
+		buf_appendc(&req, (unsigned char)*a < 0x20 || *a == 0x7f ? ' ' : *a);
+	buf_appends(&req, "\r\n\r\n");
+	if (f->px->auth != NULL)
+		fetch_proxy_auth_line(f, &req);
+	r = conn_write(f->conn, req.data, req.len);
+	OPENSSL_cleanse(req.data, req.len);
+	buf_free(&req);
+	if (r < 0) {
+		char *why =
+		    xasprintf("proxy %s: sending CONNECT: %s", f->px->p->hostport, uv_strerror(r));
+		fetch_fail(f, CAUSE_PROXY_CONNECT, why);
+		free(why);
+	}
+}
+
+/* The proxy's answer to CONNECT: 2xx opens the tunnel and TLS starts in it,
+ * checked against the origin's name; anything else ends the fetch, naming
+ * the proxy. */
+static void fetch_tunnel_data(struct fetch *f, const char *data, size_t len)
+{
+	enum http_result r;
+	int status;
+	char *why;
+
+	f->last_io = uv_now(f->loop);
+	r = http_feed(f->tunnel, data, len, NULL);
+	if (r == HTTP_MORE)
+		return;
+	if (r == HTTP_ERROR) {
+		why = xasprintf("proxy %s: malformed answer to CONNECT: %s", f->px->p->hostport,
+		    http_error(f->tunnel));
+		fetch_fail(f, CAUSE_PROXY_REFUSED, why);
+		free(why);
+		return;
+	}
+	status = http_status(f->tunnel);
+	if (status >= 200 && status < 300) {
+		http_free(f->tunnel);
+		f->tunnel = NULL;
+		fetch_set_state(f, FETCH_S_TLS);
+		/* No session is resumed in a tunnel: the site's may be
+		 * replaced while the proxy answers (the fetcher owns it). */
+		if (conn_start_tls(f->conn, fetcher_tls(f->fr), f->u.host, NULL) < 0)
+			fetch_fail(f, CAUSE_TLS_HANDSHAKE, "TLS could not start in the tunnel");
+		return;
+	}
+	/* Only the proxy answers CONNECT: a 401 is its own (tinyproxy
+	 * answers wrong credentials so, where RFC 9110 says 407). */
+	if (status == 407 || status == 401)
+		why = xasprintf("proxy %s answered CONNECT with %d: %s", f->px->p->hostport, status,
+		    f->px->auth != NULL ? "its credentials were refused"
+					: "it asks for credentials (fetch.credentials-file)");
+	else
+		why = xasprintf("proxy %s refused CONNECT to %s:%d with %d", f->px->p->hostport,
+		    f->u.host, f->u.port, status);
+	fetch_fail(f, status == 407 || status == 401 ? CAUSE_PROXY_AUTH : CAUSE_PROXY_REFUSED, why);
+	free(why);
 }
 
 /* Connects to f->addr, or reuses a kept-alive connection to the site. */
@@ -232,7 +437,6 @@ static void fetch_connect(struct fetch *f)
 	struct conn *idle;
 	const struct addrguard_range *guard;
 	void *session = NULL;
-	int r;
 
 	if (f->addr.ss_family == AF_INET6) {
 		((struct sockaddr_in6 *)&f->addr)->sin6_port = htons(f->u.port);
@@ -264,19 +468,11 @@ static void fetch_connect(struct fetch *f)
 		fetch_send(f);
 		return;
 	}
-	fetch_set_state(f, FETCH_S_CONNECT);
-	f->t_conn0 = uv_hrtime();
-	f->last_io = uv_now(f->loop);
-	r = conn_connect(f->loop, (struct sockaddr *)&f->addr, f->u.tls ? fetcher_tls(fr) : NULL,
-	    f->u.host, session, fetch_conn_cb, f, &f->conn);
-	if (r < 0) {
-		char *why = xasprintf("connect to %s: %s", f->ip, uv_strerror(r));
-		if (r == UV_EMFILE || r == UV_ENFILE || r == UV_ENOBUFS || r == UV_ENOMEM ||
-		    r == UV_EADDRNOTAVAIL)
-			f->annotations |= FETCH_LOCAL;
-		fetch_fail(f, conn_connect_cause(r), why);
-		free(why);
+	if (f->px != NULL) {
+		fetch_proxy_connect(f);
+		return;
 	}
+	fetch_open(f, (struct sockaddr *)&f->addr, session);
 }
 
 /* A kept-alive connection failed before any byte of the response: the
@@ -300,14 +496,23 @@ static int fetch_retry_fresh(struct fetch *f)
 static int fetch_http_head_cb(void *arg)
 {
 	struct fetch *f = arg;
-	enum decode_coding c;
+	struct decode_codings cs;
 
 	f->status = http_status(f->http);
+	if (f->px != NULL && !f->u.tls && f->status == 407) {
+		/* The proxy's answer, not the origin's: a failure to reach it. */
+		char *why = xasprintf("proxy %s answered 407: %s", f->px->p->hostport,
+		    f->px->auth != NULL ? "its credentials were refused"
+					: "it asks for credentials (fetch.credentials-file)");
+		fetch_fail(f, CAUSE_PROXY_AUTH, why);
+		free(why);
+		return 1;
+	}
 	fetch_set_state(f, FETCH_S_BODY);
-	if (decode_coding_parse(http_header(f->http, "Content-Encoding"), &c) != 0) {
-		f->annotations |= FETCH_DECERR;
+	if (decode_codings_parse(http_header(f->http, "Content-Encoding"), &cs) != 0) {
+		f->annotations |= FETCH_DECUNSUP;
 	} else {
-		f->dec = decode_new(c, DECODE_MAX_OUT, DECODE_MAX_RATIO);
+		f->dec = decode_new_stack(&cs, DECODE_MAX_OUT, DECODE_MAX_RATIO);
 		f->decoding = 1;
 	}
 	if (f->cbs.on_head) {
@@ -435,6 +640,8 @@ static void fetch_data(struct fetch *f, const char *data, size_t len)
 	if (f->t_first == 0)
 		f->t_first = uv_hrtime();
 	r = http_feed(f->http, data, len, &used);
+	if (f->state == FETCH_S_DONE)
+		return;
 	if (f->cancel_req) {
 		fetch_fail(f, CAUSE_CANCELLED, "cancelled");
 		return;
@@ -455,8 +662,11 @@ static void fetch_data(struct fetch *f, const char *data, size_t len)
 		char *why = xasprintf("%s: %s",
 		    http_head_done(f->http) ? "broken response body" : "malformed response head",
 		    http_error(f->http));
-		fetch_fail(
-		    f, http_head_done(f->http) ? CAUSE_CONNECTION_LOST : CAUSE_BAD_RESPONSE, why);
+		fetch_fail(f,
+		    http_too_large(f->http)	  ? CAUSE_HEADER_TOO_LARGE
+			: http_head_done(f->http) ? CAUSE_CONNECTION_LOST
+						  : CAUSE_BAD_RESPONSE,
+		    why);
 		free(why);
 		break;
 	}
@@ -490,7 +700,9 @@ static void fetch_conn_cb(
 	switch (ev) {
 	case CONN_CONNECTED:
 		f->t_conn1 = uv_hrtime();
-		if (conn_is_tls(c)) {
+		if (f->px != NULL && f->u.tls) {
+			fetch_tunnel(f);
+		} else if (conn_is_tls(c)) {
 			fetch_set_state(f, FETCH_S_TLS);
 			f->last_io = uv_now(f->loop);
 		} else {
@@ -504,13 +716,27 @@ static void fetch_conn_cb(
 		fetch_send(f);
 		break;
 	case CONN_DATA:
-		fetch_data(f, data, len);
+		if (f->state == FETCH_S_TUNNEL)
+			fetch_tunnel_data(f, data, len);
+		else
+			fetch_data(f, data, len);
 		break;
 	case CONN_CLOSED:
+		if (f->state == FETCH_S_TUNNEL) {
+			char *why = xasprintf(
+			    "proxy %s closed the connection during CONNECT", f->px->p->hostport);
+			fetch_fail(f, CAUSE_PROXY_REFUSED, why);
+			free(why);
+			break;
+		}
 		fetch_eof(f);
 		break;
 	case CONN_ERROR:
-		if (f->state == FETCH_S_CONNECT || f->state == FETCH_S_TLS) {
+		if (f->px != NULL && (f->state == FETCH_S_CONNECT || f->state == FETCH_S_TUNNEL)) {
+			char *why = xasprintf("proxy %s: %s", f->px->p->hostport, conn_error(c));
+			fetch_fail(f, CAUSE_PROXY_CONNECT, why);
+			free(why);
+		} else if (f->state == FETCH_S_CONNECT || f->state == FETCH_S_TLS) {
 			fetch_fail(f, conn_cause(c), conn_error(c));
 		} else if (!fetch_retry_fresh(f)) {
 			char *why = xasprintf("connection lost: %s", conn_error(c));
@@ -577,6 +803,7 @@ static void fetch_finish(struct fetch *f, int status, const char *why)
 static void fetch_free(struct fetch *f)
 {
 	http_free(f->http);
+	http_free(f->tunnel);
 	http_url_clear(&f->u);
 	buf_free(&f->req);
 	if (f->dns) {
@@ -630,6 +857,15 @@ static void fetch_sweep(struct fetcher_member *m, uint64_t now)
 		if (now - f->last_io >= f->set->connect_ms)
 			fetch_fail(f, CAUSE_CONNECT_TIMEOUT,
 			    "connect timed out (fetch.connect-timeout-ms)");
+		break;
+	case FETCH_S_TUNNEL:
+		if (now - f->last_io >= f->set->connect_ms) {
+			char *why = xasprintf("proxy %s did not answer CONNECT in time "
+					      "(fetch.connect-timeout-ms)",
+			    f->px->p->hostport);
+			fetch_fail(f, CAUSE_PROXY_CONNECT, why);
+			free(why);
+		}
 		break;
 	case FETCH_S_TLS:
 		if (now - f->last_io >= f->set->connect_ms)
@@ -791,6 +1027,11 @@ const struct dns_answer *fetch_dns_answer(const struct fetch *f)
 int fetch_reused(const struct fetch *f)
 {
 	return f->reused;
+}
+
+const char *fetch_proxy(const struct fetch *f)
+{
+	return f->px != NULL ? f->px->p->hostport : NULL;
 }
 
 int fetch_tls_resumed(const struct fetch *f)

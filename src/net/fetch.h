@@ -31,6 +31,10 @@ struct fetch_req {
 	int operator_host;	       /* the operator named this URL's host
 					 * (an IP literal or a name): its
 					 * private addresses are allowed */
+	const char *headers;	       /* header lines added to the request
+					* ("Name: value\r\n" each; NULL: none),
+					* lib/reqheaders.h; used while
+					* fetch_start runs */
 	const char *if_none_match;     /* a revisit's validators (NULL: not sent), */
 	const char *if_modified_since; /* used while fetch_start runs */
 	const char *cookie;	       /* the Cookie header's value (NULL:
@@ -81,12 +85,15 @@ enum {
 	FETCH_LENTRUNC = 1,  /* body cut at max-length: lenTrunc */
 	FETCH_TIMETRUNC = 2, /* body cut by a timeout: timeTrunc */
 	FETCH_DECTRUNC = 4,  /* decoding stopped at the decode caps (raw body whole) */
-	FETCH_DECERR = 8,    /* Content-Encoding not decodable (corrupt or unsupported) */
+	FETCH_DECERR = 8,    /* a corrupt or truncated encoded body: decodeError */
 	/* The connection could not be made for want of a local resource
 	 * (file descriptors, kernel buffers, a local port): the status is
 	 * STATUS_CONNECT_FAILED,
 	 * but it says nothing of the server; try again later. */
-	FETCH_LOCAL = 16
+	FETCH_LOCAL = 16,
+	/* A Content-Encoding tern does not decode (compress, an unknown
+	 * name, more than DECODE_MAX_STACK codings): decodeUnsupported. */
+	FETCH_DECUNSUP = 32
 };
 unsigned fetch_annotations(const struct fetch *f);
 const char *fetch_header(const struct fetch *f, const char *name);
@@ -112,6 +119,8 @@ const struct dns_answer *fetch_dns_answer(const struct fetch *f);
 /* Whether the connection was reused, and TLS resumed a session. */
 int fetch_reused(const struct fetch *f);
 int fetch_tls_resumed(const struct fetch *f);
+/* The proxy the fetch went through, as host:port, or NULL. */
+const char *fetch_proxy(const struct fetch *f);
 
 /* Memory accounting for bench/sizes. */
 size_t fetch_sizeof(void);

@@ -3,14 +3,22 @@
  * it holds an idle connection or a TLS session. */
 #include <build-config.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lib/buf.h"
 #include "lib/config.h"
+#include "lib/proxy.h"
 #include "net/conn.h"
+#include "net/credentials.h"
 #include "net/fetcher.h"
+#include "net/http.h"
 #include "net/tls.h"
 #include "lib/xmalloc.h"
 
@@ -46,8 +54,18 @@ struct fetcher_site {
 	void *session; /* TLS session to resume */
 };
 
+/* One scheme's proxy, as settings or the environment name it. */
+struct fetcher_route {
+	struct proxy p;
+	struct fetcher_proxy fp;
+	int on;
+};
+
 struct fetcher {
 	uv_loop_t *loop;
+	struct fetcher_route route[2]; /* [0] http, [1] https */
+	char *no_proxy;
+	struct credentials *creds; /* fetch.credentials-file (NULL: none) */
 	struct dns *dns;
 	struct tls_ctx *tls;
 	struct fetcher_settings set;
@@ -237,9 +255,154 @@ void fetcher_session_put(struct fetcher *fr, const char *host, int port, void *s
 	s->session = sess;
 }
 
+/* "Basic " and base64 of user:password (RFC 7617). */
+static char *fetcher_basic(const char *user, const char *password)
+{
+	char *plain = xasprintf("%s:%s", user, password);
+	size_t n = strlen(plain);
+	char *out = xmalloc(6 + 4 * ((n + 2) / 3) + 1);
+
+	memcpy(out, "Basic ", 6);
+	EVP_EncodeBlock((unsigned char *)out + 6, (const unsigned char *)plain, (int)n);
+	OPENSSL_cleanse(plain, n);
+	free(plain);
+	return out;
+}
+
+static void fetcher_route_clear(struct fetcher_route *r)
+{
+	if (r->fp.auth != NULL) {
+		OPENSSL_cleanse((char *)r->fp.auth, strlen(r->fp.auth));
+		free((char *)r->fp.auth);
+	}
+	proxy_clear(&r->p);
+	memset(r, 0, sizeof *r);
+}
+
+/* Reads fetch.credentials-file: it must be the running user's and not
+ * readable by group or others, as ssh keys must (doc/warc.md,
+ * "Credentials"). */
+static int fetcher_credentials_load(struct fetcher *fr, const char *path, char **err)
+{
+	struct stat st;
+	struct buf text = BUF_INIT;
+	char chunk[4096];
+	ssize_t n;
+	int fd, rc;
+
+	if (*path == '\0')
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*err = xasprintf("fetch.credentials-file: %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		*err = xasprintf("fetch.credentials-file: %s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	if ((st.st_mode & 077) != 0 || st.st_uid != geteuid()) {
+		*err =
+		    xasprintf("fetch.credentials-file: %s holds passwords but is %s (mode %04o): "
+			      "chmod 600 it",
+			path, st.st_uid != geteuid() ? "another user's" : "open to others",
+			(unsigned)(st.st_mode & 07777));
+		close(fd);
+		return -1;
+	}
+	while ((n = read(fd, chunk, sizeof chunk)) > 0)
+		buf_append(&text, chunk, (size_t)n);
+	OPENSSL_cleanse(chunk, sizeof chunk);
+	close(fd);
+	if (n < 0) {
+		*err = xasprintf("fetch.credentials-file: %s: %s", path, strerror(errno));
+		buf_free(&text);
+		return -1;
+	}
+	rc = credentials_parse(text.data ? text.data : "", text.len, path, &fr->creds, err);
+	if (text.data != NULL)
+		OPENSSL_cleanse(text.data, text.len);
+	buf_free(&text);
+	return rc;
+}
+
+/* A scheme's route: the setting, else the environment (curl reads
+ * http_proxy in lower case only, https_proxy in either); "none" is no
+ * proxy whatever the environment says. Userinfo is taken from the
+ * environment only: tern.conf holds no secret. */
+static int fetcher_route_init(struct fetcher_route *r, const struct config *cfg, enum config_key k,
+    const char *const *envs, const struct credentials *creds, char **err)
+{
+	const char *v = config_str(cfg, k), *why = NULL, *origin = config_name(k);
+	int from_env = 0;
+
+	if (*v == '\0') {
+		for (; *envs != NULL; envs++)
+			if (getenv(*envs) != NULL && *getenv(*envs) != '\0') {
+				v = getenv(*envs);
+				origin = *envs;
+				from_env = 1;
+				break;
+			}
+	}
+	if (*v == '\0' || strcmp(v, "none") == 0)
+		return 0;
+	if (proxy_parse(v, from_env, &r->p, &why) < 0) {
+		*err = xasprintf("%s: %s", origin, why);
+		return -1;
+	}
+	r->on = 1;
+	r->fp.p = &r->p;
+	r->fp.origin = origin;
+	if (r->p.user != NULL) {
+		r->fp.auth = fetcher_basic(r->p.user, r->p.password);
+	} else {
+		const struct credential *cr = credentials_proxy(creds, r->p.hostport);
+		if (cr != NULL)
+			r->fp.auth = fetcher_basic(cr->user, cr->password);
+	}
+	return 0;
+}
+
+const struct credentials *fetcher_credentials(const struct fetcher *fr)
+{
+	return fr->creds;
+}
+
+const struct fetcher_proxy *fetcher_proxy_for(const struct fetcher *fr, int tls, const char *host)
+{
+	const struct fetcher_route *r = &fr->route[tls ? 1 : 0];
+
+	if (!r->on || (fr->no_proxy != NULL && proxy_bypass(fr->no_proxy, host)))
+		return NULL;
+	return &r->fp;
+}
+
 struct fetcher *fetcher_new(uv_loop_t *loop, const struct config *cfg, struct dns *dns, char **err)
 {
+	static const char *const http_env[] = {"http_proxy", NULL};
+	static const char *const https_env[] = {"https_proxy", "HTTPS_PROXY", NULL};
+	static const char *const no_env[] = {"no_proxy", "NO_PROXY", NULL};
 	struct fetcher *fr = xcalloc(1, sizeof(*fr));
+	const char *np = config_str(cfg, CK_FETCH_NO_PROXY);
+
+	if (fetcher_credentials_load(fr, config_str(cfg, CK_FETCH_CREDENTIALS_FILE), err) < 0 ||
+	    fetcher_route_init(&fr->route[0], cfg, CK_FETCH_HTTP_PROXY, http_env, fr->creds, err) <
+		0 ||
+	    fetcher_route_init(
+		&fr->route[1], cfg, CK_FETCH_HTTPS_PROXY, https_env, fr->creds, err) < 0) {
+		fetcher_route_clear(&fr->route[0]);
+		fetcher_route_clear(&fr->route[1]);
+		credentials_free(fr->creds);
+		free(fr);
+		return NULL;
+	}
+	for (const char *const *e = no_env; *np == '\0' && *e != NULL; e++)
+		if (getenv(*e) != NULL)
+			np = getenv(*e);
+	if (*np != '\0')
+		fr->no_proxy = xstrdup(np);
 
 	fr->loop = loop;
 	fr->dns = dns;
@@ -249,7 +412,8 @@ struct fetcher *fetcher_new(uv_loop_t *loop, const struct config *cfg, struct dn
 	fr->set.idle_ms = config_int(cfg, CK_FETCH_IDLE_TIMEOUT_SECONDS) * 1000;
 	fr->set.max_length = config_int(cfg, CK_FETCH_MAX_LENGTH_BYTES);
 	fr->set.max_header = config_int(cfg, CK_FETCH_MAX_HEADER_BYTES);
-	fr->set.gzip = strcmp(config_str(cfg, CK_FETCH_ACCEPT_ENCODING), "gzip") == 0;
+	/* The key's enum admits only the words http_accept_encoding maps. */
+	fr->set.accept_encoding = http_accept_encoding(config_str(cfg, CK_FETCH_ACCEPT_ENCODING));
 	fr->set.allow_private = config_bool(cfg, CK_FETCH_ALLOW_PRIVATE_ADDRESSES);
 	fr->user_agent = xstrdup(config_str(cfg, CK_CRAWL_USER_AGENT));
 	fr->set.user_agent = fr->user_agent;
@@ -261,6 +425,10 @@ struct fetcher *fetcher_new(uv_loop_t *loop, const struct config *cfg, struct dn
 		*err = xasprintf("fetch.ca-file: %s", e);
 		free(e);
 		free(fr->user_agent);
+		fetcher_route_clear(&fr->route[0]);
+		fetcher_route_clear(&fr->route[1]);
+		free(fr->no_proxy);
+		credentials_free(fr->creds);
 		free(fr);
 		return NULL;
 	}
@@ -429,6 +597,10 @@ void fetcher_free(struct fetcher *fr)
 	free(fr->sites);
 	tls_ctx_free(fr->tls);
 	free(fr->user_agent);
+	fetcher_route_clear(&fr->route[0]);
+	fetcher_route_clear(&fr->route[1]);
+	free(fr->no_proxy);
+	credentials_free(fr->creds);
 	uv_close((uv_handle_t *)&fr->sweep, fetcher_close_cb);
 	uv_close((uv_handle_t *)&fr->tick, fetcher_close_cb);
 }

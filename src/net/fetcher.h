@@ -17,8 +17,10 @@
 
 struct config;
 struct conn;
+struct credentials;
 struct dns;
 struct fetcher;
+struct proxy;
 struct tls_ctx;
 
 /* Read once by fetcher_new. */
@@ -26,9 +28,17 @@ struct fetcher_settings {
 	uint64_t connect_ms, total_ms, idle_ms;
 	int64_t max_length;
 	size_t max_header;
-	int gzip, allow_private;
+	const char *accept_encoding; /* the header's value (http_accept_encoding) */
+	int allow_private;
 	int trace; /* TERN_TRACE_FETCH: state changes on stderr */
 	const char *user_agent;
+};
+
+/* A proxy the fetches of one scheme go through (tern(1), PROXIES). */
+struct fetcher_proxy {
+	const struct proxy *p; /* host, port, host:port for messages */
+	const char *auth;      /* the Proxy-Authorization value, or NULL */
+	const char *origin;    /* where it was set: "fetch.http-proxy", "http_proxy"... */
 };
 
 struct fetcher_member;
@@ -70,6 +80,14 @@ void fetcher_activate(struct fetcher *fr, struct fetcher_member *m);
 void fetcher_deactivate(struct fetcher *fr, struct fetcher_member *m);
 /* Runs m on the next turn of the idle handle (once, however often asked). */
 void fetcher_soon(struct fetcher *fr, struct fetcher_member *m);
+
+/* The proxy a fetch of host over tls or plain http goes through, or NULL
+ * (no proxy for that scheme, or host is in the no-proxy list). */
+const struct fetcher_proxy *fetcher_proxy_for(const struct fetcher *fr, int tls, const char *host);
+
+/* The credentials of fetch.credentials-file (NULL: none), read and
+ * checked by fetcher_new (net/credentials.h). */
+const struct credentials *fetcher_credentials(const struct fetcher *fr);
 
 /* A kept-alive connection to the site, taken off the pool (its callback is
  * the caller's to set), or NULL; *session is then the site's TLS session

@@ -5,7 +5,16 @@
  * that it knows exactly which bytes belong to the head (kept raw for the
  * WARC record), can skip the body of 1xx/204/304 responses itself (llhttp
  * 8.1 would read a Content-Length body there and eat the next response), and
- * never parses bytes past the end of the response it asked for. */
+ * never parses bytes past the end of the response it asked for.
+ *
+ * Every byte the server sends is charged to a limit (doc/architecture.md,
+ * "Limits"): the head (status line, header names and values) to
+ * fetch.max-header-bytes, its lines to HTTP_MAX_HEADERS, interim answers to
+ * HTTP_MAX_INTERIM, the body to the caller's length cap, and whatever a
+ * chunked body sends between two body bytes (chunk-size lines, chunk
+ * extensions, the trailers) to fetch.max-header-bytes again. Trailers are
+ * read and dropped: nothing a crawl does needs them, and keeping them was
+ * what let a server grow memory without bound. */
 #include <build-config.h>
 
 #include <arpa/inet.h>
@@ -58,10 +67,16 @@ struct http {
 	int ninterim;
 	int keep_alive;
 	int started;
-	int head_done;	 /* the final head was seen */
-	int stopped;	 /* a callback asked to stop */
-	struct buf head; /* raw bytes of the current head */
-	struct buf hdrs; /* "name\0value\0" pairs of the current head */
+	int head_done; /* the final head was seen */
+	int stopped;   /* a callback asked to stop */
+	int too_large; /* failed for a limit, not for malformed bytes */
+	/* Framing: bytes of a body that are not entity bytes (chunk-size
+	 * lines, extensions, trailers) since the last entity byte. */
+	uint64_t framing;
+	const char *exec_at; /* where the running llhttp_execute began */
+	size_t body_end;     /* offset past the last entity byte in it, + 1 */
+	struct buf head;     /* raw bytes of the current head */
+	struct buf hdrs;     /* "name\0value\0" pairs of the current head */
 	size_t nhdrs;
 	size_t name_start;
 	size_t value_start;
@@ -212,8 +227,21 @@ static void http_append_clean(struct buf *out, const char *s)
 	buf_append(out, run, s - run);
 }
 
+const char *http_accept_encoding(const char *setting)
+{
+	static const char *const map[][2] = {{"gzip", "gzip"}, {"br", "br, gzip"},
+	    {"zstd", "zstd, gzip"}, {"browser", "gzip, deflate, br, zstd"},
+	    {"identity", "identity"}};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strcmp(setting, map[i][0]) == 0)
+			return map[i][1];
+	return NULL;
+}
+
 void http_request_build(struct buf *out, const struct http_url *u, const char *user_agent,
-    int accept_gzip, const char *if_none_match, const char *if_modified_since, const char *cookie)
+    const char *accept_encoding, const char *if_none_match, const char *if_modified_since,
+    const char *cookie)
 {
 	buf_appends(out, "GET ");
 	buf_appends(out, u->target);
@@ -224,7 +252,7 @@ void http_request_build(struct buf *out, const struct http_url *u, const char *u
 	buf_appends(out,
 	    "\r\nAccept: text/html,application/xhtml+xml,"
 	    "application/xml;q=0.9,*/*;q=0.8\r\nAccept-Encoding: ");
-	buf_appends(out, accept_gzip ? "gzip" : "identity");
+	buf_appends(out, accept_encoding);
 	if (if_none_match != NULL) {
 		buf_appends(out, "\r\nIf-None-Match: ");
 		http_append_clean(out, if_none_match);
@@ -290,11 +318,14 @@ static int http_on_message_begin_cb(llhttp_t *p)
 	return 0;
 }
 
+/* A field or value of the trailers (after a chunked body) is read and
+ * dropped; its bytes are charged to the framing count in http_feed. */
 static int http_on_header_field_cb(llhttp_t *p, const char *at, size_t len)
 {
 	struct http *h = p->data;
 
-	buf_append(&h->hdrs, at, len);
+	if (h->phase == HTTP_PHASE_HEAD)
+		buf_append(&h->hdrs, at, len);
 	return 0;
 }
 
@@ -303,8 +334,11 @@ static int http_on_header_field_complete_cb(llhttp_t *p)
 	struct http *h = p->data;
 	int k;
 
+	if (h->phase != HTTP_PHASE_HEAD)
+		return 0;
 	if (++h->nhdrs > HTTP_MAX_HEADERS) {
-		h->err = "too many header lines";
+		h->err = "more than 1000 header lines";
+		h->too_large = 1;
 		return -1;
 	}
 	buf_appendc(&h->hdrs, '\0');
@@ -319,7 +353,8 @@ static int http_on_header_value_cb(llhttp_t *p, const char *at, size_t len)
 {
 	struct http *h = p->data;
 
-	buf_append(&h->hdrs, at, len);
+	if (h->phase == HTTP_PHASE_HEAD)
+		buf_append(&h->hdrs, at, len);
 	return 0;
 }
 
@@ -327,6 +362,8 @@ static int http_on_header_value_complete_cb(llhttp_t *p)
 {
 	struct http *h = p->data;
 
+	if (h->phase != HTTP_PHASE_HEAD)
+		return 0;
 	/* llhttp strips leading whitespace of a value but keeps trailing. */
 	while (h->hdrs.len > h->value_start &&
 	    (h->hdrs.data[h->hdrs.len - 1] == ' ' || h->hdrs.data[h->hdrs.len - 1] == '\t'))
@@ -369,6 +406,7 @@ static int http_on_body_cb(llhttp_t *p, const char *at, size_t len)
 {
 	struct http *h = p->data;
 
+	h->body_end = (size_t)(at + len - h->exec_at) + 1;
 	if (h->cbs->on_body && h->cbs->on_body(h->arg, at, len) != 0) {
 		h->stopped = 1;
 		return -1;
@@ -394,6 +432,13 @@ static enum http_result http_fail(struct http *h, const char *why)
 	return HTTP_ERROR;
 }
 
+/* A failure for a limit (the cause crawl.log names header-too-large). */
+static enum http_result http_fail_limit(struct http *h, const char *why)
+{
+	h->too_large = 1;
+	return http_fail(h, why);
+}
+
 /* Acts on the pause that ended the last llhttp_execute. */
 static enum http_result http_event(struct http *h)
 {
@@ -410,7 +455,7 @@ static enum http_result http_event(struct http *h)
 	} else if (ev == HTTP_EV_MESSAGE) {
 		if (h->interim) {
 			if (++h->ninterim > HTTP_MAX_INTERIM)
-				return http_fail(h, "too many interim responses");
+				return http_fail_limit(h, "more than 16 interim (1xx) responses");
 			h->interim = 0;
 			buf_reset(&h->head);
 			return HTTP_MORE;
@@ -446,6 +491,8 @@ enum http_result http_feed(struct http *h, const char *data, size_t len, size_t 
 		if (h->phase == HTTP_PHASE_HEAD && n > h->max_head + 1 - h->head.len)
 			n = h->max_head + 1 - h->head.len;
 		h->event = HTTP_EV_NONE;
+		h->exec_at = data + off;
+		h->body_end = 0;
 		e = llhttp_execute(&h->parser, data + off, n);
 		took = n;
 		if (e == HPE_PAUSED) {
@@ -459,14 +506,28 @@ enum http_result http_feed(struct http *h, const char *data, size_t len, size_t 
 			}
 			return http_fail(h, llhttp_get_error_reason(&h->parser));
 		}
-		if (h->phase == HTTP_PHASE_HEAD)
+		if (h->phase == HTTP_PHASE_HEAD) {
 			buf_append(&h->head, data + off, took);
+		} else if (h->phase == HTTP_PHASE_BODY) {
+			/* Nothing of the framing is kept, but its bytes still
+			 * count: a chunk line, an extension or trailers that
+			 * never end would otherwise be read for ever. */
+			if (h->body_end > 0)
+				h->framing = took - (h->body_end - 1);
+			else
+				h->framing += took;
+			if (h->framing > h->max_head)
+				return http_fail_limit(h,
+				    "chunk framing or trailers larger than "
+				    "fetch.max-header-bytes");
+		}
 		off += took;
 		r = http_event(h);
 		if (r == HTTP_ERROR || r == HTTP_STOPPED)
 			break;
 		if (h->phase == HTTP_PHASE_HEAD && h->head.len > h->max_head)
-			return http_fail(h, "response head larger than fetch.max-header-bytes");
+			return http_fail_limit(
+			    h, "response head larger than fetch.max-header-bytes");
 	}
 	if (used)
 		*used = off;
@@ -569,4 +630,9 @@ const char *http_header(const struct http *h, const char *name)
 const char *http_error(const struct http *h)
 {
 	return h->err;
+}
+
+int http_too_large(const struct http *h)
+{
+	return h->too_large;
 }

@@ -35,10 +35,18 @@ void http_url_clear(struct http_url *u);
  * conditional request (a revisit) names the validators of the capture it
  * holds: if_none_match (an ETag as the server sent it) and
  * if_modified_since (a Last-Modified as sent), each NULL when absent;
- * control characters in them are sent as spaces. cookie is the Cookie
+ * control characters in them are sent as spaces. accept_encoding is the
+ * Accept-Encoding value (http_accept_encoding). cookie is the Cookie
  * header's value (NULL: none), sent the same way. */
 void http_request_build(struct buf *out, const struct http_url *u, const char *user_agent,
-    int accept_gzip, const char *if_none_match, const char *if_modified_since, const char *cookie);
+    const char *accept_encoding, const char *if_none_match, const char *if_modified_since,
+    const char *cookie);
+
+/* The Accept-Encoding value for a fetch.accept-encoding setting (tern.conf(5)):
+ * gzip "gzip", br "br, gzip", zstd "zstd, gzip", browser "gzip, deflate,
+ * br, zstd" (what Chromium and Firefox send), identity "identity"; NULL
+ * for another word. */
+const char *http_accept_encoding(const char *setting);
 
 struct http;
 
@@ -80,5 +88,9 @@ const char *http_header(const struct http *h, const char *name);
 /* Iteration over headers: i from 0; returns 0 at the end. */
 int http_header_at(const struct http *h, size_t i, const char **name, const char **value);
 const char *http_error(const struct http *h);
+/* Whether the error was a limit (fetch.max-header-bytes for the head, the
+ * chunk framing or the trailers; too many header lines or interim
+ * answers) rather than bytes that are not HTTP. */
+int http_too_large(const struct http *h);
 
 #endif

@@ -2,6 +2,7 @@
  * temporary name and linked into place, so a reader never sees it half
  * written and two processes creating it at once agree on one token. */
 #include "ops/consoletoken.h"
+#include "archive/smallfile.h"
 #include "lib/xmalloc.h"
 
 #include <errno.h>
@@ -55,12 +56,9 @@ static int consoletoken_create(const char *path, char **err)
 	static const char hex[] = "0123456789abcdef";
 	unsigned char raw[CONSOLEREQ_TOKEN_LEN / 2];
 	char text[CONSOLEREQ_TOKEN_LEN + 1];
-	char *tmp = xasprintf("%s.%ld.tmp", path, (long)getpid());
-	int fd, rc = -1;
 
 	if (RAND_bytes(raw, sizeof raw) != 1) {
 		*err = xasprintf("%s: no random bytes from OpenSSL", path);
-		free(tmp);
 		return -1;
 	}
 	for (size_t i = 0; i < sizeof raw; i++) {
@@ -68,19 +66,8 @@ static int consoletoken_create(const char *path, char **err)
 		text[2 * i + 1] = hex[raw[i] & 15];
 	}
 	text[CONSOLEREQ_TOKEN_LEN] = '\n';
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 || write(fd, text, sizeof text) != (ssize_t)sizeof text || fsync(fd) != 0) {
-		*err = xasprintf("%s: %s", tmp, strerror(errno));
-	} else if (link(tmp, path) != 0 && errno != EEXIST) {
-		*err = xasprintf("%s: %s", path, strerror(errno));
-	} else {
-		rc = 0; /* made here, or by another process just now: read it */
-	}
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	free(tmp);
-	return rc;
+	/* Made here, or by another process just now (1): either way, read it. */
+	return smallfile_create(path, text, sizeof text, SMALLFILE_MODE_SECRET, err) < 0 ? -1 : 0;
 }
 
 int consoletoken_get(const char *jobdir, char out[CONSOLEREQ_TOKEN_LEN + 1], char **err)

@@ -17,6 +17,7 @@
  * status. */
 #include <build-config.h>
 
+#include "archive/smallfile.h"
 #include "crawl/checkpoint.h"
 #include "lib/clock.h"
 #include "lib/config.h"

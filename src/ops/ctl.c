@@ -195,6 +195,23 @@ static char *ctl_settings_body(int argc, char **argv)
 	return text;
 }
 
+void ctl_append_escaped(struct buf *b, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '.' || c == '_' || c == '~') {
+			buf_appendc(b, (char)c);
+		} else {
+			buf_appendc(b, '%');
+			buf_appendc(b, hex[c >> 4]);
+			buf_appendc(b, hex[c & 15]);
+		}
+	}
+}
+
 int ctl_run(int argc, char **argv)
 {
 	const char *jobdir, *cmd, *method = "POST";
@@ -251,9 +268,13 @@ int ctl_run(int argc, char **argv)
 				return 2;
 			}
 		}
-		buf_appendf(&target, "/report/%s?format=%s", what, json ? "json" : "text");
-		if (state != NULL)
-			buf_appendf(&target, "&state=%s", state);
+		buf_appends(&target, "/report/");
+		ctl_append_escaped(&target, what);
+		buf_appendf(&target, "?format=%s", json ? "json" : "text");
+		if (state != NULL) {
+			buf_appends(&target, "&state=");
+			ctl_append_escaped(&target, state);
+		}
 	} else {
 		static const char *const cmds[] = {"status", "pause", "unpause", "stop",
 		    "checkpoint", "reconsider-retired", "set", "report", "metrics"};

@@ -17,5 +17,9 @@ int ctl_request(const char *jobdir, const char *method, const char *target, cons
 
 /* tern ctl JOBDIR COMMAND [ARGS]: argv[0] is "ctl". Returns the exit status. */
 int ctl_run(int argc, char **argv);
+/* Appends s to a request target percent-encoded (all but RFC 3986's
+ * unreserved bytes), so that an argument can never end the request line,
+ * add a header or another query parameter. */
+void ctl_append_escaped(struct buf *b, const char *s);
 
 #endif

@@ -15,9 +15,8 @@ static void test_nkey_pair(void **state)
 	char pub[64], *err = NULL;
 
 	(void)state;
-	assert_int_equal(
-	    nkey_public("SUADIF5DRMROC7XAJDRMBHI5WTFAOMLE2HZRKVBSMIUMEQMY3FAIDOCGHU\n", pub,
-		sizeof pub, &err),
+	assert_int_equal(nkey_public("SUADIF5DRMROC7XAJDRMBHI5WTFAOMLE2HZRKVBSMIUMEQMY3FAIDOCGHU\n",
+			     pub, sizeof pub, &err),
 	    0);
 	assert_string_equal(pub, "UDX7VRLZEG342BNOVTZWHJ2RRKT6HCGB5GG7ISZIBDY4MIJUIJA6OQG3");
 }
@@ -25,11 +24,10 @@ static void test_nkey_pair(void **state)
 static void test_nkey_refused(void **state)
 {
 	static const char *bad[] = {
-	    "",
-	    "SUADIF5DRMROC7XAJDRMBHI5WTFAOMLE2HZRKVBSMIUMEQMY3FAIDOCGXU", /* checksum */
-	    "SUADIF5DRMROC7XAJDRMBHI5WTFAOMLE2HZRKVBSMIUMEQMY3FAIDOC",	  /* short */
-	    "UDX7VRLZEG342BNOVTZWHJ2RRKT6HCGB5GG7ISZIBDY4MIJUIJA6OQG3",	  /* a public key */
-	    "suadif5drmroc7xajdrmbhi5wtfaomle2hzrkvbsmiumeqmy3faidocghu", /* lower case */
+	    "", "SUADIF5DRMROC7XAJDRMBHI5WTFAOMLE2HZRKVBSMIUMEQMY3FAIDOCGXU", /* checksum */
+	    "SUADIF5DRMROC7XAJDRMBHI5WTFAOMLE2HZRKVBSMIUMEQMY3FAIDOC",	      /* short */
+	    "UDX7VRLZEG342BNOVTZWHJ2RRKT6HCGB5GG7ISZIBDY4MIJUIJA6OQG3",	      /* a public key */
+	    "suadif5drmroc7xajdrmbhi5wtfaomle2hzrkvbsmiumeqmy3faidocghu",     /* lower case */
 	};
 	char pub[64];
 

@@ -58,6 +58,10 @@ static const struct extract_case extract_cases[] = {
      "<link rel=dns-prefetch href=//d><link href=n><link rel=\"Alternate StyleSheet\" href=a>",
 	"E link/@href -|s;E link/@href -|i;L link/@href -|c;L link/@href -|n;E link/@href -|a;", 0,
 	0, 0, 0},
+    /* feeds a page names are navigational links (src/crawl/feed.c reads them) */
+    {"<link rel=alternate type=application/rss+xml href=/feed><link rel=\"alternate\" "
+     "type=\"application/atom+xml\" title=x href=\"a.atom\">",
+	"L link/@href -|/feed;L link/@href -|a.atom;", 0, 0, 0, 0},
     /* embeds */
     {"<img src=i srcset=\"a 1x, b 2x,c,, d 100w (x,y), e\"><image src=im>",
 	"E img/@src -|i;E img/@srcset -|a;E img/@srcset -|b;E img/@srcset -|c;E img/@srcset -|d;"

@@ -272,6 +272,44 @@ static void test_scope_seeds(void **state)
 	scope_free(s);
 }
 
+/* What a seed's redirect target is judged by (crawl/outlinks.c): with no
+ * hop path, the prefixes alone; out of them it becomes a seed, whose
+ * prefix then takes it in. An http -> https redirect on the seed's host
+ * stays in (SURT prefixes take both schemes), bare name -> www. does not
+ * under seeds but does under domain; an explicit list never grows. */
+static void test_scope_seed_redirect(void **state)
+{
+	struct scope_opts o = {.scope = "seeds", .max_hops = 20, .max_trans_hops = 2};
+	struct scope *s = scope_new(&o);
+
+	(void)state;
+	assert_int_equal(scope_seeds_widen(s), 1);
+	assert_int_equal(scope_add_seed(s, "http://web.test/"), 0);
+	assert_int_equal(scope_check(s, "https://web.test/", "", 0), SCOPE_ACCEPT);
+	assert_int_equal(scope_check(s, "http://www.web.test/", "", 0), SCOPE_OUT);
+	/* The transclusion rule would take the target itself (hop R), not
+	 * its links. */
+	assert_int_equal(scope_check(s, "http://www.web.test/", "R", 0), SCOPE_ACCEPT);
+	assert_int_equal(scope_check(s, "http://www.web.test/p/1.html", "RL", 0), SCOPE_OUT);
+	assert_int_equal(scope_add_seed(s, "http://www.web.test/"), 0);
+	assert_int_equal(scope_check(s, "http://www.web.test/p/1.html", "RL", 0), SCOPE_ACCEPT);
+	assert_int_equal(scope_check(s, "https://www.web.test:8443/", "", 0), SCOPE_OUT);
+	scope_free(s);
+
+	o.scope = "domain";
+	s = scope_new(&o);
+	assert_int_equal(scope_seeds_widen(s), 1);
+	assert_int_equal(scope_add_seed(s, "http://web.test/"), 0);
+	assert_int_equal(scope_check(s, "https://www.web.test/", "", 0), SCOPE_ACCEPT);
+	assert_int_equal(scope_check(s, "http://web.example/", "", 0), SCOPE_OUT);
+	scope_free(s);
+
+	o.scope = "http://(test,web,)/";
+	s = scope_new(&o);
+	assert_int_equal(scope_seeds_widen(s), 0);
+	scope_free(s);
+}
+
 struct scope_plain_case {
 	const char *scope;
 	const char *seed;
@@ -370,6 +408,7 @@ int main(void)
 	    cmocka_unit_test(test_scope_table),
 	    cmocka_unit_test(test_scope_bad_lists),
 	    cmocka_unit_test(test_scope_seeds),
+	    cmocka_unit_test(test_scope_seed_redirect),
 	    cmocka_unit_test(test_scope_long_paths),
 	    cmocka_unit_test(test_scope_plain_seeds),
 	    cmocka_unit_test(test_scope_calendar),

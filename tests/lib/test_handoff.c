@@ -41,11 +41,11 @@ static void test_handoff_same_revisit(void *ctx, const struct handoff_done *d)
 	assert_memory_equal(d->revisit, want->revisit, d->revisit_len);
 }
 
-static void test_handoff_collect_seed(void *ctx, const char *uri)
+static void test_handoff_collect_seed(void *ctx, const char *uri, int guarded)
 {
 	struct buf *b = ctx;
 
-	buf_appendf(b, "[%s]", uri);
+	buf_appendf(b, "[%s%s]", uri, guarded ? " guarded" : "");
 }
 
 static void test_handoff_roundtrip(void **state)
@@ -120,10 +120,12 @@ static void test_handoff_roundtrip(void **state)
 	}
 	buf_reset(&msg);
 	buf_reset(&got);
-	assert_int_equal(handoff_append_seed(&msg, "http://s/"), 0);
+	assert_int_equal(handoff_append_seed(&msg, "http://s/", 0), 0);
+	assert_int_equal(handoff_append_seed(&msg, "http://www.s/", 1), 0);
+	assert_string_equal(msg.data, "http://s/\nhttp://www.s/ guarded\n");
 	assert_int_equal(
 	    handoff_parse_seeds(msg.data, msg.len, test_handoff_collect_seed, &got, &err), 0);
-	assert_string_equal(got.data, "[http://s/]");
+	assert_string_equal(got.data, "[http://s/][http://www.s/ guarded]");
 	buf_free(&msg);
 	buf_free(&got);
 }
@@ -181,7 +183,7 @@ static void test_handoff_refuses(void **state)
 		d.revisit = (const unsigned char *)"";
 		assert_int_equal(handoff_append_done(&msg, &d), -1);
 	}
-	assert_int_equal(handoff_append_seed(&msg, "a b"), -1);
+	assert_int_equal(handoff_append_seed(&msg, "a b", 0), -1);
 	assert_int_equal(msg.len, 0);
 	for (i = 0; i < sizeof urls / sizeof urls[0]; i++) {
 		char *copy = strdup(urls[i].in), *err = NULL;
@@ -231,10 +233,24 @@ static void test_handoff_refuses(void **state)
 		}
 	}
 	{
-		char in[] = "http://a/ Ang=\n", *err = NULL;
-		assert_int_equal(
-		    handoff_parse_seeds(in, strlen(in), test_handoff_collect_seed, &got, &err), -1);
-		free(err);
+		static const char *const bad_seed[] = {
+		    "http://a/ Ang=\n",
+		    "http://a/ guarded \n",
+		    "http://a/ guardedx\n",
+		    "http://a/  guarded\n",
+		    " guarded\n",
+		    "http://a/ GUARDED\n",
+		};
+		for (i = 0; i < sizeof bad_seed / sizeof bad_seed[0]; i++) {
+			char *copy = strdup(bad_seed[i]), *err = NULL;
+			buf_reset(&got);
+			if (handoff_parse_seeds(
+				copy, strlen(copy), test_handoff_collect_seed, &got, &err) != -1)
+				fail_msg("\"%s\": accepted", bad_seed[i]);
+			assert_true(got.len == 0);
+			free(err);
+			free(copy);
+		}
 	}
 	buf_free(&msg);
 	buf_free(&got);

@@ -1,7 +1,8 @@
 /* Tests of content decoding (src/net/decode.c): gzip, zlib and raw deflate,
- * multi-member gzip, corrupt and truncated streams, the caps that stop a
- * compression bomb, and (built with libdeflate) the gzip body held whole:
- * output from feed and finish together must be what streaming gives. */
+ * br and zstd, stacked codings, multi-member gzip and multi-frame zstd,
+ * corrupt and truncated streams, the caps that stop a compression bomb,
+ * and (built with libdeflate) the gzip body held whole: output from feed
+ * and finish together must be what streaming gives. */
 #include <build-config.h>
 
 #include <setjmp.h>
@@ -12,6 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include <zlib.h>
+#include <brotli/encode.h>
+#include <zstd.h>
 
 #include "lib/buf.h"
 #include "net/decode.h"
@@ -35,6 +38,63 @@ static void compress_to(struct buf *out, const char *in, size_t len, int wbits)
 	} while (r == Z_OK);
 	assert_int_equal(r, Z_STREAM_END);
 	deflateEnd(&zs);
+}
+
+/* Compresses in as br (quality 5, window 2^lgwin). */
+static void br_to(struct buf *out, const char *in, size_t len, int lgwin)
+{
+	size_t n = BrotliEncoderMaxCompressedSize(len);
+	char *tmp = malloc(n);
+
+	assert_true(BrotliEncoderCompress(
+	    5, lgwin, BROTLI_MODE_GENERIC, len, (const uint8_t *)in, &n, (uint8_t *)tmp));
+	buf_append(out, tmp, n);
+	free(tmp);
+}
+
+/* Compresses in as one zstd frame. With wlog, the frame is streamed
+ * without its size so that its header asks for a 2^wlog window. */
+static void zstd_to(struct buf *out, const char *in, size_t len, int wlog)
+{
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+	size_t cap = ZSTD_compressBound(len) + 64;
+	char *tmp = malloc(cap);
+	ZSTD_outBuffer ob = {tmp, cap, 0};
+	ZSTD_inBuffer ib = {in, len / 2, 0};
+
+	assert_non_null(cc);
+	assert_false(ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, 3)));
+	if (wlog)
+		assert_false(ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_windowLog, wlog)));
+	assert_false(ZSTD_isError(ZSTD_compressStream2(cc, &ob, &ib, ZSTD_e_continue)));
+	assert_int_equal(ib.pos, ib.size);
+	ib.size = len;
+	assert_int_equal(ZSTD_compressStream2(cc, &ob, &ib, ZSTD_e_end), 0);
+	buf_append(out, tmp, ob.pos);
+	free(tmp);
+	ZSTD_freeCCtx(cc);
+}
+
+/* Applies one coding to in, appending to out. */
+static void encode_to(struct buf *out, const char *in, size_t len, enum decode_coding c)
+{
+	switch (c) {
+	case DECODE_GZIP:
+		compress_to(out, in, len, 31);
+		break;
+	case DECODE_DEFLATE:
+		compress_to(out, in, len, 15);
+		break;
+	case DECODE_BR:
+		br_to(out, in, len, 22);
+		break;
+	case DECODE_ZSTD:
+		zstd_to(out, in, len, 0);
+		break;
+	case DECODE_IDENTITY:
+		buf_append(out, in, len);
+		break;
+	}
 }
 
 static int collect(void *arg, const char *d, size_t n)
@@ -80,17 +140,22 @@ static void test_roundtrip(void **state)
 	    {DECODE_GZIP, 31},
 	    {DECODE_DEFLATE, 15},
 	    {DECODE_DEFLATE, -15},
+	    {DECODE_BR, 0},
+	    {DECODE_ZSTD, 0},
 	};
 	static const size_t steps[] = {1, 100, 1 << 20};
 	struct buf plain = BUF_INIT;
 
 	sample(&plain, 300000);
-	for (size_t k = 0; k < 3; k++)
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
 		for (size_t s = 0; s < 3; s++) {
 			struct buf z = BUF_INIT, out = BUF_INIT;
 			struct decode *d = decode_new(kinds[k].c, DECODE_MAX_OUT, DECODE_MAX_RATIO);
 
-			compress_to(&z, plain.data, plain.len, kinds[k].wbits);
+			if (kinds[k].wbits != 0)
+				compress_to(&z, plain.data, plain.len, kinds[k].wbits);
+			else
+				encode_to(&z, plain.data, plain.len, kinds[k].c);
 			assert_int_equal(feed_all(d, &z, steps[s], &out), DECODE_END);
 			assert_int_equal(out.len, plain.len);
 			assert_memory_equal(out.data, plain.data, plain.len);
@@ -330,26 +395,197 @@ static void test_coding_parse(void **state)
 	static const struct {
 		const char *v;
 		int r;
-		enum decode_coding c;
+		unsigned n;
+		enum decode_coding c[DECODE_MAX_STACK];
 	} t[] = {
-	    {NULL, 0, DECODE_IDENTITY},
-	    {"", 0, DECODE_IDENTITY},
-	    {"identity", 0, DECODE_IDENTITY},
-	    {"gzip", 0, DECODE_GZIP},
-	    {" GZip ", 0, DECODE_GZIP},
-	    {"x-gzip", 0, DECODE_GZIP},
-	    {"deflate", 0, DECODE_DEFLATE},
-	    {"br", -1, DECODE_IDENTITY},
-	    {"gzip, gzip", -1, DECODE_IDENTITY},
-	    {"compress", -1, DECODE_IDENTITY},
+	    {NULL, 0, 0, {0}},
+	    {"", 0, 0, {0}},
+	    {"identity", 0, 0, {0}},
+	    {"gzip", 0, 1, {DECODE_GZIP}},
+	    {" GZip ", 0, 1, {DECODE_GZIP}},
+	    {"x-gzip", 0, 1, {DECODE_GZIP}},
+	    {"deflate", 0, 1, {DECODE_DEFLATE}},
+	    {"br", 0, 1, {DECODE_BR}},
+	    {"BR", 0, 1, {DECODE_BR}},
+	    {"zstd", 0, 1, {DECODE_ZSTD}},
+	    {"gzip, br", 0, 2, {DECODE_GZIP, DECODE_BR}},
+	    {"gzip, gzip", 0, 2, {DECODE_GZIP, DECODE_GZIP}},
+	    {"identity,zstd, identity", 0, 1, {DECODE_ZSTD}},
+	    {"deflate, zstd,br ,gzip", 0, 4, {DECODE_DEFLATE, DECODE_ZSTD, DECODE_BR, DECODE_GZIP}},
+	    {"gzip,gzip,gzip,gzip,gzip", -1, 0, {0}},
+	    {"compress", -1, 0, {0}},
+	    {"gzip, compress", -1, 0, {0}},
+	    {"brotli", -1, 0, {0}},
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		enum decode_coding c;
-		assert_int_equal(decode_coding_parse(t[i].v, &c), t[i].r);
-		if (t[i].r == 0)
-			assert_int_equal(c, t[i].c);
+		struct decode_codings cs;
+		assert_int_equal(decode_codings_parse(t[i].v, &cs), t[i].r);
+		if (t[i].r != 0)
+			continue;
+		assert_int_equal(cs.n, t[i].n);
+		for (unsigned j = 0; j < cs.n; j++)
+			assert_int_equal(cs.c[j], t[i].c[j]);
 	}
+}
+
+/* Stacked codings come off last first, in any chunking; the input count
+ * is of the bytes received. */
+static void test_stack(void **state)
+{
+	static const char *const stacks[] = {
+	    "gzip, br", "br, gzip", "zstd, deflate", "deflate, zstd, br, gzip", "gzip, gzip", ""};
+	static const size_t steps[] = {1, 333, 1 << 20};
+	struct buf plain = BUF_INIT;
+
+	sample(&plain, 100000);
+	for (size_t i = 0; i < sizeof(stacks) / sizeof(stacks[0]); i++)
+		for (size_t s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
+			struct decode_codings cs;
+			struct buf z = BUF_INIT, next = BUF_INIT, out = BUF_INIT;
+			struct decode *d;
+
+			assert_int_equal(decode_codings_parse(stacks[i], &cs), 0);
+			buf_append(&z, plain.data, plain.len);
+			for (unsigned j = 0; j < cs.n; j++) {
+				buf_reset(&next);
+				encode_to(&next, z.data, z.len, cs.c[j]);
+				buf_reset(&z);
+				buf_append(&z, next.data, next.len);
+			}
+			d = decode_new_stack(&cs, DECODE_MAX_OUT, DECODE_MAX_RATIO);
+			assert_int_equal(feed_all(d, &z, steps[s], &out), DECODE_END);
+			assert_int_equal(out.len, plain.len);
+			assert_memory_equal(out.data, plain.data, plain.len);
+			assert_int_equal(decode_in_bytes(d), z.len);
+			assert_int_equal(decode_out_bytes(d), plain.len);
+			assert_null(decode_error(d));
+			decode_free(d);
+			buf_free(&z);
+			buf_free(&next);
+			buf_free(&out);
+		}
+	buf_free(&plain);
+}
+
+/* A body's mutation for test_broken. */
+enum broken_how { BROKEN_FLIP, BROKEN_CUT, BROKEN_GARBAGE, BROKEN_WINDOW };
+
+/* Corrupt, truncated and refused streams of every coding, alone and
+ * inside a stack: decoding fails with a reason, after handing over no
+ * more than a prefix of the right output. */
+static void test_broken(void **state)
+{
+	static const struct {
+		const char *ce;
+		enum broken_how how;
+		const char *err; /* NULL: any */
+	} t[] = {
+	    {"br", BROKEN_FLIP, NULL},
+	    {"br", BROKEN_CUT, "compressed stream truncated"},
+	    {"br", BROKEN_GARBAGE, NULL},
+	    {"zstd", BROKEN_FLIP, NULL},
+	    {"zstd", BROKEN_CUT, "compressed stream truncated"},
+	    {"zstd", BROKEN_GARBAGE, NULL},
+	    {"zstd", BROKEN_WINDOW, NULL},
+	    {"deflate", BROKEN_CUT, "compressed stream truncated"},
+	    {"gzip, br", BROKEN_FLIP, NULL},
+	    {"gzip, br", BROKEN_CUT, "compressed stream truncated"},
+	    {"br, gzip", BROKEN_CUT, "compressed stream truncated"},
+	};
+	struct buf plain = BUF_INIT;
+
+	/* Noise, so that a flipped byte cannot fall in a long match. */
+	for (uint32_t i = 0, x = 7; i < 200000; i++) {
+		x = x * 1103515245u + 12345u;
+		buf_appendc(&plain, "abcdefgh"[(x >> 20) & 7]);
+	}
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct decode_codings cs;
+		struct buf z = BUF_INIT, next = BUF_INIT, out = BUF_INIT;
+		struct decode *d;
+
+		assert_int_equal(decode_codings_parse(t[i].ce, &cs), 0);
+		if (t[i].how == BROKEN_WINDOW) {
+			zstd_to(&z, plain.data, plain.len, 27);
+		} else {
+			buf_append(&z, plain.data, plain.len);
+			for (unsigned j = 0; j < cs.n; j++) {
+				buf_reset(&next);
+				encode_to(&next, z.data, z.len, cs.c[j]);
+				buf_reset(&z);
+				buf_append(&z, next.data, next.len);
+			}
+		}
+		if (t[i].how == BROKEN_FLIP)
+			for (size_t k = z.len / 3; k < z.len / 3 + 16; k++)
+				z.data[k] ^= 0x5a;
+		else if (t[i].how == BROKEN_CUT)
+			z.len /= 2;
+		else if (t[i].how == BROKEN_GARBAGE)
+			for (size_t k = 0; k < z.len; k++)
+				z.data[k] = (char)(0xff - k % 7);
+		d = decode_new_stack(&cs, DECODE_MAX_OUT, DECODE_MAX_RATIO);
+		assert_int_equal(feed_all(d, &z, 4096, &out), DECODE_FAILED);
+		assert_non_null(decode_error(d));
+		if (t[i].err != NULL)
+			assert_string_equal(decode_error(d), t[i].err);
+		assert_true(out.len < plain.len);
+		if (t[i].how == BROKEN_CUT && out.len > 0)
+			assert_memory_equal(out.data, plain.data, out.len);
+		assert_int_equal(decode_feed(d, "x", 1, collect, &out), DECODE_FAILED);
+		decode_free(d);
+		buf_free(&z);
+		buf_free(&next);
+		buf_free(&out);
+	}
+	buf_free(&plain);
+}
+
+/* 64 MiB of zeros as br, as zstd, and as br inside gzip: the ratio cap
+ * stops each right after the 1 MiB floor, the byte cap when the ratio
+ * cap is out of reach. */
+static void test_bomb_codings(void **state)
+{
+	static const char *const stacks[] = {"br", "zstd", "br, gzip", "gzip, br", "gzip, zstd"};
+	size_t n = 64u << 20;
+	char *zeros = calloc(1, n);
+
+	for (size_t i = 0; i < sizeof(stacks) / sizeof(stacks[0]); i++) {
+		struct decode_codings cs;
+		struct buf z = BUF_INIT, next = BUF_INIT;
+		uint64_t got = 0;
+		struct decode *d;
+
+		assert_int_equal(decode_codings_parse(stacks[i], &cs), 0);
+		encode_to(&z, zeros, n, cs.c[0]);
+		for (unsigned j = 1; j < cs.n; j++) {
+			buf_reset(&next);
+			encode_to(&next, z.data, z.len, cs.c[j]);
+			buf_reset(&z);
+			buf_append(&z, next.data, next.len);
+		}
+		d = decode_new_stack(&cs, DECODE_MAX_OUT, DECODE_MAX_RATIO);
+		buf_reset(&next);
+		assert_int_equal(feed_all(d, &z, 512, &next), DECODE_CAPPED);
+		assert_true(decode_out_bytes(d) >= DECODE_RATIO_FLOOR);
+		assert_true(decode_out_bytes(d) < 2 * DECODE_RATIO_FLOOR);
+		decode_free(d);
+
+		d = decode_new_stack(&cs, 5u << 20, 1000000000u);
+		for (size_t off = 0; off < z.len; off += 4096) {
+			enum decode_result r = decode_feed(
+			    d, z.data + off, z.len - off < 4096 ? z.len - off : 4096, count, &got);
+			if (r != DECODE_OK)
+				break;
+		}
+		assert_int_equal(decode_finish(d, count, &got), DECODE_CAPPED);
+		assert_int_equal(got, 5u << 20);
+		decode_free(d);
+		buf_free(&z);
+		buf_free(&next);
+	}
+	free(zeros);
 }
 
 int main(void)
@@ -362,6 +598,9 @@ int main(void)
 	    cmocka_unit_test(test_held),
 	    cmocka_unit_test(test_identity),
 	    cmocka_unit_test(test_coding_parse),
+	    cmocka_unit_test(test_stack),
+	    cmocka_unit_test(test_broken),
+	    cmocka_unit_test(test_bomb_codings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

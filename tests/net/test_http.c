@@ -299,6 +299,112 @@ static void test_endless_interim(void **state)
 	http_free(h);
 }
 
+/* Trailers are read and dropped: they never join the head's headers, and
+ * a small section of them ends the message as usual. */
+static void test_trailers_dropped(void **state)
+{
+	const char *in = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nX-A: a\r\n\r\n"
+			 "5\r\nhello\r\n0\r\nX-Trailer: t\r\nX-A: trailer\r\n\r\n";
+	struct sink s = {BUF_INIT, 0, 0};
+	struct http *h = http_new(4096, &sink_cbs, &s);
+	const char *n, *v;
+	size_t used;
+
+	for (size_t step = 0; step <= 7; step += 7) {
+		assert_int_equal(run(h, in, strlen(in), step, 0, &used), HTTP_DONE);
+		assert_int_equal(used, strlen(in));
+		assert_string_equal(http_header(h, "X-A"), "a");
+		assert_null(http_header(h, "X-Trailer"));
+		assert_int_equal(http_header_at(h, 2, &n, &v), 0);
+		assert_int_equal(http_keep_alive(h), 1);
+		http_free(h);
+		h = http_new(4096, &sink_cbs, &s);
+	}
+	http_free(h);
+	buf_free(&s.body);
+}
+
+/* Whatever a chunked body sends between two entity bytes is charged to the
+ * head's limit: endless trailers, an endless chunk extension, a chunk size
+ * of endless zeros. Small chunks of a long body are not. */
+static void test_framing_cap(void **state)
+{
+	static const char *const starts[] = {
+	    "5\r\nhello\r\n0\r\n",  /* then trailer lines */
+	    "5\r\nhello\r\n5;ext=", /* then the extension */
+	    "",			    /* then zeros */
+	};
+	static const char *const fill[] = {"X-T: tttttttttttttttttttttttttttttttt\r\n",
+	    "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee", "000000000000000000000000000000000000"};
+	const char *head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+
+	for (size_t k = 0; k < 3; k++) {
+		struct sink s = {BUF_INIT, 0, 0};
+		struct http *h = http_new(1024, &sink_cbs, &s);
+		enum http_result r;
+		size_t used, fed = 0;
+
+		assert_int_equal(http_feed(h, head, strlen(head), &used), HTTP_MORE);
+		r = http_feed(h, starts[k], strlen(starts[k]), &used);
+		for (int i = 0; i < 10000 && r == HTTP_MORE; i++) {
+			r = http_feed(h, fill[k], strlen(fill[k]), &used);
+			fed += strlen(fill[k]);
+		}
+		assert_int_equal(r, HTTP_ERROR);
+		assert_true(fed <= 1024 + 64);
+		assert_int_equal(http_too_large(h), 1);
+		assert_non_null(strstr(http_error(h), "max-header-bytes"));
+		http_free(h);
+		buf_free(&s.body);
+	}
+	{
+		/* 4000 one-byte chunks: 5 bytes of framing each, 20000 in all,
+		 * far past the 1024 of the limit, and no byte too many. */
+		struct sink s = {BUF_INIT, 0, 0};
+		struct http *h = http_new(1024, &sink_cbs, &s);
+		size_t used;
+		enum http_result r = http_feed(h, head, strlen(head), &used);
+
+		for (int i = 0; i < 4000 && r == HTTP_MORE; i++)
+			r = http_feed(h, "1\r\nx\r\n", 6, &used);
+		assert_int_equal(r, HTTP_MORE);
+		assert_int_equal(http_feed(h, "0\r\n\r\n", 5, &used), HTTP_DONE);
+		assert_int_equal(s.body.len, 4000);
+		http_free(h);
+		buf_free(&s.body);
+	}
+}
+
+/* A limit is told apart from bytes that are not HTTP. */
+static void test_too_large(void **state)
+{
+	struct sink s = {BUF_INIT, 0, 0};
+	struct http *h = http_new(4096, &sink_cbs, &s);
+	struct buf in = BUF_INIT;
+	size_t used;
+
+	assert_int_equal(http_feed(h, "HTTX/1.1 200 OK\r\n\r\n", 19, &used), HTTP_ERROR);
+	assert_int_equal(http_too_large(h), 0);
+	http_free(h);
+
+	h = http_new(1 << 20, &sink_cbs, &s);
+	buf_appends(&in, "HTTP/1.1 200 OK\r\n");
+	for (int i = 0; i < 1001; i++)
+		buf_appends(&in, "X-A: 1\r\n");
+	assert_int_equal(http_feed(h, in.data, in.len, &used), HTTP_ERROR);
+	assert_int_equal(http_too_large(h), 1);
+	http_free(h);
+
+	h = http_new(4096, &sink_cbs, &s);
+	for (int i = 0;
+	     i < 100 && http_feed(h, "HTTP/1.1 100 Continue\r\n\r\n", 25, &used) == HTTP_MORE; i++)
+		;
+	assert_int_equal(http_too_large(h), 1);
+	http_free(h);
+	buf_free(&in);
+	buf_free(&s.body);
+}
+
 static void test_stop(void **state)
 {
 	const char *in = "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n0123456789";
@@ -397,6 +503,30 @@ static void test_url(void **state)
 	buf_free(&href);
 }
 
+/* fetch.accept-encoding's words and what each sends (tern.conf(5)). */
+static void test_accept_encoding(void **state)
+{
+	static const struct {
+		const char *setting, *header;
+	} t[] = {
+	    {"gzip", "gzip"},
+	    {"br", "br, gzip"},
+	    {"zstd", "zstd, gzip"},
+	    {"browser", "gzip, deflate, br, zstd"},
+	    {"identity", "identity"},
+	    {"deflate", NULL},
+	    {"", NULL},
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		const char *h = http_accept_encoding(t[i].setting);
+		if (t[i].header == NULL)
+			assert_null(h);
+		else
+			assert_string_equal(h, t[i].header);
+	}
+}
+
 static void test_request(void **state)
 {
 	struct http_url u;
@@ -404,7 +534,7 @@ static void test_request(void **state)
 	struct buf out = BUF_INIT, href = BUF_INIT;
 
 	assert_int_equal(test_http_url("http://h.web.test:8080/p/1.html?x=1", &u, &href, &err), 0);
-	http_request_build(&out, &u, "tern/1 (+http://x)\r\nEvil: 1", 1, NULL, NULL, NULL);
+	http_request_build(&out, &u, "tern/1 (+http://x)\r\nEvil: 1", "gzip", NULL, NULL, NULL);
 	assert_string_equal(out.data,
 	    "GET /p/1.html?x=1 HTTP/1.1\r\n"
 	    "Host: h.web.test:8080\r\n"
@@ -413,12 +543,12 @@ static void test_request(void **state)
 	    "Accept-Encoding: gzip\r\n"
 	    "Connection: keep-alive\r\n\r\n");
 	buf_reset(&out);
-	http_request_build(&out, &u, "ua", 0, NULL, NULL, NULL);
+	http_request_build(&out, &u, "ua", "identity", NULL, NULL, NULL);
 	assert_non_null(strstr(out.data, "Accept-Encoding: identity\r\n"));
 	/* A revisit's validators, cleaned of control characters. */
 	buf_reset(&out);
 	http_request_build(
-	    &out, &u, "ua", 1, "W/\"x\r\nEvil: 1\"", "Tue, 15 Nov 1994 12:45:26 GMT", NULL);
+	    &out, &u, "ua", "gzip", "W/\"x\r\nEvil: 1\"", "Tue, 15 Nov 1994 12:45:26 GMT", NULL);
 	assert_string_equal(out.data,
 	    "GET /p/1.html?x=1 HTTP/1.1\r\n"
 	    "Host: h.web.test:8080\r\n"
@@ -429,13 +559,13 @@ static void test_request(void **state)
 	    "If-Modified-Since: Tue, 15 Nov 1994 12:45:26 GMT\r\n"
 	    "Connection: keep-alive\r\n\r\n");
 	buf_reset(&out);
-	http_request_build(&out, &u, "ua", 1, NULL, "Tue, 15 Nov 1994 12:45:26 GMT", NULL);
+	http_request_build(&out, &u, "ua", "gzip", NULL, "Tue, 15 Nov 1994 12:45:26 GMT", NULL);
 	assert_null(strstr(out.data, "If-None-Match"));
 	assert_non_null(
 	    strstr(out.data, "\r\nIf-Modified-Since: Tue, 15 Nov 1994 12:45:26 GMT\r\n"));
 	/* The jar's Cookie header, cleaned the same way. */
 	buf_reset(&out);
-	http_request_build(&out, &u, "ua", 1, NULL, NULL, "a=1; b=2\r\nEvil: 1");
+	http_request_build(&out, &u, "ua", "gzip", NULL, NULL, "a=1; b=2\r\nEvil: 1");
 	assert_non_null(
 	    strstr(out.data, "\r\nCookie: a=1; b=2  Evil: 1\r\nConnection: keep-alive\r\n\r\n"));
 	buf_free(&out);
@@ -453,10 +583,14 @@ int main(void)
 	    cmocka_unit_test(test_extra_bytes),
 	    cmocka_unit_test(test_head_cap),
 	    cmocka_unit_test(test_endless_interim),
+	    cmocka_unit_test(test_trailers_dropped),
+	    cmocka_unit_test(test_framing_cap),
+	    cmocka_unit_test(test_too_large),
 	    cmocka_unit_test(test_stop),
 	    cmocka_unit_test(test_empty_reply),
 	    cmocka_unit_test(test_url),
 	    cmocka_unit_test(test_request),
+	    cmocka_unit_test(test_accept_encoding),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

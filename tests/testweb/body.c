@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include <brotli/encode.h>
+#include <zstd.h>
 #include "lib/xmalloc.h"
 #include "body.h"
 
@@ -206,4 +208,82 @@ void body_gzip(const void *in, size_t len, struct buf *out)
 	out->len += bound - z.avail_out;
 	out->data[out->len] = '\0';
 	deflateEnd(&z);
+}
+
+void body_br(const void *in, size_t len, struct buf *out)
+{
+	size_t n = BrotliEncoderMaxCompressedSize(len);
+
+	buf_reserve(out, n + 1);
+	if (!BrotliEncoderCompress(
+		5, 22, BROTLI_MODE_TEXT, len, in, &n, (uint8_t *)out->data + out->len))
+		abort();
+	out->len += n;
+	out->data[out->len] = '\0';
+}
+
+void body_zstd(const void *in, size_t len, struct buf *out)
+{
+	size_t n = ZSTD_compressBound(len);
+
+	buf_reserve(out, n + 1);
+	n = ZSTD_compress(out->data + out->len, n, in, len, 3);
+	if (ZSTD_isError(n))
+		abort();
+	out->len += n;
+	out->data[out->len] = '\0';
+}
+
+void body_br_zeros(uint32_t mb, struct buf *out)
+{
+	BrotliEncoderState *e = BrotliEncoderCreateInstance(NULL, NULL, NULL);
+	char *zeros = xcalloc(1, BODY_MIB);
+
+	if (e == NULL || !BrotliEncoderSetParameter(e, BROTLI_PARAM_QUALITY, 1))
+		abort();
+	for (uint32_t i = 0; i <= mb; i++) {
+		const uint8_t *next_in = (const uint8_t *)zeros;
+		size_t avail_in = i < mb ? BODY_MIB : 0;
+		BrotliEncoderOperation op =
+		    i < mb ? BROTLI_OPERATION_PROCESS : BROTLI_OPERATION_FINISH;
+
+		do {
+			uint8_t tmp[BODY_CHUNK], *next_out = tmp;
+			size_t avail_out = sizeof(tmp);
+
+			if (!BrotliEncoderCompressStream(
+				e, op, &avail_in, &next_in, &avail_out, &next_out, NULL))
+				abort();
+			buf_append(out, tmp, sizeof(tmp) - avail_out);
+		} while (avail_in > 0 || BrotliEncoderHasMoreOutput(e) ||
+		    (op == BROTLI_OPERATION_FINISH && !BrotliEncoderIsFinished(e)));
+	}
+	BrotliEncoderDestroyInstance(e);
+	free(zeros);
+}
+
+void body_zstd_zeros(uint32_t mb, struct buf *out)
+{
+	ZSTD_CCtx *c = ZSTD_createCCtx();
+	char *zeros = xcalloc(1, BODY_MIB);
+
+	if (c == NULL)
+		abort();
+	for (uint32_t i = 0; i <= mb; i++) {
+		ZSTD_inBuffer ib = {zeros, i < mb ? BODY_MIB : 0, 0};
+		ZSTD_EndDirective op = i < mb ? ZSTD_e_continue : ZSTD_e_end;
+		size_t left;
+
+		do {
+			char tmp[BODY_CHUNK];
+			ZSTD_outBuffer ob = {tmp, sizeof(tmp), 0};
+
+			left = ZSTD_compressStream2(c, &ob, &ib, op);
+			if (ZSTD_isError(left))
+				abort();
+			buf_append(out, tmp, ob.pos);
+		} while (ib.pos < ib.size || (op == ZSTD_e_end && left != 0));
+	}
+	ZSTD_freeCCtx(c);
+	free(zeros);
 }

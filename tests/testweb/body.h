@@ -22,5 +22,12 @@ void body_free(struct body *b);
 
 /* Compresses in[0..len) as one gzip member at level 1 into out. */
 void body_gzip(const void *in, size_t len, struct buf *out);
+/* Appends in as br (quality 5), or as one zstd frame (level 3). */
+void body_br(const void *in, size_t len, struct buf *out);
+void body_zstd(const void *in, size_t len, struct buf *out);
+/* Appends mb MiB of zeros as br, or as zstd, compressed a MiB at a time
+ * (a bomb: a few KB on the wire). */
+void body_br_zeros(uint32_t mb, struct buf *out);
+void body_zstd_zeros(uint32_t mb, struct buf *out);
 
 #endif

@@ -83,6 +83,88 @@ static void mis_bigheaders(struct response *r, long kb)
 	buf_free(&extra);
 }
 
+/* The feeds: each lists item pages of the test web, in the ways feeds
+ * name links (see README.md). */
+static const char mis_feed_atom[] =
+    "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+    "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:base=\"/p/\">\n"
+    "<title>terns</title><id>tag:web.test,2024:feed</id>\n"
+    "<link rel=\"self\" href=\"/_mis/feed.atom\"/>\n"
+    "<link rel=\"alternate\" type=\"text/html\" href=\"/\"/>\n"
+    "<link rel=\"hub\" href=\"/_mis/hub\"/>\n"
+    "<icon>/i/5.png</icon>\n"
+    "<entry><title>eleven</title><id>tag:web.test,2024:11</id>\n"
+    "<link href=\"11.html\"/>\n"
+    "<link rel=\"enclosure\" type=\"image/png\" href=\"/i/6.png\"/></entry>\n"
+    "<entry xml:base=\"../\"><title>twelve</title><id>tag:web.test,2024:12</id>\n"
+    "<link rel=\"alternate\" href=\"p/12.html\"/>"
+    "<link rel=\"related\" href=\"p/13.html\"/></entry>\n"
+    "</feed>\n";
+static const char mis_feed_rss[] =
+    "<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel><title>terns</title>\n"
+    "<link>/</link><description>terns</description>\n"
+    "<image><url>/i/7.png</url><title>terns</title><link>/</link></image>\n"
+    "<item><title>fourteen</title><link>/p/14.html</link><comments>/p/15.html</comments>\n"
+    "<enclosure url=\"/i/8.png\" length=\"68\" type=\"image/png\"/>"
+    "<guid isPermaLink=\"false\">terns-14</guid></item>\n"
+    "<item><title>sixteen</title><link>\n  /p/16.html\n</link></item>\n"
+    "</channel></rss>\n";
+/* RSS 1.0, served as text/xml: only its root says it is a feed. */
+static const char mis_feed_rdf[] =
+    "<?xml version=\"1.0\"?>\n"
+    "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" "
+    "xmlns=\"http://purl.org/rss/1.0/\">\n"
+    "<channel rdf:about=\"/_mis/feed.rdf\"><title>terns</title><link>/</link></channel>\n"
+    "<item rdf:about=\"/p/17.html\"><title>seventeen</title><link>/p/17.html</link></item>\n"
+    "</rdf:RDF>\n";
+/* A feed cut by a mismatched tag after its first item. */
+static const char mis_feed_bad[] = "<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel>\n"
+				   "<item><link>/p/18.html</link></item>\n"
+				   "<item><link>/p/19.html</lnk></item>\n"
+				   "</channel></rss>\n";
+static const char mis_feeds_html[] =
+    "<!DOCTYPE html>\n<html><head><title>feeds</title>\n"
+    "<link rel=\"alternate\" type=\"application/atom+xml\" href=\"/_mis/feed.atom\">\n"
+    "<link rel=\"alternate\" type=\"application/rss+xml\" href=\"/_mis/feed.rss\">\n"
+    "<link rel=\"alternate\" type=\"application/rdf+xml\" href=\"/_mis/feed.rdf\">\n"
+    "<link rel=\"alternate\" type=\"application/rss+xml\" href=\"/_mis/feed-bad.rss\">\n"
+    "</head><body><h1>feeds</h1></body></html>\n";
+
+/* A page always sent with a content coding, whatever the request asked. */
+static void mis_encoded(struct response *r, const char *name)
+{
+	struct buf page = BUF_INIT, mid = BUF_INIT;
+	char extra[64];
+
+	mis_page(name, &page);
+	if (strcmp(name, "zstd") == 0) {
+		body_zstd(page.data, page.len, &r->body);
+	} else if (strcmp(name, "gzip-br") == 0) {
+		/* "gzip, br": gzip first, then br over it. */
+		body_gzip(page.data, page.len, &mid);
+		body_br(mid.data, mid.len, &r->body);
+	} else {
+		body_br(page.data, page.len, &r->body);
+		/* A stream broken a third of the way in: the decoder must
+		 * fail, never hand over garbage as the page. */
+		if (strcmp(name, "br-corrupt") == 0)
+			memset(r->body.data + r->body.len / 3, 0xff, r->body.len / 3);
+	}
+	snprintf(extra, sizeof(extra), "Content-Encoding: %s\r\n",
+	    strcmp(name, "zstd") == 0	       ? "zstd"
+		: strcmp(name, "gzip-br") == 0 ? "gzip, br"
+					       : "br");
+	respond_head(r, 200, "text/html; charset=utf-8", r->body.len, extra);
+	buf_free(&page);
+	buf_free(&mid);
+}
+
+static void mis_static(struct response *r, const char *type, const char *body)
+{
+	buf_appends(&r->body, body);
+	respond_head(r, 200, type, r->body.len, NULL);
+}
+
 void mis_build(const struct respond_req *q, const char *path, const char *query, struct response *r)
 {
 	const char *name = path + 6;
@@ -118,6 +200,27 @@ void mis_build(const struct respond_req *q, const char *path, const char *query,
 		r->stream = body_new_bomb((uint32_t)respond_param(query, "mb", 1024, 1, 4095));
 		respond_head(r, 200, "text/html; charset=utf-8", body_length(r->stream),
 		    "Content-Encoding: gzip\r\n");
+	} else if (strcmp(name, "br") == 0 || strcmp(name, "zstd") == 0 ||
+	    strcmp(name, "gzip-br") == 0 || strcmp(name, "br-corrupt") == 0) {
+		mis_encoded(r, name);
+	} else if (strcmp(name, "br-bomb") == 0 || strcmp(name, "zstd-bomb") == 0) {
+		n = respond_param(query, "mb", 64, 1, 1024);
+		if (name[0] == 'b')
+			body_br_zeros((uint32_t)n, &r->body);
+		else
+			body_zstd_zeros((uint32_t)n, &r->body);
+		respond_head(r, 200, "text/html; charset=utf-8", r->body.len,
+		    name[0] == 'b' ? "Content-Encoding: br\r\n" : "Content-Encoding: zstd\r\n");
+	} else if (strcmp(name, "feed.atom") == 0) {
+		mis_static(r, "application/atom+xml", mis_feed_atom);
+	} else if (strcmp(name, "feed.rss") == 0) {
+		mis_static(r, "application/rss+xml; charset=utf-8", mis_feed_rss);
+	} else if (strcmp(name, "feed.rdf") == 0) {
+		mis_static(r, "text/xml", mis_feed_rdf);
+	} else if (strcmp(name, "feed-bad.rss") == 0) {
+		mis_static(r, "application/rss+xml", mis_feed_bad);
+	} else if (strcmp(name, "feeds.html") == 0) {
+		mis_static(r, "text/html; charset=utf-8", mis_feeds_html);
 	} else if (strcmp(name, "redirect-loop") == 0) {
 		mis_html(r, 302, "loop", "Location: /_mis/redirect-loop\r\n");
 	} else if (strcmp(name, "redirect-chain") == 0) {
