@@ -4,7 +4,8 @@
 # the walk ends: with 2,500 queues (three pieces) every queue is in the
 # answer once, in key order, in text and in JSON, with and without a state
 # filter, for several clients asking at once; /status is answered while
-# they load; the text frontier report's longest queues are walked the
+# they load; the revisits report's URI records and the text frontier
+# report's longest queues are walked the
 # same way (and agree with the offline report's); the hosts report reads crawl.log in pieces the same way; a
 # client that leaves before its answer costs nothing (the
 # crawl goes on, the next report is whole). How long the loop stalls is
@@ -51,6 +52,13 @@ sed -n '/ longest queues:/,/ready queues/p' frontier.txt | awk '/^  [A-Z-]+ / { 
 [ "$(wc -l <longest-live.txt)" -eq 20 ] || fail "longest queues: $(cat longest-live.txt)"
 pass "the text frontier report, its longest queues walked in pieces"
 
+# The revisits report walks every URI record in pieces too.
+get '/report/revisits?format=json' >revisits-live.json || fail "no revisits report"
+node -e 'const r = JSON.parse(require("fs").readFileSync("revisits-live.json", "utf8"));
+	if (r.uris !== 2500 || r.due.queued !== 2500 || r.due.waiting !== 0) { console.error(JSON.stringify(r).slice(0, 300)); process.exit(1); }' ||
+	fail "live revisits report"
+pass "the revisits report, every URI record walked in pieces"
+
 # GET /report/hosts reads crawl.log in 256 KiB pieces: 6,000 lines (about
 # 900 KB, four pieces) of three hosts appended to the paused crawl's log.
 awk 'BEGIN { for (i = 0; i < 6000; i++)
@@ -75,3 +83,10 @@ policy_wait_exit 0
 sed -n '/ longest queues:/,/ready queues/p' frontier-off.txt | awk '/^  [A-Z-]+ / { print $2 }' >longest-off.txt
 cmp -s longest-live.txt longest-off.txt || fail "longest queues live and offline differ: $(diff longest-live.txt longest-off.txt | head -5)"
 pass "the live longest queues are the offline report's"
+"$TERN" report "$job" revisits --json >revisits-off.json || fail "offline revisits report"
+node -e 'const fs = require("fs"), a = JSON.parse(fs.readFileSync("revisits-live.json", "utf8")),
+	b = JSON.parse(fs.readFileSync("revisits-off.json", "utf8"));
+	delete a.due.next_due_ms; delete b.due.next_due_ms;
+	if (a.uris !== b.uris || JSON.stringify(a.due) !== JSON.stringify(b.due)) { console.error(JSON.stringify([a.due, b.due])); process.exit(1); }' ||
+	fail "live and offline revisits reports differ"
+pass "the live revisits report agrees with the offline one"

@@ -149,13 +149,34 @@ static void report_revisit_cb(void *arg, const struct curi *c, int waiting)
 void report_revisits(struct frontier *f, uint64_t now_ms, int json, struct buf *out)
 {
 	struct revisitreport *r = revisitreport_new();
+	uint64_t times[3], counts[3];
+
+	report_revisits_times(now_ms, times);
+	frontier_each_uri(f, report_revisit_cb, r);
+	frontier_due_counts(f, times, counts, 3);
+	report_revisits_write(f, r, counts, now_ms, json, out);
+	revisitreport_free(r);
+}
+
+void report_revisits_times(uint64_t now_ms, uint64_t times[3])
+{
+	times[0] = now_ms + 1;
+	times[1] = now_ms + 3600000;
+	times[2] = now_ms + 86400000;
+}
+
+void report_revisits_add(void *arg, const struct curi *c, int waiting)
+{
+	revisitreport_add(arg, c, waiting);
+}
+
+void report_revisits_write(struct frontier *f, struct revisitreport *r, const uint64_t counts[3],
+    uint64_t now_ms, int json, struct buf *out)
+{
 	struct revisitreport_due due;
 	struct frontier_counts n;
-	uint64_t times[3] = {now_ms + 1, now_ms + 3600000, now_ms + 86400000}, counts[3];
 
-	frontier_each_uri(f, report_revisit_cb, r);
 	frontier_counts(f, &n);
-	frontier_due_counts(f, times, counts, 3);
 	memset(&due, 0, sizeof due);
 	due.queued = n.queued;
 	due.now = counts[0];
@@ -164,7 +185,6 @@ void report_revisits(struct frontier *f, uint64_t now_ms, int json, struct buf *
 	due.waiting = n.revisits;
 	due.next_due_ms = frontier_next_due(f);
 	revisitreport_write(r, &due, now_ms, json, out);
-	revisitreport_free(r);
 }
 
 int report_hosts(const char *jobdir, int json, struct buf *out, char **err)

@@ -30,6 +30,16 @@ void report_queues_begin(int json, struct buf *out);
 void report_queues_pick(
     const struct buf *want, int json, const struct buf *lines, struct buf *out, size_t *n);
 void report_queues_end(int json, struct buf *out);
+/* The revisits report in pieces: the due times it counts before (now,
+ * an hour, a day), each URI of a frontier_uri_walk to report_revisits_add
+ * (arg: a revisitreport), then report_revisits_write with the walk's
+ * counts. */
+struct revisitreport;
+struct curi;
+void report_revisits_times(uint64_t now_ms, uint64_t times[3]);
+void report_revisits_add(void *arg, const struct curi *c, int waiting);
+void report_revisits_write(struct frontier *f, struct revisitreport *r, const uint64_t counts[3],
+    uint64_t now_ms, int json, struct buf *out);
 /* The revisits report of a continuous crawl (src/crawl/revisitreport.h):
  * one walk of the store's URI records. */
 void report_revisits(struct frontier *f, uint64_t now_ms, int json, struct buf *out);

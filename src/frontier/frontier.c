@@ -204,6 +204,27 @@ uint64_t frontier_next_due(const struct frontier *f)
 	return f->due_next;
 }
 
+struct frontier_uri_walk *frontier_uri_walk_new(const uint64_t *times, size_t n)
+{
+	return due_uri_walk_new(times, n);
+}
+
+void frontier_uri_walk_free(struct frontier_uri_walk *w)
+{
+	due_uri_walk_free(w);
+}
+
+size_t frontier_uri_walk_step(struct frontier *f, struct frontier_uri_walk *w, size_t max,
+    void (*cb)(void *arg, const struct curi *c, int waiting), void *arg, int *more)
+{
+	return due_uri_walk_step(f, w, max, cb, arg, more);
+}
+
+void frontier_uri_walk_counts(const struct frontier_uri_walk *w, uint64_t *counts)
+{
+	due_uri_walk_counts(w, counts);
+}
+
 void frontier_due_counts(struct frontier *f, const uint64_t *times, uint64_t *counts, size_t n)
 {
 	due_count_before(f, times, counts, n);

@@ -120,6 +120,17 @@ void frontier_due_counts(struct frontier *f, const uint64_t *times, uint64_t *co
  * the revisits report. */
 void frontier_each_uri(
     struct frontier *f, void (*cb)(void *arg, const struct curi *c, int waiting), void *arg);
+/* The same in pieces, for a live report: each step gives at most max more
+ * URIs after the last one given (the store read as it is), *more 1 while
+ * some remain; the walk also counts the waiting URIs due before each of
+ * times (up to 3, ascending), read with frontier_uri_walk_counts
+ * (cumulative, as frontier_due_counts gives them) once it is over. */
+struct frontier_uri_walk;
+struct frontier_uri_walk *frontier_uri_walk_new(const uint64_t *times, size_t n);
+void frontier_uri_walk_free(struct frontier_uri_walk *w);
+size_t frontier_uri_walk_step(struct frontier *f, struct frontier_uri_walk *w, size_t max,
+    void (*cb)(void *arg, const struct curi *c, int waiting), void *arg, int *more);
+void frontier_uri_walk_counts(const struct frontier_uri_walk *w, uint64_t *counts);
 /* 1 if a retryable failure of c may be retried: attempts+1 < max-retries. */
 int frontier_may_retry(struct frontier *f, const struct curi *c);
 /* Records whether c's host failed to connect (failed=1) or answered (0)

@@ -287,7 +287,9 @@ static void crawlctl_report(
 			json_decref(j);
 		}
 	} else if (strcmp(what, "revisits") == 0) {
-		report_revisits(crawl_frontier(cr), clock_wall_ms(), json, &r->body);
+		/* A walk over every URI record, in pieces. */
+		if (ctlwalk_revisits(cc->walk, r, clock_wall_ms(), json) < 0)
+			report_revisits(crawl_frontier(cr), clock_wall_ms(), json, &r->body);
 	} else if (strcmp(what, "cluster") == 0) {
 		if (crawl_cluster_report(cr, &r->body, json) < 0)
 			ctlserver_reply_error(

@@ -9,6 +9,7 @@
 #include "ops/ctlwalk.h"
 #include "crawl/hostsreport.h"
 #include "crawl/report.h"
+#include "crawl/revisitreport.h"
 #include "frontier/frontier.h"
 #include "lib/xmalloc.h"
 
@@ -29,6 +30,10 @@ struct ctlwalk_walk {
 	/* Frontier: the longest queues so far, the state word. */
 	struct frontier_longest *longest;
 	char *word;
+	/* Revisits: every URI record, and the report built from them. */
+	struct frontier_uri_walk *uris;
+	struct revisitreport *revisits;
+	uint64_t now_ms;
 	/* Hosts. */
 	struct hostsreport *hosts;
 	int fd;
@@ -53,6 +58,9 @@ static void ctlwalk_walk_free(struct ctlwalk_walk *k)
 	if (k->hosts != NULL)
 		hostsreport_free(k->hosts);
 	frontier_longest_free(k->longest);
+	frontier_uri_walk_free(k->uris);
+	if (k->revisits != NULL)
+		revisitreport_free(k->revisits);
 	free(k->word);
 	if (k->fd >= 0)
 		close(k->fd);
@@ -93,6 +101,21 @@ static int ctlwalk_frontier_step(struct ctlwalk_walk *k, size_t max)
 	frontier_report_summary_longest(k->w->f, k->longest, &b);
 	report_frontier_word(&b, k->word, &ctlserver_defer_reply(k->d)->body);
 	buf_free(&b);
+	return 1;
+}
+
+/* A piece of the URI records: 1 when the walk is over. */
+static int ctlwalk_revisits_step(struct ctlwalk_walk *k, size_t max)
+{
+	uint64_t counts[3];
+	int more = 0;
+
+	frontier_uri_walk_step(k->w->f, k->uris, max, report_revisits_add, k->revisits, &more);
+	if (more)
+		return 0;
+	frontier_uri_walk_counts(k->uris, counts);
+	report_revisits_write(
+	    k->w->f, k->revisits, counts, k->now_ms, k->json, &ctlserver_defer_reply(k->d)->body);
 	return 1;
 }
 
@@ -148,6 +171,8 @@ static void ctlwalk_idle_cb(uv_idle_t *h)
 				    k, CTLWALK_LOG_STEP / n > 4096 ? CTLWALK_LOG_STEP / n : 4096);
 			else if (k->longest != NULL)
 				over = ctlwalk_frontier_step(k, share);
+			else if (k->uris != NULL)
+				over = ctlwalk_revisits_step(k, share);
 			else
 				over = ctlwalk_queues_step(k, share);
 			if (over)
@@ -254,6 +279,22 @@ int ctlwalk_frontier(struct ctlwalk *w, struct ctlserver_reply *reply, const cha
 	k = ctlwalk_add(w, 0);
 	k->longest = frontier_longest_new();
 	k->word = word != NULL ? xstrdup(word) : NULL;
+	ctlwalk_begin(w, k, reply);
+	return 0;
+}
+
+int ctlwalk_revisits(struct ctlwalk *w, struct ctlserver_reply *reply, uint64_t now_ms, int json)
+{
+	struct ctlwalk_walk *k;
+	uint64_t times[3];
+
+	if (w->closing)
+		return -1;
+	k = ctlwalk_add(w, json);
+	report_revisits_times(now_ms, times);
+	k->uris = frontier_uri_walk_new(times, 3);
+	k->revisits = revisitreport_new();
+	k->now_ms = now_ms;
 	ctlwalk_begin(w, k, reply);
 	return 0;
 }

@@ -1,11 +1,13 @@
 /* The live reports that read something growing with the crawl (doc/formats.md,
  * "Control socket"): GET /report/queues and the text GET /report/frontier
  * (its longest queues) walk every queue record of the store, GET
- * /report/hosts reads the whole crawl.log. Each is done in
+ * /report/revisits every URI record, GET /report/hosts reads the whole
+ * crawl.log. Each is done in
  * pieces between loop iterations, never at once inside one, and answered
  * when its walk ends, so that a report never stalls the crawl. */
 #ifndef TERN_OPS_CTLWALK_H
 #define TERN_OPS_CTLWALK_H
+#include <stdint.h>
 #include <uv.h>
 
 #include "net/ctlserver.h"
@@ -31,6 +33,9 @@ int ctlwalk_queues(
 /* The text frontier report (its longest queues walked in pieces), with the
  * crawl's state word as it is when asked: 0 deferred, -1 when closing. */
 int ctlwalk_frontier(struct ctlwalk *w, struct ctlserver_reply *reply, const char *word);
+/* The revisits report (a walk over every URI record): 0 deferred, -1 when
+ * closing. */
+int ctlwalk_revisits(struct ctlwalk *w, struct ctlserver_reply *reply, uint64_t now_ms, int json);
 /* The hosts report (from crawl.log as it is now): 0 deferred, or -1 and
  * *err when crawl.log cannot be read. */
 int ctlwalk_hosts(struct ctlwalk *w, struct ctlserver_reply *reply, int json, char **err);
