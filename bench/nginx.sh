@@ -5,7 +5,10 @@
 #   ngx_web DIR HOSTS PAGES KB LINKS   writes the web (tests/testweb
 #                                      --write-dir) for NGX_BASE, a block of
 #                                      HOSTS free loopback ports
-#   ngx_start DIR GZIP                 starts nginx (GZIP: off or static)
+#   ngx_start DIR GZIP                 starts nginx (GZIP: off or static);
+#                                      NGX_TLS=h2 or http1.1 serves https
+#                                      instead, with NGX_CERT and NGX_KEY,
+#                                      HTTP/2 offered by ALPN or not
 #   ngx_stop                           stops it by pid
 #
 # One port per host (127.0.0.1:NGX_BASE+I is host I), so no name is resolved
@@ -73,7 +76,7 @@ ngx_start() { # DIR GZIP
 		echo "	default_type application/octet-stream;"
 		echo "	sendfile on; tcp_nopush on; tcp_nodelay on;"
 		echo "	keepalive_timeout 65s;"
-		echo "	log_format tsv '\$msec\t\$msec\t\$server_port\t\$request_uri\t\$status\t\$body_bytes_sent\t\$connection\t\$sent_http_content_encoding';"
+		echo "	log_format tsv '\$msec\t\$msec\t\$server_port\t\$request_uri\t\$status\t\$body_bytes_sent\t\$connection\t\$sent_http_content_encoding\t\$server_protocol';"
 		echo "	access_log $_d/nginx/access.tsv tsv;"
 		if [ "$2" = static ]; then
 			echo "	gzip_static on; gzip on; gzip_comp_level 1; gzip_types text/css text/plain;"
@@ -81,7 +84,17 @@ ngx_start() { # DIR GZIP
 			echo "	gzip off;"
 		fi
 		echo "	server {"
-		awk -v b="$NGX_BASE" -v n="$NGX_HOSTS" 'BEGIN { for (i = 0; i < n; i++) printf "\t\tlisten 127.0.0.1:%d;\n", b + i }'
+		# nginx 1.22 (Debian 12) turns HTTP/2 on with the listen
+		# directive's parameter; 1.25 has "http2 on;" instead.
+		case "${NGX_TLS:-}" in
+		h2) _l=" ssl http2" ;;
+		http1.1) _l=" ssl" ;;
+		*) _l="" ;;
+		esac
+		awk -v b="$NGX_BASE" -v n="$NGX_HOSTS" -v l="$_l" 'BEGIN { for (i = 0; i < n; i++) printf "\t\tlisten 127.0.0.1:%d%s;\n", b + i, l }'
+		if [ -n "$_l" ]; then
+			echo "		ssl_certificate $NGX_CERT; ssl_certificate_key $NGX_KEY;"
+		fi
 		echo "		root $_d/web/\$server_port;"
 		echo "		location ~ ^/r/0\$ { return 301 /; }"
 		echo "		location ~ ^/r/([0-9]+)\$ { return 301 /p/\$1.html; }"
@@ -95,7 +108,7 @@ ngx_start() { # DIR GZIP
 	_i=0
 	while [ $_i -lt 100 ]; do
 		kill -0 "$NGX_PID" 2>/dev/null || fail "nginx did not start: $(cat "$_d/nginx/out.txt" "$_d/nginx/error.log" 2>/dev/null | tail -5)"
-		curl -s -o /dev/null "http://127.0.0.1:$((NGX_BASE + NGX_HOSTS - 1))/robots.txt" && break
+		curl -sk -o /dev/null "http${NGX_TLS:+s}://127.0.0.1:$((NGX_BASE + NGX_HOSTS - 1))/robots.txt" && break
 		sleep 0.1
 		_i=$((_i + 1))
 	done

@@ -9,6 +9,7 @@
  * ctl` and `tern report` keep saying that no crawl runs. */
 #include "consolecmd.h"
 #include "archive/crawllog.h"
+#include "crawl/drops.h"
 #include "crawl/job.h"
 #include "frontier/frontier.h"
 #include "lib/clock.h"
@@ -37,6 +38,7 @@ struct consolecmd {
 	struct consolereq_listener l;
 	char **names;
 	char reason[160];
+	char dropped[512]; /* the links not followed, from stats.json (crawl/drops.h) */
 	uv_signal_t sigint, sigterm;
 	/* The figures of the crawl's last reports/stats.json. */
 	uint64_t pages, bytes, failures;
@@ -119,6 +121,7 @@ static void consolecmd_view_cb(void *ctx, struct console_view *v)
 	v->bytes = cc->bytes;
 	v->failures = cc->failures;
 	v->seconds = cc->seconds;
+	snprintf(v->dropped, sizeof v->dropped, "%s", cc->dropped);
 	frontier_counts(cc->frontier, &v->fc);
 }
 
@@ -158,6 +161,13 @@ static void consolecmd_stats(struct consolecmd *cc)
 	cc->bytes = (uint64_t)json_integer_value(json_object_get(j, "bytes"));
 	cc->failures = (uint64_t)json_integer_value(json_object_get(j, "failures"));
 	cc->seconds = json_number_value(json_object_get(j, "seconds"));
+	{
+		struct buf d = BUF_INIT;
+
+		drops_brief_json(json_object_get(j, "dropped"), &d);
+		snprintf(cc->dropped, sizeof cc->dropped, "%s", d.len > 0 ? d.data : "");
+		buf_free(&d);
+	}
 	snprintf(cc->reason, sizeof cc->reason, "no crawl runs%s%s%s%s",
 	    state ? "; it was left " : "", state ? state : "", why && *why ? ": " : "",
 	    why && *why ? why : "");

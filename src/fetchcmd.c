@@ -105,6 +105,11 @@ static void fetchcmd_print(struct fetchcmd *fc, struct fetch *f)
 	    ann & FETCH_DECUNSUP ? "decodeUnsupported " : "", status < 0 ? "err:" : "",
 	    status < 0 ? status_cause_word(fetch_cause(f)) : "");
 	printf("reused: %d\ntls-resumed: %d\n", fetch_reused(f), fetch_tls_resumed(f));
+	/* What the WARC's WARC-Protocol and WARC-Cipher-Suite would say. */
+	if (fetch_protocol(f) != NULL)
+		printf("protocol: %s%s%s%s%s\n", fetch_protocol(f), fetch_tls_version(f) ? " " : "",
+		    fetch_tls_version(f) ? fetch_tls_version(f) : "",
+		    fetch_tls_cipher(f) ? " " : "", fetch_tls_cipher(f) ? fetch_tls_cipher(f) : "");
 	printf(
 	    "timings: dns %.3f ms, connect %.3f ms, tls %.3f ms, first byte %.3f ms, total %.3f ms\n",
 	    t->dns_us / 1000.0, t->connect_us / 1000.0, t->tls_us / 1000.0,

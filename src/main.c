@@ -36,7 +36,7 @@ static const char main_usage[] =
     "         [--set KEY=VALUE]...\n"
     "                         continue a job (no --checkpoint: from the live state),\n"
     "                         with settings changed for it and the rest of the job\n"
-    "  report JOBDIR [frontier|queues|hosts|stats|revisits|cluster] [--json]\n"
+    "  report JOBDIR [frontier|queues|hosts|stats|revisits|rules|cluster] [--json]\n"
     "                         frontier and crawl reports, live or from the store\n"
     "  ctl    JOBDIR (status|pause|unpause|checkpoint|stop|report|reconsider-retired|\n"
     "                         set KEY=VALUE...|metrics)\n"
@@ -58,17 +58,21 @@ static const char main_usage[] =
     "`tern COMMAND --help` lists a command's options. Configuration keys are\n"
     "listed in tern.conf(5); --set section.key=value overrides any of them.\n";
 
-/* Loads -c FILE (if any) then applies every --set in order. Exit status 2 on
- * any error, with the file, line and key named by the config module. */
-static int main_load_config(struct config *cfg, const char *file, char **sets, size_t nsets)
+/* Loads each -c FILE in order (a later file's keys win; its rules come
+ * after the earlier files'), then applies every --set in order. Exit
+ * status 2 on any error, with the file, line and key named by the config
+ * module. */
+static int main_load_configs(
+    struct config *cfg, char **files, size_t nfiles, char **sets, size_t nsets)
 {
 	char *err = NULL;
 
-	if (file != NULL && job_config_load(cfg, file, &err) < 0) {
-		fprintf(stderr, "tern: %s\n", err);
-		free(err);
-		return 2;
-	}
+	for (size_t i = 0; i < nfiles; i++)
+		if (job_config_load(cfg, files[i], &err) < 0) {
+			fprintf(stderr, "tern: %s\n", err);
+			free(err);
+			return 2;
+		}
 	for (size_t i = 0; i < nsets; i++) {
 		if (config_set(cfg, sets[i], &err) < 0) {
 			fprintf(stderr, "tern: %s\n", err);
@@ -77,6 +81,14 @@ static int main_load_config(struct config *cfg, const char *file, char **sets, s
 		}
 	}
 	return 0;
+}
+
+/* main_load_configs with one -c FILE, or none (NULL). */
+static int main_load_config(struct config *cfg, const char *file, char **sets, size_t nsets)
+{
+	char *files[1] = {(char *)file};
+
+	return main_load_configs(cfg, files, file != NULL ? 1 : 0, sets, nsets);
 }
 
 /* Each command's --help: its usage, then every option on one line, as
@@ -123,7 +135,7 @@ static int main_fetch(int argc, char **argv)
 		return 2;
 	}
 	cfg = config_new();
-	rc = main_load_config(cfg, NULL, sets, nsets);
+	rc = main_load_configs(cfg, NULL, 0, sets, nsets);
 	if (rc == 0)
 		rc = fetchcmd_run(cfg, argv[optind]);
 	config_free(cfg);
@@ -138,7 +150,7 @@ static const char main_crawl_usage[] =
 static const char main_crawl_help[] =
     "Crawl from the seed URLs into a new job directory.\n"
     "\n"
-    "  -c FILE              read the configuration from FILE (tern.conf(5))\n"
+    "  -c FILE              read a configuration file (tern.conf(5)); repeatable\n"
     "  -j JOBDIR            the job directory, new or empty (default tern-job-DATE)\n"
     "  -s SEEDFILE          read seeds from SEEDFILE: one URL a line, # comments\n"
     "  --local              a site of your own: no politeness delays (tern(1))\n"
@@ -183,10 +195,10 @@ static int main_crawl(int argc, char **argv)
 	 * cluster.crawl-id=, applied after the others; --local's settings
 	 * come before them all, so that any --set overrides them. */
 	size_t nlocal = 0;
-	char **sets, *url = NULL, *id = NULL;
-	size_t nsets = 0, nuser;
+	char **sets, **confs, *url = NULL, *id = NULL;
+	size_t nsets = 0, nuser, nconfs = 0;
 	int local = 0;
-	const char *conf = NULL, *jobdir = NULL, *seedfile = NULL;
+	const char *jobdir = NULL, *seedfile = NULL;
 	struct config *cfg;
 	long workers = 0;
 	int ch, rc;
@@ -194,11 +206,12 @@ static int main_crawl(int argc, char **argv)
 	while (crawlcmd_local_sets[nlocal] != NULL)
 		nlocal++;
 	sets = xcalloc((size_t)argc + 2 + nlocal, sizeof *sets);
+	confs = xcalloc((size_t)argc, sizeof *confs);
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:j:s:h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
-			conf = optarg;
+			confs[nconfs++] = optarg;
 			break;
 		case 'j':
 			jobdir = optarg;
@@ -229,6 +242,7 @@ static int main_crawl(int argc, char **argv)
 				    "from 1 to 256\n",
 				    optarg);
 				free(sets);
+				free(confs);
 				free(url);
 				free(id);
 				return 2;
@@ -238,12 +252,14 @@ static int main_crawl(int argc, char **argv)
 		case 'h':
 			printf("%s%s", main_crawl_usage, main_crawl_help);
 			free(sets);
+			free(confs);
 			free(url);
 			free(id);
 			return 0;
 		default:
 			fputs(main_crawl_usage, stderr);
 			free(sets);
+			free(confs);
 			free(url);
 			free(id);
 			return 2;
@@ -261,7 +277,7 @@ static int main_crawl(int argc, char **argv)
 	if (id != NULL)
 		sets[nsets++] = id;
 	cfg = config_new();
-	rc = main_load_config(cfg, conf, sets, nsets);
+	rc = main_load_configs(cfg, confs, nconfs, sets, nsets);
 	if (rc == 0 && workers > 0) {
 		struct workers_opts wo;
 		memset(&wo, 0, sizeof wo);
@@ -273,7 +289,8 @@ static int main_crawl(int argc, char **argv)
 			wo.n = (unsigned)workers;
 			wo.url = config_str(cfg, CK_CLUSTER_URL);
 			wo.crawl_id = config_str(cfg, CK_CLUSTER_CRAWL_ID);
-			wo.conf = conf;
+			wo.confs = confs;
+			wo.nconfs = nconfs;
 			wo.sets = sets;
 			wo.nsets = nuser;
 			wo.seedfile = seedfile;
@@ -311,6 +328,7 @@ static int main_crawl(int argc, char **argv)
 	}
 	config_free(cfg);
 	free(sets);
+	free(confs);
 	free(url);
 	free(id);
 	return rc;
@@ -404,7 +422,8 @@ static int main_resume(int argc, char **argv)
 		memset(&wo, 0, sizeof wo);
 		wo.jobdir = argv[optind];
 		wo.resume = 1;
-		wo.conf = file;
+		wo.confs = (char *const *)&file;
+		wo.nconfs = file != NULL ? 1 : 0;
 		wo.sets = sets;
 		wo.nsets = nsets;
 		rc = workers_run(&wo);

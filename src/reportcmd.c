@@ -8,10 +8,12 @@
 #include "ops/ctl.h"
 #include "frontier/frontier.h"
 #include "crawl/clusternode.h"
+#include "crawl/drops.h"
 #include "crawl/failures.h"
 #include "crawl/job.h"
 #include "crawl/jobtotals.h"
 #include "crawl/report.h"
+#include "lib/rules.h"
 #include "lib/nearest.h"
 #include "lib/xmalloc.h"
 
@@ -37,11 +39,13 @@ static const char *reportcmd_word(struct frontier *f, const struct config *cfg)
 }
 
 /* The job's counts as its store has them, over those of the last
- * stats.json: after a kill, stats.json is the previous run's. */
-static void reportcmd_totals(struct frontier *f, json_t *j)
+ * stats.json: after a kill, stats.json is the previous run's. The rules
+ * are the job's (its tern.conf, cfg), their counts the store's. */
+static void reportcmd_totals(struct frontier *f, const struct config *cfg, json_t *j)
 {
 	static const char *const classes[6] = {"negative", "1xx", "2xx", "3xx", "4xx", "5xx"};
 	struct jobtotals t;
+	struct rules *rules;
 	char *err = NULL;
 	json_t *st;
 
@@ -67,6 +71,11 @@ static void reportcmd_totals(struct frontier *f, json_t *j)
 		    st, classes[i], json_integer((json_int_t)t.stats.status_class[i]));
 	json_object_set_new(j, "statuses", st);
 	json_object_set_new(j, "failures_by_cause", failures_json(&t.stats));
+	rules = drops_rules_new(cfg);
+	if (drops_load(f, rules, &err) < 0)
+		free(err);
+	json_object_set_new(j, "dropped", drops_json(&t.stats, rules));
+	rules_free(rules);
 }
 
 /* Offline: the job's store and files, with no crawl running. */
@@ -122,6 +131,17 @@ static int reportcmd_offline(const char *jobdir, const char *what, const char *s
 		report_frontier(f, reportcmd_word(f, cfg), json, &out);
 	} else if (strcmp(what, "revisits") == 0) {
 		report_revisits(f, clock_wall_ms(), json, &out);
+	} else if (strcmp(what, "rules") == 0) {
+		/* The job's rules (its tern.conf), their counts and the drops
+		 * by reason from the store. */
+		struct rules *rules = drops_rules_new(cfg);
+		struct jobtotals t;
+
+		if (jobtotals_load(f, &t, &err) < 0 || drops_load(f, rules, &err) < 0)
+			rc = 1;
+		else
+			drops_report(&t.stats, rules, json, &out);
+		rules_free(rules);
 	} else if (strcmp(what, "queues") == 0) {
 		rc = report_queues(f, state, json, &out, &err) < 0 ? 2 : 0;
 	} else {
@@ -138,7 +158,7 @@ static int reportcmd_offline(const char *jobdir, const char *what, const char *s
 			json_decref(j);
 			j = json_object();
 		}
-		reportcmd_totals(f, j);
+		reportcmd_totals(f, cfg, j);
 		report_frontier(f, reportcmd_word(f, cfg), 1, &fb);
 		fj = json_loadb(fb.data, fb.len, 0, NULL);
 		buf_free(&fb);
@@ -167,15 +187,15 @@ done:
 	return rc;
 }
 
-#define REPORTCMD_USAGE                                                                      \
-	"usage: tern report JOBDIR [frontier|queues|hosts|stats|revisits|cluster] [--json] " \
-	"[--state STATE]\n"
+#define REPORTCMD_USAGE                                                                   \
+	"usage: tern report JOBDIR [frontier|queues|hosts|stats|revisits|rules|cluster] " \
+	"[--json]\n                          [--state STATE]\n"
 
 static const char reportcmd_usage[] = REPORTCMD_USAGE;
 
 /* The reports, as the usage names them. */
 static const char *const reportcmd_kinds[] = {
-    "frontier", "queues", "hosts", "stats", "revisits", "cluster"};
+    "frontier", "queues", "hosts", "stats", "revisits", "rules", "cluster"};
 #define REPORTCMD_NKINDS (sizeof reportcmd_kinds / sizeof reportcmd_kinds[0])
 
 static int reportcmd_known(const char *what)

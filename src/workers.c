@@ -458,7 +458,7 @@ static void workers_start_children(struct workers *w)
 		workers_totals(w, &w->before);
 	for (i = 0; i < w->n; i++) {
 		const struct workers_opts *o = w->o;
-		char **args = xcalloc(18 + 2 * o->nsets + o->nseeds, sizeof *args);
+		char **args = xcalloc(18 + 2 * o->nsets + 2 * o->nconfs + o->nseeds, sizeof *args);
 		char *job = xasprintf("%s/w%u", o->jobdir, i),
 		     *out = xasprintf("%s/w%u.out", o->jobdir, i);
 		char *url = xasprintf("cluster.url=%s", w->url),
@@ -473,9 +473,9 @@ static void workers_start_children(struct workers *w)
 			args[k++] = "crawl";
 			args[k++] = "-j";
 			args[k++] = job;
-			if (o->conf != NULL) {
+			for (j = 0; j < o->nconfs; j++) {
 				args[k++] = "-c";
-				args[k++] = (char *)o->conf;
+				args[k++] = o->confs[j];
 			}
 			for (j = 0; j < o->nsets; j++) {
 				args[k++] = "--set";

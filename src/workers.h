@@ -13,8 +13,9 @@ struct workers_opts {
 	unsigned n;
 	const char *url;      /* cluster.url, or NULL/"" to start a server */
 	const char *crawl_id; /* cluster.crawl-id, or NULL/"" for "local" */
-	const char *conf;     /* -c FILE, or NULL */
-	char *const *sets;    /* --set KEY=VALUE, given to every worker */
+	char *const *confs;   /* each -c FILE, in order */
+	size_t nconfs;
+	char *const *sets; /* --set KEY=VALUE, given to every worker */
 	size_t nsets;
 	const char *seedfile; /* given to worker 0 */
 	char *const *seeds;

@@ -34,6 +34,8 @@ check "--set typo: the nearest key" 2 "crawl.max-page: unknown key; did you mean
 	"$TERN" fetch --set crawl.max-page=3 http://x.test/
 check "--set key without its section" 2 "did you mean politeness.min-delay-ms?" -- \
 	"$TERN" fetch --set min-delay-ms=3 http://x.test/
+check "a user agent without a contact URL" 2 "crawl.user-agent: expected the operator's contact URL" -- \
+	"$TERN" fetch --set "crawl.user-agent=mybot/1.0" http://x.test/
 check "fetch needs a URL" 2 "usage" -- "$TERN" fetch
 check "--set unknown key" 2 "nosuch.key: unknown key" -- "$TERN" fetch --set nosuch.key=1 http://x.test/
 check "--set bad integer" 2 "politeness.min-delay-ms: expected an integer" -- \

@@ -20,8 +20,8 @@ nats_start
 cd "$TW_DIR" || fail "no work directory"
 CLUSTER_ID=gate
 CLUSTER_LEASE=4
-cluster_node n0 -s "$TW_DIR/seeds.txt" --set "crawl.user-agent=tern/test (node n0)"
-cluster_node n1 --set "crawl.user-agent=tern/test (node n1)"
+cluster_node n0 -s "$TW_DIR/seeds.txt" --set "crawl.user-agent=tern/test (node n0; +https://example.org/)"
+cluster_node n1 --set "crawl.user-agent=tern/test (node n1; +https://example.org/)"
 
 cluster_each_holds 8 n0 n1
 kill -STOP "$NODE_PID_n1"

@@ -54,4 +54,10 @@ expect "nats.c missing" libnats-dev $nopc ac_cv_search_uv_loop_init=-luv \
 	ac_cv_search_ini_parse_stream=-linih ac_cv_search_json_loads=-ljansson \
 	ac_cv_search_idn2_to_ascii_8z=-lidn2 ac_cv_search_psl_builtin=-lpsl \
 	ac_cv_search_XML_ParserCreate_MM=-lexpat ac_cv_search_natsConnection_Connect=no
+expect "PCRE2 missing" libpcre2-dev $nopc ac_cv_search_uv_loop_init=-luv \
+	ac_cv_search_ares_init_options=-lcares ac_cv_search_SSL_CTX_new=-lssl ac_cv_search_inflate=-lz \
+	ac_cv_search_ini_parse_stream=-linih ac_cv_search_json_loads=-ljansson \
+	ac_cv_search_idn2_to_ascii_8z=-lidn2 ac_cv_search_psl_builtin=-lpsl \
+	ac_cv_search_XML_ParserCreate_MM=-lexpat ac_cv_search_zip_source_file=-lzip \
+	ac_cv_search_natsConnection_Connect=-lnats ac_cv_search_pcre2_compile_8=no
 [ $fails -eq 0 ]

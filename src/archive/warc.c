@@ -542,6 +542,19 @@ static int warc_payload_digest(
 	return 0;
 }
 
+/* The fields that say how a capture came over the network: one
+ * WARC-Protocol per protocol, the application's first, then
+ * WARC-Cipher-Suite (doc/warc.md, "HTTP/2 and the protocol fields"). */
+static void warc_protocol_fields(struct buf *head, const struct warc_capture *c)
+{
+	if (c->protocol != NULL)
+		buf_appendf(head, "WARC-Protocol: %s\r\n", c->protocol);
+	if (c->tls_version != NULL)
+		buf_appendf(head, "WARC-Protocol: %s\r\n", c->tls_version);
+	if (c->cipher != NULL)
+		buf_appendf(head, "WARC-Cipher-Suite: %s\r\n", c->cipher);
+}
+
 int warc_build_http(struct warc_engine *e, const struct warc_stamp *s, const struct warc_capture *c,
     struct buf *out, struct warc_ids *ids, char **err)
 {
@@ -562,6 +575,7 @@ int warc_build_http(struct warc_engine *e, const struct warc_stamp *s, const str
 	buf_appendf(&e->head, "WARC-Target-URI: %s\r\n", c->uri);
 	if (c->ip != NULL)
 		buf_appendf(&e->head, "WARC-IP-Address: %s\r\n", c->ip);
+	warc_protocol_fields(&e->head, c);
 	if (revisit) {
 		buf_appendf(&e->head,
 		    "WARC-Profile: http://netpreserve.org/warc/%s/revisit/%s\r\n"
@@ -601,6 +615,7 @@ int warc_build_http(struct warc_engine *e, const struct warc_stamp *s, const str
 	    "WARC-Target-URI: %s\r\nWARC-Concurrent-To: %s\r\n"
 	    "Content-Type: application/http;msgtype=request\r\n",
 	    c->uri, resp_id);
+	warc_protocol_fields(&e->head, c);
 	b = (struct warc_block){c->req, c->req_len, NULL, 0, -1, 0};
 	if ((rc = warc_record(e, &b, out, err)) < 0)
 		return rc;
@@ -646,7 +661,7 @@ int warc_begin_http(
     struct warc_writer *w, const struct warc_capture *c, struct warc_stamp *s, char **err)
 {
 	const char *fields[] = {c->uri, c->ip, c->truncated, c->refers_to_uri, c->refers_to_date,
-	    c->payload_digest, c->via, c->hops};
+	    c->payload_digest, c->via, c->hops, c->protocol, c->tls_version, c->cipher};
 
 	if (c->uri == NULL || c->uri[0] == '\0') {
 		*err = xstrdup("a capture without a URI cannot be archived");

@@ -61,6 +61,13 @@ struct warc_capture {
 	 * metadata record's "title" field for `tern wacz`'s list of pages;
 	 * NULL when no HTML was parsed. */
 	const char *title;
+	/* How the exchange went over the network (doc/warc.md): "h2" or
+	 * "http/1.1", the TLS version ("tls/1.3") and the cipher suite's IANA
+	 * name, each NULL when unknown or not used; written as WARC-Protocol
+	 * and WARC-Cipher-Suite on the response (or revisit) and request. */
+	const char *protocol;
+	const char *tls_version;
+	const char *cipher;
 };
 
 struct warc_ids {

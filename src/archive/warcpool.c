@@ -391,7 +391,8 @@ int warcpool_http(struct warcpool *p, const struct warc_capture *c, const char *
 	    warcpool_sizes(c->payload_digest) + warcpool_sizes(c->truncated) +
 	    warcpool_sizes(c->refers_to_uri) + warcpool_sizes(c->refers_to_date) +
 	    warcpool_sizes(c->via) + warcpool_sizes(c->hops) + warcpool_sizes(c->title) +
-	    warcpool_sizes(dedup_digest) +
+	    warcpool_sizes(c->protocol) + warcpool_sizes(c->tls_version) +
+	    warcpool_sizes(c->cipher) + warcpool_sizes(dedup_digest) +
 	    (take_links ? 0 : warcpool_size(c->outlinks, c->outlinks_len));
 	buf_reset(&e->store);
 	buf_reserve(&e->store, need);
@@ -414,6 +415,9 @@ int warcpool_http(struct warcpool *p, const struct warc_capture *c, const char *
 	k->via = warcpool_keeps(e, c->via);
 	k->hops = warcpool_keeps(e, c->hops);
 	k->title = warcpool_keeps(e, c->title);
+	k->protocol = warcpool_keeps(e, c->protocol);
+	k->tls_version = warcpool_keeps(e, c->tls_version);
+	k->cipher = warcpool_keeps(e, c->cipher);
 	e->dedup = warcpool_keeps(e, dedup_digest);
 	k->payload_fd = -1;
 	if (c->payload == NULL && c->payload_fd >= 0) {

@@ -15,6 +15,7 @@
 #include <build-config.h>
 
 #include "crawl/crawl.h"
+#include "crawl/drops.h"
 #include "crawl/failures.h"
 #include "crawl/fdlimit.h"
 #include "lib/buf.h"
@@ -37,6 +38,7 @@
 #include "crawl/jobtotals.h"
 #include "crawl/report.h"
 #include "lib/robots.h"
+#include "lib/rules.h"
 #include "crawl/schedule.h"
 #include "crawl/seedhosts.h"
 #include "crawl/cookies.h"
@@ -84,6 +86,10 @@ struct crawl {
 	char *jobdir;
 	struct frontier *frontier;
 	struct schedule *sched;
+	/* The [rules] (NULL: none), with their counts, and the sum of those
+	 * counts last put in the store (crawl/drops.h). */
+	struct rules *rules;
+	uint64_t rules_saved;
 	struct seedhosts *seedhosts; /* exempt from the address guard */
 	struct seeds_env seeds;	     /* where seeds made by redirects go */
 	FILE *seedsfp;		     /* JOBDIR/seeds.txt once a redirect made a seed */
@@ -253,6 +259,8 @@ static void crawl_save_totals(struct crawl *cr)
 {
 	struct jobtotals t;
 
+	/* An accept rule's count can change with nothing else. */
+	drops_save(cr->frontier, cr->rules, &cr->rules_saved);
 	memset(&t, 0, sizeof t);
 	t.stats = cr->stats;
 	t.elapsed_ms = crawl_elapsed_ms(cr);
@@ -495,8 +503,10 @@ json_t *crawl_stats_json(struct crawl *cr)
 	    (json_int_t)cr->stats.status_class[3], "4xx", (json_int_t)cr->stats.status_class[4],
 	    "5xx", (json_int_t)cr->stats.status_class[5], "frontier", counts_json(&fc),
 	    "peak_rss_kb", (json_int_t)crawl_rss_kb());
-	if (j != NULL)
+	if (j != NULL) {
 		json_object_set_new(j, "failures_by_cause", failures_json(&cr->stats));
+		json_object_set_new(j, "dropped", drops_json(&cr->stats, cr->rules));
+	}
 	{
 		double wait = crawl_next_wait_s(cr, clock_wall_ms());
 		if (j != NULL && wait > 0)
@@ -1275,6 +1285,7 @@ static void crawl_free(struct crawl *cr)
 	bloom_free(cr->dedup_bloom);
 	if (cr->scope != NULL)
 		scope_free(cr->scope);
+	rules_free(cr->rules);
 	if (cr->hosts != NULL)
 		hosts_free(cr->hosts);
 	seedhosts_free(cr->seedhosts);
@@ -1333,6 +1344,7 @@ static void crawl_print_summary(const struct crawl *cr)
 	    (unsigned long long)cr->stats.status_class[4],
 	    (unsigned long long)cr->stats.status_class[5]);
 	failures_print(&cr->stats, stdout);
+	drops_print(&cr->stats, cr->rules, stdout);
 	if (cr->all_failed)
 		printf(
 		    "tern: every seed failed for good: no page answered 2xx or 304 (exit status 1); "
@@ -1614,10 +1626,19 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		crawl_free(cr);
 		return 1;
 	}
+	cr->rules = drops_rules_new(cfg);
+	if (drops_load(cr->frontier, cr->rules, &err) < 0) {
+		fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		crawl_free(cr);
+		return 1;
+	}
 	memset(&sco, 0, sizeof sco);
 	sco.cfg = cfg;
 	sco.frontier = cr->frontier;
 	sco.scope = cr->scope;
+	sco.rules = cr->rules;
+	sco.stats = &cr->stats;
 	sco.canon_flags = canon_flags(cfg);
 	sco.assign = config_enum(cfg, CK_FRONTIER_QUEUE_ASSIGNMENT);
 	cr->sched = schedule_new(&sco);
@@ -1832,6 +1853,11 @@ struct dns *crawl_dns(struct crawl *cr)
 const struct crawl_stats *crawl_stats(const struct crawl *cr)
 {
 	return &cr->stats;
+}
+
+const struct rules *crawl_rules(const struct crawl *cr)
+{
+	return cr->rules;
 }
 
 void crawl_on_control(struct crawl *cr,

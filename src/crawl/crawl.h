@@ -68,6 +68,8 @@ struct hosts *crawl_hosts(struct crawl *cr);
 /* NULL once the crawl has ended. */
 struct dns *crawl_dns(struct crawl *cr);
 const struct crawl_stats *crawl_stats(const struct crawl *cr);
+/* The [rules] with their counts (crawl/drops.h); NULL when there are none. */
+const struct rules *crawl_rules(const struct crawl *cr);
 
 /* What the operator sees of the crawl at this moment. */
 struct crawl_status {

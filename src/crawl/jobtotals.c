@@ -1,7 +1,8 @@
 /* The job's totals as one record of unsigned counters in the frontier's
  * store. The order below is the record's layout: new fields go at the end,
  * so that a record written by an older tern reads with zeros for them. The
- * failures by cause end it, by their group's place in lib/status.h. */
+ * failures by cause come next, by their group's place in lib/status.h,
+ * then the URIs dropped by reason (crawl/scope.h). */
 #include "crawl/jobtotals.h"
 #include "frontier/frontier.h"
 #include "lib/buf.h"
@@ -14,7 +15,8 @@
 #define JOBTOTALS_KEY "job"
 /* The counters, the time, the finish, then the failures by cause. */
 #define JOBTOTALS_CAUSES 17
-#define JOBTOTALS_N (JOBTOTALS_CAUSES + STATUS_GROUP_COUNT)
+#define JOBTOTALS_DROPPED (JOBTOTALS_CAUSES + STATUS_GROUP_COUNT)
+#define JOBTOTALS_N (JOBTOTALS_DROPPED + SCOPE_WHY_COUNT)
 
 static void jobtotals_to(const struct jobtotals *t, uint64_t *v)
 {
@@ -35,6 +37,8 @@ static void jobtotals_to(const struct jobtotals *t, uint64_t *v)
 	v[16] = t->finished_ms;
 	for (int i = 0; i < STATUS_GROUP_COUNT; i++)
 		v[JOBTOTALS_CAUSES + i] = s->failures_by_cause[i];
+	for (int i = 0; i < SCOPE_WHY_COUNT; i++)
+		v[JOBTOTALS_DROPPED + i] = s->dropped[i];
 }
 
 static void jobtotals_from(const uint64_t *v, struct jobtotals *t)
@@ -57,6 +61,8 @@ static void jobtotals_from(const uint64_t *v, struct jobtotals *t)
 	t->finished_ms = v[16];
 	for (int i = 0; i < STATUS_GROUP_COUNT; i++)
 		s->failures_by_cause[i] = v[JOBTOTALS_CAUSES + i];
+	for (int i = 0; i < SCOPE_WHY_COUNT; i++)
+		s->dropped[i] = v[JOBTOTALS_DROPPED + i];
 }
 
 int jobtotals_load(struct frontier *f, struct jobtotals *t, char **err)

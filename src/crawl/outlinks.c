@@ -15,6 +15,7 @@
 #include "lib/clock.h"
 #include "lib/config.h"
 #include "lib/curi.h"
+#include "lib/rules.h"
 #include "crawl/extract.h"
 #include "lib/url.h"
 #include "lib/xmalloc.h"
@@ -60,7 +61,7 @@ struct outlinks {
 	struct sitemaps_doc *sm; /* a sitemap's parser, first in the chain */
 	struct feed *feed;	 /* a feed's parser, beside the sitemap's */
 	int feed_declared;	 /* the Content-Type said it is a feed */
-	struct buf links;	 /* records: hop, then ref NUL, base NUL */
+	struct buf links;	 /* records: hop, rel flags, then ref NUL, base NUL */
 	size_t nlinks;
 	struct outlinks_resolver r;
 };
@@ -76,6 +77,8 @@ static void outlinks_link_cb(void *arg, const struct extract_link *l)
 		return;
 	}
 	buf_appendc(&o->links, l->hop);
+	/* A rule can test rel=nofollow (lib/rules.h). */
+	buf_appendc(&o->links, (l->flags & EXTRACT_NOFOLLOW) ? RULES_NOFOLLOW : 0);
 	buf_append(&o->links, l->ref, l->len);
 	buf_appendc(&o->links, '\0');
 	if (l->base)
@@ -401,18 +404,21 @@ void outlinks_schedule(struct outlinks *o, const struct outlinks_env *env,
 	 * their already-seen lookups as they come (schedule_batch_add). */
 	while (p != NULL && p < end) {
 		char hop = *p++;
+		unsigned rel = (unsigned char)*p++;
 		const char *ref = p;
 		size_t reflen = strlen(ref);
 		const char *base = ref + reflen + 1;
 		p = base + strlen(base) + 1;
-		if (nofollow && hop == 'L')
+		if (nofollow && hop == 'L') {
+			env->stats->dropped[SCOPE_WHY_NOFOLLOW]++;
 			continue;
+		}
 		if (outlinks_resolve(r, ref, reflen, *base ? base : NULL) < 0)
 			continue;
 		/* The one 'R' of a page's body is a meta refresh. */
 		if (hop != 'R' ||
 		    !outlinks_new_seed(o, env, r->href.data, r->href.len, local, annotations))
-			schedule_batch_add(env->schedule, r->href.data, r->href.len, hop);
+			schedule_batch_add_rel(env->schedule, r->href.data, r->href.len, hop, rel);
 		buf_append(text, r->href.data, r->href.len);
 		buf_appendc(text, ' ');
 		buf_appendc(text, hop);

@@ -9,6 +9,8 @@
 #include "net/dns.h"
 #include "frontier/frontier.h"
 #include "crawl/scope.h"
+#include "crawl/stats.h"
+#include "lib/rules.h"
 #include "lib/surt.h"
 #include "lib/url.h"
 #include "lib/xmalloc.h"
@@ -24,6 +26,7 @@ struct schedule_item {
 	struct url_parts p;
 	uint64_t h;
 	char hop;
+	unsigned rel;
 	int ok;
 };
 
@@ -171,18 +174,55 @@ static int schedule_enqueue(struct schedule *s, const char *href, const struct u
 	return rc;
 }
 
+/* Whether the rules and the scope let href (split into p, its SURT in
+ * s->surt) be scheduled, counting why not. The first rule that matches
+ * decides; the scope decides the rest. A URI too long to fetch is refused
+ * whatever a rule says, and a prerequisite (last hop P: robots.txt) is
+ * accepted whatever a rule says, as the scope does (crawl/scope.h). */
+static int schedule_admit(struct schedule *s, const char *href, size_t len,
+    const struct url_parts *p, const char *hops, unsigned rel)
+{
+	enum scope_why why =
+	    scope_judge_parsed(s->o.scope, href, len, p, s->surt.data, s->surt.len, hops);
+	size_t nhops = hops != NULL ? strlen(hops) : 0;
+
+	if (s->o.rules != NULL && why != SCOPE_WHY_URI_LENGTH &&
+	    !(nhops > 0 && hops[nhops - 1] == 'P')) {
+		const char *paren = strchr(s->surt.data, '(');
+		struct rules_uri u;
+		int i;
+
+		paren = paren != NULL ? paren + 1 : s->surt.data;
+		u.uri = href;
+		u.len = len;
+		u.surt = paren;
+		u.surt_len = s->surt.len - (size_t)(paren - s->surt.data);
+		u.path = href + p->path_off;
+		u.path_len = p->path_len;
+		u.hops = hops != NULL ? hops : "";
+		u.flags = rel;
+		i = rules_match(s->o.rules, &u);
+		if (i >= 0) {
+			rules_hit(s->o.rules, (size_t)i);
+			why = rules_accepts(s->o.rules, (size_t)i) ? SCOPE_WHY_ACCEPT
+								   : SCOPE_WHY_RULE;
+		}
+	}
+	if (why != SCOPE_WHY_ACCEPT && s->o.stats != NULL)
+		s->o.stats->dropped[why]++;
+	return why == SCOPE_WHY_ACCEPT;
+}
+
 /* After the already-seen test, for an href split into p whose canonical
- * key is in s->canon: the SURT, the scope, then the partition's owner
- * (cluster mode) or the queue. */
+ * key is in s->canon: the SURT, the rules and the scope, then the
+ * partition's owner (cluster mode) or the queue. */
 static int schedule_unseen(struct schedule *s, const char *href, size_t len,
     const struct url_parts *p, const char *via, const char *hops, unsigned flags, int force,
-    const struct schedule_hint *hint)
+    const struct schedule_hint *hint, unsigned rel)
 {
 	if (surt_from_parts(href, p, 1, &s->surt) < 0)
 		return 0;
-	if (!force &&
-	    scope_check_parsed(s->o.scope, href, len, p, s->surt.data, s->surt.len, hops) !=
-		SCOPE_ACCEPT)
+	if (!force && !schedule_admit(s, href, len, p, hops, rel))
 		return 0;
 	/* A cluster node hands the URI to its partition's owner, with the
 	 * sitemap's hint. */
@@ -210,7 +250,7 @@ static int schedule_uri_with(struct schedule *s, const char *href, const char *v
 	 * already. */
 	if (!force && frontier_seen(s->o.frontier, s->canon.data, s->canon.len))
 		return 0;
-	return schedule_unseen(s, href, len, &p, via, hops, flags, force, hint);
+	return schedule_unseen(s, href, len, &p, via, hops, flags, force, hint, 0);
 }
 
 int schedule_received(struct schedule *s, const char *href, const char *via, const char *hops,
@@ -256,6 +296,12 @@ int schedule_uri_hinted(struct schedule *s, const char *href, const char *via, c
 
 void schedule_batch_add(struct schedule *s, const char *href, size_t len, char hop)
 {
+	schedule_batch_add_rel(s, href, len, hop, 0);
+}
+
+void schedule_batch_add_rel(
+    struct schedule *s, const char *href, size_t len, char hop, unsigned rel)
+{
 	const char *hash = memchr(href, '#', len);
 	struct schedule_item *it;
 
@@ -269,6 +315,7 @@ void schedule_batch_add(struct schedule *s, const char *href, size_t len, char h
 	it->href = s->bhref.len;
 	it->len = len;
 	it->hop = hop;
+	it->rel = rel;
 	buf_append(&s->bhref, href, len);
 	buf_appendc(&s->bhref, '\0');
 	it->ok = url_split(s->bhref.data + it->href, &it->p) == 0 &&
@@ -302,8 +349,8 @@ void schedule_batch_run(struct schedule *s, const char *via, const char *hops)
 		buf_reset(&s->canon);
 		buf_append(&s->canon, canon, it->clen);
 		s->hops.data[s->hops.len - 1] = it->hop;
-		schedule_unseen(
-		    s, s->bhref.data + it->href, it->len, &it->p, via, s->hops.data, 0, 0, NULL);
+		schedule_unseen(s, s->bhref.data + it->href, it->len, &it->p, via, s->hops.data, 0,
+		    0, NULL, it->rel);
 	}
 	s->nitem = 0;
 	buf_reset(&s->bhref);

@@ -17,6 +17,8 @@ struct dns;
 struct frontier;
 struct scope;
 struct schedule;
+struct rules;
+struct crawl_stats;
 
 /* What a sitemap says of a URL it lists, for a URI scheduled new. */
 struct schedule_hint {
@@ -28,7 +30,13 @@ struct schedule_opts {
 	const struct config *cfg;
 	struct frontier *frontier;
 	struct scope *scope;
-	struct dns *dns;      /* for ip assignment's cached answers; may be NULL */
+	struct dns *dns; /* for ip assignment's cached answers; may be NULL */
+	/* Reject and accept rules, decided before the scope; may be NULL.
+	 * Their counts are kept in them. */
+	struct rules *rules;
+	/* stats->dropped counts what the rules and the scope refuse; may be
+	 * NULL. */
+	struct crawl_stats *stats;
 	unsigned canon_flags; /* canon_flags(cfg) */
 	int assign;	      /* enum surt_assign, frontier.queue-assignment */
 	/* Cluster mode: a URI that passed the scope goes here instead of the
@@ -66,6 +74,10 @@ int schedule_uri_hinted(struct schedule *s, const char *href, const char *via, c
  * started as links are added, so that their memory misses overlap instead
  * of coming one after another. */
 void schedule_batch_add(struct schedule *s, const char *href, size_t len, char hop);
+/* The same for a link whose rel is known: rel has RULES_NOFOLLOW
+ * (lib/rules.h) for a rel=nofollow link, which a rule can test. */
+void schedule_batch_add_rel(
+    struct schedule *s, const char *href, size_t len, char hop, unsigned rel);
 void schedule_batch_run(struct schedule *s, const char *via, const char *hops);
 /* Cluster mode: a URI handed to a partition this node holds, from the
  * stream, with its sitemap's hint (NULL: none). Its discoverer judged the

@@ -453,15 +453,61 @@ int scope_check(const struct scope *s, const char *href, const char *hops, int i
 	return verdict;
 }
 
+static const struct {
+	const char *word, *label, *setting;
+} scope_whys[SCOPE_WHY_COUNT] = {
+    [SCOPE_WHY_ACCEPT] = {"", "", ""},
+    [SCOPE_WHY_OUT] = {"out_of_scope", "out of scope", "crawl.scope"},
+    [SCOPE_WHY_HOPS] = {"too_many_hops", "too many hops", "crawl.max-hops"},
+    [SCOPE_WHY_PATH_REPEATS] = {"path_repeats", "path repeats", "crawl.max-path-repeats"},
+    [SCOPE_WHY_QUERY_LENGTH] = {"query_too_long", "query too long", "crawl.max-query-length"},
+    [SCOPE_WHY_URI_LENGTH] = {"uri_too_long", "URI too long", "crawl.max-uri-length"},
+    [SCOPE_WHY_RULE] = {"rules", "by rules", "[rules]"},
+    [SCOPE_WHY_NOFOLLOW] = {"meta_nofollow", "meta robots nofollow", "robots.policy"},
+};
+
+const char *scope_why_word(enum scope_why w)
+{
+	return scope_whys[w].word;
+}
+
+const char *scope_why_label(enum scope_why w)
+{
+	return scope_whys[w].label;
+}
+
+const char *scope_why_setting(enum scope_why w)
+{
+	return scope_whys[w].setting;
+}
+
 int scope_check_parsed(const struct scope *s, const char *href, size_t len,
+    const struct url_parts *p, const char *surt, size_t surt_len, const char *hops)
+{
+	switch (scope_judge_parsed(s, href, len, p, surt, surt_len, hops)) {
+	case SCOPE_WHY_ACCEPT:
+		return SCOPE_ACCEPT;
+	case SCOPE_WHY_HOPS:
+		return SCOPE_TOO_MANY_HOPS;
+	case SCOPE_WHY_PATH_REPEATS:
+	case SCOPE_WHY_QUERY_LENGTH:
+		return SCOPE_TRAP;
+	case SCOPE_WHY_URI_LENGTH:
+		return SCOPE_TOO_LONG;
+	default:
+		return SCOPE_OUT;
+	}
+}
+
+enum scope_why scope_judge_parsed(const struct scope *s, const char *href, size_t len,
     const struct url_parts *p, const char *surt, size_t surt_len, const char *hops)
 {
 	char stack[512], *http = stack;
 	size_t nhops = hops != NULL ? strlen(hops) : 0;
-	int verdict = SCOPE_OUT;
+	enum scope_why verdict = SCOPE_WHY_OUT;
 
 	if (s->max_uri_length > 0 && len > s->max_uri_length)
-		return SCOPE_TOO_LONG;
+		return SCOPE_WHY_URI_LENGTH;
 	/* Compare as http, as Heritrix does. */
 	if (surt_len >= 8 && strncmp(surt, "https://", 8) == 0) {
 		if (surt_len > sizeof(stack))
@@ -472,18 +518,19 @@ int scope_check_parsed(const struct scope *s, const char *href, size_t len,
 		surt_len--;
 	}
 	if (scope_prefixed(s, surt, surt_len))
-		verdict = SCOPE_ACCEPT;
+		verdict = SCOPE_WHY_ACCEPT;
 	if (http != stack)
 		free(http);
 	if (s->max_hops >= 0 && nhops > (size_t)s->max_hops)
-		verdict = SCOPE_TOO_MANY_HOPS;
+		verdict = SCOPE_WHY_HOPS;
 	if (scope_transcluded(s, hops, nhops))
-		verdict = SCOPE_ACCEPT;
-	if (scope_pathological(s, href + p->path_off, p->path_len) ||
-	    (s->max_query_length > 0 && p->has_query && p->query_len > s->max_query_length))
-		verdict = SCOPE_TRAP;
+		verdict = SCOPE_WHY_ACCEPT;
+	if (scope_pathological(s, href + p->path_off, p->path_len))
+		verdict = SCOPE_WHY_PATH_REPEATS;
+	else if (s->max_query_length > 0 && p->has_query && p->query_len > s->max_query_length)
+		verdict = SCOPE_WHY_QUERY_LENGTH;
 	if (nhops > 0 && hops[nhops - 1] == 'P')
-		verdict = SCOPE_ACCEPT;
+		verdict = SCOPE_WHY_ACCEPT;
 	return verdict;
 }
 

@@ -50,6 +50,30 @@ enum scope_verdict {
 	SCOPE_TRAP = STATUS_BLOCKED_BY_USER,
 };
 
+/* Why a candidate URI was not scheduled, for the counts of the reports
+ * (tern(1), DROPPED URIS): each has a word (stats.json), a label and the
+ * setting that changes it. SCOPE_WHY_RULE is a reject rule's (lib/rules.h),
+ * decided before the scope; SCOPE_WHY_NOFOLLOW a link dropped by the page's
+ * <meta name=robots content=nofollow>. */
+enum scope_why {
+	SCOPE_WHY_ACCEPT = 0,
+	SCOPE_WHY_OUT,
+	SCOPE_WHY_HOPS,
+	SCOPE_WHY_PATH_REPEATS,
+	SCOPE_WHY_QUERY_LENGTH,
+	SCOPE_WHY_URI_LENGTH,
+	SCOPE_WHY_RULE,
+	SCOPE_WHY_NOFOLLOW,
+	SCOPE_WHY_COUNT
+};
+/* "out_of_scope", "too_many_hops", "path_repeats", "query_too_long",
+ * "uri_too_long", "rules", "meta_nofollow" ("" for SCOPE_WHY_ACCEPT). */
+const char *scope_why_word(enum scope_why w);
+/* "out of scope", "too many hops", ... */
+const char *scope_why_label(enum scope_why w);
+/* The setting that changes it: "crawl.scope", "crawl.max-hops", ... */
+const char *scope_why_setting(enum scope_why w);
+
 /* Longest run of path segments checked for repetition ("/a/b/a/b/a/b/" is a
  * unit of 2); it bounds the trap check to linear time. */
 #define SCOPE_MAX_REPEAT_UNIT 8
@@ -93,6 +117,10 @@ struct url_parts;
  * its Heritrix SURT (surt_from_parts, with scheme): the scheduler computes
  * them once for every key of a link. */
 int scope_check_parsed(const struct scope *s, const char *href, size_t len,
+    const struct url_parts *p, const char *surt, size_t surt_len, const char *hops);
+/* The same decision, with its reason: SCOPE_WHY_ACCEPT or the rule of the
+ * sequence that refused the URI last. */
+enum scope_why scope_judge_parsed(const struct scope *s, const char *href, size_t len,
     const struct url_parts *p, const char *surt, size_t surt_len, const char *hops);
 /* 1 if href looks like a calendar or date page (Heritrix's
  * AntiCalendarCostAssignmentPolicy pattern), for the anti-calendar cost. */

@@ -5,6 +5,7 @@
 #define TERN_STATS_H
 #include <stdint.h>
 
+#include "crawl/scope.h"
 #include "lib/status.h"
 
 struct crawl_stats {
@@ -25,6 +26,10 @@ struct crawl_stats {
 	 * by the group of their cause (lib/status.h): the summary's breakdown
 	 * (crawl/failures.c). */
 	uint64_t failures_by_cause[STATUS_GROUP_COUNT];
+	/* Candidate URIs not scheduled, by why (crawl/scope.h): each time a
+	 * link, redirect or sitemap entry not seen before is refused, so a
+	 * link found on many pages counts on each. By rule: lib/rules.h. */
+	uint64_t dropped[SCOPE_WHY_COUNT];
 };
 
 #endif

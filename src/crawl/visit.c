@@ -985,6 +985,9 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 	cap.outlinks_len = outlinks_text->len;
 	/* The page's title, for the list of pages of `tern wacz`. */
 	cap.title = v->links_on ? outlinks_title(v->ol) : NULL;
+	cap.protocol = fetch_protocol(v->f);
+	cap.tls_version = fetch_tls_version(v->f);
+	cap.cipher = fetch_tls_cipher(v->f);
 	/* The entry dedup_check made joins the index with the records. The
 	 * body and the outlinks' text are taken, not copied. */
 	if (warcpool_http(pool->env.warcpool, &cap, dedup_new ? digest : NULL, &v->body,

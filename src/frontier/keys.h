@@ -15,7 +15,9 @@
  *   'm' NAME                       other records of the job (keys_meta_named):
  *                                  "layout" (this layout's number, KEYS_LAYOUT),
  *                                  "checkpoint" (the last checkpoint's name),
- *                                  "job" (the crawl's totals: keys_u64s_encode)
+ *                                  "job" (the crawl's totals: keys_u64s_encode),
+ *                                  "rules" (each [rules] rule's count: lines
+ *                                  "NAME COUNT", crawl/drops.c)
  *   'p' CANON                      preloaded URI precedence; value: decimal text
  *   'v' DUE64 ORD64                a URI waiting for its revisit (continuous
  *                                  crawl), by due time (ms); value: keys_curi_encode

@@ -64,6 +64,7 @@ X(FETCH_MAX_HEADER_BYTES, "fetch", "max-header-bytes", CT_INT, "65536", 256, 167
 X(FETCH_ACCEPT_ENCODING, "fetch", "accept-encoding", CT_ENUM, "gzip", 0, 0, "gzip|br|zstd|browser|identity", 0)
 X(FETCH_TLS_VERIFY, "fetch", "tls-verify", CT_BOOL, "true", 0, 0, "", 0)
 X(FETCH_CA_FILE, "fetch", "ca-file", CT_STR, "", 0, 0, "", 0)
+X(FETCH_HTTP2, "fetch", "http2", CT_BOOL, "true", 0, 0, "", 0)
 X(FETCH_ALLOW_PRIVATE_ADDRESSES, "fetch", "allow-private-addresses", CT_BOOL, "false", 0, 0, "", 0)
 X(FETCH_COOKIES, "fetch", "cookies", CT_BOOL, "true", 0, 0, "", 1)
 X(FETCH_COOKIE_FILE, "fetch", "cookie-file", CT_STR, "", 0, 0, "", 0)

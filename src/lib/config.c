@@ -11,6 +11,7 @@
 #include "lib/proxy.h"
 #include "lib/reqheaders.h"
 #include "lib/buf.h"
+#include "lib/rules.h"
 #include "lib/xmalloc.h"
 
 #include <ctype.h>
@@ -55,8 +56,17 @@ struct config_override {
 	struct config_value v[CK__COUNT];
 };
 
+/* A reject or accept rule of the [rules] section, as written, in order
+ * (lib/rules.h compiles them for the crawl). */
+struct config_rule {
+	int accept;
+	char *text;
+};
+
 struct config {
 	struct config_value v[CK__COUNT];
+	struct config_rule *rules;
+	size_t nrules;
 	struct config_override *ovr; /* sorted by prefix length, longest first */
 	size_t novr;
 	unsigned generation;
@@ -95,6 +105,7 @@ static const char *const config_at_start[] = {
     "fetch.accept-encoding",
     "fetch.tls-verify",
     "fetch.ca-file",
+    "fetch.http2",
     "fetch.allow-private-addresses",
     "fetch.cookie-file",
     "fetch.cookies-per-domain",
@@ -104,6 +115,7 @@ static const char *const config_at_start[] = {
     "fetch.no-proxy",
     "fetch.credentials-file",
     "console.",
+    "rules.",
 };
 
 int config_key_at_start(const char *name)
@@ -230,6 +242,8 @@ static int config_check_str(enum config_key k, const char *text, const char **wh
 		return reqheaders_check_value(text, what);
 	case CK_FETCH_FROM:
 		return reqheaders_check_from(text, what);
+	case CK_CRAWL_USER_AGENT:
+		return reqheaders_check_agent(text, what);
 	case CK_FETCH_EXTRA_HEADERS:
 		return reqheaders_check_extra(text, what);
 	case CK_FETCH_HTTP_PROXY:
@@ -362,6 +376,9 @@ void config_free(struct config *c)
 		free(c->ovr[i].prefix);
 	}
 	free(c->ovr);
+	for (size_t i = 0; i < c->nrules; i++)
+		free(c->rules[i].text);
+	free(c->rules);
 	free(c);
 }
 
@@ -406,6 +423,66 @@ static struct config_override *config_override_get(struct config *c, const char 
 	return o;
 }
 
+size_t config_rule_count(const struct config *c)
+{
+	return c->nrules;
+}
+
+const char *config_rule(const struct config *c, size_t i, int *accept)
+{
+	*accept = c->rules[i].accept;
+	return c->rules[i].text;
+}
+
+/* The length of a rule's name, its first word. */
+static size_t config_rule_name(const char *text, const char **name)
+{
+	while (isspace((unsigned char)*text))
+		text++;
+	*name = text;
+	return strcspn(text, " \t\r\n\f\v");
+}
+
+/* Appends a rule ("rules.reject" or "rules.accept" = "NAME TEST ARGUMENT"),
+ * checked as the crawl will compile it, its name unused so far. */
+static int config_rule_add(
+    struct config *c, int accept, const char *text, const char *origin, char **err)
+{
+	const char *name, *other;
+	size_t n = config_rule_name(text, &name);
+	char *why = NULL;
+
+	/* The job's tern.conf keeps the rule for the resume, where a space
+	 * before '#' or ';' would start a comment (inih's inline comments). */
+	for (const char *p = text; *p != '\0'; p++)
+		if ((*p == '#' || *p == ';') && p > text && isspace((unsigned char)p[-1])) {
+			*err = xasprintf("%s: rules.%s: a space before '%c' starts a comment in "
+					 "tern.conf: write [%c] in a pattern",
+			    origin, accept ? "accept" : "reject", *p, *p);
+			return -1;
+		}
+	if (rules_check(text, &why) < 0) {
+		*err = xasprintf("%s: rules.%s: %s", origin, accept ? "accept" : "reject", why);
+		free(why);
+		return -1;
+	}
+	for (size_t i = 0; i < c->nrules; i++)
+		if (config_rule_name(c->rules[i].text, &other) == n &&
+		    strncmp(other, name, n) == 0) {
+			*err = xasprintf("%s: rules.%s: rule %.*s: a rule of that name comes "
+					 "earlier (each rule's name counts what it decided)",
+			    origin, accept ? "accept" : "reject", (int)n, name);
+			return -1;
+		}
+	c->rules = xrealloc(c->rules, (c->nrules + 1) * sizeof *c->rules);
+	c->rules[c->nrules].accept = accept;
+	c->rules[c->nrules].text = xstrdup(text);
+	c->nrules++;
+	if (!c->loading)
+		c->generation++;
+	return 0;
+}
+
 /* "unknown key", with the nearest key's name when one is near enough to
  * be the one meant (tern.conf(5) lists them all). */
 static void config_unknown(const char *origin, const char *name, char **err)
@@ -429,6 +506,20 @@ static int config_assign(struct config *c, const char *prefix, const char *name,
 	const char *what = NULL;
 	struct config_value *slot;
 
+	if (k < 0 && strncmp(name, "rules.", 6) == 0) {
+		if (prefix != NULL) {
+			*err = xasprintf("%s: %s: rules are not set by SURT prefix: a rule "
+					 "tests the SURT itself (surt TEST, tern.conf(5) RULES)",
+			    origin, name);
+			return -1;
+		}
+		if (strcmp(name + 6, "reject") == 0 || strcmp(name + 6, "accept") == 0)
+			return config_rule_add(c, name[6] == 'a', value, origin, err);
+		*err = xasprintf(
+		    "%s: %s: unknown key (a rule is written reject = ... or accept = ...)", origin,
+		    name);
+		return -1;
+	}
 	if (k < 0) {
 		config_unknown(origin, name, err);
 		return -1;
@@ -528,6 +619,8 @@ static int config_ini_header(struct config_load_ctx *x, const char *line)
 	for (int k = 0; k < CK__COUNT; k++)
 		if (strcmp(config_defs[k].section, name) == 0)
 			found = 1;
+	if (strcmp(name, "rules") == 0)
+		found = 1;
 	if (!found) {
 		const char *sections[CK__COUNT], *near;
 		size_t n = 0;
@@ -752,7 +845,17 @@ void config_format(const struct config *c, struct buf *out)
 		}
 		buf_appendf(out, "%s = %s\n", d->key, c->v[k].s);
 	}
+	config_format_rules(c, out);
 	config_format_overrides(c, out);
+}
+
+void config_format_rules(const struct config *c, struct buf *out)
+{
+	if (c->nrules > 0)
+		buf_appends(out, "\n[rules]\n");
+	for (size_t i = 0; i < c->nrules; i++)
+		buf_appendf(
+		    out, "%s = %s\n", c->rules[i].accept ? "accept" : "reject", c->rules[i].text);
 }
 
 void config_format_overrides(const struct config *c, struct buf *out)

@@ -59,6 +59,14 @@ enum config_type config_type(enum config_key k);
 const char *config_choices(enum config_key k);
 /* Any key's global value as tern.conf text. */
 const char *config_text(const struct config *c, enum config_key k);
+/* The reject and accept rules of the [rules] section ("rules.reject" and
+ * "rules.accept" in --set), in order: how many, and the text of the one at
+ * i ("NAME TEST ARGUMENT", lib/rules.h) with *accept set to its decision.
+ * Each was checked when it was read. */
+size_t config_rule_count(const struct config *c);
+const char *config_rule(const struct config *c, size_t i, int *accept);
+/* The [rules] section as INI text appended to out ("" if there are none). */
+void config_format_rules(const struct config *c, struct buf *out);
 /* The [override "SURT"] sections as INI text appended to out ("" if none):
  * what config_format writes after the keys. */
 void config_format_overrides(const struct config *c, struct buf *out);

@@ -52,6 +52,18 @@ int reqheaders_check_value(const char *value, const char **why)
 	return 0;
 }
 
+int reqheaders_check_agent(const char *value, const char **why)
+{
+	if (reqheaders_check_value(value, why) < 0)
+		return -1;
+	if (strstr(value, "+http://") == NULL && strstr(value, "+https://") == NULL) {
+		*why = "expected the operator's contact URL in it, as in "
+		       "mycrawler/1.0 (+https://example.org/crawler)";
+		return -1;
+	}
+	return 0;
+}
+
 int reqheaders_check_from(const char *value, const char **why)
 {
 	const char *at = strchr(value, '@');

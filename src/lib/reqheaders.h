@@ -14,6 +14,10 @@ struct buf;
 /* A header value as a setting gives it: no control character but a tab.
  * 0, or -1 with *why set to a static message. */
 int reqheaders_check_value(const char *value, const char **why);
+/* crawl.user-agent: a clean value holding the operator's contact URL as
+ * "+http://..." or "+https://...", as Heritrix requires of its agent
+ * string, so that a site's administrator can find who crawls. */
+int reqheaders_check_agent(const char *value, const char **why);
 /* fetch.from: an e-mail address (something@something), as Heritrix's From. */
 int reqheaders_check_from(const char *value, const char **why);
 /* fetch.extra-headers: every item a "Name: value" with a token for a name

@@ -125,7 +125,13 @@ enum status_group {
 	X(PROXY_AUTH, STATUS_CONNECT_FAILED, CONNECT, "proxy-auth",                                \
 	    "the proxy refused its credentials (407)", "fetch.credentials-file")                   \
 	X(PROXY_REFUSED, STATUS_CONNECT_FAILED, CONNECT, "proxy-refused",                          \
-	    "the proxy refused the tunnel (CONNECT)", "fetch.https-proxy, fetch.no-proxy")
+	    "the proxy refused the tunnel (CONNECT)", "fetch.https-proxy, fetch.no-proxy")         \
+	X(H2_RESET, STATUS_CONNECT_LOST, LOST, "h2-stream-reset",                                  \
+	    "HTTP/2 stream reset (RST_STREAM)", "fetch.http2")                                     \
+	X(H2_GOAWAY, STATUS_CONNECT_LOST, LOST, "h2-goaway",                                       \
+	    "HTTP/2 connection shut down by the server (GOAWAY)", "fetch.http2")                   \
+	X(H2_PROTOCOL, STATUS_CONNECT_LOST, LOST, "h2-protocol-error", "HTTP/2 protocol error",    \
+	    "fetch.http2")
 
 enum status_cause {
 #define STATUS_X(name, code, group, word, msg, settings) CAUSE_##name,

@@ -30,6 +30,8 @@ struct conn {
 	unsigned writes; /* uv_write requests in flight */
 	char *err;
 	enum status_cause cause; /* why, by name (set with err) */
+	void *proto;		 /* conn_set_proto */
+	void (*proto_free)(void *);
 };
 
 struct conn_wreq {
@@ -364,9 +366,37 @@ static void conn_close_cb(uv_handle_t *h)
 {
 	struct conn *c = h->data;
 
+	if (c->proto_free != NULL)
+		c->proto_free(c->proto);
 	tls_free(c->tls);
 	free(c->err);
 	free(c);
+}
+
+int conn_h2(const struct conn *c)
+{
+	return c->tls != NULL && tls_h2(c->tls);
+}
+
+const char *conn_tls_version(const struct conn *c)
+{
+	return c->tls != NULL ? tls_version(c->tls) : NULL;
+}
+
+const char *conn_tls_cipher(const struct conn *c)
+{
+	return c->tls != NULL ? tls_cipher(c->tls) : NULL;
+}
+
+void conn_set_proto(struct conn *c, void *proto, void (*free_fn)(void *))
+{
+	c->proto = proto;
+	c->proto_free = free_fn;
+}
+
+void *conn_proto(const struct conn *c)
+{
+	return c->proto;
 }
 
 int conn_is_tls(const struct conn *c)

@@ -49,6 +49,15 @@ int conn_is_tls(const struct conn *c);
 int conn_tls_resumed(const struct conn *c);
 /* A resumable TLS session for the next connection to this host, or NULL. */
 void *conn_tls_session(struct conn *c);
+/* What the TLS handshake settled (tls.h): HTTP/2 chosen by ALPN, the
+ * protocol version and the cipher suite; 0 and NULL for plain TCP. */
+int conn_h2(const struct conn *c);
+const char *conn_tls_version(const struct conn *c);
+const char *conn_tls_cipher(const struct conn *c);
+/* An object that lives as long as the connection (an HTTP/2 session kept
+ * with it between fetches), freed with it by free_fn; NULL if none. */
+void conn_set_proto(struct conn *c, void *proto, void (*free_fn)(void *));
+void *conn_proto(const struct conn *c);
 const char *conn_error(const struct conn *c);
 /* The same, by name: CAUSE_CONNECT_REFUSED, CAUSE_TLS_SELF_SIGNED... */
 enum status_cause conn_cause(const struct conn *c);

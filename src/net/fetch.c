@@ -32,6 +32,7 @@
 #include "net/dns.h"
 #include "net/fetch.h"
 #include "net/fetcher.h"
+#include "net/h2.h"
 #include "net/http.h"
 #include "net/tls.h"
 #include "lib/xmalloc.h"
@@ -76,6 +77,14 @@ struct fetch {
 	const struct fetcher_proxy *px;
 	struct http *tunnel;
 	struct sockaddr_storage px_addr;
+	/* HTTP/2 (src/net/h2.c): the session of the connection, which owns
+	 * it (conn_proto); the request as recorded; the head's parse failed. */
+	struct h2 *h2;
+	struct buf req_h2;
+	int h2_used, h2_head_err;
+	/* What the WARC's WARC-Protocol and WARC-Cipher-Suite say (static
+	 * strings), set when the request is sent. */
+	const char *protocol, *tls_version, *tls_cipher;
 	struct decode *dec;
 	int decoding;
 	struct buf req;
@@ -106,6 +115,8 @@ static void fetch_fail(struct fetch *f, enum status_cause cause, const char *why
 static void fetch_begin(struct fetch *f);
 static void fetch_proxy_connect(struct fetch *f);
 static void fetch_proxy_auth_line(struct fetch *f, struct buf *head);
+static void fetch_h2_send(struct fetch *f);
+static void fetch_h2_data(struct fetch *f, const char *data, size_t len);
 
 static const struct http_cbs fetch_http_cbs = {
     .on_head = fetch_http_head_cb,
@@ -242,6 +253,13 @@ static void fetch_send(struct fetch *f)
 	fetch_set_state(f, FETCH_S_WAIT);
 	f->t_sent = uv_hrtime();
 	f->last_io = uv_now(f->loop);
+	f->tls_version = conn_tls_version(f->conn);
+	f->tls_cipher = conn_tls_cipher(f->conn);
+	if (conn_h2(f->conn)) {
+		fetch_h2_send(f);
+		return;
+	}
+	f->protocol = "http/1.1";
 	if (f->px != NULL && f->px->auth != NULL && !f->u.tls) {
 		/* The proxy's credentials are sent but not kept in f->req,
 		 * which the WARC records (doc/warc.md, "Proxies"). */
@@ -484,6 +502,7 @@ static int fetch_retry_fresh(struct fetch *f)
 		return 0;
 	conn_close(f->conn);
 	f->conn = NULL;
+	f->h2 = NULL;
 	http_free(f->http);
 	f->http = NULL;
 	f->reused = 0;
@@ -622,6 +641,7 @@ static void fetch_complete(struct fetch *f, int reusable)
 			fetcher_session_put(f->fr, f->u.host, f->u.port, sess);
 	}
 	f->conn = NULL;
+	f->h2 = NULL;
 	if (reusable)
 		fetcher_keep(f->fr, f->u.tls, f->u.host, f->u.port, c);
 	else
@@ -639,6 +659,10 @@ static void fetch_data(struct fetch *f, const char *data, size_t len)
 	f->last_io = uv_now(f->loop);
 	if (f->t_first == 0)
 		f->t_first = uv_hrtime();
+	if (f->h2 != NULL) {
+		fetch_h2_data(f, data, len);
+		return;
+	}
 	r = http_feed(f->http, data, len, &used);
 	if (f->state == FETCH_S_DONE)
 		return;
@@ -681,6 +705,11 @@ static void fetch_eof(struct fetch *f)
 	}
 	if (fetch_retry_fresh(f))
 		return;
+	if (f->h2 != NULL) {
+		fetch_fail(f, CAUSE_CONNECTION_LOST,
+		    "connection lost: closed before the end of the HTTP/2 stream");
+		return;
+	}
 	if (http_eof(f->http) == HTTP_DONE) {
 		fetch_complete(f, 0);
 		return;
@@ -689,6 +718,131 @@ static void fetch_eof(struct fetch *f)
 		char *why = xasprintf("connection lost: %s", http_error(f->http));
 		fetch_fail(f, CAUSE_CONNECTION_LOST, why);
 		free(why);
+	}
+}
+
+/* HTTP/2: the response head, written as HTTP/1.1 by h2.c, goes through
+ * the HTTP/1.1 parser (its caps, its index of headers, the head the WARC
+ * keeps), which calls fetch_http_head_cb; DATA goes to the body as the
+ * parser's body would. */
+static int fetch_h2_head_cb(void *arg, const char *head, size_t len)
+{
+	struct fetch *f = arg;
+	enum http_result r = http_feed(f->http, head, len, NULL);
+
+	if (r == HTTP_ERROR) {
+		f->h2_head_err = 1;
+		return 1;
+	}
+	return r == HTTP_STOPPED || f->cancel_req;
+}
+
+static int fetch_h2_body_cb(void *arg, const char *data, size_t len)
+{
+	return fetch_http_body_cb(arg, data, len);
+}
+
+static const struct h2_cbs fetch_h2_cbs = {
+    .on_head = fetch_h2_head_cb,
+    .on_body = fetch_h2_body_cb,
+};
+
+static void fetch_h2_free(void *h)
+{
+	h2_free(h);
+}
+
+/* Sends what the session has queued (the preface, the request, window
+ * updates, acknowledgments) in one write, so one TLS record and one
+ * syscall: nghttp2 hands it out a frame at a time, five frames when a
+ * connection opens. 0 or a failed fetch. */
+static int fetch_h2_flush(struct fetch *f)
+{
+	/* Shared by every fetch: filled and sent within one call. */
+	static struct buf out;
+	const char *p;
+	size_t n;
+	int r;
+
+	if (f->h2 == NULL || (n = h2_out(f->h2, &p)) == 0)
+		return 0;
+	buf_reset(&out);
+	do
+		buf_append(&out, p, n);
+	while ((n = h2_out(f->h2, &p)) > 0);
+	r = conn_write(f->conn, out.data, out.len);
+	buf_reset_keep(&out, 65536);
+	if (r < 0) {
+		char *why = xasprintf("sending on the HTTP/2 connection: %s", uv_strerror(r));
+		fetch_fail(f, CAUSE_CONNECTION_LOST, why);
+		free(why);
+		return -1;
+	}
+	return 0;
+}
+
+/* The request on a connection where ALPN chose h2: the connection's
+ * session (made on its first request, kept with it), one stream. */
+static void fetch_h2_send(struct fetch *f)
+{
+	struct h2 *h = conn_proto(f->conn);
+
+	if (h == NULL) {
+		h = h2_new(f->set->max_header);
+		conn_set_proto(f->conn, h, fetch_h2_free);
+	}
+	f->h2 = h;
+	f->h2_used = 1;
+	f->protocol = "h2";
+	if (h2_request(h, f->req.data, f->req.len, &fetch_h2_cbs, f, &f->req_h2) != 0) {
+		if (!fetch_retry_fresh(f))
+			fetch_fail(f, CAUSE_H2_PROTOCOL, "no new HTTP/2 stream can be opened");
+		return;
+	}
+	fetch_h2_flush(f);
+}
+
+static void fetch_h2_data(struct fetch *f, const char *data, size_t len)
+{
+	enum h2_result r = h2_feed(f->h2, data, len);
+
+	if (r != H2_ERROR && fetch_h2_flush(f) < 0)
+		return;
+	if (r == H2_MORE && h2_failed(f->h2))
+		r = H2_ERROR;
+	if (f->cancel_req) {
+		fetch_fail(f, CAUSE_CANCELLED, "cancelled");
+		return;
+	}
+	switch (r) {
+	case H2_MORE:
+		break;
+	case H2_DONE:
+		if (!http_head_done(f->http)) {
+			fetch_fail(f, CAUSE_BAD_RESPONSE, "HTTP/2 stream ended without a response");
+			break;
+		}
+		fetch_complete(f, h2_reusable(f->h2));
+		break;
+	case H2_STOPPED:
+		if (f->h2_head_err) {
+			char *why = xasprintf("malformed response head: %s", http_error(f->http));
+			fetch_fail(f,
+			    http_too_large(f->http) ? CAUSE_HEADER_TOO_LARGE : CAUSE_BAD_RESPONSE,
+			    why);
+			free(why);
+			break;
+		}
+		/* The length cap: keep the status, drop the connection. */
+		fetch_complete(f, 0);
+		break;
+	case H2_ERROR:
+		/* A stream the server refused (GOAWAY) on a kept-alive
+		 * connection was never processed: tried once on a new one. */
+		if (h2_cause(f->h2) == CAUSE_H2_GOAWAY && fetch_retry_fresh(f))
+			break;
+		fetch_fail(f, h2_cause(f->h2), h2_error(f->h2));
+		break;
 	}
 }
 
@@ -783,6 +937,7 @@ static void fetch_finish(struct fetch *f, int status, const char *why)
 		conn_close(f->conn);
 		f->conn = NULL;
 	}
+	f->h2 = NULL;
 	decode_free(f->dec);
 	f->dec = NULL;
 	f->decoding = 0;
@@ -806,6 +961,7 @@ static void fetch_free(struct fetch *f)
 	http_free(f->tunnel);
 	http_url_clear(&f->u);
 	buf_free(&f->req);
+	buf_free(&f->req_h2);
 	if (f->dns) {
 		free((char *)f->dns->server);
 		free((char *)f->dns->rr_text);
@@ -967,6 +1123,10 @@ int fetch_header_at(const struct fetch *f, size_t i, const char **name, const ch
 
 const char *fetch_request_head(const struct fetch *f, size_t *len)
 {
+	if (f->h2_used) {
+		*len = f->req_h2.len;
+		return f->req_h2.data;
+	}
 	*len = f->req.len;
 	return f->req.data ? f->req.data : "";
 }
@@ -1037,6 +1197,21 @@ const char *fetch_proxy(const struct fetch *f)
 int fetch_tls_resumed(const struct fetch *f)
 {
 	return f->tls_resumed;
+}
+
+const char *fetch_protocol(const struct fetch *f)
+{
+	return f->protocol;
+}
+
+const char *fetch_tls_version(const struct fetch *f)
+{
+	return f->tls_version;
+}
+
+const char *fetch_tls_cipher(const struct fetch *f)
+{
+	return f->tls_cipher;
 }
 
 size_t fetch_sizeof(void)

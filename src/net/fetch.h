@@ -122,6 +122,13 @@ int fetch_tls_resumed(const struct fetch *f);
 /* The proxy the fetch went through, as host:port, or NULL. */
 const char *fetch_proxy(const struct fetch *f);
 
+/* How the exchange went, for the WARC (doc/warc.md): "h2" or "http/1.1"
+ * (NULL when nothing was sent), the TLS version as WARC-Protocol writes it
+ * ("tls/1.3") and the cipher suite's IANA name (NULL without TLS). */
+const char *fetch_protocol(const struct fetch *f);
+const char *fetch_tls_version(const struct fetch *f);
+const char *fetch_tls_cipher(const struct fetch *f);
+
 /* Memory accounting for bench/sizes. */
 size_t fetch_sizeof(void);
 

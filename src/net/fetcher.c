@@ -432,6 +432,9 @@ struct fetcher *fetcher_new(uv_loop_t *loop, const struct config *cfg, struct dn
 		free(fr);
 		return NULL;
 	}
+	fr->set.http2 = config_bool(cfg, CK_FETCH_HTTP2);
+	if (fr->set.http2)
+		tls_ctx_offer_h2(fr->tls);
 	fr->nbuckets = 256;
 	fr->sites = xcalloc(fr->nbuckets, sizeof(*fr->sites));
 	uv_timer_init(loop, &fr->sweep);

@@ -30,6 +30,7 @@ struct fetcher_settings {
 	size_t max_header;
 	const char *accept_encoding; /* the header's value (http_accept_encoding) */
 	int allow_private;
+	int http2; /* fetch.http2: HTTP/2 offered by ALPN */
 	int trace; /* TERN_TRACE_FETCH: state changes on stderr */
 	const char *user_agent;
 };

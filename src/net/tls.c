@@ -80,6 +80,15 @@ void tls_ctx_free(struct tls_ctx *c)
 	free(c);
 }
 
+void tls_ctx_offer_h2(struct tls_ctx *c)
+{
+	/* ALPN's wire form: each name after its length byte. */
+	static const unsigned char protos[] = "\x02h2\x08http/1.1";
+
+	if (SSL_CTX_set_alpn_protos(c->ctx, protos, sizeof protos - 1) != 0)
+		abort(); /* only fails on allocation */
+}
+
 struct tls *tls_new(struct tls_ctx *c, const char *host, void *session)
 {
 	struct tls *t = xcalloc(1, sizeof(*t));
@@ -251,6 +260,40 @@ size_t tls_pull(struct tls *t, char *out, size_t cap)
 int tls_resumed(const struct tls *t)
 {
 	return SSL_session_reused(t->ssl);
+}
+
+int tls_h2(const struct tls *t)
+{
+	const unsigned char *p;
+	unsigned int n;
+
+	SSL_get0_alpn_selected(t->ssl, &p, &n);
+	return n == 2 && memcmp(p, "h2", 2) == 0;
+}
+
+const char *tls_version(const struct tls *t)
+{
+	switch (SSL_version(t->ssl)) {
+	case TLS1_3_VERSION:
+		return "tls/1.3";
+	case TLS1_2_VERSION:
+		return "tls/1.2";
+	case TLS1_1_VERSION:
+		return "tls/1.1";
+	case TLS1_VERSION:
+		return "tls/1.0";
+	default:
+		return NULL;
+	}
+}
+
+const char *tls_cipher(const struct tls *t)
+{
+	const SSL_CIPHER *c = SSL_get_current_cipher(t->ssl);
+	const char *name = c != NULL ? SSL_CIPHER_standard_name(c) : NULL;
+
+	/* OpenSSL names a suite it has no RFC name for "(NONE)". */
+	return name != NULL && name[0] != '(' ? name : NULL;
 }
 
 void *tls_session(struct tls *t)

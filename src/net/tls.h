@@ -14,6 +14,10 @@ struct tls;
 /* ca_file NULL or "": the system store. */
 struct tls_ctx *tls_ctx_new(int verify, const char *ca_file, char **err);
 void tls_ctx_free(struct tls_ctx *ctx);
+/* Offers HTTP/2 by ALPN ("h2", then "http/1.1") in every ClientHello of
+ * ctx from now on; without it no ALPN is offered and servers speak
+ * HTTP/1.1. */
+void tls_ctx_offer_h2(struct tls_ctx *ctx);
 
 /* host gives SNI and the name to verify (an IP literal is checked against
  * the certificate's IP addresses and gets no SNI). session: a session from
@@ -38,6 +42,12 @@ size_t tls_pending(struct tls *t);
 size_t tls_pull(struct tls *t, char *out, size_t cap);
 
 int tls_resumed(const struct tls *t);
+/* After the handshake: whether the server chose "h2" by ALPN; the protocol
+ * version as WARC-Protocol writes it ("tls/1.3", doc/warc.md); the cipher
+ * suite's IANA name (WARC-Cipher-Suite). The strings are static. */
+int tls_h2(const struct tls *t);
+const char *tls_version(const struct tls *t);
+const char *tls_cipher(const struct tls *t);
 /* A resumable session (caller frees with tls_session_free), or NULL. */
 void *tls_session(struct tls *t);
 void tls_session_free(void *s);

@@ -157,11 +157,11 @@ static void console_limit_row(struct buf *out, const char *label, const char *k,
 static void console_overview(
     struct console *c, const struct consoleview_rq *q, const struct console_view *v)
 {
-	struct buf s[12];
+	struct buf s[13];
 	struct buf states = BUF_INIT, limits = BUF_INIT;
 	double pps, mbps;
 
-	for (size_t i = 0; i < 12; i++)
+	for (size_t i = 0; i < 13; i++)
 		buf_init(&s[i]);
 	console_rates(c, v, &pps, &mbps);
 	consoleview_num(&s[0], v->pages);
@@ -180,6 +180,7 @@ static void console_overview(
 	consoleview_duration(&s[10], v->seconds);
 	/* The job's time, over every run (src/crawl/jobtotals.c). */
 	buf_appends(&s[11], "crawled by the job, every run");
+	buf_appends(&s[12], v->dropped[0] != '\0' ? v->dropped : "none");
 	console_state_row(&states, q, "in-process", "In process", v->fc.in_process);
 	console_state_row(&states, q, "ready", "Ready", v->fc.ready);
 	console_state_row(&states, q, "snoozed", "Snoozed", v->fc.snoozed);
@@ -210,13 +211,14 @@ static void console_overview(
 		    {"rss-mb", s[9].data, 0},
 		    {"elapsed", s[10].data, 0},
 		    {"since", s[11].data, 0},
+		    {"dropped", s[12].data, 0},
 		    {"queue-states", states.data, 1},
 		    {"limits", limits.data, 1},
 		};
 		consoleview_page(
 		    q, "overview", "Overview", "overview.html", vars, sizeof vars / sizeof vars[0]);
 	}
-	for (size_t i = 0; i < 12; i++)
+	for (size_t i = 0; i < 13; i++)
 		buf_free(&s[i]);
 	buf_free(&states);
 	buf_free(&limits);
@@ -231,13 +233,13 @@ static void console_live(struct console *c, const struct consolereq *r,
 	char *text;
 
 	console_rates(c, v, &pps, &mbps);
-	j = json_pack("{s:s, s:s?, s:I, s:I, s:I, s:I, s:f, s:I, s:f, s:f, s:f, s:o}", "state",
+	j = json_pack("{s:s, s:s?, s:I, s:I, s:I, s:I, s:f, s:I, s:f, s:f, s:f, s:o, s:s}", "state",
 	    v->state, "reason", v->reason, "pages", (json_int_t)v->pages, "bytes",
 	    (json_int_t)v->bytes, "failures", (json_int_t)v->failures, "in_flight",
 	    (json_int_t)v->in_flight, "seconds", v->seconds, "rss_kb", (json_int_t)v->rss_kb,
 	    "pages_per_s", pps, "pages_per_s_avg",
 	    v->seconds > 0 ? (double)v->pages / v->seconds : 0.0, "mb_per_s", mbps, "frontier",
-	    counts_json(&v->fc));
+	    counts_json(&v->fc), "dropped", v->dropped[0] != '\0' ? v->dropped : "none");
 	text = j != NULL ? json_dumps(j, JSON_COMPACT) : NULL;
 	json_decref(j);
 	if (text == NULL || text[0] != '{') {

@@ -35,6 +35,9 @@ struct console_view {
 	uint64_t pages, bytes, failures, in_flight;
 	double seconds; /* since the crawl (or this resume) started */
 	long rss_kb;	/* the crawl's resident memory; 0 when unknown */
+	/* Links not followed, by rule and by reason ("982 by rule replytocom,
+	 * 40 out of scope (crawl.scope)"; crawl/drops.h), "" when none. */
+	char dropped[512];
 	struct frontier_counts fc;
 };
 typedef void console_view_fn(void *ctx, struct console_view *out);

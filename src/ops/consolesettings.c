@@ -39,7 +39,7 @@ static void consolesettings_input(
 
 void consolesettings_page(const struct config *cfg, const struct consoleview_rq *q)
 {
-	struct buf sections = BUF_INIT, overrides = BUF_INIT;
+	struct buf sections = BUF_INIT, overrides = BUF_INIT, rules = BUF_INIT, rl = BUF_INIT;
 	const char *section = NULL;
 	int editable = q->live;
 
@@ -80,6 +80,16 @@ void consolesettings_page(const struct config *cfg, const struct consoleview_rq 
 	if (section != NULL)
 		buf_appends(&sections, "</table></fieldset>\n");
 	config_format_overrides(cfg, &overrides);
+	config_format_rules(cfg, &rules);
+	/* Without the section header and its leading blank line. */
+	if (rules.len > 0) {
+		const char *body = strstr(rules.data, "[rules]\n");
+
+		body = body != NULL ? body + 8 : rules.data;
+		html_text(&rl, body, rules.len - (size_t)(body - rules.data));
+	} else {
+		buf_appends(&rl, "(none)");
+	}
 	{
 		struct buf ov = BUF_INIT;
 		html_text(&ov, overrides.data != NULL ? overrides.data : "", overrides.len);
@@ -99,6 +109,7 @@ void consolesettings_page(const struct config *cfg, const struct consoleview_rq 
 			    {"disabled", editable ? "" : "disabled", 1},
 			    {"sections", sections.data, 1},
 			    {"overrides", ov.data, 1},
+			    {"rules", rl.data, 1},
 			};
 			consoleview_page(
 			    q, "settings", "Settings", "settings.html", v, sizeof v / sizeof v[0]);
@@ -107,4 +118,6 @@ void consolesettings_page(const struct config *cfg, const struct consoleview_rq 
 	}
 	buf_free(&sections);
 	buf_free(&overrides);
+	buf_free(&rules);
+	buf_free(&rl);
 }

@@ -2,7 +2,7 @@
  * loop by src/net/ctlserver.c for each well-formed request:
  *
  *   GET  /status                 state, reason and counts (JSON)
- *   GET  /report/frontier|queues|hosts|stats|revisits   [?format=json|text][&state=S]
+ *   GET  /report/frontier|queues|hosts|stats|revisits|rules [?format=json|text][&state=S]
  *   GET  /metrics                Prometheus text
  *   POST /pause /unpause /stop /checkpoint /reconsider-retired
  *   POST /settings               {"section.key": value, ...} (or a form body)
@@ -22,6 +22,8 @@
 #include "lib/clock.h"
 #include "lib/config.h"
 #include "crawl/crawl.h"
+#include "crawl/drops.h"
+#include "lib/rules.h"
 #include "crawl/failures.h"
 #include "ops/crawlctl.h"
 #include "net/ctlserver.h"
@@ -98,11 +100,12 @@ static void crawlctl_status(struct crawl *cr, struct ctlserver_reply *r)
 
 	crawl_status(cr, &cs);
 	frontier_counts(crawl_frontier(cr), &fc);
-	j = json_pack("{s:s, s:s?, s:b, s:I, s:I, s:I, s:o, s:i, s:f, s:o}", "state",
+	j = json_pack("{s:s, s:s?, s:b, s:I, s:I, s:I, s:o, s:o, s:i, s:f, s:o}", "state",
 	    crawl_state_name(cs.state), "reason", cs.reason, "at_finish", cs.at_finish, "pages",
 	    (json_int_t)st->pages, "bytes", (json_int_t)st->bytes, "failures",
-	    (json_int_t)st->failures, "failures_by_cause", failures_json(st), "in_flight",
-	    cs.in_flight, "seconds", cs.seconds, "frontier", counts_json(&fc));
+	    (json_int_t)st->failures, "failures_by_cause", failures_json(st), "dropped",
+	    drops_json(st, crawl_rules(cr)), "in_flight", cs.in_flight, "seconds", cs.seconds,
+	    "frontier", counts_json(&fc));
 	/* Only retries left: when the next one is (tern(1), STATUS LINE). */
 	if (j != NULL && cs.next_fetch_s > 0)
 		json_object_set_new(j, "next_fetch_in_seconds", json_real(cs.next_fetch_s));
@@ -176,6 +179,24 @@ static void crawlctl_metrics(struct crawlctl *cc, struct ctlserver_reply *r)
 	buf_appends(b, "# TYPE tern_links_scheduled_total counter\n");
 	buf_appendf(
 	    b, "tern_links_scheduled_total %llu\n", (unsigned long long)st->links_scheduled);
+	buf_appends(b,
+	    "# HELP tern_dropped_total Links not scheduled, by reason (tern(1), DROPPED "
+	    "URIS).\n# TYPE tern_dropped_total counter\n");
+	for (int w = SCOPE_WHY_ACCEPT + 1; w < SCOPE_WHY_COUNT; w++)
+		buf_appendf(b, "tern_dropped_total{reason=\"%s\"} %llu\n", scope_why_word(w),
+		    (unsigned long long)st->dropped[w]);
+	if (crawl_rules(cr) != NULL) {
+		const struct rules *rl = crawl_rules(cr);
+
+		buf_appends(b,
+		    "# HELP tern_rule_decisions_total URIs decided by each [rules] rule.\n"
+		    "# TYPE tern_rule_decisions_total counter\n");
+		for (size_t i = 0; i < rules_count(rl); i++)
+			buf_appendf(b,
+			    "tern_rule_decisions_total{rule=\"%s\",decision=\"%s\"} %llu\n",
+			    rules_name(rl, i), rules_accepts(rl, i) ? "accept" : "reject",
+			    (unsigned long long)rules_hits(rl, i));
+	}
 	buf_appends(b, "# HELP tern_in_flight Fetches in flight.\n# TYPE tern_in_flight gauge\n");
 	buf_appendf(b, "tern_in_flight %d\n", cs.in_flight);
 	buf_appends(b, "# HELP tern_queues Frontier queues by state.\n# TYPE tern_queues gauge\n");
@@ -290,13 +311,15 @@ static void crawlctl_report(
 		/* A walk over every URI record, in pieces. */
 		if (ctlwalk_revisits(cc->walk, r, clock_wall_ms(), json) < 0)
 			report_revisits(crawl_frontier(cr), clock_wall_ms(), json, &r->body);
+	} else if (strcmp(what, "rules") == 0) {
+		drops_report(crawl_stats(cr), crawl_rules(cr), json, &r->body);
 	} else if (strcmp(what, "cluster") == 0) {
 		if (crawl_cluster_report(cr, &r->body, json) < 0)
 			ctlserver_reply_error(
 			    r, 404, "this crawl is not a cluster node (cluster.url is empty)");
 	} else {
-		ctlserver_reply_error(
-		    r, 404, "no such report (frontier, queues, hosts, stats, revisits, cluster)");
+		ctlserver_reply_error(r, 404,
+		    "no such report (frontier, queues, hosts, stats, revisits, rules, cluster)");
 	}
 out:
 	buf_free(&fmt);
@@ -407,8 +430,14 @@ static void crawlctl_settings_apply(
 		return;
 	}
 	/* Pass 0 checks every assignment on a scratch configuration, so that
-	 * a bad one changes nothing; pass 1 applies them. */
+	 * a bad one changes nothing; pass 1 applies them. The scratch has the
+	 * crawl's rules, so that a rule's name used twice is refused there. */
 	scratch = config_new();
+	config_format_rules(crawl_config(cr), &a);
+	if (a.len > 0 && config_load_text(scratch, a.data, a.len, "tern.conf", &err) < 0) {
+		free(err);
+		err = NULL;
+	}
 	applied = json_object();
 	for (pass = 0; pass < 2; pass++) {
 		json_object_foreach(j, key, v)
@@ -612,6 +641,13 @@ static void crawlctl_view_cb(void *ctx, struct console_view *v)
 	v->seconds = cs.seconds;
 	v->rss_kb = crawl_rss_kb();
 	frontier_counts(crawl_frontier(cc->cr), &v->fc);
+	{
+		struct buf d = BUF_INIT;
+
+		drops_brief(st, crawl_rules(cc->cr), &d);
+		snprintf(v->dropped, sizeof v->dropped, "%s", d.len > 0 ? d.data : "");
+		buf_free(&d);
+	}
 }
 
 static void crawlctl_sample_cb(uv_timer_t *t)

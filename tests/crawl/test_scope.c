@@ -10,6 +10,8 @@
 
 #include "lib/buf.h"
 #include "crawl/scope.h"
+#include "lib/surt.h"
+#include "lib/url.h"
 #include "lib/xmalloc.h"
 
 struct scope_case {
@@ -376,6 +378,56 @@ static void test_scope_long_paths(void **state)
 	scope_free(s);
 }
 
+/* Each refusal has its reason, and the reason names the setting that
+ * changes it (tern(1), DROPPED URIS). */
+static void test_scope_why(void **state)
+{
+	static const struct {
+		const char *href, *hops;
+		enum scope_why want;
+		int verdict;
+	} cases[] = {
+	    {"http://example.org/a", "L", SCOPE_WHY_ACCEPT, SCOPE_ACCEPT},
+	    {"http://other.org/a", "L", SCOPE_WHY_OUT, SCOPE_OUT},
+	    {"http://example.org/a", "LLLL", SCOPE_WHY_HOPS, SCOPE_TOO_MANY_HOPS},
+	    {"http://other.org/a.png", "LLLE", SCOPE_WHY_ACCEPT, SCOPE_ACCEPT},
+	    {"http://example.org/a/a/a/", "L", SCOPE_WHY_PATH_REPEATS, SCOPE_TRAP},
+	    {"http://example.org/a?q=0123456789", "L", SCOPE_WHY_QUERY_LENGTH, SCOPE_TRAP},
+	    {"http://example.org/0123456789012345678901234567890123456789", "L",
+		SCOPE_WHY_URI_LENGTH, SCOPE_TOO_LONG},
+	};
+	struct scope_opts o = {.scope = "seeds",
+	    .max_hops = 3,
+	    .max_trans_hops = 2,
+	    .max_uri_length = 50,
+	    .max_path_repeats = 2,
+	    .max_query_length = 8};
+	struct scope *s = scope_new(&o);
+
+	(void)state;
+	assert_int_equal(scope_add_seed(s, "http://example.org/"), 0);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct url_parts p;
+		struct buf surt = BUF_INIT;
+		const char *h = cases[i].href;
+
+		assert_int_equal(url_split(h, &p), 0);
+		assert_int_equal(surt_from_parts(h, &p, 1, &surt), 0);
+		assert_int_equal(
+		    scope_judge_parsed(s, h, strlen(h), &p, surt.data, surt.len, cases[i].hops),
+		    cases[i].want);
+		assert_int_equal(scope_check(s, h, cases[i].hops, 0), cases[i].verdict);
+		buf_free(&surt);
+	}
+	for (int w = SCOPE_WHY_ACCEPT + 1; w < SCOPE_WHY_COUNT; w++) {
+		assert_true(strlen(scope_why_word(w)) > 0);
+		assert_true(strlen(scope_why_label(w)) > 0);
+		assert_true(strlen(scope_why_setting(w)) > 0);
+	}
+	assert_string_equal(scope_why_setting(SCOPE_WHY_HOPS), "crawl.max-hops");
+	scope_free(s);
+}
+
 static void test_scope_calendar(void **state)
 {
 	static const struct {
@@ -412,6 +464,7 @@ int main(void)
 	    cmocka_unit_test(test_scope_long_paths),
 	    cmocka_unit_test(test_scope_plain_seeds),
 	    cmocka_unit_test(test_scope_calendar),
+	    cmocka_unit_test(test_scope_why),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

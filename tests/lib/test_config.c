@@ -75,6 +75,15 @@ static const struct test_config_bad test_config_bad_table[] = {
 	":2: crawl.max-connections: not a per-URI or per-queue key"},
     {"[override \"com,\"]\nfrontier.queue-base-precedence = 0\n",
 	":2: frontier.queue-base-precedence: expected an integer from 1 to 255"},
+    /* Reject and accept rules name their own line. */
+    {"[rules]\nreject = cal regex /cal/\nreject = loop regex (a\n",
+	":3: rules.reject: rule loop: bad regular expression at offset 2"},
+    {"[rules]\nreject = cal regex /cal/\naccept = cal surt (test,\n",
+	":3: rules.accept: rule cal: a rule of that name comes earlier"},
+    {"[rules]\ndeny = cal regex /cal/\n", ":2: rules.deny: unknown key"},
+    {"[rules]\nreject = x kind image\n", ":2: rules.reject: rule x: kind \"image\""},
+    {"[override \"com,\"]\nrules.reject = x regex y\n",
+	":2: rules.reject: rules are not set by SURT prefix"},
 };
 
 static void test_config_bad_files(void **state)
@@ -210,6 +219,36 @@ static void test_config_write_roundtrip(void **state)
 	assert_int_equal(config_int(d, CK_POLITENESS_MIN_DELAY_MS), 0);
 	assert_string_equal(config_str(d, CK_DNS_SERVERS), "127.0.0.1:5353");
 	assert_string_equal(config_str(d, CK_CRAWL_USER_AGENT), config_str(c, CK_CRAWL_USER_AGENT));
+	buf_free(&text);
+	config_free(d);
+	/* Rules keep their order and text, from a file and from --set. */
+	d = config_new();
+	assert_int_equal(test_config_load(c,
+			     "[rules]\nreject = replytocom regex [?&]replytocom= # WordPress\n"
+			     "accept = partner surt +http://(org,partner,\n",
+			     &err),
+	    0);
+	assert_int_equal(config_set(c, "rules.reject=deep hops ^L{5,}", &err), 0);
+	assert_int_equal(config_set(c, "rules.reject=hash regex /a #b", &err), -1);
+	assert_non_null(strstr(err, "a space before '#' starts a comment"));
+	free(err);
+	assert_int_equal(config_set(c, "rules.reject=deep hops L", &err), -1);
+	assert_non_null(strstr(err, "--set: rules.reject: rule deep:"));
+	free(err);
+	assert_int_equal(config_key_at_start("rules.reject"), 1);
+	config_format(c, &text);
+	assert_int_equal(config_load_text(d, text.data, text.len, "tern.conf", &err), 0);
+	{
+		static const char *const want[] = {"replytocom regex [?&]replytocom=",
+		    "partner surt +http://(org,partner,", "deep hops ^L{5,}"};
+		int accept;
+
+		assert_int_equal(config_rule_count(d), 3);
+		for (size_t i = 0; i < 3; i++) {
+			assert_string_equal(config_rule(d, i, &accept), want[i]);
+			assert_int_equal(accept, i == 1);
+		}
+	}
 	buf_free(&text);
 	config_free(c);
 	config_free(d);

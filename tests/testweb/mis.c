@@ -1,5 +1,6 @@
 /* The misbehaviours: each one is a small, deterministic deviation from a
  * well-behaved server that a careful crawler must survive. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <inttypes.h>
@@ -67,6 +68,46 @@ static void mis_calendar(struct response *r, const char *rest)
 	    m == 12 ? 1 : m + 1);
 	if (y == 1 && m == 1)
 		buf_appends(&r->body, "<!-- the beginning of time -->\n");
+	respond_head(r, 200, "text/html; charset=utf-8", r->body.len, NULL);
+}
+
+/* A blog of MIS_BLOG_POSTS posts, each with the machinery of a CMS that
+ * reject rules keep a crawl out of: reply-form variants (rel=nofollow, as
+ * WordPress writes them), a feed, a REST URL, a shortlink, a calendar
+ * month, a print view, a logout link, an off-site link and a stylesheet. */
+#define MIS_BLOG_POSTS 12
+static void mis_blog(struct response *r, const char *rest)
+{
+	char *end;
+	long n = strtol(rest, &end, 10);
+
+	if (end == rest || n < 1 || n > MIS_BLOG_POSTS ||
+	    (strcmp(end, "/") != 0 && strcmp(end, "/feed/") != 0 && strcmp(end, "/print/") != 0)) {
+		mis_html(r, 404, "no such post", NULL);
+		return;
+	}
+	buf_appendf(&r->body,
+	    "<!DOCTYPE html>\n<html><head><title>post %ld</title>\n"
+	    "<link rel=\"stylesheet\" href=\"/_mis/plain.css\">\n"
+	    "<link rel=\"alternate\" href=\"/_mis/blog/%ld/feed/\">\n"
+	    "</head><body>\n<h1>post %ld</h1>\n",
+	    n, n, n);
+	for (int k = 1; k <= 3; k++)
+		buf_appendf(&r->body,
+		    "<a rel=\"nofollow\" class=\"comment-reply-link\" "
+		    "href=\"/_mis/blog/%ld/?replytocom=%ld#respond\">reply</a>\n",
+		    n, n * 10 + k);
+	buf_appendf(&r->body,
+	    "<a href=\"/_mis/blog/wp-json/oembed/?url=%ld\">oembed</a>\n"
+	    "<a href=\"/_mis/blog/?p=%ld\">shortlink</a>\n"
+	    "<a href=\"/_mis/calendar/2024/%02ld/\">archive</a>\n"
+	    "<a href=\"/_mis/blog/%ld/print/\">print</a>\n"
+	    "<a href=\"/_mis/blog/logout/?n=%ld\">log out</a>\n"
+	    "<a href=\"http://elsewhere.invalid/post/%ld\">elsewhere</a>\n",
+	    n, n, (n - 1) % 12 + 1, n, n, n);
+	if (n < MIS_BLOG_POSTS)
+		buf_appendf(&r->body, "<a href=\"/_mis/blog/%ld/\">next post</a>\n", n + 1);
+	buf_appends(&r->body, "</body></html>\n");
 	respond_head(r, 200, "text/html; charset=utf-8", r->body.len, NULL);
 }
 
@@ -232,6 +273,8 @@ void mis_build(const struct respond_req *q, const char *path, const char *query,
 			    loc, sizeof(loc), "Location: /_mis/redirect-chain?n=%ld\r\n", n - 1);
 			mis_html(r, 302, "chain", loc);
 		}
+	} else if (strncmp(name, "blog/", 5) == 0 && isdigit((unsigned char)name[5])) {
+		mis_blog(r, name + 5);
 	} else if (strncmp(name, "calendar/", 9) == 0) {
 		mis_calendar(r, name + 9);
 	} else if (strcmp(name, "204") == 0 || strcmp(name, "304") == 0) {

@@ -272,6 +272,7 @@ if (typeof document !== 'undefined') (function () {
 			pages_per_s: fmt(s.pages_per_s, 1), pages_per_s_avg: fmt(s.pages_per_s_avg, 1),
 			mb_per_s: fmt(s.mb_per_s, 2), mb: fmt(s.bytes / 1e6, 1),
 			rss_mb: s.rss_kb > 0 ? fmt(s.rss_kb / 1024) : '–', elapsed: duration(s.seconds),
+			dropped: s.dropped || 'none',
 		};
 		for (const [k, text] of Object.entries(v)) {
 			for (const el of document.querySelectorAll('[data-k="' + k + '"]')) el.textContent = text;
