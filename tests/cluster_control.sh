@@ -64,9 +64,11 @@ done
 pass "each node logs the node a setting came from when it applies it"
 # A setting read at start (a node's own: doc/cluster.md, "Who can steer a
 # crawl") is kept by n0 for its resume and refused by the others.
-"$TERN" ctl n0 set crawl.user-agent=elsewhere/1 >ua.json || fail "set on n0: $(cat ua.json)"
+"$TERN" ctl n0 set 'crawl.user-agent=elsewhere/1 (+https://elsewhere.example/)' >ua.json ||
+	fail "set on n0: $(cat ua.json)"
 wait_all "the refusal" "[ \$n = n0 ] || grep -q 'cluster: settings from node .*/n0 refused: .*crawl.user-agent: not taken from another node' \$n/logs/tern.log"
-grep -q '^user-agent = elsewhere/1$' n0/tern.conf || fail "n0 did not keep its own setting"
+grep -q '^user-agent = elsewhere/1 (+https://elsewhere.example/)$' n0/tern.conf ||
+	fail "n0 did not keep its own setting"
 grep -q 'elsewhere/1' n1/tern.conf n2/tern.conf && fail "another node took a setting read at start"
 pass "a setting read at start is not taken from another node (refusal logged with the node)"
 
