@@ -7,6 +7,7 @@
 #include "lib/config.h"
 #include "ops/ctl.h"
 #include "frontier/frontier.h"
+#include "crawl/clusternode.h"
 #include "crawl/drops.h"
 #include "crawl/failures.h"
 #include "crawl/job.h"
@@ -99,10 +100,12 @@ static int reportcmd_offline(const char *jobdir, const char *what, const char *s
 	free(path);
 	if (strcmp(what, "cluster") == 0) {
 		/* The node is not running: the cluster is read from NATS. */
+		struct natsio_auth auth;
+		clusternode_auth(cfg, &auth);
 		if (config_str(cfg, CK_CLUSTER_URL)[0] == '\0') {
 			err = xstrdup("this job is not a cluster node (cluster.url is empty)");
 			rc = 2;
-		} else if (cluster_report_offline(config_str(cfg, CK_CLUSTER_URL),
+		} else if (cluster_report_offline(config_str(cfg, CK_CLUSTER_URL), &auth,
 			       config_str(cfg, CK_CLUSTER_CRAWL_ID),
 			       (unsigned)config_int(cfg, CK_CLUSTER_PARTITIONS), &out, json,
 			       &err) < 0) {

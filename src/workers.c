@@ -21,6 +21,7 @@
 #include <uv.h>
 
 #include "archive/smallfile.h"
+#include "lib/urlcreds.h"
 #include "lib/xmalloc.h"
 #include "waczcmd.h"
 #include "workers.h"
@@ -85,7 +86,7 @@ static int workers_write_state(struct workers *w)
 {
 	char *path = workers_path(w->o->jobdir, "workers.json"), *text, *err = NULL;
 	json_t *j = json_object();
-	int rc = -1;
+	int rc = -1, secret;
 
 	json_object_set_new(j, "workers", json_integer(w->n));
 	json_object_set_new(j, "url", json_string(w->embedded ? "" : w->url));
@@ -93,10 +94,16 @@ static int workers_write_state(struct workers *w)
 	json_object_set_new(j, "crawl_id", json_string(w->crawl_id));
 	json_object_set_new(j, "wacz", json_boolean(w->wacz));
 	text = json_dumps(j, JSON_INDENT(1));
+	/* A password or token in the URL is for this user's eyes only (a
+	 * replaced file keeps its mode: one that exists is made 0600 first). */
+	secret = !w->embedded && urlcreds_has_secret(w->url);
+	if (secret)
+		chmod(path, SMALLFILE_MODE_SECRET);
 	if (text == NULL)
 		err = xasprintf("writing %s: cannot encode it", path);
 	else
-		rc = smallfile_replace(path, text, strlen(text), SMALLFILE_MODE, &err);
+		rc = smallfile_replace(path, text, strlen(text),
+		    secret ? SMALLFILE_MODE_SECRET : SMALLFILE_MODE, &err);
 	if (rc < 0) {
 		fprintf(stderr, "tern: %s\n", err);
 		free(err);
@@ -438,9 +445,13 @@ static void workers_start_children(struct workers *w)
 		workers_all_done(w);
 		return;
 	}
-	printf("tern: %u workers share crawl '%s' over NATS at %s; job directories %s/w0..w%u, "
-	       "their output in %s/wN.out\n",
-	    w->n, w->crawl_id, w->url, w->o->jobdir, w->n - 1, w->o->jobdir);
+	{
+		char *shown = urlcreds_hide(w->url);
+		printf("tern: %u workers share crawl '%s' over NATS at %s; job directories "
+		       "%s/w0..w%u, their output in %s/wN.out\n",
+		    w->n, w->crawl_id, shown, w->o->jobdir, w->n - 1, w->o->jobdir);
+		free(shown);
+	}
 	fflush(stdout);
 	w->started_ms = uv_now(&w->loop);
 	if (w->o->resume)

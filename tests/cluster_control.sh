@@ -2,7 +2,8 @@
 # Operator actions given to one cluster node reach every node (doc/cluster.md;
 # pause and unpause are in cluster_basic.sh): `tern ctl n0 set KEY=VALUE`
 # changes the setting on n1 and n2 too (their tern.conf rewritten, their
-# tern.log says so), `tern ctl n0 checkpoint` makes a valid checkpoint on
+# tern.log says so, naming n0), a setting read at start is refused by the
+# others, `tern ctl n0 checkpoint` makes a valid checkpoint on
 # every node, `tern ctl n0 reconsider-retired` reaches n1 and n2, and `tern ctl n1 stop` stops all three, each exiting 0 with
 # the stop in its tern.log, long before the web is crawled.
 . "$top_srcdir/tests/lib.sh"
@@ -55,6 +56,21 @@ for n in n1 n2; do
 	grep -q 'cluster: settings from node .*/n0$' $n/logs/tern.log || fail "$n: the setting not from n0"
 done
 pass "a setting given to n0 reaches n0, n1 and n2"
+for n in n1 n2; do
+	grep -q 'setting changed: frontier.queue-total-budget=999 (from node .*/n0)$' $n/logs/tern.log ||
+		fail "$n: the setting's origin not logged: $(grep 'setting changed' $n/logs/tern.log)"
+	grep -q 'cluster: settings from node .*/n0 applied$' $n/logs/tern.log || fail "$n: not logged as applied"
+done
+pass "each node logs the node a setting came from when it applies it"
+# A setting read at start (a node's own: doc/cluster.md, "Who can steer a
+# crawl") is kept by n0 for its resume and refused by the others.
+"$TERN" ctl n0 set 'crawl.user-agent=elsewhere/1 (+https://elsewhere.example/)' >ua.json ||
+	fail "set on n0: $(cat ua.json)"
+wait_all "the refusal" "[ \$n = n0 ] || grep -q 'cluster: settings from node .*/n0 refused: .*crawl.user-agent: not taken from another node' \$n/logs/tern.log"
+grep -q '^user-agent = elsewhere/1 (+https://elsewhere.example/)$' n0/tern.conf ||
+	fail "n0 did not keep its own setting"
+grep -q 'elsewhere/1' n1/tern.conf n2/tern.conf && fail "another node took a setting read at start"
+pass "a setting read at start is not taken from another node (refusal logged with the node)"
 
 for n in n0 n1 n2; do
 	[ -z "$(ls $n/checkpoints 2>/dev/null)" ] || fail "$n has a checkpoint already"

@@ -1,8 +1,10 @@
 #!/bin/sh
 # The settings every node of one crawl must share (doc/cluster.md): the
 # first node records them in the crawl's meta bucket, and a node joining
-# with another partition count or another crawl.mode (a one-time node and
-# a continuous one would disagree on the end) exits 2 naming the setting,
+# with another partition count, another crawl.mode (a one-time node and a
+# continuous one would disagree on the end), another partition-by (on who
+# owns a URI) or other canonicalize.* settings (on what is one URI) exits
+# 2 naming the setting,
 # while the crawl goes on to its end.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/cluster_lib.sh"
@@ -39,6 +41,17 @@ CLUSTER_PARTITIONS=8 cluster_node_rc eight
 grep -q "cluster.partitions: crawl 'settings' on $NATS_URL has 16 partitions, not 8" eight.out ||
 	fail "8 partitions in a crawl of 16: $(cat eight.out)"
 pass "a node with another partition count exits 2 naming cluster.partitions"
+cluster_node_rc dom --set cluster.partition-by=registered-domain
+[ $rc -eq 2 ] || fail "partition-by domain in a crawl by queue: exit $rc, want 2: $(tail -3 dom.out)"
+grep -q "cluster.partition-by: crawl 'settings' on $NATS_URL is queue, not registered-domain" dom.out ||
+	fail "partition-by domain in a crawl by queue: $(cat dom.out)"
+pass "a node partitioning otherwise exits 2 naming cluster.partition-by"
+cluster_node_rc www --set canonicalize.strip-www=false
+[ $rc -eq 2 ] || fail "another canonicalization: exit $rc, want 2: $(tail -3 www.out)"
+grep -q "canonicalize.\*: crawl 'settings' on $NATS_URL is .*strip-www=true.*, not .*strip-www=false" www.out ||
+	fail "another canonicalization: $(cat www.out)"
+[ ! -s www/logs/crawl.log ] || fail "the refused node fetched"
+pass "a node canonicalizing otherwise exits 2 naming canonicalize.*"
 
 cluster_wait n0
 tw_stop

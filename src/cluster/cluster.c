@@ -22,6 +22,7 @@
 #include "lib/curi.h"
 #include "cluster/fpset.h"
 #include "cluster/lease.h"
+#include "lib/urlcreds.h"
 #include "lib/xmalloc.h"
 
 #define CLUSTER_TICK_MS 20
@@ -80,6 +81,7 @@ struct cluster_in {
 struct cluster {
 	uv_loop_t *loop;
 	struct cluster_opts o;
+	char *shown; /* o.url with its secrets hidden, for logs and reports */
 	struct cluster_hooks h;
 	struct mailbox *mb;
 	struct natsio *nio;
@@ -1251,7 +1253,7 @@ static void cluster_on_control(struct cluster *c, struct natsio_text *t)
 	if (strcmp(node, c->o.node) == 0)
 		return;
 	cluster_log(c, "cluster: %s from node %s", action, node);
-	c->h.control(c->h.ctx, action, body);
+	c->h.control(c->h.ctx, node, action, body);
 }
 
 static void cluster_seed_cb(void *ctx, const char *uri, int guarded)
@@ -1388,7 +1390,7 @@ static void cluster_on_event(struct cluster *c, struct mbox_item *it)
 		c->link_up = strcmp(t->data, "up") == 0;
 		/* Closing the connection when leaving disconnects it too. */
 		if (!c->shutdown_sent)
-			cluster_log(c, "cluster: connection to NATS at %s %s", c->o.url,
+			cluster_log(c, "cluster: connection to NATS at %s %s", c->shown,
 			    c->link_up ? "restored" : "lost; reconnecting");
 		break;
 	}
@@ -1564,6 +1566,10 @@ struct cluster *cluster_open(uv_loop_t *loop, const struct cluster_opts *o,
 	c->loop = loop;
 	c->o = *o;
 	c->o.url = xstrdup(o->url);
+	c->shown = urlcreds_hide(o->url);
+	memset(&c->o.auth, 0, sizeof c->o.auth);
+	c->o.agree = NULL;
+	c->o.nagree = 0;
 	c->o.crawl = xstrdup(o->crawl);
 	c->o.node = xstrdup(o->node);
 	c->o.jobdir = xstrdup(o->jobdir);
@@ -1595,11 +1601,13 @@ struct cluster *cluster_open(uv_loop_t *loop, const struct cluster_opts *o,
 	c->out = outbox_new(c->mb, c->np);
 	memset(&no, 0, sizeof no);
 	no.url = o->url;
+	no.auth = o->auth;
 	no.crawl = o->crawl;
 	no.node = o->node;
 	no.lease_value = c->lease_value;
 	no.partitions = c->np;
-	no.mode = o->mode;
+	no.agree = o->agree;
+	no.nagree = o->nagree;
 	no.lease_ms = o->lease_ms;
 	no.replicas = o->replicas;
 	no.api_timeout_ms = o->api_timeout_ms;
@@ -1660,6 +1668,7 @@ static void cluster_free_now(struct cluster *c)
 	buf_free(&c->scratch);
 	buf_free(&c->canon);
 	free((char *)c->o.url);
+	free(c->shown);
 	free((char *)c->o.crawl);
 	free((char *)c->o.node);
 	free((char *)c->o.jobdir);
@@ -1720,17 +1729,20 @@ json_t *cluster_stats_json(struct cluster *c)
 void cluster_report(struct cluster *c, struct buf *out, int json)
 {
 	clusterreport_render(
-	    c->snap, c->o.crawl, c->o.url, c->np, cluster_stats_json(c), out, json);
+	    c->snap, c->o.crawl, c->shown, c->np, cluster_stats_json(c), out, json);
 }
 
-int cluster_report_offline(
-    const char *url, const char *crawl, unsigned partitions, struct buf *out, int json, char **err)
+int cluster_report_offline(const char *url, const struct natsio_auth *auth, const char *crawl,
+    unsigned partitions, struct buf *out, int json, char **err)
 {
-	struct natsio_snapshot *s = natsio_read(url, crawl, partitions, err);
+	struct natsio_snapshot *s = natsio_read(url, auth, crawl, partitions, err);
+	char *shown;
 
 	if (s == NULL)
 		return -1;
-	clusterreport_render(s, crawl, url, partitions, NULL, out, json);
+	shown = urlcreds_hide(url);
+	clusterreport_render(s, crawl, shown, partitions, NULL, out, json);
+	free(shown);
 	natsio_snapshot_free(s);
 	return 0;
 }

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <uv.h>
+#include "cluster/natsio.h"
 #include "lib/buf.h"
 #include "lib/handoff.h"
 #include "lib/partition.h"
@@ -32,11 +33,15 @@ struct cluster;
 
 struct cluster_opts {
 	const char *url;
-	const char *crawl;  /* crawl id */
-	const char *node;   /* node id */
-	const char *jobdir; /* shown in the cluster report */
+	struct natsio_auth auth; /* TLS and credentials (tern.conf(5), [cluster]) */
+	const char *crawl;	 /* crawl id */
+	const char *node;	 /* node id */
+	const char *jobdir;	 /* shown in the cluster report */
 	unsigned partitions;
-	const char *mode; /* crawl.mode: "once" or "continuous", checked at join */
+	/* Settings every node must share, checked at join (crawl.mode and
+	 * more: doc/cluster.md); read only while opening. */
+	const struct natsio_agree *agree;
+	size_t nagree;
 	uint64_t lease_ms;
 	int replicas;
 	/* JetStream calls: how long one may wait for its answer, and how a
@@ -91,7 +96,8 @@ struct cluster_hooks {
 	/* An operator action another node passed on ("pause", "unpause",
 	 * "stop", "checkpoint", "reconsider-retired", "settings" with a JSON
 	 * body). */
-	void (*control)(void *ctx, const char *action, const char *body);
+	/* An action another node passed on; node is the id it gave. */
+	void (*control)(void *ctx, const char *node, const char *action, const char *body);
 	void (*status)(void *ctx, struct cluster_local *out);
 	/* The crawl is over cluster-wide (every node gets this). */
 	void (*finished)(void *ctx);
@@ -149,8 +155,8 @@ void cluster_free(struct cluster *c);
 void cluster_report(struct cluster *c, struct buf *out, int json);
 /* The same read from NATS directly, for a node that is not running (no
  * figures of its own then). 0, or -1 and *err. */
-int cluster_report_offline(
-    const char *url, const char *crawl, unsigned partitions, struct buf *out, int json, char **err);
+int cluster_report_offline(const char *url, const struct natsio_auth *auth, const char *crawl,
+    unsigned partitions, struct buf *out, int json, char **err);
 /* This node's figures for stats.json and /metrics (a new JSON object). */
 struct json_t *cluster_stats_json(struct cluster *c);
 

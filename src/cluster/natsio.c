@@ -3,14 +3,18 @@
  * writes' natsio_lease_main, which calls natsio_exec_kv only) or in nats.c's
  * callbacks (natsio_*_cb), which only copy what they received into an
  * event for the loop. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <nats/nats.h>
+#include <openssl/ssl.h>
 
 #include "cluster/natsio.h"
 #include "cluster/fpset.h"
+#include "cluster/nkey.h"
+#include "lib/urlcreds.h"
 #include "lib/xmalloc.h"
 
 /* A partition's log is read in fetches of this many messages. */
@@ -40,6 +44,11 @@ struct natsio_replay_job {
 
 struct natsio {
 	struct natsio_opts o;
+	char *shown; /* o.url with its password or token hidden (urlcreds.h) */
+	int tls;     /* TLS was configured here (a tls:// URL, a CA or a certificate) */
+	/* The server's last refusal of a subject (its permissions), for the
+	 * message of a start that fails on it; under open_lock. */
+	char refused[256];
 	struct mailbox *mb;
 	natsOptions *opts;
 	natsConnection *nc;
@@ -262,6 +271,24 @@ static void natsio_disconnected_cb(natsConnection *nc, void *closure)
 static void natsio_reconnected_cb(natsConnection *nc, void *closure)
 {
 	natsio_link_cb(nc, closure, "up");
+}
+
+/* An asynchronous error: the server's permissions refusing a subject is
+ * kept, since the call that used it only times out. */
+static void natsio_error_cb(
+    natsConnection *nc, natsSubscription *sub, natsStatus err, void *closure)
+{
+	struct natsio *n = closure;
+	const char *text = NULL;
+
+	(void)sub;
+	if (err != NATS_NOT_PERMITTED)
+		return;
+	natsConnection_GetLastError(nc, &text);
+	uv_mutex_lock(&n->open_lock);
+	snprintf(n->refused, sizeof n->refused, "%s",
+	    text != NULL && text[0] != '\0' ? text : "Permissions Violation");
+	uv_mutex_unlock(&n->open_lock);
 }
 
 static void natsio_puback_cb(jsCtx *js, natsMsg *msg, jsPubAck *pa, jsPubAckErr *pae, void *closure)
@@ -1324,7 +1351,7 @@ static natsStatus natsio_bucket(
 	if (s != NATS_OK) {
 		char e[300];
 		natsio_err(e, sizeof e, name, s);
-		*err = xasprintf("NATS at %s: %s", n->o.url, e);
+		*err = xasprintf("NATS at %s: %s", n->shown, e);
 		return s;
 	}
 	natsio_try_init(&t, n, name);
@@ -1337,7 +1364,7 @@ static natsStatus natsio_bucket(
 		if (have != ttl_ms) {
 			*err = xasprintf("cluster.lease-seconds: crawl '%s' on %s uses %" PRId64
 					 " s, not %" PRId64 " s",
-			    n->o.crawl, n->o.url, have / 1000, ttl_ms / 1000);
+			    n->o.crawl, n->shown, have / 1000, ttl_ms / 1000);
 			*usage = 1;
 			return NATS_ERR;
 		}
@@ -1348,7 +1375,7 @@ static natsStatus natsio_bucket(
 /* The crawl's setting KEY in the meta bucket: written by the first node,
  * compared by every other (a mismatch is a usage error: exit 2). */
 static natsStatus natsio_meta_check(
-    struct natsio *n, const char *key, const char *want, char **err, int *usage)
+    struct natsio *n, const char *key, const char *name, const char *want, char **err, int *usage)
 {
 	struct natsio_try t;
 	natsStatus s;
@@ -1368,18 +1395,18 @@ static natsStatus natsio_meta_check(
 	if (s != NATS_OK) {
 		char e2[300];
 		natsio_err(e2, sizeof e2, key, s);
-		*err = xasprintf("NATS at %s: %s", n->o.url, e2);
+		*err = xasprintf("NATS at %s: %s", n->shown, e2);
 		return s;
 	}
 	if (strcmp(kvEntry_ValueString(e), want) != 0) {
 		if (strcmp(key, "partitions") == 0)
 			*err = xasprintf(
 			    "cluster.partitions: crawl '%s' on %s has %s partitions, not %s",
-			    n->o.crawl, n->o.url, kvEntry_ValueString(e), want);
+			    n->o.crawl, n->shown, kvEntry_ValueString(e), want);
 		else
-			*err = xasprintf("crawl.%s: crawl '%s' on %s is %s, not %s (every node "
+			*err = xasprintf("%s: crawl '%s' on %s is %s, not %s (every node "
 					 "of one crawl gives the same)",
-			    key, n->o.crawl, n->o.url, kvEntry_ValueString(e), want);
+			    name, n->o.crawl, n->shown, kvEntry_ValueString(e), want);
 		*usage = 1;
 		kvEntry_Destroy(e);
 		return NATS_ERR;
@@ -1437,7 +1464,7 @@ static natsStatus natsio_setup(struct natsio *n, char **err, int *usage)
 	if (s != NATS_OK) {
 		char e2[300];
 		natsio_err(e2, sizeof e2, "JetStream", s);
-		*err = xasprintf("NATS at %s: %s (is the server started with -js?)", n->o.url, e2);
+		*err = xasprintf("NATS at %s: %s (is the server started with -js?)", n->shown, e2);
 		return s;
 	}
 	if ((s = natsio_bucket(n, &n->owners, "owners", (int64_t)n->o.lease_ms, err, usage)) !=
@@ -1446,13 +1473,21 @@ static natsStatus natsio_setup(struct natsio *n, char **err, int *usage)
 		NATS_OK ||
 	    (s = natsio_bucket(n, &n->meta, "meta", 0, err, usage)) != NATS_OK)
 		return s;
-	/* The partition count and the crawl mode are fixed by the first node
-	 * of the crawl: nodes partitioning differently would disagree on who
-	 * owns a URI, a continuous node and a one-time node on the end. */
+	/* The partition count and the other settings nodes must share are
+	 * fixed by the first node of the crawl: nodes partitioning
+	 * differently would disagree on who owns a URI, a continuous node and
+	 * a one-time node on the end (doc/cluster.md lists them). */
 	snprintf(pbuf, sizeof pbuf, "%u", n->o.partitions);
-	if ((s = natsio_meta_check(n, "partitions", pbuf, err, usage)) != NATS_OK ||
-	    (s = natsio_meta_check(n, "mode", n->o.mode, err, usage)) != NATS_OK)
+	if ((s = natsio_meta_check(n, "partitions", "cluster.partitions", pbuf, err, usage)) !=
+	    NATS_OK)
 		return s;
+	for (size_t i = 0; i < n->o.nagree; i++)
+		if ((s = natsio_meta_check(n, n->o.agree[i].key, n->o.agree[i].name,
+			 n->o.agree[i].value, err, usage)) != NATS_OK)
+			return s;
+	/* The caller's, valid only while starting. */
+	n->o.agree = NULL;
+	n->o.nagree = 0;
 	{
 		jsSubOptions so;
 		char seeds[200];
@@ -1477,7 +1512,7 @@ static natsStatus natsio_setup(struct natsio *n, char **err, int *usage)
 	if (s != NATS_OK) {
 		char e2[300];
 		natsio_err(e2, sizeof e2, "subscribe", s);
-		*err = xasprintf("NATS at %s: %s", n->o.url, e2);
+		*err = xasprintf("NATS at %s: %s", n->shown, e2);
 	}
 	return s;
 }
@@ -1501,6 +1536,141 @@ static natsStatus natsio_set_servers(natsOptions *opts, const char *url)
 	return s;
 }
 
+static void natsio_comp_free(SSL_COMP *c)
+{
+	OPENSSL_free(c);
+}
+
+/* TLS and credentials (natsio_auth) on n->opts: NATS_OK, or an error and
+ * *err naming the setting whose file could not be used. */
+static natsStatus natsio_auth_set(struct natsio *n, const struct natsio_auth *a, char **err)
+{
+	natsStatus s = NATS_OK;
+	const char *what = NULL;
+
+#define NATSIO_SET(key, call)         \
+	do {                          \
+		if (s == NATS_OK) {   \
+			what = (key); \
+			s = (call);   \
+		}                     \
+	} while (0)
+	if (strstr(n->o.url, "tls://") != NULL)
+		n->tls = 1;
+	if (a == NULL)
+		return NATS_OK;
+	if ((a->tls_ca != NULL && a->tls_ca[0] != '\0') ||
+	    (a->tls_cert != NULL && a->tls_cert[0] != '\0') ||
+	    (a->tls_key != NULL && a->tls_key[0] != '\0'))
+		n->tls = 1;
+	if (a->tls_ca != NULL && a->tls_ca[0] != '\0') {
+		NATSIO_SET("cluster.tls-ca-file", natsOptions_SetSecure(n->opts, true));
+		NATSIO_SET("cluster.tls-ca-file",
+		    natsOptions_LoadCATrustedCertificates(n->opts, a->tls_ca));
+	}
+	if ((a->tls_cert != NULL && a->tls_cert[0] != '\0') ||
+	    (a->tls_key != NULL && a->tls_key[0] != '\0')) {
+		if (a->tls_cert == NULL || a->tls_cert[0] == '\0' || a->tls_key == NULL ||
+		    a->tls_key[0] == '\0') {
+			*err = xstrdup("cluster.tls-cert-file and cluster.tls-key-file go together "
+				       "(a client certificate and its key)");
+			return NATS_INVALID_ARG;
+		}
+		NATSIO_SET("cluster.tls-cert-file", natsOptions_SetSecure(n->opts, true));
+		NATSIO_SET("cluster.tls-cert-file",
+		    natsOptions_LoadCertificatesChain(n->opts, a->tls_cert, a->tls_key));
+	}
+	if (a->tls_hostname != NULL && a->tls_hostname[0] != '\0')
+		NATSIO_SET("cluster.tls-hostname",
+		    natsOptions_SetExpectedHostname(n->opts, a->tls_hostname));
+	if (a->creds != NULL && a->creds[0] != '\0') {
+		FILE *fp = fopen(a->creds, "r");
+		if (fp == NULL) {
+			*err = xasprintf("cluster.creds-file: %s: %s", a->creds, strerror(errno));
+			return NATS_INVALID_ARG;
+		}
+		fclose(fp);
+		NATSIO_SET("cluster.creds-file",
+		    natsOptions_SetUserCredentialsFromFiles(n->opts, a->creds, NULL));
+	}
+	if (a->nkey != NULL && a->nkey[0] != '\0') {
+		/* nats.c reads the seed again at each connection, but wants the
+		 * public key too: derived once here from the seed. */
+		char seed[256], pub[64], *e = NULL;
+		size_t len = 0;
+		FILE *fp = fopen(a->nkey, "r");
+		if (fp != NULL) {
+			len = fread(seed, 1, sizeof seed - 1, fp);
+			fclose(fp);
+		}
+		seed[len] = '\0';
+		if (fp == NULL) {
+			*err = xasprintf("cluster.nkey-file: %s: %s", a->nkey, strerror(errno));
+			return NATS_INVALID_ARG;
+		}
+		if (nkey_public(seed, pub, sizeof pub, &e) < 0) {
+			*err = xasprintf("cluster.nkey-file: %s: %s", a->nkey, e);
+			free(e);
+			memset(seed, 0, sizeof seed);
+			return NATS_INVALID_ARG;
+		}
+		memset(seed, 0, sizeof seed);
+		NATSIO_SET("cluster.nkey-file", natsOptions_SetNKeyFromSeed(n->opts, pub, a->nkey));
+	}
+#undef NATSIO_SET
+	if (s != NATS_OK) {
+		const char *last = nats_GetLastError(NULL);
+		*err = xasprintf(
+		    "%s: %s", what, last != NULL && last[0] != '\0' ? last : natsStatus_GetText(s));
+	}
+	return s;
+}
+
+/* Why a connection was refused, for the person who reads it: nats.c's
+ * last error and what to look at. *usage is set when the refusal is the
+ * configuration's (credentials, TLS), not the network's. */
+static char *natsio_connect_error(const struct natsio *n, natsStatus s, int *usage)
+{
+	const char *last = nats_GetLastError(NULL), *hint = "";
+
+	switch (s) {
+	case NATS_SECURE_CONNECTION_REQUIRED:
+		hint = " (the server requires TLS: set cluster.tls-ca-file to the CA that signed "
+		       "its certificate, or use a tls:// URL)";
+		*usage = 1;
+		break;
+	case NATS_SECURE_CONNECTION_WANTED:
+		hint = " (TLS is set here but the server does not offer it)";
+		*usage = 1;
+		break;
+	case NATS_SSL_ERROR:
+		if (!n->tls) {
+			hint = " (the server requires TLS: set cluster.tls-ca-file to the CA "
+			       "that signed its certificate)";
+			*usage = 1;
+			break;
+		}
+		hint = " (TLS failed: is the server's certificate signed by the CA of "
+		       "cluster.tls-ca-file, and does it name the host of the URL or "
+		       "cluster.tls-hostname?)";
+		*usage = 1;
+		break;
+	case NATS_CONNECTION_AUTH_FAILED:
+	case NATS_NOT_PERMITTED:
+		hint = " (the server refused this node's credentials: the user and password "
+		       "or token in cluster.url, cluster.nkey-file or cluster.creds-file)";
+		*usage = 1;
+		break;
+	default:
+		break;
+	}
+	/* nats.c's detail may quote the server, never the URL's secrets. */
+	if (last != NULL && last[0] != '\0' && strcmp(last, natsStatus_GetText(s)) != 0)
+		return xasprintf("cannot reach NATS at %s: %s: %s%s", n->shown,
+		    natsStatus_GetText(s), last, hint);
+	return xasprintf("cannot reach NATS at %s: %s%s", n->shown, natsStatus_GetText(s), hint);
+}
+
 static void natsio_free(struct natsio *n)
 {
 	natsSubscription_Destroy(n->seeds_sub);
@@ -1514,7 +1684,14 @@ static void natsio_free(struct natsio *n)
 	/* nats.c's own threads end here, so that nothing of the library
 	 * outlives cluster mode. */
 	nats_CloseAndWait(5000);
+	/* nats.c, once it used TLS (asked to, or because the server requires
+	 * it), frees OpenSSL's list of compression methods at exit, and
+	 * OpenSSL frees it again after it (measured: a crash in
+	 * OPENSSL_cleanup): the list is freed here and left empty, which both
+	 * frees at exit accept. */
+	sk_SSL_COMP_pop_free(SSL_COMP_set0_compression_methods(NULL), natsio_comp_free);
 	free((char *)n->o.url);
+	free(n->shown);
 	free((char *)n->o.crawl);
 	free((char *)n->o.node);
 	free((char *)n->o.lease_value);
@@ -1534,6 +1711,8 @@ struct natsio *natsio_start(const struct natsio_opts *o, struct mailbox *mb, cha
 	*usage = 0;
 	n->o = *o;
 	n->o.url = xstrdup(o->url);
+	n->shown = urlcreds_hide(o->url);
+	memset(&n->o.auth, 0, sizeof n->o.auth);
 	n->o.crawl = xstrdup(o->crawl);
 	n->o.node = xstrdup(o->node);
 	n->o.lease_value = xstrdup(o->lease_value);
@@ -1583,21 +1762,39 @@ struct natsio *natsio_start(const struct natsio_opts *o, struct mailbox *mb, cha
 		s = natsOptions_SetDisconnectedCB(n->opts, natsio_disconnected_cb, n);
 	if (s == NATS_OK)
 		s = natsOptions_SetReconnectedCB(n->opts, natsio_reconnected_cb, n);
+	if (s == NATS_OK)
+		s = natsOptions_SetErrorHandler(n->opts, natsio_error_cb, n);
+	if (s == NATS_OK && natsio_auth_set(n, &o->auth, err) != NATS_OK) {
+		*usage = 1;
+		natsio_free(n);
+		return NULL;
+	}
 	if (s == NATS_OK) {
 		s = natsConnection_Connect(&n->nc, n->opts);
 		if (s != NATS_OK) {
-			*err =
-			    xasprintf("cannot reach NATS at %s: %s", o->url, natsStatus_GetText(s));
+			*err = natsio_connect_error(n, s, usage);
 			natsio_free(n);
 			return NULL;
 		}
 	}
 	if (s != NATS_OK) {
-		*err = xasprintf("NATS options for %s: %s", o->url, natsStatus_GetText(s));
+		*err = xasprintf("NATS options for %s: %s", n->shown, natsStatus_GetText(s));
 		natsio_free(n);
 		return NULL;
 	}
 	if (natsio_setup(n, err, usage) != NATS_OK) {
+		uv_mutex_lock(&n->open_lock);
+		if (n->refused[0] != '\0') {
+			char *e = xasprintf(
+			    "%s; the server refused this node a subject of crawl '%s' (%s): "
+			    "its user's permissions must allow the crawl's subjects "
+			    "(doc/cluster.md, \"Who can steer a crawl\")",
+			    *err, n->o.crawl, n->refused);
+			free(*err);
+			*err = e;
+			*usage = 1;
+		}
+		uv_mutex_unlock(&n->open_lock);
 		natsConnection_Close(n->nc);
 		natsio_free(n);
 		return NULL;
@@ -1632,8 +1829,8 @@ void natsio_drop(void *handle)
 	natsMsg_Destroy(handle);
 }
 
-struct natsio_snapshot *natsio_read(
-    const char *url, const char *crawl, unsigned partitions, char **err)
+struct natsio_snapshot *natsio_read(const char *url, const struct natsio_auth *auth,
+    const char *crawl, unsigned partitions, char **err)
 {
 	struct natsio *n = xcalloc(1, sizeof *n);
 	struct natsio_snapshot *s = NULL;
@@ -1641,6 +1838,7 @@ struct natsio_snapshot *natsio_read(
 	natsStatus st;
 
 	n->o.url = xstrdup(url);
+	n->shown = urlcreds_hide(url);
 	n->o.crawl = xstrdup(crawl);
 	n->o.node = xstrdup("");
 	n->o.lease_value = xstrdup("");
@@ -1655,8 +1853,11 @@ struct natsio_snapshot *natsio_read(
 		st = natsOptions_SetTimeout(n->opts, 3000);
 	if (st == NATS_OK)
 		st = natsOptions_SetMaxReconnect(n->opts, 0);
+	if (st == NATS_OK && (st = natsio_auth_set(n, auth, err)) != NATS_OK)
+		goto out;
 	if (st == NATS_OK && (st = natsConnection_Connect(&n->nc, n->opts)) != NATS_OK) {
-		*err = xasprintf("cannot reach NATS at %s: %s", url, natsStatus_GetText(st));
+		int usage = 0;
+		*err = natsio_connect_error(n, st, &usage);
 		goto out;
 	}
 	if (st == NATS_OK)
@@ -1672,13 +1873,13 @@ struct natsio_snapshot *natsio_read(
 	if (st == NATS_OK)
 		st = js_KeyValue(&n->meta, n->js, name);
 	if (st != NATS_OK) {
-		*err = xasprintf("crawl '%s' on NATS at %s: %s", crawl, url,
+		*err = xasprintf("crawl '%s' on NATS at %s: %s", crawl, n->shown,
 		    st == NATS_NOT_FOUND ? "not found" : natsStatus_GetText(st));
 		goto out;
 	}
 	s = natsio_snapshot_take(n, 0, 0);
 	if (!s->ok) {
-		*err = xasprintf("NATS at %s: %s", url, s->err);
+		*err = xasprintf("NATS at %s: %s", n->shown, s->err);
 		natsio_snapshot_free(s);
 		s = NULL;
 	}

@@ -14,13 +14,28 @@
 #include "cluster/mailbox.h"
 #include "cluster/lease.h"
 
+/* How a node proves itself to NATS and checks the server (tern.conf(5),
+ * [cluster]); each empty or NULL when not used. A user and password, or a
+ * token, go in the URL. */
+struct natsio_auth {
+	const char *tls_ca;	  /* the CA file the server's certificate must chain to */
+	const char *tls_cert;	  /* a client certificate (mutual TLS), PEM */
+	const char *tls_key;	  /* its private key, PEM */
+	const char *tls_hostname; /* the name the server's certificate must hold */
+	const char *creds;	  /* a .creds file (a user JWT and its nkey seed) */
+	const char *nkey;	  /* a file holding a user nkey seed (SU...) */
+};
+
 struct natsio_opts {
 	const char *url;
+	struct natsio_auth auth;
 	const char *crawl;	 /* crawl id: [A-Za-z0-9_-] */
 	const char *node;	 /* node id, any text */
 	const char *lease_value; /* what this process writes in the owners bucket */
 	unsigned partitions;
-	const char *mode; /* crawl.mode: "once" or "continuous" */
+	/* Other settings every node must share (natsio_agree below). */
+	const struct natsio_agree *agree;
+	size_t nagree;
 	uint64_t lease_ms;
 	int replicas; /* stream and bucket replicas */
 	/* Every JetStream call waits api_timeout_ms for its answer. One that
@@ -227,8 +242,16 @@ void natsio_drop(void *handle);
 /* The cluster's state read once, synchronously, with no thread and no
  * loop (tern report on a node that is not running): the crawl's buckets and
  * stream must exist. NULL and *err on failure. */
-struct natsio_snapshot *natsio_read(
-    const char *url, const char *crawl, unsigned partitions, char **err);
+struct natsio_snapshot *natsio_read(const char *url, const struct natsio_auth *auth,
+    const char *crawl, unsigned partitions, char **err);
+
+/* The crawl's settings every node must share, recorded in its meta bucket
+ * by the first node and compared by every other (doc/cluster.md,
+ * "Partitions and leases"): set before natsio_start. key is the bucket's
+ * key, name the setting a person is told of. */
+struct natsio_agree {
+	const char *key, *name, *value;
+};
 
 /* Names shared with the reports: the key under which a node's heartbeat is
  * kept (its id with characters a key cannot hold replaced, and a hash). */

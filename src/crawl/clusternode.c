@@ -162,11 +162,11 @@ static int clusternode_drop(void *ctx, unsigned p)
 	return 0;
 }
 
-static void clusternode_control(void *ctx, const char *action, const char *body)
+static void clusternode_control(void *ctx, const char *node, const char *action, const char *body)
 {
 	struct clusternode *n = ctx;
 
-	n->env.control(n->env.ctx, action, body);
+	n->env.control(n->env.ctx, node, action, body);
 }
 
 static void clusternode_status(void *ctx, struct cluster_local *out)
@@ -198,6 +198,28 @@ static int clusternode_id_ok(const char *id)
 	return 1;
 }
 
+void clusternode_auth(const struct config *cfg, struct natsio_auth *a)
+{
+	memset(a, 0, sizeof *a);
+	a->tls_ca = config_str(cfg, CK_CLUSTER_TLS_CA_FILE);
+	a->tls_cert = config_str(cfg, CK_CLUSTER_TLS_CERT_FILE);
+	a->tls_key = config_str(cfg, CK_CLUSTER_TLS_KEY_FILE);
+	a->tls_hostname = config_str(cfg, CK_CLUSTER_TLS_HOSTNAME);
+	a->creds = config_str(cfg, CK_CLUSTER_CREDS_FILE);
+	a->nkey = config_str(cfg, CK_CLUSTER_NKEY_FILE);
+}
+
+/* The canonicalize.* settings as one text ("lowercase=true ..."): nodes
+ * that write one URI in different forms would fetch it twice. */
+static void clusternode_canon_text(const struct config *cfg, struct buf *out)
+{
+	for (int k = 0; k < CK__COUNT; k++)
+		if (strncmp(config_name((enum config_key)k), "canonicalize.", 13) == 0)
+			buf_appendf(out, "%s%s=%s", out->len > 0 ? " " : "",
+			    config_name((enum config_key)k) + 13,
+			    config_text(cfg, (enum config_key)k));
+}
+
 int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct clusternode **out)
 {
 	const struct config *cfg = env->cfg;
@@ -207,6 +229,8 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 	struct clusternode *n;
 	struct cluster_opts o;
 	struct cluster_hooks h;
+	struct natsio_agree agree[4];
+	struct buf canon = BUF_INIT;
 	char *err = NULL;
 	int usage = 0;
 
@@ -244,7 +268,26 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 	o.node = n->node_id;
 	o.jobdir = env->jobdir;
 	o.partitions = (unsigned)config_int(cfg, CK_CLUSTER_PARTITIONS);
-	o.mode = config_enum(cfg, CK_CRAWL_MODE) == 1 ? "continuous" : "once";
+	clusternode_auth(cfg, &o.auth);
+	/* What every node of the crawl must share besides the partition count
+	 * (doc/cluster.md, "Partitions and leases"): the mode (the end), how
+	 * a URI's partition is found (who owns it), and its canonical form
+	 * (what is one URI). */
+	clusternode_canon_text(cfg, &canon);
+	agree[0].key = "mode";
+	agree[0].name = "crawl.mode";
+	agree[0].value = config_enum(cfg, CK_CRAWL_MODE) == 1 ? "continuous" : "once";
+	agree[1].key = "partition-by";
+	agree[1].name = "cluster.partition-by";
+	agree[1].value = config_text(cfg, CK_CLUSTER_PARTITION_BY);
+	agree[2].key = "queue-assignment";
+	agree[2].name = "frontier.queue-assignment";
+	agree[2].value = config_text(cfg, CK_FRONTIER_QUEUE_ASSIGNMENT);
+	agree[3].key = "canonicalize";
+	agree[3].name = "canonicalize.*";
+	agree[3].value = canon.data != NULL ? canon.data : "";
+	o.agree = agree;
+	o.nagree = sizeof agree / sizeof agree[0];
 	o.lease_ms = (uint64_t)config_int(cfg, CK_CLUSTER_LEASE_SECONDS) * 1000;
 	o.replicas = (int)config_int(cfg, CK_CLUSTER_REPLICAS);
 	o.api_timeout_ms = (uint64_t)config_int(cfg, CK_CLUSTER_API_TIMEOUT_MS);
@@ -277,6 +320,7 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 	h.finished = clusternode_finished;
 	h.log = clusternode_log;
 	n->c = cluster_open(loop, &o, &h, &err, &usage);
+	buf_free(&canon);
 	if (n->c == NULL) {
 		fprintf(stderr, "tern: %s\n", err);
 		free(err);

@@ -35,13 +35,16 @@ struct clusternode_env {
 	/* The crawl is over cluster-wide. */
 	void (*finished)(void *ctx);
 	/* An operator action another node passed on. */
-	void (*control)(void *ctx, const char *action, const char *body);
+	void (*control)(void *ctx, const char *node, const char *action, const char *body);
 };
 
 struct clusternode;
 
 /* Is cluster mode configured (cluster.url set)? */
 int clusternode_configured(const struct config *cfg);
+/* The [cluster] TLS and credential settings of cfg (pointers into it). */
+struct natsio_auth;
+void clusternode_auth(const struct config *cfg, struct natsio_auth *a);
 /* Checks [cluster] and the settings it cannot work with, connects and
  * joins (blocking, before the loop runs). 0 and *out, or the exit status
  * (2 for the configuration, 1 for NATS) after saying why on stderr. */

@@ -165,7 +165,7 @@ struct crawl {
 	struct clusternode *node;
 	int loop_ready;
 	int cluster_over;
-	void (*on_control)(void *arg, const char *action, const char *body);
+	void (*on_control)(void *arg, const char *node, const char *action, const char *body);
 	void *on_control_arg;
 };
 
@@ -883,12 +883,12 @@ static void crawl_node_finished(void *ctx)
 	cr->cluster_over = 1;
 }
 
-static void crawl_node_control(void *ctx, const char *action, const char *body)
+static void crawl_node_control(void *ctx, const char *node, const char *action, const char *body)
 {
 	struct crawl *cr = ctx;
 
 	if (cr->on_control != NULL)
-		cr->on_control(cr->on_control_arg, action, body);
+		cr->on_control(cr->on_control_arg, node, action, body);
 }
 
 static void crawl_visit_disposed(
@@ -1860,8 +1860,8 @@ const struct rules *crawl_rules(const struct crawl *cr)
 	return cr->rules;
 }
 
-void crawl_on_control(
-    struct crawl *cr, void (*fn)(void *arg, const char *action, const char *body), void *arg)
+void crawl_on_control(struct crawl *cr,
+    void (*fn)(void *arg, const char *node, const char *action, const char *body), void *arg)
 {
 	cr->on_control = fn;
 	cr->on_control_arg = arg;

@@ -110,11 +110,11 @@ int crawl_stop(struct crawl *cr, const char *reason, const char **why);
 void crawl_settings_changed(struct crawl *cr);
 /* Cluster mode (doc/cluster.md). Operator actions another node passed on
  * ("pause", "unpause", "stop", "checkpoint", "reconsider-retired",
- * "settings" with its JSON body) go to fn, which applies them as if asked
- * here; crawl_pass_control passes an action asked here on to every other
+ * "settings" with its JSON body) go to fn with the id of the node that sent
+ * them, which applies them as if asked here; crawl_pass_control passes an action asked here on to every other
  * node (nothing without a cluster). */
-void crawl_on_control(
-    struct crawl *cr, void (*fn)(void *arg, const char *action, const char *body), void *arg);
+void crawl_on_control(struct crawl *cr,
+    void (*fn)(void *arg, const char *node, const char *action, const char *body), void *arg);
 void crawl_pass_control(struct crawl *cr, const char *action, const char *body);
 /* The cluster report into out: 0, or -1 when this crawl is no cluster node. */
 struct buf;

@@ -2,6 +2,7 @@
 #include "archive/smallfile.h"
 #include "lib/buf.h"
 #include "lib/config.h"
+#include "lib/urlcreds.h"
 #include "lib/xmalloc.h"
 
 #include <dirent.h>
@@ -134,10 +135,18 @@ int job_config_save(const char *dir, const struct config *cfg, char **err)
 {
 	char *path = xasprintf("%s/tern.conf", dir);
 	struct buf text = BUF_INIT;
-	int rc = 0;
+	int rc = 0, secret;
 
 	config_format(cfg, &text);
-	if (smallfile_replace(path, text.data, text.len, SMALLFILE_MODE, err) < 0)
+	/* A password or token in cluster.url (tern.conf(5)) is for this
+	 * user's eyes only: a new file is made 0600, and one that exists is
+	 * made 0600 first (a replaced file keeps its mode). */
+	secret = urlcreds_has_secret(config_str(cfg, CK_CLUSTER_URL));
+	if (secret && chmod(path, SMALLFILE_MODE_SECRET) != 0 && errno != ENOENT) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		rc = -1;
+	} else if (smallfile_replace(path, text.data, text.len,
+		       secret ? SMALLFILE_MODE_SECRET : SMALLFILE_MODE, err) < 0)
 		rc = -1;
 	buf_free(&text);
 	free(path);

@@ -31,6 +31,20 @@ static const char *const report_states[] = {
     "EXHAUSTED",
 };
 
+void report_frontier_word(const struct buf *summary, const char *word, struct buf *out)
+{
+	/* The frontier names its own state (RUN or EMPTY); the crawl knows
+	 * better (paused, held at finish, not running). */
+	const char *dash = summary->data != NULL ? strstr(summary->data, " - ") : NULL;
+
+	if (dash != NULL && word != NULL) {
+		buf_appends(out, word);
+		buf_appends(out, dash);
+	} else if (summary->data != NULL) {
+		buf_append(out, summary->data, summary->len);
+	}
+}
+
 void report_frontier(struct frontier *f, const char *word, int json, struct buf *out)
 {
 	struct frontier_counts n;
@@ -39,18 +53,9 @@ void report_frontier(struct frontier *f, const char *word, int json, struct buf 
 
 	if (!json) {
 		struct buf b = BUF_INIT;
-		const char *dash;
 
 		frontier_report_summary(f, &b);
-		/* The frontier names its own state (RUN or EMPTY); the crawl
-		 * knows better (paused, held at finish, not running). */
-		dash = b.data != NULL ? strstr(b.data, " - ") : NULL;
-		if (dash != NULL && word != NULL) {
-			buf_appends(out, word);
-			buf_appends(out, dash);
-		} else if (b.data != NULL) {
-			buf_append(out, b.data, b.len);
-		}
+		report_frontier_word(&b, word, out);
 		buf_free(&b);
 		return;
 	}
@@ -67,12 +72,8 @@ void report_frontier(struct frontier *f, const char *word, int json, struct buf 
 	json_decref(j);
 }
 
-int report_queues(struct frontier *f, const char *state, int json, struct buf *out, char **err)
+int report_queues_want(const char *state, int json, struct buf *want, char **err)
 {
-	struct buf all = BUF_INIT, want = BUF_INIT;
-	const char *p, *end;
-	size_t n = 0;
-
 	if (state != NULL && *state != '\0') {
 		size_t i;
 		for (i = 0; i < sizeof report_states / sizeof report_states[0]; i++)
@@ -85,31 +86,56 @@ int report_queues(struct frontier *f, const char *state, int json, struct buf *o
 			return -1;
 		}
 		if (json)
-			buf_appendf(&want, "{\"state\":\"%s\"", report_states[i]);
+			buf_appendf(want, "{\"state\":\"%s\"", report_states[i]);
 		else
-			buf_appendf(&want, "%s ", report_states[i]);
+			buf_appendf(want, "%s ", report_states[i]);
 	}
-	frontier_report_queues(f, &all, json);
-	if (json)
-		buf_appends(out, "[");
-	else
-		buf_appends(out, FRONTIER_QUEUES_LEGEND);
-	for (p = all.data; p != NULL && p < all.data + all.len; p = end + 1) {
-		end = memchr(p, '\n', (size_t)(all.data + all.len - p));
+	return 0;
+}
+
+void report_queues_begin(int json, struct buf *out)
+{
+	buf_appends(out, json ? "[" : FRONTIER_QUEUES_LEGEND);
+}
+
+void report_queues_pick(
+    const struct buf *want, int json, const struct buf *lines, struct buf *out, size_t *n)
+{
+	const char *p, *end;
+
+	for (p = lines->data; p != NULL && p < lines->data + lines->len; p = end + 1) {
+		end = memchr(p, '\n', (size_t)(lines->data + lines->len - p));
 		if (end == NULL)
-			end = all.data + all.len;
-		if (want.len > 0 &&
-		    ((size_t)(end - p) < want.len || memcmp(p, want.data, want.len) != 0))
+			end = lines->data + lines->len;
+		if (want->len > 0 &&
+		    ((size_t)(end - p) < want->len || memcmp(p, want->data, want->len) != 0))
 			continue;
 		if (json)
-			buf_appends(out, n ? ",\n" : "\n");
+			buf_appends(out, *n ? ",\n" : "\n");
 		buf_append(out, p, (size_t)(end - p));
 		if (!json)
 			buf_appendc(out, '\n');
-		n++;
+		(*n)++;
 	}
+}
+
+void report_queues_end(int json, struct buf *out)
+{
 	if (json)
 		buf_appends(out, "\n]\n");
+}
+
+int report_queues(struct frontier *f, const char *state, int json, struct buf *out, char **err)
+{
+	struct buf all = BUF_INIT, want = BUF_INIT;
+	size_t n = 0;
+
+	if (report_queues_want(state, json, &want, err) < 0)
+		return -1;
+	frontier_report_queues(f, &all, json);
+	report_queues_begin(json, out);
+	report_queues_pick(&want, json, &all, out, &n);
+	report_queues_end(json, out);
 	buf_free(&all);
 	buf_free(&want);
 	return 0;
@@ -123,13 +149,34 @@ static void report_revisit_cb(void *arg, const struct curi *c, int waiting)
 void report_revisits(struct frontier *f, uint64_t now_ms, int json, struct buf *out)
 {
 	struct revisitreport *r = revisitreport_new();
+	uint64_t times[3], counts[3];
+
+	report_revisits_times(now_ms, times);
+	frontier_each_uri(f, report_revisit_cb, r);
+	frontier_due_counts(f, times, counts, 3);
+	report_revisits_write(f, r, counts, now_ms, json, out);
+	revisitreport_free(r);
+}
+
+void report_revisits_times(uint64_t now_ms, uint64_t times[3])
+{
+	times[0] = now_ms + 1;
+	times[1] = now_ms + 3600000;
+	times[2] = now_ms + 86400000;
+}
+
+void report_revisits_add(void *arg, const struct curi *c, int waiting)
+{
+	revisitreport_add(arg, c, waiting);
+}
+
+void report_revisits_write(struct frontier *f, struct revisitreport *r, const uint64_t counts[3],
+    uint64_t now_ms, int json, struct buf *out)
+{
 	struct revisitreport_due due;
 	struct frontier_counts n;
-	uint64_t times[3] = {now_ms + 1, now_ms + 3600000, now_ms + 86400000}, counts[3];
 
-	frontier_each_uri(f, report_revisit_cb, r);
 	frontier_counts(f, &n);
-	frontier_due_counts(f, times, counts, 3);
 	memset(&due, 0, sizeof due);
 	due.queued = n.queued;
 	due.now = counts[0];
@@ -138,7 +185,6 @@ void report_revisits(struct frontier *f, uint64_t now_ms, int json, struct buf *
 	due.waiting = n.revisits;
 	due.next_due_ms = frontier_next_due(f);
 	revisitreport_write(r, &due, now_ms, json, out);
-	revisitreport_free(r);
 }
 
 int report_hosts(const char *jobdir, int json, struct buf *out, char **err)

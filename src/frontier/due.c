@@ -157,6 +157,93 @@ void due_walk(
 	due_walk_kind(f, KEYS_REVISIT, cb, arg);
 }
 
+struct frontier_uri_walk {
+	struct buf cursor; /* the last key given, its kind byte first */
+	uint64_t times[3], counts[3];
+	size_t ntimes;
+};
+
+struct frontier_uri_walk *due_uri_walk_new(const uint64_t *times, size_t n)
+{
+	struct frontier_uri_walk *w = xcalloc(1, sizeof *w);
+
+	buf_init(&w->cursor);
+	w->ntimes = n < 3 ? n : 3;
+	memcpy(w->times, times, w->ntimes * sizeof *times);
+	return w;
+}
+
+void due_uri_walk_free(struct frontier_uri_walk *w)
+{
+	if (w == NULL)
+		return;
+	buf_free(&w->cursor);
+	free(w);
+}
+
+void due_uri_walk_counts(const struct frontier_uri_walk *w, uint64_t *counts)
+{
+	for (size_t i = 0; i < w->ntimes; i++)
+		counts[i] = w->counts[i] + (i > 0 ? counts[i - 1] : 0);
+}
+
+size_t due_uri_walk_step(struct frontier *f, struct frontier_uri_walk *w, size_t max,
+    void (*cb)(void *arg, const struct curi *c, int waiting), void *arg, int *more)
+{
+	leveldb_iterator_t *it = leveldb_create_iterator(f->db, f->ro);
+	char kind = w->cursor.len > 0 ? w->cursor.data[0] : KEYS_URI;
+	size_t given = 0;
+
+	*more = 0;
+	if (w->cursor.len > 0)
+		leveldb_iter_seek(it, w->cursor.data, w->cursor.len);
+	else
+		leveldb_iter_seek(it, &kind, 1);
+	for (;;) {
+		size_t kl, vl;
+		const char *k, *v;
+		struct curi *c;
+		uint64_t due, ord;
+
+		if (!leveldb_iter_valid(it) || (k = leveldb_iter_key(it, &kl), kl < 1) ||
+		    k[0] != kind) {
+			/* Queued URIs done: the waiting ones next. */
+			if (kind == KEYS_URI) {
+				kind = KEYS_REVISIT;
+				leveldb_iter_seek(it, &kind, 1);
+				continue;
+			}
+			break;
+		}
+		if (w->cursor.len == kl && memcmp(k, w->cursor.data, kl) == 0) {
+			leveldb_iter_next(it);
+			continue;
+		}
+		if (given == max) {
+			*more = 1;
+			break;
+		}
+		v = leveldb_iter_value(it, &vl);
+		if (kind == KEYS_REVISIT && keys_revisit_parse(k, kl, &due, &ord) == 0) {
+			size_t i = 0;
+			while (i < w->ntimes && due >= w->times[i])
+				i++;
+			if (i < w->ntimes)
+				w->counts[i]++;
+		}
+		if (keys_curi_decode(v, vl, &c) == 0) {
+			cb(arg, c, kind == KEYS_REVISIT);
+			curi_free(c);
+		}
+		buf_reset(&w->cursor);
+		buf_append(&w->cursor, k, kl);
+		given++;
+		leveldb_iter_next(it);
+	}
+	leveldb_iter_destroy(it);
+	return given;
+}
+
 void due_count_before(struct frontier *f, const uint64_t *times, uint64_t *counts, size_t n)
 {
 	leveldb_iterator_t *it;

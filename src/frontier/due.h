@@ -26,6 +26,13 @@ void due_flushed(struct frontier *f);
  * walk of the whole store, for reports. */
 void due_walk(
     struct frontier *f, void (*cb)(void *arg, const struct curi *c, int waiting), void *arg);
+/* due_walk in pieces (frontier_uri_walk_*), the store read as it is, with
+ * due_count_before's counts (up to 3 times) made on the way. */
+struct frontier_uri_walk *due_uri_walk_new(const uint64_t *times, size_t n);
+void due_uri_walk_free(struct frontier_uri_walk *w);
+size_t due_uri_walk_step(struct frontier *f, struct frontier_uri_walk *w, size_t max,
+    void (*cb)(void *arg, const struct curi *c, int waiting), void *arg, int *more);
+void due_uri_walk_counts(const struct frontier_uri_walk *w, uint64_t *counts);
 /* URIs due before each of the given times (ascending), counted by a walk
  * of the schedule's keys that stops at the last time. */
 void due_count_before(struct frontier *f, const uint64_t *times, uint64_t *counts, size_t n);

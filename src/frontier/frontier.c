@@ -204,6 +204,27 @@ uint64_t frontier_next_due(const struct frontier *f)
 	return f->due_next;
 }
 
+struct frontier_uri_walk *frontier_uri_walk_new(const uint64_t *times, size_t n)
+{
+	return due_uri_walk_new(times, n);
+}
+
+void frontier_uri_walk_free(struct frontier_uri_walk *w)
+{
+	due_uri_walk_free(w);
+}
+
+size_t frontier_uri_walk_step(struct frontier *f, struct frontier_uri_walk *w, size_t max,
+    void (*cb)(void *arg, const struct curi *c, int waiting), void *arg, int *more)
+{
+	return due_uri_walk_step(f, w, max, cb, arg, more);
+}
+
+void frontier_uri_walk_counts(const struct frontier_uri_walk *w, uint64_t *counts)
+{
+	due_uri_walk_counts(w, counts);
+}
+
 void frontier_due_counts(struct frontier *f, const uint64_t *times, uint64_t *counts, size_t n)
 {
 	due_count_before(f, times, counts, n);
@@ -344,6 +365,33 @@ void frontier_report_summary(struct frontier *f, struct buf *out)
 void frontier_report_queues(struct frontier *f, struct buf *out, int json)
 {
 	qreport_queues(f, out, json);
+}
+
+struct frontier_longest *frontier_longest_new(void)
+{
+	return qreport_longest_new();
+}
+
+void frontier_longest_free(struct frontier_longest *lg)
+{
+	qreport_longest_free(lg);
+}
+
+size_t frontier_longest_step(struct frontier *f, struct frontier_longest *lg, size_t max, int *more)
+{
+	return qreport_longest_step(f, lg, max, more);
+}
+
+void frontier_report_summary_longest(
+    struct frontier *f, struct frontier_longest *lg, struct buf *out)
+{
+	qreport_summary_longest(f, lg, out);
+}
+
+size_t frontier_report_queues_step(
+    struct frontier *f, struct buf *cursor, size_t max, int json, struct buf *out, int *more)
+{
+	return qreport_queues_step(f, cursor, max, json, out, more);
 }
 
 size_t frontier_walk_queues(

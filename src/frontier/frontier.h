@@ -120,6 +120,17 @@ void frontier_due_counts(struct frontier *f, const uint64_t *times, uint64_t *co
  * the revisits report. */
 void frontier_each_uri(
     struct frontier *f, void (*cb)(void *arg, const struct curi *c, int waiting), void *arg);
+/* The same in pieces, for a live report: each step gives at most max more
+ * URIs after the last one given (the store read as it is), *more 1 while
+ * some remain; the walk also counts the waiting URIs due before each of
+ * times (up to 3, ascending), read with frontier_uri_walk_counts
+ * (cumulative, as frontier_due_counts gives them) once it is over. */
+struct frontier_uri_walk;
+struct frontier_uri_walk *frontier_uri_walk_new(const uint64_t *times, size_t n);
+void frontier_uri_walk_free(struct frontier_uri_walk *w);
+size_t frontier_uri_walk_step(struct frontier *f, struct frontier_uri_walk *w, size_t max,
+    void (*cb)(void *arg, const struct curi *c, int waiting), void *arg, int *more);
+void frontier_uri_walk_counts(const struct frontier_uri_walk *w, uint64_t *counts);
 /* 1 if a retryable failure of c may be retried: attempts+1 < max-retries. */
 int frontier_may_retry(struct frontier *f, const struct curi *c);
 /* Records whether c's host failed to connect (failed=1) or answered (0)
@@ -164,6 +175,18 @@ int frontier_reconsider_retired(struct frontier *f);
 void frontier_settings_changed(struct frontier *f);
 /* Heritrix's one-line status and the frontier summary. */
 void frontier_report_summary(struct frontier *f, struct buf *out);
+/* The same in pieces, for a live report: the summary's list of the longest
+ * queues is the one part that walks every queue record. frontier_longest_step
+ * offers at most max more queues (in key order, the store read as it is)
+ * to lg, *more 1 while queues remain; then frontier_report_summary_longest
+ * writes the summary with what lg found (and empties it). */
+struct frontier_longest;
+struct frontier_longest *frontier_longest_new(void);
+void frontier_longest_free(struct frontier_longest *lg);
+size_t frontier_longest_step(
+    struct frontier *f, struct frontier_longest *lg, size_t max, int *more);
+void frontier_report_summary_longest(
+    struct frontier *f, struct frontier_longest *lg, struct buf *out);
 /* The column header of the text queues report: Heritrix's fields, times
  * in UTC, the wake as the wait left (12s, 3m05s, 2h07m). */
 #define FRONTIER_QUEUES_LEGEND                                    \
@@ -174,6 +197,13 @@ void frontier_report_queues(struct frontier *f, struct buf *out, int json);
 /* The same, written to fp in 64 KiB pieces: the end-of-crawl report of
  * 100,000 queues never sits whole in memory. */
 void frontier_report_queues_fp(struct frontier *f, FILE *fp, int json);
+/* The same in pieces, for a report walked between loop iterations: the
+ * lines of at most max queues whose keys sort after cursor ("" from the
+ * first) appended to out, cursor set to the last one's key, *more 1 when
+ * queues remain. The store is read as it is (as frontier_walk_queues
+ * reads it); resident queues come from memory. Returns the queues given. */
+size_t frontier_report_queues_step(
+    struct frontier *f, struct buf *cursor, size_t max, int json, struct buf *out, int *more);
 /* A queue as the queues report shows it (doc/formats.md, "Reports"; Heritrix's
  * fields). Its strings are the frontier's, valid during the callback. */
 struct frontier_queue_info {

@@ -90,21 +90,107 @@ static void qreport_longest_cb(struct frontier *f, void *arg, const char *key,
 	qreport_longest_offer(f, top->a, &top->n, key, m, s);
 }
 
-static void qreport_report_longest(struct frontier *f, struct buf *out)
+/* The longest queues into out, top's lines freed. */
+static void qreport_write_longest(struct qreport_top *top, struct buf *out)
+{
+	size_t i;
+
+	buf_appendf(out, "\n\n %d longest queues:\n", QREPORT_LONGEST);
+	for (i = 0; i < top->n; i++) {
+		buf_appendf(out, "  %s", top->a[i].line);
+		free(top->a[i].line);
+	}
+	top->n = 0;
+}
+
+struct frontier_longest {
+	struct qreport_top top;
+	struct buf cursor; /* the last queue key offered */
+};
+
+struct frontier_longest *qreport_longest_new(void)
+{
+	struct frontier_longest *lg = xcalloc(1, sizeof *lg);
+
+	buf_init(&lg->cursor);
+	return lg;
+}
+
+void qreport_longest_free(struct frontier_longest *lg)
+{
+	if (lg == NULL)
+		return;
+	for (size_t i = 0; i < lg->top.n; i++)
+		free(lg->top.a[i].line);
+	buf_free(&lg->cursor);
+	free(lg);
+}
+
+size_t qreport_longest_step(struct frontier *f, struct frontier_longest *lg, size_t max, int *more)
+{
+	leveldb_iterator_t *it = leveldb_create_iterator(f->db, f->ro);
+	struct buf start = BUF_INIT;
+	size_t given = 0;
+	int after = lg->cursor.len > 0;
+
+	*more = 0;
+	keys_queue(&start, lg->cursor.data != NULL ? lg->cursor.data : "");
+	for (leveldb_iter_seek(it, start.data, start.len); leveldb_iter_valid(it);
+	     leveldb_iter_next(it)) {
+		size_t kl, vl;
+		const char *k = leveldb_iter_key(it, &kl), *v;
+		char *key;
+		struct wq *q;
+		struct keys_qmeta m;
+		struct policy_settings s;
+
+		if (kl < 1 || k[0] != KEYS_QUEUE)
+			break;
+		if (after && kl == start.len && memcmp(k, start.data, kl) == 0)
+			continue;
+		if (given == max) {
+			*more = 1;
+			break;
+		}
+		v = leveldb_iter_value(it, &vl);
+		key = xstrndup(k + 1, kl - 1);
+		q = wq_table_get(f->queues, key);
+		if (q != NULL) {
+			qreport_longest_offer(
+			    f, lg->top.a, &lg->top.n, key, &q->m, qstate_settings(f, q));
+		} else if (keys_qmeta_decode(v, vl, &m) == 0) {
+			qstate_settings_for(f, m.surt, &s);
+			qreport_longest_offer(f, lg->top.a, &lg->top.n, key, &m, &s);
+			keys_qmeta_clear(&m);
+		}
+		buf_reset(&lg->cursor);
+		buf_append(&lg->cursor, k + 1, kl - 1);
+		free(key);
+		given++;
+	}
+	leveldb_iter_destroy(it);
+	buf_free(&start);
+	return given;
+}
+
+static void qreport_summary_with(struct frontier *f, struct qreport_top *top, struct buf *out);
+
+void qreport_summary(struct frontier *f, struct buf *out)
 {
 	struct qreport_top top;
-	size_t i;
 
 	top.n = 0;
 	qreport_each_queue(f, qreport_longest_cb, &top);
-	buf_appendf(out, "\n\n %d longest queues:\n", QREPORT_LONGEST);
-	for (i = 0; i < top.n; i++) {
-		buf_appendf(out, "  %s", top.a[i].line);
-		free(top.a[i].line);
-	}
+	qreport_summary_with(f, &top, out);
 }
 
-void qreport_summary(struct frontier *f, struct buf *out)
+void qreport_summary_longest(struct frontier *f, struct frontier_longest *lg, struct buf *out)
+{
+	qreport_summary_with(f, &lg->top, out);
+}
+
+/* The summary with the longest queues already found (top's lines freed). */
+static void qreport_summary_with(struct frontier *f, struct qreport_top *top, struct buf *out)
 {
 	struct frontier_counts n;
 	struct seen_stats ss;
@@ -151,7 +237,7 @@ void qreport_summary(struct frontier *f, struct buf *out)
 	for (i = 0; i <= KEYS_MAX_QPRECEDENCE; i++)
 		if (f->c.inactive[i] > 0)
 			buf_appendf(out, " %d:%llu", i, (unsigned long long)f->c.inactive[i]);
-	qreport_report_longest(f, out);
+	qreport_write_longest(top, out);
 	buf_appends(out, "\n ready queues (first 2000):\n");
 	if (f->o.best_first) {
 		for (i = 0; (size_t)i < f->heap.n && i < 2000; i++)
@@ -202,6 +288,55 @@ void qreport_queues_fp(struct frontier *f, FILE *fp, int json)
 
 	qreport_queues_sink(f, &b, json, fp);
 	buf_free(&b);
+}
+
+size_t qreport_queues_step(
+    struct frontier *f, struct buf *cursor, size_t max, int json, struct buf *out, int *more)
+{
+	leveldb_iterator_t *it = leveldb_create_iterator(f->db, f->ro);
+	struct buf start = BUF_INIT;
+	size_t given = 0;
+	int after = cursor->len > 0;
+
+	*more = 0;
+	keys_queue(&start, cursor->data != NULL ? cursor->data : "");
+	for (leveldb_iter_seek(it, start.data, start.len); leveldb_iter_valid(it);
+	     leveldb_iter_next(it)) {
+		size_t kl, vl;
+		const char *k = leveldb_iter_key(it, &kl), *v;
+		char *key;
+		struct wq *q;
+		struct keys_qmeta m;
+		struct policy_settings s;
+
+		if (kl < 1 || k[0] != KEYS_QUEUE)
+			break;
+		/* The queue named by the cursor was given by the last step. */
+		if (after && kl == start.len && memcmp(k, start.data, kl) == 0)
+			continue;
+		if (given == max) {
+			*more = 1;
+			break;
+		}
+		v = leveldb_iter_value(it, &vl);
+		key = xstrndup(k + 1, kl - 1);
+		q = wq_table_get(f->queues, key);
+		if (q != NULL) {
+			wq_report_line(key, &q->m, qstate_settings(f, q), f->o.precedence_floor,
+			    f->now, out, json);
+		} else if (keys_qmeta_decode(v, vl, &m) == 0) {
+			qstate_settings_for(f, m.surt, &s);
+			wq_report_line(key, &m, &s, f->o.precedence_floor, f->now, out, json);
+			keys_qmeta_clear(&m);
+		}
+		buf_reset(cursor);
+		buf_append(cursor, k + 1, kl - 1);
+		free(key);
+		given++;
+	}
+	leveldb_iter_destroy(it);
+	buf_free(&start);
+	return given;
 }
 
 /* One queue record as the walks give it: from memory when resident (it may

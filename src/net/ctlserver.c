@@ -266,6 +266,14 @@ struct ctlserver_reply *ctlserver_defer_reply(struct ctlserver_defer *d)
 	return &((struct ctlserver_conn *)d)->reply;
 }
 
+void ctlserver_defer_progress(struct ctlserver_defer *d)
+{
+	struct ctlserver_conn *c = (struct ctlserver_conn *)d;
+
+	if (c->state == CTLSERVER_DEFERRED)
+		uv_timer_start(&c->timer, ctlserver_timeout_cb, CTLSERVER_TIMEOUT_MS, 0);
+}
+
 void ctlserver_defer_send(struct ctlserver_defer *d)
 {
 	struct ctlserver_conn *c = (struct ctlserver_conn *)d;

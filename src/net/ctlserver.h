@@ -73,5 +73,8 @@ struct ctlserver_defer *ctlserver_defer(
 struct ctlserver_reply *ctlserver_defer_reply(struct ctlserver_defer *d);
 /* Sends the reply; the handle is gone. */
 void ctlserver_defer_send(struct ctlserver_defer *d);
+/* The answer is being made (a long report walked piece by piece): its
+ * deadline starts again from now. */
+void ctlserver_defer_progress(struct ctlserver_defer *d);
 
 #endif

@@ -1,8 +1,10 @@
 /* The console's settings page (consolesettings.h). */
 #include "ops/consolesettings.h"
 #include "lib/config.h"
+#include "lib/urlcreds.h"
 #include "ops/html.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* A <select> of the choices (enum) or true/false (bool), else a text
@@ -56,9 +58,18 @@ void consolesettings_page(const struct config *cfg, const struct consoleview_rq 
 		buf_appends(&sections, "<tr><td class=\"k\"><label>");
 		html_texts(&sections, name);
 		buf_appends(&sections, "</label></td><td>");
-		consolesettings_input(&sections, name, (enum config_key)k,
-		    config_text(cfg, (enum config_key)k),
-		    editable && config_key_for_job(name) == NULL);
+		if (k == CK_CLUSTER_URL && urlcreds_has_secret(config_text(cfg, CK_CLUSTER_URL))) {
+			/* A password or token is never shown: the URL appears
+			 * with it hidden, and cannot be edited here (a form
+			 * sent back would store the hidden text). */
+			char *shown = urlcreds_hide(config_text(cfg, CK_CLUSTER_URL));
+			consolesettings_input(&sections, name, (enum config_key)k, shown, 0);
+			free(shown);
+		} else {
+			consolesettings_input(&sections, name, (enum config_key)k,
+			    config_text(cfg, (enum config_key)k),
+			    editable && config_key_for_job(name) == NULL);
+		}
 		buf_appends(&sections, "</td><td class=\"when\">");
 		buf_appends(&sections,
 		    config_key_for_job(name) != NULL ? "fixed for the job"

@@ -35,9 +35,11 @@
 #include "crawl/report.h"
 #include "lib/form.h"
 #include "lib/status.h"
+#include "lib/urlcreds.h"
 #include "lib/xmalloc.h"
 #include "ops/console.h"
 #include "ops/consoletoken.h"
+#include "ops/ctlwalk.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -54,7 +56,8 @@ struct crawlctl {
 	char token[CONSOLEREQ_TOKEN_LEN + 1];
 	char **names; /* console.host-names */
 	char url[192];
-	uv_timer_t sample; /* the console's sample, once a second */
+	uv_timer_t sample;    /* the console's sample, once a second */
+	struct ctlwalk *walk; /* GET /report/queues and /report/hosts, in pieces */
 };
 
 static enum crawl_state crawlctl_state(const struct crawl *cr)
@@ -259,8 +262,10 @@ static void crawlctl_metrics(struct crawlctl *cc, struct ctlserver_reply *r)
 		(cc->tcp != NULL ? ctlserver_connections(cc->tcp) : 0));
 }
 
-static void crawlctl_report(struct crawl *cr, const struct ctlreq *req, struct ctlserver_reply *r)
+static void crawlctl_report(
+    struct crawlctl *cc, const struct ctlreq *req, struct ctlserver_reply *r)
 {
+	struct crawl *cr = cc->cr;
 	const char *what = req->path.data + strlen("/report/");
 	struct buf fmt = BUF_INIT, state = BUF_INIT;
 	char *err = NULL;
@@ -276,17 +281,21 @@ static void crawlctl_report(struct crawl *cr, const struct ctlreq *req, struct c
 	}
 	r->content_type = json ? "application/json" : "text/plain; charset=utf-8";
 	if (strcmp(what, "frontier") == 0) {
-		report_frontier(crawl_frontier(cr), crawl_report_word(cr), json, &r->body);
+		/* The text form lists the longest queues: a walk over every
+		 * queue record, in pieces between loop iterations. */
+		if (json || ctlwalk_frontier(cc->walk, r, crawl_report_word(cr)) < 0)
+			report_frontier(crawl_frontier(cr), crawl_report_word(cr), json, &r->body);
 	} else if (strcmp(what, "queues") == 0) {
+		/* Walked between loop iterations, answered when done. */
 		int has = ctlreq_query_param(req->query.data, "state", &state) == 0;
-		if (report_queues(crawl_frontier(cr),
-			has ? (state.data != NULL ? state.data : "") : NULL, json, &r->body,
-			&err) < 0) {
+		if (ctlwalk_queues(cc->walk, r, has ? (state.data != NULL ? state.data : "") : NULL,
+			json, &err) < 0) {
 			ctlserver_reply_error(r, 400, err);
 			free(err);
 		}
 	} else if (strcmp(what, "hosts") == 0) {
-		if (report_hosts(crawl_jobdir(cr), json, &r->body, &err) < 0) {
+		/* crawl.log read between loop iterations, answered when done. */
+		if (ctlwalk_hosts(cc->walk, r, json, &err) < 0) {
 			ctlserver_reply_error(r, 500, err);
 			free(err);
 		}
@@ -299,7 +308,9 @@ static void crawlctl_report(struct crawl *cr, const struct ctlreq *req, struct c
 			json_decref(j);
 		}
 	} else if (strcmp(what, "revisits") == 0) {
-		report_revisits(crawl_frontier(cr), clock_wall_ms(), json, &r->body);
+		/* A walk over every URI record, in pieces. */
+		if (ctlwalk_revisits(cc->walk, r, clock_wall_ms(), json) < 0)
+			report_revisits(crawl_frontier(cr), clock_wall_ms(), json, &r->body);
 	} else if (strcmp(what, "rules") == 0) {
 		drops_report(crawl_stats(cr), crawl_rules(cr), json, &r->body);
 	} else if (strcmp(what, "cluster") == 0) {
@@ -394,10 +405,12 @@ static int crawlctl_for_job(
 }
 
 /* Applies the settings object j (taken), or says why not. A cluster node
- * passes settings asked here (local) on to every other node, as JSON. */
+ * passes settings asked here (from NULL) on to every other node, as JSON;
+ * from names the node that passed them on. */
 static void crawlctl_settings_apply(
-    struct crawl *cr, json_t *j, json_error_t *jerr, int local, struct ctlserver_reply *r)
+    struct crawl *cr, json_t *j, json_error_t *jerr, const char *from, struct ctlserver_reply *r)
 {
+	int local = from == NULL;
 	json_t *v, *applied;
 	struct config *scratch;
 	struct buf a = BUF_INIT;
@@ -436,12 +449,32 @@ static void crawlctl_settings_apply(
 				       a.data != NULL ? a.data : "", "setting", &err) == 0) {
 				if (pass == 0 && crawlctl_for_job(cr, scratch, key, &err) < 0)
 					break;
+				/* Another node may steer what takes effect now; what
+				 * a node reads at start (its files, its NATS server)
+				 * and [cluster] stay its own operator's (doc/cluster.md,
+				 * "Who can steer a crawl"). */
+				if (pass == 0 && !local &&
+				    (strncmp(key, "cluster.", 8) == 0 ||
+					config_key_at_start(key))) {
+					err = xasprintf(
+					    "%s: not taken from another node (each node's "
+					    "[cluster] and settings read at start are its own)",
+					    key);
+					break;
+				}
 				if (pass == 1) {
 					json_object_set_new(applied, key,
 					    json_string(
 						config_key_at_start(key) ? "on resume" : "now"));
-					crawl_log_event(cr, "setting changed: %s=%s", key,
-					    a.data != NULL ? a.data : "");
+					/* A URL's password or token is not logged. */
+					char *shown = urlcreds_hide(a.data != NULL ? a.data : "");
+					crawl_log_event(cr, "setting changed: %s=%s%s%s%s", key,
+					    strcmp(key, "cluster.url") == 0
+						? shown
+						: (a.data != NULL ? a.data : ""),
+					    local ? "" : " (from node ", local ? "" : from,
+					    local ? "" : ")");
+					free(shown);
 				}
 				continue;
 			}
@@ -482,7 +515,7 @@ static void crawlctl_settings(struct crawl *cr, const struct ctlreq *req, struct
 
 	if (form && j == NULL)
 		snprintf(jerr.text, sizeof jerr.text, "malformed %%-escape in the form");
-	crawlctl_settings_apply(cr, j, &jerr, 1, r);
+	crawlctl_settings_apply(cr, j, &jerr, NULL, r);
 }
 
 static void crawlctl_action(struct crawl *cr, const char *what, struct ctlserver_reply *r)
@@ -559,7 +592,7 @@ static void crawlctl_routes(void *ctx, const struct ctlreq *req, struct ctlserve
 		} else if (path[1] == 'm') {
 			crawlctl_metrics(cc, r);
 		} else {
-			crawlctl_report(cr, req, r);
+			crawlctl_report(cc, req, r);
 		}
 		return;
 	}
@@ -731,8 +764,10 @@ static void crawlctl_tcp_cb(void *ctx, const struct ctlreq *req, struct ctlserve
 }
 
 /* An operator action another cluster node passed on: applied as if asked
- * here, the answer (for that node's operator) dropped. */
-static void crawlctl_remote(void *arg, const char *action, const char *body)
+ * here (settings: only those that take effect now), the answer (for that
+ * node's operator) dropped; tern.log says which node it came from and
+ * what became of it. */
+static void crawlctl_remote(void *arg, const char *node, const char *action, const char *body)
 {
 	struct crawlctl *cc = arg;
 	struct ctlserver_reply r;
@@ -740,17 +775,21 @@ static void crawlctl_remote(void *arg, const char *action, const char *body)
 	memset(&r, 0, sizeof r);
 	if (strcmp(action, "settings") == 0) {
 		json_error_t jerr;
-		crawlctl_settings_apply(cc->cr, json_loads(body, 0, &jerr), &jerr, 0, &r);
+		crawlctl_settings_apply(cc->cr, json_loads(body, 0, &jerr), &jerr, node, &r);
 	} else if (strcmp(action, "pause") == 0 || strcmp(action, "unpause") == 0 ||
 	    strcmp(action, "stop") == 0 || strcmp(action, "checkpoint") == 0 ||
 	    strcmp(action, "reconsider-retired") == 0) {
 		crawlctl_action(cc->cr, action, &r);
 	} else {
-		crawl_log_event(cc->cr, "cluster: unknown action '%s' ignored", action);
+		crawl_log_event(
+		    cc->cr, "cluster: unknown action '%s' from node %s ignored", action, node);
+		return;
 	}
 	if (r.status != 0 && r.status != 200)
-		crawl_log_event(cc->cr, "cluster: %s from another node: %s", action,
+		crawl_log_event(cc->cr, "cluster: %s from node %s refused: %s", action, node,
 		    r.body.data != NULL ? r.body.data : "refused");
+	else
+		crawl_log_event(cc->cr, "cluster: %s from node %s applied", action, node);
 	buf_free(&r.body);
 }
 
@@ -795,6 +834,7 @@ struct crawlctl *crawlctl_start(struct crawl *cr, char **err)
 	co.live = 1;
 	co.token = cc->token;
 	cc->console = console_new(&co);
+	cc->walk = ctlwalk_new(crawl_loop(cr), crawl_frontier(cr), crawl_jobdir(cr));
 	uv_timer_init(crawl_loop(cr), &cc->sample);
 	cc->sample.data = cc;
 	uv_timer_start(&cc->sample, crawlctl_sample_cb, 0, 1000);
@@ -837,5 +877,7 @@ void crawlctl_close(struct crawlctl *cc)
 	ctlserver_close(cc->srv);
 	if (cc->tcp != NULL)
 		ctlserver_close(cc->tcp);
+	/* After the servers: their closing has cancelled every walk. */
+	ctlwalk_free(cc->walk);
 	uv_close((uv_handle_t *)&cc->sample, crawlctl_closed_cb);
 }

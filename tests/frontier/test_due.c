@@ -309,6 +309,12 @@ static void test_due_reopen(void **state)
 
 /* A backlog of due URIs goes back to the queues at most DUE_PER_FLUSH
  * (1024) per flush, all of them in the end, each once. */
+static void test_due_count_cb(void *arg, const struct curi *c, int waiting)
+{
+	(void)c;
+	*(int *)arg += waiting;
+}
+
 static void test_due_backlog(void **state)
 {
 	struct test_due *t = *state;
@@ -335,6 +341,29 @@ static void test_due_backlog(void **state)
 	assert_int_equal(counts[0], 0);
 	assert_int_equal(counts[1], N / 3);
 	assert_int_equal(counts[2], N);
+	/* The same walked in pieces (a live revisits report): every waiting
+	 * URI once, and the same counts, whatever the piece. */
+	{
+		static const size_t pieces[] = {1, 7, 1000, 5000};
+		for (size_t p = 0; p < sizeof pieces / sizeof pieces[0]; p++) {
+			struct frontier_uri_walk *w = frontier_uri_walk_new(times, 3);
+			size_t seen = 0, steps = 0;
+			int more = 1, waiting = 0;
+			uint64_t wc[3];
+
+			while (more) {
+				seen += frontier_uri_walk_step(
+				    t->f, w, pieces[p], test_due_count_cb, &waiting, &more);
+				steps++;
+			}
+			frontier_uri_walk_counts(w, wc);
+			assert_int_equal(seen, N);
+			assert_int_equal(waiting, N);
+			assert_true(steps >= N / pieces[p]);
+			assert_memory_equal(wc, counts, sizeof wc);
+			frontier_uri_walk_free(w);
+		}
+	}
 	t->now += 3000;
 	{
 		struct curi *c = test_due_take(t);
