@@ -32,6 +32,7 @@
 #include "crawl/sitemaps.h"
 #include "lib/clock.h"
 #include "lib/config.h"
+#include "archive/capture.h"
 #include "archive/crawllog.h"
 #include "lib/curi.h"
 #include "lib/reqheaders.h"
@@ -60,7 +61,6 @@
 #include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,15 +145,13 @@ struct visit {
 
 	/* What the response body becomes. */
 	struct digest *dg;
-	struct buf body;
-	int spill_fd;
-	uint64_t spill_len;
-	int record_failed;   /* the body could not be recorded: ours, not the server's */
-	int record_errno;    /* why */
-	struct outlinks *ol; /* the page's links (kept across reuse) */
-	int links_on;	     /* ol has begun on this response */
-	int dg_used;	     /* dg has taken bytes since its last reset */
-	struct buf robots;   /* decoded robots.txt body, up to ROBOTS_MAX_BODY */
+	struct capture *body; /* recorded for the WARC (kept across reuse) */
+	int record_failed;    /* the body could not be recorded: ours, not the server's */
+	int record_errno;     /* why */
+	struct outlinks *ol;  /* the page's links (kept across reuse) */
+	int links_on;	      /* ol has begun on this response */
+	int dg_used;	      /* dg has taken bytes since its last reset */
+	struct buf robots;    /* decoded robots.txt body, up to ROBOTS_MAX_BODY */
 
 	/* Continuous crawls: whether the fetch sent validators; the capture
 	 * a revisit record refers to (a 304's earlier capture, or the dedup
@@ -221,7 +219,7 @@ static void visit_destroy(struct visit *v)
 {
 	outlinks_free(v->ol);
 	digest_free(v->dg);
-	buf_free(&v->body);
+	capture_free(v->body);
 	buf_free(&v->robots);
 	buf_free(&v->target);
 	free(v);
@@ -234,7 +232,8 @@ static void visit_recycle(struct visit_pool *pool, struct visit *v)
 {
 	struct digest *dg = v->dg;
 	struct outlinks *ol = v->ol;
-	struct buf body = v->body, robots = v->robots, target = v->target;
+	struct capture *body = v->body;
+	struct buf robots = v->robots, target = v->target;
 	int dg_used = v->dg_used;
 
 	if (pool->nspare >= VISIT_SPARES) {
@@ -248,7 +247,8 @@ static void visit_recycle(struct visit_pool *pool, struct visit *v)
 	v->body = body;
 	v->robots = robots;
 	v->target = target;
-	buf_reset_keep(&v->body, VISIT_KEEP_ROOM);
+	if (v->body != NULL)
+		capture_reset(v->body, VISIT_KEEP_ROOM);
 	buf_reset_keep(&v->robots, VISIT_KEEP_ROOM);
 	buf_reset_keep(&v->target, VISIT_KEEP_ROOM);
 	v->next = pool->spare;
@@ -271,8 +271,6 @@ static void visit_free(struct visit *v)
 		pool->slots[v->slot] = 0;
 	if (v->links_on)
 		outlinks_end(v->ol);
-	if (v->spill_fd >= 0)
-		close(v->spill_fd);
 	buf_free(&v->refers_uri);
 	buf_free(&v->refers_date);
 	curi_free(v->c);
@@ -761,24 +759,6 @@ static int visit_literal_addr(struct visit *v)
 	return 0;
 }
 
-/* Writes all of p to the spill file: 0, or -1 with errno (a short write
- * is retried, so that a full disk ends in ENOSPC, not a stale errno). */
-static int visit_spill_write(struct visit *v, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(v->spill_fd, p, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-		v->spill_len += (uint64_t)w;
-	}
-	return 0;
-}
-
 /* The URL being fetched, split: the page's own parts, or robots.txt's
  * (or a redirect of it) split into sp. NULL if it cannot be. */
 static const struct url_parts *visit_fetch_parts(const struct visit *v, struct url_parts *sp)
@@ -846,30 +826,19 @@ static void visit_cookie_return(struct visit *v, struct fetch *f, int status)
 	buf_free(&key);
 }
 
-/* Recording the body: memory first, then a spill file in JOBDIR/state/tmp.
- * The fetch gives it no byte past fetch.max-length-bytes, so neither grows
- * past that. -1 with errno when the body cannot be kept. */
+/* Recording the body (src/archive/capture.h); tern.log says why a spill
+ * file could not be made. -1 with errno when the body cannot be kept. */
 static int visit_record(struct visit *v, const char *p, size_t n)
 {
-	if (v->spill_fd < 0 && v->body.len + n <= VISIT_SPILL_BYTES) {
-		buf_append(&v->body, p, n);
-		return 0;
+	int rc = capture_append(v->body, p, n);
+
+	if (rc == CAPTURE_ESPILL) {
+		int saved = errno;
+		visit_event(v->pool, "cannot create a spill file in %s: %s", v->pool->env.tmpdir,
+		    strerror(saved));
+		errno = saved;
 	}
-	if (v->spill_fd < 0) {
-		v->spill_fd = open(v->pool->env.tmpdir, O_TMPFILE | O_RDWR, 0600);
-		if (v->spill_fd < 0) {
-			int saved = errno;
-			visit_event(v->pool, "cannot create a spill file in %s: %s",
-			    v->pool->env.tmpdir, strerror(saved));
-			errno = saved;
-			return -1;
-		}
-		v->spill_len = 0;
-		if (visit_spill_write(v, v->body.data, v->body.len) < 0)
-			return -1;
-		buf_free(&v->body);
-	}
-	return visit_spill_write(v, p, n);
+	return rc < 0 ? -1 : 0;
 }
 
 /* The head says which extractors, if any, the page's body goes through. */
@@ -930,6 +899,7 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 {
 	struct visit_pool *pool = v->pool;
 	struct warc_capture cap;
+	struct buf *mem = capture_mem(v->body);
 	char *err = NULL;
 	size_t hlen = 0, qlen = 0;
 	int rc = 0, dedup_new = 0;
@@ -950,12 +920,12 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 	cap.req_len = qlen;
 	cap.resp_head = fetch_response_head(v->f, &hlen);
 	cap.resp_head_len = hlen;
-	if (v->spill_fd >= 0) {
-		cap.payload_fd = v->spill_fd;
-		cap.payload_fd_len = v->spill_len;
+	if (capture_fd(v->body) >= 0) {
+		cap.payload_fd = capture_fd(v->body);
+		cap.payload_fd_len = capture_len(v->body);
 	} else {
-		cap.payload = v->body.data ? v->body.data : "";
-		cap.payload_len = v->body.len;
+		cap.payload = mem->data ? mem->data : "";
+		cap.payload_len = mem->len;
 		cap.payload_fd = -1;
 	}
 	cap.payload_digest = digest;
@@ -964,7 +934,7 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 		cap.refers_to_uri = v->refers_uri.data;
 		cap.refers_to_date = v->refers_date.data;
 		cap.not_modified = 1;
-	} else if (pool->env.dedup != NULL && truncated == NULL && v->body.len + v->spill_len > 0) {
+	} else if (pool->env.dedup != NULL && truncated == NULL && capture_len(v->body) > 0) {
 		/* A truncated capture is not the resource: it neither revisits
 		 * nor is revisited. */
 		char date[32];
@@ -990,8 +960,8 @@ static int visit_archive(struct visit *v, const char *digest, const char *trunca
 	cap.cipher = fetch_tls_cipher(v->f);
 	/* The entry dedup_check made joins the index with the records. The
 	 * body and the outlinks' text are taken, not copied. */
-	if (warcpool_http(pool->env.warcpool, &cap, dedup_new ? digest : NULL, &v->body,
-		outlinks_text, &err) < 0) {
+	if (warcpool_http(pool->env.warcpool, &cap, dedup_new ? digest : NULL, mem, outlinks_text,
+		&err) < 0) {
 		if (dedup_new)
 			dedup_forget(pool->env.dedup, digest);
 		visit_event(pool, "WARC: %s", err);
@@ -1408,13 +1378,11 @@ static void visit_start_fetch(struct visit *v, const char *url)
 
 	free(v->fetch_url);
 	v->fetch_url = xstrdup(url);
-	buf_reset(&v->body);
+	if (v->body == NULL)
+		v->body = capture_new(v->pool->env.tmpdir, VISIT_SPILL_BYTES);
+	else
+		capture_reset(v->body, 0);
 	buf_reset(&v->robots);
-	if (v->spill_fd >= 0) {
-		close(v->spill_fd);
-		v->spill_fd = -1;
-	}
-	v->spill_len = 0;
 	/* digest_final leaves the digest reset already. */
 	if (v->dg == NULL)
 		v->dg = digest_new();
@@ -1543,7 +1511,6 @@ void visit_start(struct visit_pool *pool, struct curi *c)
 
 	v->pool = pool;
 	v->c = c;
-	v->spill_fd = -1;
 	v->slot = visit_slot_take(pool);
 	v->next = pool->visits;
 	if (pool->visits)
