@@ -36,9 +36,16 @@ int crawlcmd_run(struct config *cfg, const struct crawl_opts *o)
 	char *err = NULL;
 	int rc;
 
-	rc = crawl_open(cfg, o, &cr);
-	if (rc != 0 || cr == NULL)
-		return rc;
+	/* The exit status is chosen here, at the top (tern(1), EXIT STATUS). */
+	rc = crawl_open(cfg, o, &cr, &err);
+	if (rc < 0) {
+		if (err != NULL)
+			fprintf(stderr, "tern: %s\n", err);
+		free(err);
+		return rc == CRAWL_EUSAGE ? 2 : 1;
+	}
+	if (cr == NULL)
+		return 0;
 	ctl = crawlctl_start(cr, &err);
 	if (ctl != NULL) {
 		crawl_on_end(cr, crawlcmd_end_cb, ctl);

@@ -860,29 +860,29 @@ int checkpoint_restore(
 {
 	char **names = NULL, *dir = NULL, *frozen = NULL, *live = NULL, *tmp = NULL, *old = NULL;
 	size_t n = 0;
-	int rc = -1;
+	int rc = CHECKPOINT_EFAIL;
 
 	memset(out, 0, sizeof *out);
 	*err = NULL;
 	if (checkpoint_list(jobdir, &names, &n, err) < 0)
-		return -1;
+		return CHECKPOINT_EFAIL;
 	if (strcmp(name, "latest") == 0) {
 		if (n == 0) {
 			*err = xasprintf("%s/checkpoints holds no valid checkpoint", jobdir);
-			rc = -2;
+			rc = CHECKPOINT_ENOTFOUND;
 			goto out;
 		}
 		name = names[n - 1];
 	} else if (checkpoint_name_serial(name) < 0) {
 		*err = xasprintf(
 		    "'%s' is not a checkpoint name (cpNNNNN-YYYYMMDDHHMMSS or latest)", name);
-		rc = -2;
+		rc = CHECKPOINT_ENOTFOUND;
 		goto out;
 	} else if (!checkpoint_is_valid(jobdir, name)) {
 		*err = xasprintf(
 		    "%s/checkpoints/%s is not a valid checkpoint (missing, or no `valid` marker)",
 		    jobdir, name);
-		rc = -2;
+		rc = CHECKPOINT_ENOTFOUND;
 		goto out;
 	}
 	snprintf(out->name, sizeof out->name, "%s", name);

@@ -68,8 +68,11 @@ struct checkpoint_restored {
  * "latest") and reads the components' files. The previous live store is
  * kept as state/frontier.replaced until the next restore. The checkpoint is
  * never opened for writing. Call before frontier_open(create = 0). Returns
- * -2 when there is no such valid checkpoint (a usage error: exit status 2),
- * -1 on other errors. */
+ * 0, or with *err CHECKPOINT_ENOTFOUND when there is no such valid
+ * checkpoint (the operator's to correct) or CHECKPOINT_EFAIL on other
+ * errors. */
+#define CHECKPOINT_EFAIL (-1)
+#define CHECKPOINT_ENOTFOUND (-2)
 int checkpoint_restore(
     const char *jobdir, const char *name, struct checkpoint_restored *out, char **err);
 

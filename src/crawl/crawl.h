@@ -45,11 +45,17 @@ enum crawl_state {
 
 struct crawl;
 
+/* Why crawl_open refused; the commands choose the exit status from it
+ * (tern(1), EXIT STATUS: 2 and 1). */
+#define CRAWL_EUSAGE (-2) /* what the operator gave cannot be used: fix it and rerun */
+#define CRAWL_EFAIL (-1)  /* the job could not be opened or read */
+
 /* Creates or resumes the job, loads the seeds, opens the outputs and the
- * loop's services: 0 and *out, or the process exit status (tern(1), EXIT
- * STATUS) after saying why on stderr. 0 with *out NULL: a resumed job has
+ * loop's services: 0 and *out, or CRAWL_EUSAGE or CRAWL_EFAIL with *err,
+ * the reason to say (NULL when it was said on stderr already: the seeds'
+ * and the cluster's refusals). 0 with *out NULL: a resumed job has
  * finished or reached a limit; it said so and there is nothing to run. */
-int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **out);
+int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **out, char **err);
 /* Runs the loop to the crawl's end, prints the summary and frees the crawl;
  * returns the process exit status. */
 int crawl_run(struct crawl *cr);

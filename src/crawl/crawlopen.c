@@ -163,44 +163,39 @@ static int crawlopen_outputs(struct crawl *cr, char **err)
 /* The loop, the resolver and the fetch engine: made from the settings
  * alone, before the job, so that bad DNS or TLS settings refuse the crawl
  * before anything is written. */
-static int crawlopen_services(struct crawl *cr)
+static int crawlopen_services(struct crawl *cr, char **err)
 {
-	char *err = NULL;
+	char *e = NULL;
 
 	uv_loop_init(&cr->loop);
 	cr->loop_ready = 1;
-	cr->dns = dns_new(&cr->loop, cr->cfg, &err);
+	cr->dns = dns_new(&cr->loop, cr->cfg, &e);
 	if (cr->dns == NULL) {
-		fprintf(stderr, "tern: DNS: %s\n", err);
-		free(err);
-		return -1;
+		*err = xasprintf("DNS: %s", e);
+		free(e);
+		return CRAWL_EUSAGE;
 	}
-	cr->fetcher = fetcher_new(&cr->loop, cr->cfg, cr->dns, &err);
-	if (cr->fetcher == NULL) {
-		fprintf(stderr, "tern: %s\n", err);
-		free(err);
-		return -1;
-	}
+	cr->fetcher = fetcher_new(&cr->loop, cr->cfg, cr->dns, err);
+	if (cr->fetcher == NULL)
+		return CRAWL_EUSAGE;
 	return 0;
 }
 
 /* The job's totals from its store. A resume of a job that finished with
  * nothing held back, or that has reached one of its limits, says so and
  * changes nothing: the
- * frontier is closed (cr->frontier NULL) and 0 returned. */
-static int crawlopen_totals(struct crawl *cr, const struct crawl_opts *o)
+ * frontier is closed (cr->frontier NULL) and 0 returned. CRAWL_EFAIL with
+ * *err when the store cannot be read. */
+static int crawlopen_totals(struct crawl *cr, const struct crawl_opts *o, char **err)
 {
 	struct jobtotals t;
 	struct frontier_counts fc;
 	const char *limit;
-	char *err = NULL, when[32];
-	int rc = jobtotals_load(cr->frontier, &t, &err);
+	char when[32];
+	int rc = jobtotals_load(cr->frontier, &t, err);
 
-	if (rc < 0) {
-		fprintf(stderr, "tern: %s\n", err);
-		free(err);
-		return 1;
-	}
+	if (rc < 0)
+		return CRAWL_EFAIL;
 	if (rc == 1) {
 		/* The store's record is written with the URIs it counts, so
 		 * it wins over a restored checkpoint's crawl.json. */
@@ -268,45 +263,52 @@ static void crawlopen_say_seeds(struct crawl *cr, int resume)
 		    cr, "%zu seed%s given, %zu kept", n->given, n->given == 1 ? "" : "s", n->kept);
 }
 
+/* The seeds' check and load and the cluster's join say why they refuse on
+ * stderr and answer an exit status (tern(1), EXIT STATUS): their refusal
+ * as a code, with no message left to say. */
+static int crawlopen_said(int status)
+{
+	return status == 2 ? CRAWL_EUSAGE : CRAWL_EFAIL;
+}
+
 /* Everything a crawl needs before its loop runs, in the order that lets a
  * failure say the most: the job, the scope, a restored checkpoint, the
  * frontier, the seeds, the outputs, then the loop's services. */
-int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **out)
+int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **out, char **err)
 {
 	char restored[CHECKPOINT_NAME_MAX] = "";
 	uint64_t restored_log_bytes = 0;
-	struct crawl *cr;
+	struct crawl *cr = NULL;
 	struct scope_opts so;
 	struct schedule_opts sco;
 	struct visit_env env;
 	struct seeds_env sde;
-	char *err = NULL, *statedir = NULL;
+	char *statedir = NULL;
 	uint64_t nofile, nofile_before;
 	int rc, wanted_conns, conns;
 
 	*out = NULL;
-	if (scope_validate(config_str(cfg, CK_CRAWL_SCOPE), &err) < 0) {
-		fprintf(stderr, "tern: %s\n", err);
-		free(err);
-		return 2;
+	*err = NULL;
+	if (scope_validate(config_str(cfg, CK_CRAWL_SCOPE), err) < 0) {
+		rc = CRAWL_EUSAGE;
+		goto out;
 	}
 	/* Before the store is opened (LevelDB sizes its own use of descriptors
 	 * from the limit it finds) and before the job is made, so that a limit
 	 * too low for one connection leaves nothing behind. */
-	if (fdlimit_raise(&nofile, &nofile_before, &err) < 0) {
-		fprintf(stderr, "tern: %s\n", err);
-		free(err);
-		return 1;
+	if (fdlimit_raise(&nofile, &nofile_before, err) < 0) {
+		rc = CRAWL_EFAIL;
+		goto out;
 	}
 	wanted_conns = (int)config_int(cfg, CK_CRAWL_MAX_CONNECTIONS);
 	conns = fdlimit_connections(nofile, wanted_conns);
 	if (conns == 0) {
-		fprintf(stderr,
-		    "tern: the open-file limit (ulimit -n) is %llu: tern keeps %llu "
-		    "descriptors for its store, WARCs, logs and control socket, and a connection "
-		    "needs 2 more; raise the limit\n",
+		*err = xasprintf("the open-file limit (ulimit -n) is %llu: tern keeps %llu "
+				 "descriptors for its store, WARCs, logs and control socket, and a "
+				 "connection needs 2 more; raise the limit",
 		    (unsigned long long)nofile, (unsigned long long)fdlimit_reserve(nofile));
-		return 2;
+		rc = CRAWL_EUSAGE;
+		goto out;
 	}
 	cr = xcalloc(1, sizeof *cr);
 	cr->cfg = cfg;
@@ -321,33 +323,25 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	if (!o->resume &&
 	    (rc = seeds_check(o->seeds, o->nseeds, o->seedfile, clusternode_configured(cfg))) !=
 		0) {
-		crawl_free(cr);
-		return rc;
+		rc = crawlopen_said(rc);
+		goto out;
 	}
-	if (crawlopen_services(cr) < 0) {
-		crawl_free(cr);
-		return 2;
-	}
+	if ((rc = crawlopen_services(cr, err)) < 0)
+		goto out;
 	if (o->resume) {
-		if (job_check_resumable(cr->jobdir, &err) < 0) {
-			fprintf(stderr, "tern: %s\n", err);
-			free(err);
-			crawl_free(cr);
-			return 2;
+		if (job_check_resumable(cr->jobdir, err) < 0) {
+			rc = CRAWL_EUSAGE;
+			goto out;
 		}
 		/* Before a checkpoint is restored over a store another
 		 * process has open, and instead of LevelDB's lock error. */
-		if (job_check_unlocked(cr->jobdir, &err) < 0) {
-			fprintf(stderr, "tern: %s\n", err);
-			free(err);
-			crawl_free(cr);
-			return 1;
+		if (job_check_unlocked(cr->jobdir, err) < 0) {
+			rc = CRAWL_EFAIL;
+			goto out;
 		}
-	} else if (job_create(cr->jobdir, cfg, &err) < 0) {
-		fprintf(stderr, "tern: %s\n", err);
-		free(err);
-		crawl_free(cr);
-		return 2;
+	} else if (job_create(cr->jobdir, cfg, err) < 0) {
+		rc = CRAWL_EUSAGE;
+		goto out;
 	}
 
 	robots_agent_token(config_str(cfg, CK_CRAWL_USER_AGENT), cr->agent, sizeof cr->agent);
@@ -371,12 +365,10 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 
 	if (o->resume && o->checkpoint != NULL) {
 		struct checkpoint_restored rs;
-		int r = checkpoint_restore(cr->jobdir, o->checkpoint, &rs, &err);
+		int r = checkpoint_restore(cr->jobdir, o->checkpoint, &rs, err);
 		if (r < 0) {
-			fprintf(stderr, "tern: %s\n", err);
-			free(err);
-			crawl_free(cr);
-			return r == -2 ? 2 : 1;
+			rc = r == CHECKPOINT_ENOTFOUND ? CRAWL_EUSAGE : CRAWL_EFAIL;
+			goto out;
 		}
 		if (rs.have_stats)
 			cr->stats = rs.stats;
@@ -385,32 +377,24 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		restored_log_bytes = rs.crawl_log_bytes;
 	}
 	statedir = xasprintf("%s/state/frontier", cr->jobdir);
-	cr->frontier = frontier_open(statedir, cfg, !o->resume, cr->start_ms, &err);
+	cr->frontier = frontier_open(statedir, cfg, !o->resume, cr->start_ms, err);
 	free(statedir);
 	if (cr->frontier == NULL) {
-		fprintf(stderr, "tern: %s\n", err);
-		free(err);
-		crawl_free(cr);
-		return 1;
+		rc = CRAWL_EFAIL;
+		goto out;
 	}
 	frontier_set_prewrite(cr->frontier, crawl_flush_outputs, cr);
-	rc = crawlopen_totals(cr, o);
-	if (rc != 0 || cr->frontier == NULL) {
-		crawl_free(cr);
-		return rc;
-	}
-	if (cookies_open(cfg, cr->frontier, &cr->cookies, &cr->cookies_said, &err) < 0) {
-		fprintf(stderr, "tern: %s\n", err);
-		free(err);
-		crawl_free(cr);
-		return 1;
+	/* 0 with the frontier closed: a finished job, nothing to run. */
+	if ((rc = crawlopen_totals(cr, o, err)) < 0 || cr->frontier == NULL)
+		goto out;
+	if (cookies_open(cfg, cr->frontier, &cr->cookies, &cr->cookies_said, err) < 0) {
+		rc = CRAWL_EFAIL;
+		goto out;
 	}
 	cr->rules = drops_rules_new(cfg);
-	if (drops_load(cr->frontier, cr->rules, &err) < 0) {
-		fprintf(stderr, "tern: %s\n", err);
-		free(err);
-		crawl_free(cr);
-		return 1;
+	if (drops_load(cr->frontier, cr->rules, err) < 0) {
+		rc = CRAWL_EFAIL;
+		goto out;
 	}
 	memset(&sco, 0, sizeof sco);
 	sco.cfg = cfg;
@@ -440,8 +424,8 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		ne.control = crawlhooks_node_control;
 		rc = clusternode_open(&cr->loop, &ne, &cr->node);
 		if (rc != 0) {
-			crawl_free(cr);
-			return rc;
+			rc = crawlopen_said(rc);
+			goto out;
 		}
 		schedule_set_handoff(cr->sched, clusternode_handoff, cr->node);
 	}
@@ -457,15 +441,13 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	sde.none_ok = cr->node != NULL;
 	rc = seeds_load(&sde, cr->jobdir, o->resume, o->seeds, o->nseeds, o->seedfile);
 	if (rc != 0) {
-		crawl_free(cr);
-		return rc;
+		rc = crawlopen_said(rc);
+		goto out;
 	}
 	cr->seeds = sde;
-	if (crawlopen_outputs(cr, &err) < 0) {
-		fprintf(stderr, "tern: %s\n", err);
-		free(err);
-		crawl_free(cr);
-		return 1;
+	if (crawlopen_outputs(cr, err) < 0) {
+		rc = CRAWL_EFAIL;
+		goto out;
 	}
 	crawlopen_say_seeds(cr, o->resume);
 	if (restored[0] != '\0')
@@ -486,11 +468,9 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		fprintf(stderr, "tern: %s\n", msg);
 		free(msg);
 	}
-	if (frontier_flush(cr->frontier, &err) < 0) {
-		fprintf(stderr, "tern: %s\n", err);
-		free(err);
-		crawl_free(cr);
-		return 1;
+	if (frontier_flush(cr->frontier, err) < 0) {
+		rc = CRAWL_EFAIL;
+		goto out;
 	}
 
 	fetcher_limit_idle(cr->fetcher, fdlimit_idle(nofile, conns));
@@ -555,5 +535,10 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	uv_signal_start(&cr->sigint, crawl_signal_cb, SIGINT);
 	uv_signal_start(&cr->sigterm, crawl_signal_cb, SIGTERM);
 	*out = cr;
-	return 0;
+	cr = NULL;
+	rc = 0;
+out:
+	if (cr != NULL)
+		crawl_free(cr);
+	return rc;
 }

@@ -175,7 +175,7 @@ static void test_checkpoint_names(void **state)
 	t->f = NULL;
 	{
 		struct checkpoint_restored r;
-		assert_int_equal(checkpoint_restore(t->job, b, &r, &err), -2);
+		assert_int_equal(checkpoint_restore(t->job, b, &r, &err), CHECKPOINT_ENOTFOUND);
 		assert_non_null(strstr(err, "not a valid checkpoint"));
 		free(err);
 		err = NULL;
@@ -220,12 +220,13 @@ static void test_checkpoint_bad_names(void **state)
 
 	frontier_close(t->f);
 	t->f = NULL;
-	assert_int_equal(checkpoint_restore(t->job, "latest", &r, &err), -2);
+	assert_int_equal(checkpoint_restore(t->job, "latest", &r, &err), CHECKPOINT_ENOTFOUND);
 	assert_non_null(strstr(err, "no valid checkpoint"));
 	free(err);
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		err = NULL;
-		assert_int_equal(checkpoint_restore(t->job, bad[i], &r, &err), -2);
+		assert_int_equal(
+		    checkpoint_restore(t->job, bad[i], &r, &err), CHECKPOINT_ENOTFOUND);
 		assert_non_null(err);
 		free(err);
 	}
@@ -336,14 +337,14 @@ static void test_checkpoint_components(void **state)
 	fclose(fp);
 	frontier_close(t->f);
 	t->f = NULL;
-	assert_int_equal(checkpoint_restore(t->job, name, &r, &err), -1);
+	assert_int_equal(checkpoint_restore(t->job, name, &r, &err), CHECKPOINT_EFAIL);
 	assert_non_null(strstr(err, "crawl.json"));
 	free(err);
 	err = NULL;
 	fp = fopen(path, "w");
 	fputs("{\"pages\": 1,,}\n", fp);
 	fclose(fp);
-	assert_int_equal(checkpoint_restore(t->job, name, &r, &err), -1);
+	assert_int_equal(checkpoint_restore(t->job, name, &r, &err), CHECKPOINT_EFAIL);
 	assert_non_null(strstr(err, "crawl.json:1"));
 	free(err);
 	test_checkpoint_open(t, 0);
@@ -373,7 +374,7 @@ static void test_checkpoint_marker(void **state)
 		assert_int_equal(system(cmd), 0);
 		free(cmd);
 	}
-	assert_int_equal(checkpoint_restore(t->job, a, &r, &err), -1);
+	assert_int_equal(checkpoint_restore(t->job, a, &r, &err), CHECKPOINT_EFAIL);
 	assert_non_null(strstr(err, "not the one"));
 	free(err);
 	test_checkpoint_open(t, 0);
