@@ -1,0 +1,253 @@
+/* struct cluster, shared by the loop's side of cluster mode and by nothing
+ * outside src/cluster/: cluster.c (the node's life and the public API,
+ * the inbound messages, the events and the tick) and the rooms it calls,
+ * each of which calls only rooms below it:
+ *
+ *   clusterview.c    views of the cluster: heartbeat, claims, the end,
+ *                    partitions given up to be rebuilt
+ *   clusterlease.c   carrying out the lease table's actions; stops
+ *   clusterreplay.c  rebuilding a partition from its log, and compaction
+ *
+ * One struct rather than one per room, as src/frontier/private.h: the
+ * rooms are views of one node whose partitions' states (lease, consumer,
+ * replay, stopping) change together; its fields are grouped below by the
+ * room that owns them. The helpers at the end are inline so that every
+ * room may use them without calling a file above it (tests/layers.sh). */
+#ifndef TERN_CLUSTER_PRIVATE_H
+#define TERN_CLUSTER_PRIVATE_H
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <uv.h>
+
+#include "cluster/cluster.h"
+#include "cluster/clusterend.h"
+#include "cluster/donelog.h"
+#include "cluster/fpset.h"
+#include "cluster/lease.h"
+#include "cluster/mailbox.h"
+#include "cluster/natsio.h"
+#include "cluster/outbox.h"
+#include "lib/buf.h"
+#include "lib/xmalloc.h"
+
+#define CLUSTER_TICK_MS 20
+/* The cluster is read every fifth of a lease, and every CLUSTER_QUICK_MS
+ * while it matters sooner: joining (nodes see each other before they
+ * claim: two views this far apart) and for CLUSTER_QUICK_FOR_MS after the
+ * node became idle (the end is usually near: the others must see it idle
+ * and it them); an idle node then reads it every CLUSTER_IDLE_MS (a crawl
+ * held at its end, a node with nothing to do while others crawl). A node
+ * that becomes idle reads it at once. A view costs the server about 5 ms
+ * of CPU (doc/cluster.md). */
+#define CLUSTER_QUICK_MS 150
+#define CLUSTER_QUICK_FOR_MS 3000
+/* A node's first claims wait until the number of live nodes has held this
+ * long: nodes started together, on a loaded machine, write their first
+ * heartbeats hundreds of milliseconds apart. */
+#define CLUSTER_JOIN_MS 1000
+#define CLUSTER_IDLE_MS 500
+/* Records handed to the crawl per loop iteration (received or replayed). */
+#define CLUSTER_RECORDS_PER_PASS 4096
+/* The bounded filter against handing the same link off again. */
+#define CLUSTER_FILTER_SLOTS (1u << 19)
+#define CLUSTER_RETRY_MS 1000
+/* Leaving gives pending publications this long to be stored. */
+#define CLUSTER_LEAVE_MS 10000
+/* How long idle views may show a consumer's messages unacknowledged at the
+ * same floor before they are taken as lost (clusterview_rebuild_stuck). */
+#define CLUSTER_STUCK_MS 1000
+
+struct cluster_replay {
+	int active;	    /* reading the partition's log */
+	int complete;	    /* read: subscribing, then its URIs are scheduled */
+	int subscribe_sent; /* the live consumer asked for */
+	uint64_t last_seq;
+	uint64_t retry_at; /* a failed replay starts again at this time */
+	struct fpset *done, *given;
+	struct buf pending; /* url records to schedule, in stream order */
+	size_t pos;
+	/* A continuous crawl's done records, each URI's last one (made at the
+	 * first record with a revisit), and once the log is read the text of
+	 * those whose revisit is re-created here, up to rv_pos. */
+	struct donelog *rv;
+	const char *rv_text;
+	size_t rv_len, rv_pos;
+	uint64_t waiting;    /* revisits re-created */
+	uint64_t scheduled;  /* given and not done: queued again */
+	uint64_t started_ms; /* when its log began to be read */
+	uint64_t records;    /* messages of its log read */
+};
+
+struct cluster_in {
+	struct natsio_msg *m;
+	struct cluster_in *next;
+};
+
+struct cluster {
+	/* The node (cluster.c): its loop, options, hooks, the client's
+	 * thread and the way to it, leaving and closing. */
+	uv_loop_t *loop;
+	struct cluster_opts o;
+	char *shown; /* o.url with its secrets hidden, for logs and reports */
+	struct cluster_hooks h;
+	struct mailbox *mb;
+	struct natsio *nio;
+	uv_timer_t timer;
+	uv_idle_t more;
+	int more_on;
+	int link_up;
+	int leaving;
+	uint64_t leave_deadline;
+	int shutdown_sent;
+	int closed;
+	int closing; /* handles being closed before c is freed */
+	void (*left)(void *ctx);
+	void *left_ctx;
+	struct buf scratch, canon;
+	/* Publishing (cluster.c, outbox.c). */
+	struct outbox *out;
+	struct fpset *filter;
+	/* Inbound messages (cluster.c). */
+	struct cluster_in *in_head, *in_tail;
+	/* Messages of partitions still subscribing (the server delivers as
+	 * soon as the consumer exists, before the client's thread can say
+	 * that it does) or still scheduling their replay: held until the
+	 * replay's URIs are all scheduled, or the partition's rebuilding
+	 * ends otherwise (failed, given up, leaving): clusterreplay_take_early. */
+	struct cluster_in *early_head, *early_tail;
+	size_t in_count; /* both lists */
+	void **acks;
+	size_t nacks, capacks;
+
+	/* Partitions under leases (clusterlease.c). */
+	unsigned np;
+	struct lease_table *lease;
+	char *lease_value;
+	/* Room for the actions one call of the lease table can return (2 per
+	 * partition); calls never nest. */
+	struct lease_action *act;
+	size_t nact;
+	unsigned char *stopping; /* STOP begun: waiting for its fetches to end */
+	uint64_t *hold_until;	 /* no fetching before (a partition handed over) */
+	/* Per partition, the longest politeness wait (over handover_ms) its
+	 * hosts asked for here, sent in the heartbeat; and the longest another
+	 * node's heartbeat last said for it, kept after that node is gone. */
+	uint64_t *delay_ms;
+	uint64_t *peer_delay_ms;
+	/* 0 no, 1 consuming, 2 closing (until NATSIO_EV_UNSUBSCRIBED), 3
+	 * subscribing (until NATSIO_EV_SUBSCRIBED) */
+	unsigned char *subscribed;
+
+	/* Rebuilding partitions from their logs (clusterreplay.c). */
+	struct cluster_replay *rp;
+	/* Compaction (clusterreplay_compact_*): bytes of records added to each
+	 * partition's log since its last compaction (as this node saw them),
+	 * and the one compaction in progress. */
+	uint64_t *grow;
+	uint64_t *snap_bytes; /* bytes of the last snapshot this node wrote, per partition */
+	struct {
+		int active;
+		unsigned p;
+		struct fpset *given;
+		struct donelog *done;
+		struct buf urls;
+		uint64_t records_in;
+	} cp;
+	uint64_t compactions;
+	struct buf compact_out; /* the url records kept, being built */
+
+	/* Views of the cluster, the join and the end (clusterview.c). */
+	struct natsio_snapshot *snap;
+	int snap_out;
+	int snap_consumers;
+	int snap_failed; /* the last view failed: the next waits its turn */
+	uint64_t next_snap_ms;
+	uint64_t idle_since; /* when the views found this node idle; 0: busy */
+	int joined;	     /* a view showed this node's heartbeat */
+	unsigned last_live;  /* live nodes in the previous view */
+	unsigned stable;     /* views in a row with that many */
+	uint64_t live_since; /* when a view first showed that many */
+	int claimed;	     /* claims began (the join is over) */
+	int finished;
+	int my_idle;
+	uint64_t my_seq;
+	struct clusterend_local last_local; /* what my_idle was judged from */
+	uint64_t clear_seq; /* 1 + the sequence at which our consumers had nothing pending */
+	/* Per partition, while this node is idle and its consumer still has
+	 * messages unacknowledged: since when, and at which acknowledgment
+	 * floor (clusterview_rebuild_stuck). */
+	uint64_t *stuck_since, *stuck_floor;
+
+	/* figures */
+	uint64_t links_local, filtered;
+	uint64_t msgs_in, bytes_in, records_in, replays, replayed, let_go, early;
+	uint64_t claims, releases, losses;
+};
+
+/* Puts in at the end of the list head..tail. */
+static inline void cluster_in_append(
+    struct cluster_in **head, struct cluster_in **tail, struct cluster_in *in)
+{
+	in->next = NULL;
+	if (*tail != NULL)
+		(*tail)->next = in;
+	else
+		*head = in;
+	*tail = in;
+}
+
+static inline uint64_t cluster_now(void)
+{
+	return uv_hrtime() / 1000000u;
+}
+
+static inline void cluster_log(struct cluster *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static inline void cluster_log(struct cluster *c, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	c->h.log(c->h.ctx, line);
+}
+
+/* Asks the client's thread to act on partition p (natsio.h). */
+static inline void cluster_send_part(struct cluster *c, int kind, unsigned p, uint64_t seq)
+{
+	struct natsio_part *m = xcalloc(1, sizeof *m);
+
+	m->it.kind = kind;
+	m->partition = p;
+	m->start_seq = seq;
+	mailbox_to_thread(c->mb, &m->it);
+}
+
+/* clusterview.c */
+void clusterview_on_snapshot(struct cluster *c, struct natsio_snapshot *s);
+void clusterview_heartbeat(struct cluster *c, const struct cluster_local *l);
+void clusterview_local_idle(struct cluster *c, const struct cluster_local *l,
+    uint64_t consumer_pending, int consumers_read, struct clusterend_local *out);
+int clusterview_may_claim(const struct cluster *c);
+unsigned clusterview_held_list(struct cluster *c, json_t *arr);
+
+/* clusterlease.c */
+void clusterlease_do(struct cluster *c, const struct lease_action *a, size_t n);
+void clusterlease_finish_stops(struct cluster *c);
+
+/* clusterreplay.c */
+void clusterreplay_reset(struct cluster_replay *r);
+void clusterreplay_start(struct cluster *c, unsigned p);
+void clusterreplay_chunk(struct cluster *c, struct natsio_replay *e);
+size_t clusterreplay_feed(struct cluster *c, size_t budget);
+void clusterreplay_take_early(struct cluster *c, int p);
+void clusterreplay_compact_reset(struct cluster *c);
+void clusterreplay_compact_maybe(struct cluster *c);
+void clusterreplay_compact_chunk(struct cluster *c, struct natsio_replay *e);
+void clusterreplay_compacted(struct cluster *c, struct natsio_part *e);
+#endif
