@@ -388,6 +388,7 @@ void clusterview_on_snapshot(struct cluster *c, struct natsio_snapshot *s)
 	clusterview_check_end(c, s);
 	if (clusterview_may_claim(c) && !c->leaving && !c->finished) {
 		c->claimed = 1;
-		clusterlease_do(c, a, lease_view(c->lease, s->owners, live, cluster_now(), a, c->nact));
+		clusterlease_do(
+		    c, a, lease_view(c->lease, s->owners, live, cluster_now(), a, c->nact));
 	}
 }
