@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
+#include <nats/nats.h>
 #include <stdio.h>
 #include <uv.h>
 
@@ -250,4 +251,116 @@ void clusterreplay_compact_reset(struct cluster *c);
 void clusterreplay_compact_maybe(struct cluster *c);
 void clusterreplay_compact_chunk(struct cluster *c, struct natsio_replay *e);
 void clusterreplay_compacted(struct cluster *c, struct natsio_part *e);
+
+/* The NATS side: struct natsio, shared by natsio.c (the client's thread,
+ * connection and JetStream setup, the public API) and the rooms it calls,
+ * each of which calls only rooms below it:
+ *
+ *   natssnap.c    views of the cluster: the buckets, the stream, consumers
+ *   natsreplay.c  replays of a partition's log, and compactions
+ *   natscmd.c     the other commands: lease writes, publications, acks,
+ *                 live consumers
+ *   natsauth.c    TLS and credentials, and why a connection was refused
+ *   natscall.c    nats.c's callbacks, retries, errors, subjects
+ *
+ * Everything here runs on the client's threads or in nats.c's callbacks;
+ * the loop's side (cluster*.c) never touches it: the two meet only in the
+ * mailbox (natsio.h). */
+struct natsio_subctx {
+	struct natsio *n;
+	unsigned partition;
+};
+
+struct natsio_replay_job {
+	struct natsio_replay_job *next;
+	unsigned partition;
+	natsSubscription *sub;
+	uint64_t last_seq;
+	int compact;
+	uint64_t upto; /* compact: the last sequence to read */
+};
+
+struct natsio {
+	struct natsio_opts o;
+	char *shown; /* o.url with its password or token hidden (urlcreds.h) */
+	int tls;     /* TLS was configured here (a tls:// URL, a CA or a certificate) */
+	/* The server's last refusal of a subject (its permissions), for the
+	 * message of a start that fails on it; under open_lock. */
+	char refused[256];
+	struct mailbox *mb;
+	natsOptions *opts;
+	natsConnection *nc;
+	jsCtx *js;
+	kvStore *owners, *nodes, *meta;
+	natsSubscription **sub; /* live hand-offs per partition we consume */
+	struct natsio_subctx *subctx;
+	natsSubscription *seeds_sub, *ctl_sub;
+	struct natsio_replay_job *replays;
+	int compacting; /* set while a compaction's read fails, for its event */
+	uv_thread_t thread;
+	/* Lease writes have a thread of their own (natsio_lease_main). */
+	uv_thread_t lease_thread;
+	int stopping; /* shutting down: no more retries (atomic) */
+	char stream[160];
+	char prefix[160]; /* "tern.CRAWL." */
+	char ctl_subject[160];
+	char msgid_prefix[40]; /* unique to this process: "NONCE." */
+	char node_key[128];
+	char nonce[24];		  /* this process's, as in the lease value */
+	unsigned consumer_serial; /* consumers this process has made */
+	/* Asynchronous subscriptions whose handler may still run: closing
+	 * one posts nats.c a control message its delivery thread must see
+	 * before the library closes, or that message is lost. */
+	uv_mutex_t open_lock;
+	uv_cond_t open_cond;
+	unsigned open_subs;
+};
+
+struct natscall_try {
+	struct natsio *n;
+	const char *what;
+	unsigned attempt;
+	uint64_t wait_ms;
+};
+
+/* natscall.c */
+void natscall_err(char *dst, size_t cap, const char *what, natsStatus s);
+void natscall_try_init(struct natscall_try *t, struct natsio *n, const char *what);
+int natscall_transient(natsStatus s, jsErrCode e);
+int natscall_try_again(struct natscall_try *t, natsStatus s, jsErrCode e);
+void natscall_part_key(unsigned p, char *out, size_t cap);
+void natscall_subject(
+    const struct natsio *n, enum natsio_subject s, unsigned p, char *out, size_t cap);
+void natscall_disconnected_cb(natsConnection *nc, void *closure);
+void natscall_reconnected_cb(natsConnection *nc, void *closure);
+void natscall_error_cb(natsConnection *nc, natsSubscription *sub, natsStatus err, void *closure);
+void natscall_puback_cb(jsCtx *js, natsMsg *msg, jsPubAck *pa, jsPubAckErr *pae, void *closure);
+void natscall_msg_cb(natsConnection *nc, natsSubscription *sub, natsMsg *msg, void *closure);
+void natscall_open_sub(struct natsio *n, int delta);
+void natscall_closed_cb(void *closure);
+void natscall_sub_done_cb(void *closure);
+void natscall_seed_cb(natsConnection *nc, natsSubscription *sub, natsMsg *msg, void *closure);
+void natscall_ctl_cb(natsConnection *nc, natsSubscription *sub, natsMsg *msg, void *closure);
+
+/* natscmd.c */
+void natscmd_exec_kv(struct natsio *n, struct natsio_kv *kv);
+void natscmd_exec_publish(struct natsio *n, struct natsio_pub *p);
+void natscmd_exec_ack(struct natsio *n, struct natsio_ack *a);
+void natscmd_exec_subscribe(struct natsio *n, struct natsio_part *c);
+void natscmd_exec_unsubscribe(struct natsio *n, struct natsio_part *c);
+
+/* natsreplay.c */
+void natsreplay_step(struct natsio *n);
+void natsreplay_exec(struct natsio *n, struct natsio_part *c);
+void natsreplay_compact_read(struct natsio *n, struct natsio_part *c);
+void natsreplay_compact_write(struct natsio *n, struct natsio_compact *w);
+
+/* natssnap.c */
+struct natsio_snapshot *natssnap_take(struct natsio *n, int consumers, uint64_t clear_seq);
+void natssnap_exec(struct natsio *n, struct natsio_snapreq *q);
+
+/* natsauth.c */
+natsStatus natsauth_set_servers(natsOptions *opts, const char *url);
+natsStatus natsauth_set(struct natsio *n, const struct natsio_auth *a, char **err);
+char *natsauth_connect_error(const struct natsio *n, natsStatus s, int *usage);
 #endif
