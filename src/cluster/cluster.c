@@ -19,6 +19,25 @@
 #include "lib/curi.h"
 #include "lib/urlcreds.h"
 
+#define CLUSTER_TICK_MS 20
+/* The cluster is read every fifth of a lease, and every CLUSTER_QUICK_MS
+ * while it matters sooner: joining (nodes see each other before they
+ * claim: two views this far apart) and for CLUSTER_QUICK_FOR_MS after the
+ * node became idle (the end is usually near: the others must see it idle
+ * and it them); an idle node then reads it every CLUSTER_IDLE_MS (a crawl
+ * held at its end, a node with nothing to do while others crawl). A node
+ * that becomes idle reads it at once. A view costs the server about 5 ms
+ * of CPU (doc/cluster.md). */
+#define CLUSTER_QUICK_MS 150
+#define CLUSTER_QUICK_FOR_MS 3000
+#define CLUSTER_IDLE_MS 500
+/* Records handed to the crawl per loop iteration (received or replayed). */
+#define CLUSTER_RECORDS_PER_PASS 4096
+/* The bounded filter against handing the same link off again. */
+#define CLUSTER_FILTER_SLOTS (1u << 19)
+/* Leaving gives pending publications this long to be stored. */
+#define CLUSTER_LEAVE_MS 10000
+
 int cluster_partition_of(struct cluster *c, const char *href)
 {
 	return partition_of_url(href, c->np, c->o.by, c->o.assign, &c->scratch);

@@ -12,6 +12,14 @@
 
 #include "cluster/private.h"
 
+/* A node's first claims wait until the number of live nodes has held this
+ * long: nodes started together, on a loaded machine, write their first
+ * heartbeats hundreds of milliseconds apart. */
+#define CLUSTER_JOIN_MS 1000
+/* How long idle views may show a consumer's messages unacknowledged at the
+ * same floor before they are taken as lost (clusterview_rebuild_stuck). */
+#define CLUSTER_STUCK_MS 1000
+
 /* The heartbeat's "delays": [partition, ms] for each partition held here
  * whose hosts asked for a wait longer than the hand-over hold. */
 static json_t *clusterview_delays_json(struct cluster *c)
