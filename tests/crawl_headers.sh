@@ -57,6 +57,22 @@ for (const r of lines) {
 }' "$TW_DIR/requests.jsonl" || fail "request records"
 pass "the WARC request records hold the headers sent, one Accept"
 
+# The same settings in a --workers crawl: each worker reads them from the
+# same -c FILE, and the one that holds the host sends them.
+need_cmd nats-server
+: >"$ACC_LOG"
+"$TERN" crawl --workers 2 --local -c "$TW_DIR/tern.conf" -j "$TW_DIR/jobw" "http://127.0.0.1:$ACC_PORT/" \
+	>"$TW_DIR/crawlw.out" 2>&1 || fail "tern crawl --workers exited $?: $(cat "$TW_DIR/crawlw.out")"
+for u in /robots.txt / /a.html; do
+	grep -qx "$u${tab}200${tab}da, en-gb;q=0.8, en;q=0.7${tab}archive@example.org${tab}global one${tab}no${tab}-" "$ACC_LOG" ||
+		fail "--workers: $u: headers not as set: $(grep "^$u$tab" "$ACC_LOG")"
+done
+for u in /private/p.html /private/q.html; do
+	grep -qx "$u${tab}200${tab}fr${tab}archive@example.org${tab}private${tab}yes${tab}-" "$ACC_LOG" ||
+		fail "--workers: $u: override headers not as set: $(grep "^$u$tab" "$ACC_LOG")"
+done
+pass "the headers and their override in a --workers crawl"
+
 printf '[fetch]\nextra-headers = X-A: 1 | Host: evil.example\n' >"$TW_DIR/bad.conf"
 "$TERN" crawl -c "$TW_DIR/bad.conf" -j "$TW_DIR/bad" "http://127.0.0.1:$ACC_PORT/" >"$TW_DIR/bad.out" 2>&1
 rc=$?

@@ -39,7 +39,7 @@ cluster/clusterend.c cluster/donelog.c cluster/fpset.c cluster/lease.c
 net/ctlreq.c net/credentials.c net/httpauth.c
 crawl/css.c crawl/entity.c crawl/extract.c crawl/feed.c crawl/htmltok.c crawl/ldbmanifest.c
 crawl/politeness.c crawl/scope.c crawl/seedhosts.c crawl/cookiejar.c crawl/diskguard.c
-ops/consolereq.c ops/html.c ops/logline.c ops/series.c ops/tmpl.c
+ops/consolereq.c ops/ctlaction.c ops/html.c ops/logline.c ops/series.c ops/tmpl.c
 '
 pure() {
 	[ "$1" = lib ] && return 0

@@ -7,13 +7,13 @@
 #include <string.h>
 #include <strings.h>
 #include <jansson.h>
-#include <zlib.h>
 #include "archive/waczpages.h"
 #include "archive/warcindex.h"
 #include "archive/warcread.h"
 #include "lib/buf.h"
 #include "lib/surt.h"
 #include "lib/xmalloc.h"
+#include "lib/zinflate.h"
 
 /* Decoded bytes of a stored body searched for its <title>: a title is in
  * the head of the document, and this bounds a bomb. */
@@ -149,45 +149,14 @@ static void waczpages_ts(const char *date, char out[32])
 	out[n] = '\0';
 }
 
-/* Inflates the stored body into p->decoded, up to the cap; a stream cut by
- * the reader's cap, or corrupt, gives what came before. */
-static void waczpages_inflate(struct waczpages *p, const char *data, size_t len, int window)
-{
-	z_stream z;
-	char out[16384];
-	int zr;
-
-	memset(&z, 0, sizeof z);
-	if (inflateInit2(&z, window) != Z_OK)
-		return;
-	z.next_in = (unsigned char *)(uintptr_t)data;
-	z.avail_in = (uInt)len;
-	do {
-		size_t n;
-		z.next_out = (unsigned char *)out;
-		z.avail_out = sizeof out;
-		zr = inflate(&z, Z_NO_FLUSH);
-		if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR)
-			break;
-		n = sizeof out - z.avail_out;
-		if (n > WACZPAGES_DECODED_MAX - p->decoded.len)
-			n = WACZPAGES_DECODED_MAX - p->decoded.len;
-		buf_append(&p->decoded, out, n);
-	} while (zr == Z_OK && p->decoded.len < WACZPAGES_DECODED_MAX &&
-	    (z.avail_in > 0 || z.avail_out == 0));
-	inflateEnd(&z);
-}
-
-/* 15 + 32 (gzip or zlib, as the header says) when the body starts with a
- * gzip or zlib header, else -15: the raw deflate that some servers send
- * as "deflate". */
+/* ZINFLATE_GZIP_OR_ZLIB (as the header says) when the body starts with a
+ * gzip or zlib header, else raw deflate, which some servers send as
+ * "deflate". */
 static int waczpages_window(const char *body, size_t n)
 {
-	const unsigned char *b = (const unsigned char *)body;
-
-	if (n >= 2 && (b[0] == 0x1f || ((b[0] & 0x0f) == 8 && (b[0] << 8 | b[1]) % 31 == 0)))
-		return 15 + 32;
-	return -15;
+	if ((n >= 2 && (unsigned char)body[0] == 0x1f) || zinflate_is_zlib(body, n))
+		return ZINFLATE_GZIP_OR_ZLIB;
+	return ZINFLATE_RAW;
 }
 
 /* The title of the pending page, from its stored body. */
@@ -208,7 +177,10 @@ static void waczpages_parse_pending(struct waczpages *p)
 		    &p->decoded, body, n < WACZPAGES_DECODED_MAX ? n : WACZPAGES_DECODED_MAX);
 	else if (strcasecmp(cod, "gzip") == 0 || strcasecmp(cod, "x-gzip") == 0 ||
 	    strcasecmp(cod, "deflate") == 0)
-		waczpages_inflate(p, body, n, waczpages_window(body, n));
+		/* A stream cut by the reader's cap, or corrupt, gives what
+		 * came before. */
+		zinflate_capped(
+		    body, n, waczpages_window(body, n), WACZPAGES_DECODED_MAX, &p->decoded);
 	/* Other codings (br) are not decoded: the page has no title here. */
 	if (p->title_fn != NULL && p->decoded.len > 0)
 		p->title_fn(p->title_arg, p->decoded.data, p->decoded.len, &p->title);

@@ -8,6 +8,7 @@
 #include <zlib.h>
 #include "archive/warcread.h"
 #include "lib/xmalloc.h"
+#include "lib/zinflate.h"
 
 #define WARCREAD_IN (64u << 10)
 #define WARCREAD_OUT (64u << 10)
@@ -41,7 +42,7 @@ struct warcread *warcread_new(FILE *fp, size_t max_block)
 	r->out = xmalloc(WARCREAD_OUT);
 	r->dg = digest_new();
 	r->digest_on = 1;
-	if (inflateInit2(&r->z, 15 + 16) != Z_OK)
+	if (inflateInit2(&r->z, ZINFLATE_GZIP) != Z_OK)
 		abort();
 	return r;
 }

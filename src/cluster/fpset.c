@@ -13,22 +13,6 @@ struct fpset {
 	unsigned victim; /* bounded: which of a bucket's 4 slots goes next */
 };
 
-uint64_t fpset_hash(const char *s, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
-	/* FNV-1a's high bits mix slowly: finish as MurmurHash3's fmix64. */
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 33;
-	return h;
-}
-
 static struct fpset *fpset_make(size_t slots, int bounded)
 {
 	struct fpset *s = xcalloc(1, sizeof *s);

@@ -11,8 +11,13 @@
 #define TERN_FPSET_H
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/hash.h"
 
-uint64_t fpset_hash(const char *s, size_t len);
+/* A string's fingerprint: the string hash of lib/hash.h. */
+static inline uint64_t fpset_hash(const char *s, size_t len)
+{
+	return hash_bytes(s, len);
+}
 
 struct fpset;
 

@@ -285,9 +285,11 @@ static void crawl_fill(struct crawl *cr)
 			visit_start(cr->visits, c);
 			/* A visit that ended at once has its crawl.log line in the
 			 * stdio buffer and its removal in the frontier's batch,
-			 * which the next frontier_next may write: the line first. */
+			 * which the next frontier_next may write: the line first,
+			 * and before it the WARC records of the lines buffered with
+			 * it (a kill between the two left lines without records). */
 			if (visit_in_flight(cr->visits) == before)
-				fflush(cr->crawllog);
+				crawl_flush_outputs(cr, NULL);
 		}
 	}
 	if (budget == 0)

@@ -1,6 +1,7 @@
 /* The crawl scope; the rules and their order are described in scope.h. */
 #include "crawl/scope.h"
 #include "lib/buf.h"
+#include "lib/hash.h"
 #include "lib/surt.h"
 #include "lib/url.h"
 #include "lib/xmalloc.h"
@@ -17,10 +18,12 @@ enum scope_mode {
 	SCOPE_MODE_LIST,
 };
 
-/* Prefixes live in an open-addressing table keyed by their FNV-1a hash.
+/* Prefixes live in an open-addressing table keyed by their plain FNV-1a
+ * hash (lib/hash.h: hash_fnv1a_step, without the finalizer of hash_bytes).
  * FNV-1a extends one byte at a time, so a candidate SURT is checked against
  * every prefix in one pass over it: the hash of each of its own prefixes is
- * looked up as it grows. That keeps a check linear in the URI whatever the
+ * looked up as it grows, where a finalizer would cost a pass of its own per
+ * prefix. That keeps a check linear in the URI whatever the
  * number of seeds. */
 struct scope_entry {
 	uint64_t hash;
@@ -40,14 +43,6 @@ struct scope {
 	size_t n;
 	size_t minlen;
 };
-
-#define SCOPE_FNV_OFFSET 0xcbf29ce484222325ULL
-#define SCOPE_FNV_PRIME 0x100000001b3ULL
-
-static uint64_t scope_fnv_step(uint64_t h, unsigned char c)
-{
-	return (h ^ c) * SCOPE_FNV_PRIME;
-}
 
 static int scope_has(const struct scope *s, uint64_t h, const char *p, size_t len)
 {
@@ -75,11 +70,11 @@ static void scope_insert(struct scope *s, char *prefix, size_t len, uint64_t h)
 
 static void scope_put(struct scope *s, const char *p, size_t len)
 {
-	uint64_t h = SCOPE_FNV_OFFSET;
+	uint64_t h = HASH_FNV1A_OFFSET;
 	size_t i;
 
 	for (i = 0; i < len; i++)
-		h = scope_fnv_step(h, (unsigned char)p[i]);
+		h = hash_fnv1a_step(h, (unsigned char)p[i]);
 	if (scope_has(s, h, p, len))
 		return;
 	if (2 * (s->n + 1) > s->cap) {
@@ -346,11 +341,11 @@ int scope_add_seed_plain(struct scope *s, const char *seed, size_t len)
 
 static int scope_prefixed(const struct scope *s, const char *surt, size_t len)
 {
-	uint64_t h = SCOPE_FNV_OFFSET;
+	uint64_t h = HASH_FNV1A_OFFSET;
 	size_t i;
 
 	for (i = 0; i < len && s->n > 0; i++) {
-		h = scope_fnv_step(h, (unsigned char)surt[i]);
+		h = hash_fnv1a_step(h, (unsigned char)surt[i]);
 		if (i + 1 >= s->minlen && scope_has(s, h, surt, i + 1))
 			return 1;
 	}

@@ -9,6 +9,7 @@
 #include "frontier/urlset.h"
 #include "lib/buf.h"
 #include "lib/canon.h"
+#include "lib/hash.h"
 #include "lib/curi.h"
 #include "crawl/scope.h"
 #include "lib/url.h"
@@ -55,7 +56,7 @@ static int seeds_repeated(struct urlset *set, const char *href, struct buf *key)
 		buf_appends(key, href);
 		return 0;
 	}
-	h = urlset_hash(key->data, key->len);
+	h = hash_bytes(key->data, key->len);
 	if (urlset_has(set, key->data, key->len, h))
 		return 1;
 	urlset_add(set, key->data, key->len, h);

@@ -16,7 +16,7 @@ struct bloom;
  * key it holds. */
 struct bloom *bloom_new(uint64_t first, unsigned bits_per_key);
 void bloom_free(struct bloom *b);
-/* h: a well-mixed 64-bit hash of the key (urlset_hash). */
+/* h: a well-mixed 64-bit hash of the key (hash_bytes, lib/hash.h). */
 void bloom_add(struct bloom *b, uint64_t h);
 int bloom_test(const struct bloom *b, uint64_t h);
 size_t bloom_bytes(const struct bloom *b);

@@ -11,6 +11,7 @@
 #include "frontier/store.h"
 #include "frontier/bloom.h"
 #include "frontier/urlset.h"
+#include "lib/hash.h"
 #include "lib/xmalloc.h"
 
 #define RESIDENCY_COLD offsetof(struct wq, cold)
@@ -63,7 +64,7 @@ struct wq *residency_get(struct frontier *f, const char *key, int create)
 		}
 		return q;
 	}
-	h = urlset_hash(key, strlen(key));
+	h = hash_bytes(key, strlen(key));
 	if (!bloom_test(f->queue_keys, h)) {
 		/* A queue never created: nothing to read. With a crawl's
 		 * hosts far more than the resident queues, a link to a new
@@ -114,7 +115,7 @@ int residency_load(struct frontier *f, char **err)
 
 		if (kl < 1 || k[0] != KEYS_QUEUE)
 			break;
-		bloom_add(f->queue_keys, urlset_hash(k + 1, kl - 1));
+		bloom_add(f->queue_keys, hash_bytes(k + 1, kl - 1));
 	}
 	leveldb_iter_get_error(it, &lerr);
 	leveldb_iter_destroy(it);

@@ -4,6 +4,7 @@
 #include "frontier/bloom.h"
 #include "frontier/keys.h"
 #include "frontier/urlset.h"
+#include "lib/hash.h"
 #include "lib/xmalloc.h"
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,7 @@ struct seen {
 
 uint64_t seen_hash(const char *s, size_t n)
 {
-	return urlset_hash(s, n);
+	return hash_bytes(s, n);
 }
 
 struct seen *seen_new(leveldb_t *db, size_t memory_budget, unsigned bloom_bits)

@@ -1,5 +1,6 @@
 /* The exact string set within a budget (urlset.h). */
 #include "frontier/urlset.h"
+#include "lib/hash.h"
 #include "lib/xmalloc.h"
 #include <stdlib.h>
 #include <string.h>
@@ -30,23 +31,6 @@ struct urlset {
 	int dropped;
 	struct urlset_stats st;
 };
-
-uint64_t urlset_hash(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ull;
-	}
-	h ^= h >> 30;
-	h *= 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 27;
-	h *= 0x94d049bb133111ebull;
-	h ^= h >> 31;
-	return h;
-}
 
 struct urlset *urlset_new(size_t budget)
 {
@@ -159,7 +143,7 @@ static void urlset_drop_oldest(struct urlset *u)
 	while (off < s->len) {
 		const unsigned char *p = (const unsigned char *)s->data + off;
 		size_t len = (size_t)p[0] << 8 | p[1];
-		uint64_t h = urlset_hash((const char *)p + 2, len);
+		uint64_t h = hash_bytes((const char *)p + 2, len);
 		uint64_t want = (uint64_t)(base | (uint32_t)off) + 1;
 		size_t i = (size_t)(h >> 32) & u->mask;
 

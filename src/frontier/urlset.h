@@ -36,10 +36,9 @@ struct urlset_stats {
  * used). Nothing is allocated up front beyond a small index. */
 struct urlset *urlset_new(size_t budget);
 void urlset_free(struct urlset *u);
-/* The hash urlset uses (64-bit FNV-1a with a splitmix64 finaliser): callers
- * that need one for the same string (a Bloom filter) compute it once. */
-uint64_t urlset_hash(const char *s, size_t n);
-/* 1 if s (n bytes, hash h = urlset_hash(s, n)) is held, else 0. A string
+/* The hash of a string is hash_bytes (lib/hash.h), computed by the caller:
+ * callers that need one for the same string (a Bloom filter) compute it
+ * once. 1 if s (n bytes, hash h = hash_bytes(s, n)) is held, else 0. A string
  * found in the older half of a set at its budget is moved to the newest
  * segment. */
 int urlset_has(struct urlset *u, const char *s, size_t n, uint64_t h);

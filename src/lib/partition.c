@@ -1,21 +1,22 @@
 /* Cluster partitions: registered domain -> 64-bit hash -> partition. */
 #include <stdlib.h>
 #include <string.h>
+#include "lib/hash.h"
 #include "lib/partition.h"
 #include "lib/surt.h"
 #include "lib/url.h"
 #include "lib/xmalloc.h"
 
-/* FNV-1a, then a multiply-xorshift finalizer: FNV-1a alone puts the last
- * bytes of a key (a domain's suffix, shared by most domains) into the low
- * bits poorly, and the partition is taken from those bits. */
+/* FNV-1a (lib/hash.h), then the first half of its fmix64 finalizer:
+ * FNV-1a alone puts the last bytes of a key (a domain's suffix, shared by
+ * most domains) into the low bits poorly, and the partition is taken from
+ * those bits. Not the whole of hash_bytes: every node of a cluster, and a
+ * checkpoint's frontier, must agree on a key's partition with the nodes and
+ * the checkpoints of earlier versions, so these values never change. */
 unsigned partition_of_key(const char *key, size_t len, unsigned nparts)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i;
+	uint64_t h = hash_fnv1a(key, len);
 
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)key[i]) * 0x100000001b3ULL;
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdULL;
 	h ^= h >> 33;

@@ -17,6 +17,7 @@
 #include "lib/buf.h"
 #include "lib/isodate.h"
 #include "lib/xmalloc.h"
+#include "lib/zinflate.h"
 #include <expat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -442,8 +443,8 @@ static void sitemap_start_coding(struct sitemap *s, int gzip)
 		return;
 	}
 	memset(&s->z, 0, sizeof(s->z));
-	/* 16 + MAX_WBITS: a gzip wrapper, checked (CRC-32 and length). */
-	if (inflateInit2(&s->z, 16 + MAX_WBITS) != Z_OK) {
+	/* A gzip wrapper, checked (CRC-32 and length). */
+	if (inflateInit2(&s->z, ZINFLATE_GZIP) != Z_OK) {
 		sitemap_fail(s, SITEMAP_MALFORMED, "gzip: cannot start inflating");
 		return;
 	}

@@ -19,6 +19,8 @@
 #define CONN_RBUF 65536
 #define CONN_PBUF 16384
 
+/* CONNECTING -> [HANDSHAKE <-> OPEN] -> CLOSING, changed in conn_set_state
+ * only. A new conn (zeroed) is CONNECTING. */
 enum conn_state { CONN_S_CONNECTING, CONN_S_HANDSHAKE, CONN_S_OPEN, CONN_S_CLOSING };
 
 struct conn {
@@ -52,6 +54,28 @@ static void conn_read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *b);
 static void conn_write_cb(uv_write_t *req, int status);
 static void conn_close_cb(uv_handle_t *h);
 static void conn_handshake(struct conn *c);
+
+static const char *const conn_state_names[] = {"connecting", "handshake", "open", "closing"};
+
+/* The one place a conn's state changes. A TLS handshake starts on connect
+ * or later on an open connection (conn_start_tls); everything ends in
+ * CLOSING, which nothing leaves. */
+static void conn_set_state(struct conn *c, enum conn_state to)
+{
+	static const unsigned char legal[4] = {
+	    [CONN_S_CONNECTING] = 1u << CONN_S_HANDSHAKE | 1u << CONN_S_OPEN | 1u << CONN_S_CLOSING,
+	    [CONN_S_HANDSHAKE] = 1u << CONN_S_OPEN | 1u << CONN_S_CLOSING,
+	    [CONN_S_OPEN] = 1u << CONN_S_HANDSHAKE | 1u << CONN_S_CLOSING,
+	    [CONN_S_CLOSING] = 0,
+	};
+
+	if (!(legal[c->state] & (1u << to))) {
+		fprintf(stderr, "conn: illegal state change %s -> %s\n", conn_state_names[c->state],
+		    conn_state_names[to]);
+		assert(!"illegal conn state change");
+	}
+	c->state = to;
+}
 
 size_t conn_sizeof(void)
 {
@@ -107,7 +131,6 @@ int conn_connect(uv_loop_t *loop, const struct sockaddr *sa, struct tls_ctx *tls
 	c->tcp.data = c;
 	c->cb = cb;
 	c->arg = arg;
-	c->state = CONN_S_CONNECTING;
 	if (tls)
 		c->tls = tls_new(tls, host, session);
 	req = xmalloc(sizeof(*req));
@@ -115,7 +138,7 @@ int conn_connect(uv_loop_t *loop, const struct sockaddr *sa, struct tls_ctx *tls
 	r = uv_tcp_connect(req, &c->tcp, sa, conn_connect_cb);
 	if (r < 0) {
 		free(req);
-		c->state = CONN_S_CLOSING;
+		conn_set_state(c, CONN_S_CLOSING);
 		uv_close((uv_handle_t *)&c->tcp, conn_close_cb);
 		return r;
 	}
@@ -128,7 +151,7 @@ int conn_start_tls(struct conn *c, struct tls_ctx *tls, const char *host, void *
 	if (c->state != CONN_S_OPEN || c->tls != NULL)
 		return UV_EINVAL;
 	c->tls = tls_new(tls, host, session);
-	c->state = CONN_S_HANDSHAKE;
+	conn_set_state(c, CONN_S_HANDSHAKE);
 	conn_handshake(c);
 	return 0;
 }
@@ -184,7 +207,7 @@ static void conn_handshake(struct conn *c)
 	if (r == TLS_ERROR) {
 		conn_fail(c, tls_cause(c->tls), tls_error(c->tls));
 	} else if (r == TLS_OK) {
-		c->state = CONN_S_OPEN;
+		conn_set_state(c, CONN_S_OPEN);
 		conn_emit(c, CONN_TLS_READY, NULL, 0);
 	}
 }
@@ -210,7 +233,7 @@ static void conn_connect_cb(uv_connect_t *req, int status)
 		conn_emit(c, CONN_ERROR, NULL, 0);
 		return;
 	}
-	c->state = c->tls ? CONN_S_HANDSHAKE : CONN_S_OPEN;
+	conn_set_state(c, c->tls ? CONN_S_HANDSHAKE : CONN_S_OPEN);
 	conn_emit(c, CONN_CONNECTED, NULL, 0);
 	if (c->tls && c->state == CONN_S_HANDSHAKE)
 		conn_handshake(c);
@@ -357,7 +380,7 @@ void conn_close(struct conn *c)
 {
 	if (c == NULL || c->state == CONN_S_CLOSING)
 		return;
-	c->state = CONN_S_CLOSING;
+	conn_set_state(c, CONN_S_CLOSING);
 	c->cb = NULL;
 	uv_close((uv_handle_t *)&c->tcp, conn_close_cb);
 }

@@ -11,6 +11,7 @@
 #include "lib/xmalloc.h"
 
 #include <arpa/inet.h>
+#include <assert.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -22,6 +23,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+/* Changed in ctlserver_set_state only; a new connection (zeroed) is
+ * READING. */
 enum ctlserver_state {
 	CTLSERVER_READING,
 	CTLSERVER_DEFERRED,
@@ -175,13 +178,37 @@ static void ctlserver_cancel(struct ctlserver_conn *c)
 		cancel(c->cancel_arg);
 }
 
+static const char *const ctlserver_state_names[] = {
+    "reading", "deferred", "writing", "lingering", "closing"};
+
+/* The one place a connection's state changes, along the order at the top
+ * of this file; any state but CLOSING may close. */
+static void ctlserver_set_state(struct ctlserver_conn *c, enum ctlserver_state to)
+{
+	static const unsigned char legal[5] = {
+	    [CTLSERVER_READING] =
+		1u << CTLSERVER_DEFERRED | 1u << CTLSERVER_WRITING | 1u << CTLSERVER_CLOSING,
+	    [CTLSERVER_DEFERRED] = 1u << CTLSERVER_WRITING | 1u << CTLSERVER_CLOSING,
+	    [CTLSERVER_WRITING] = 1u << CTLSERVER_LINGERING | 1u << CTLSERVER_CLOSING,
+	    [CTLSERVER_LINGERING] = 1u << CTLSERVER_CLOSING,
+	    [CTLSERVER_CLOSING] = 0,
+	};
+
+	if (!(legal[c->state] & (1u << to))) {
+		fprintf(stderr, "ctlserver: illegal state change %s -> %s\n",
+		    ctlserver_state_names[c->state], ctlserver_state_names[to]);
+		assert(!"illegal ctlserver state change");
+	}
+	c->state = to;
+}
+
 static void ctlserver_conn_close(struct ctlserver_conn *c)
 {
 	if (c->state == CTLSERVER_CLOSING)
 		return;
 	if (c->state == CTLSERVER_DEFERRED)
 		ctlserver_cancel(c);
-	c->state = CTLSERVER_CLOSING;
+	ctlserver_set_state(c, CTLSERVER_CLOSING);
 	uv_close(&c->h.handle, ctlserver_conn_closed_cb);
 	uv_close((uv_handle_t *)&c->timer, ctlserver_conn_closed_cb);
 }
@@ -204,7 +231,7 @@ static void ctlserver_written_cb(uv_write_t *w, int status)
 		ctlserver_conn_close(c);
 		return;
 	}
-	c->state = CTLSERVER_LINGERING;
+	ctlserver_set_state(c, CTLSERVER_LINGERING);
 	c->sd.data = c;
 	uv_timer_start(&c->timer, ctlserver_timeout_cb, CTLSERVER_LINGER_MS, 0);
 	if (uv_shutdown(&c->sd, &c->h.stream, ctlserver_shutdown_cb) != 0)
@@ -233,7 +260,7 @@ static void ctlserver_send(struct ctlserver_conn *c, struct ctlserver_reply *r)
 	buf_append(&c->out, r->headers.data, r->headers.len);
 	buf_appends(&c->out, "\r\n");
 	buf_append(&c->out, r->body.data, r->body.len);
-	c->state = CTLSERVER_WRITING;
+	ctlserver_set_state(c, CTLSERVER_WRITING);
 	/* The answer gets its own time to be taken. */
 	uv_timer_start(&c->timer, ctlserver_timeout_cb, CTLSERVER_TIMEOUT_MS, 0);
 	b = uv_buf_init(c->out.data, (unsigned)c->out.len);
@@ -255,7 +282,7 @@ struct ctlserver_defer *ctlserver_defer(
 	struct ctlserver_conn *c =
 	    (struct ctlserver_conn *)((char *)reply - offsetof(struct ctlserver_conn, reply));
 
-	c->state = CTLSERVER_DEFERRED;
+	ctlserver_set_state(c, CTLSERVER_DEFERRED);
 	c->cancel = cancel;
 	c->cancel_arg = arg;
 	return (struct ctlserver_defer *)c;

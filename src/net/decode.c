@@ -45,6 +45,7 @@
 #include "lib/buf.h"
 #include "net/decode.h"
 #include "lib/xmalloc.h"
+#include "lib/zinflate.h"
 
 #define DECODE_CHUNK 8192
 /* Gzip bodies up to this many compressed bytes are held and decoded in
@@ -276,19 +277,16 @@ static enum decode_result decode_stream(
 		return DECODE_END;
 	}
 	if (!d->zinit && d->coding == DECODE_DEFLATE) {
-		/* "deflate" is meant to be zlib-wrapped (RFC 9110 8.4.1.2), but
-		 * many servers send a raw deflate stream: the first two bytes
-		 * tell them apart (a zlib header is a multiple of 31). */
+		/* "deflate" is zlib-wrapped or, from many servers, raw: the
+		 * first two bytes tell them apart (lib/zinflate.h). */
 		while (d->nhdr < 2 && len > 0) {
 			d->hdr[d->nhdr++] = *in++;
 			len--;
 		}
 		if (d->nhdr < 2)
 			return DECODE_OK;
-		if (decode_zinit(d,
-			((d->hdr[0] & 0x0f) == 8 && ((d->hdr[0] << 8) | d->hdr[1]) % 31 == 0)
-			    ? 15
-			    : -15) != 0) {
+		if (decode_zinit(d, zinflate_is_zlib(d->hdr, 2) ? ZINFLATE_ZLIB : ZINFLATE_RAW) !=
+		    0) {
 			d->failed = 1;
 			return DECODE_FAILED;
 		}
@@ -298,7 +296,7 @@ static enum decode_result decode_stream(
 			    : d->ended	 ? DECODE_END
 					 : DECODE_OK;
 	}
-	if (!d->zinit && decode_zinit(d, 15 + 16) != 0) {
+	if (!d->zinit && decode_zinit(d, ZINFLATE_GZIP) != 0) {
 		d->failed = 1;
 		return DECODE_FAILED;
 	}

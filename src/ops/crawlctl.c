@@ -39,6 +39,7 @@
 #include "lib/xmalloc.h"
 #include "ops/console.h"
 #include "ops/consoletoken.h"
+#include "ops/ctlaction.h"
 #include "ops/ctlwalk.h"
 
 #include <jansson.h>
@@ -518,18 +519,18 @@ static void crawlctl_settings(struct crawl *cr, const struct ctlreq *req, struct
 	crawlctl_settings_apply(cr, j, &jerr, NULL, r);
 }
 
-static void crawlctl_action(struct crawl *cr, const char *what, struct ctlserver_reply *r)
+static void crawlctl_action(struct crawl *cr, enum ctlaction_id what, struct ctlserver_reply *r)
 {
 	const char *why = NULL;
 	int rc = 0, moved = -1;
 
-	if (strcmp(what, "pause") == 0) {
+	if (what == CTLACTION_PAUSE) {
 		rc = crawl_pause(cr, &why);
-	} else if (strcmp(what, "unpause") == 0) {
+	} else if (what == CTLACTION_UNPAUSE) {
 		rc = crawl_unpause(cr, &why);
-	} else if (strcmp(what, "stop") == 0) {
+	} else if (what == CTLACTION_STOP) {
 		rc = crawl_stop(cr, "stopped by the operator", &why);
-	} else if (strcmp(what, "checkpoint") == 0) {
+	} else if (what == CTLACTION_CHECKPOINT) {
 		char name[CHECKPOINT_NAME_MAX], *err = NULL;
 		if (crawl_checkpoint(cr, name, sizeof name, &err) < 0) {
 			ctlserver_reply_error(r, 500, err);
@@ -567,60 +568,52 @@ static void crawlctl_action(struct crawl *cr, const char *what, struct ctlserver
 
 static void crawlctl_routes(void *ctx, const struct ctlreq *req, struct ctlserver_reply *r)
 {
-	static const char *const posts[] = {
-	    "/pause",
-	    "/unpause",
-	    "/stop",
-	    "/checkpoint",
-	    "/reconsider-retired",
-	};
 	struct crawlctl *cc = ctx;
 	struct crawl *cr = cc->cr;
-	const char *path = req->path.data;
-	int get = strcmp(req->method, "GET") == 0, post = strcmp(req->method, "POST") == 0;
+	const struct ctlaction *a = ctlaction_by_route(req->path.data);
 
 	if (crawlctl_state(cr) == CRAWL_FINISHED) {
 		ctlserver_reply_error(r, 503, "the crawl has ended");
 		return;
 	}
-	if (strcmp(path, "/status") == 0 || strcmp(path, "/metrics") == 0 ||
-	    strncmp(path, "/report/", 8) == 0) {
-		if (!get) {
-			ctlserver_reply_error(r, 405, "use GET");
-		} else if (path[1] == 's') {
-			crawlctl_status(cr, r);
-		} else if (path[1] == 'm') {
-			crawlctl_metrics(cc, r);
-		} else {
-			crawlctl_report(cc, req, r);
-		}
+	if (a == NULL) {
+		struct buf msg = BUF_INIT;
+
+		buf_appends(&msg, "no such resource (see doc/formats.md, Control socket: ");
+		ctlaction_routes(&msg);
+		buf_appends(&msg, ")");
+		ctlserver_reply_error(r, 404, msg.data);
+		buf_free(&msg);
 		return;
 	}
-	if (strcmp(path, "/settings") == 0) {
-		if (!post)
-			ctlserver_reply_error(r, 405, "use POST");
-		else
-			crawlctl_settings(cr, req, r);
+	if (strcmp(req->method, a->method) != 0) {
+		ctlserver_reply_error(
+		    r, 405, strcmp(a->method, "GET") == 0 ? "use GET" : "use POST");
 		return;
 	}
-	for (size_t i = 0; i < sizeof posts / sizeof posts[0]; i++) {
-		if (strcmp(path, posts[i]) == 0) {
-			if (!post) {
-				ctlserver_reply_error(r, 405, "use POST");
-			} else {
-				crawlctl_action(cr, path + 1, r);
-				/* A cluster node passes what the operator asked on
-				 * to every other node. */
-				if (r->status == 0 || r->status == 200)
-					crawl_pass_control(cr, path + 1, NULL);
-			}
-			return;
-		}
+	switch (a->id) {
+	case CTLACTION_STATUS:
+		crawlctl_status(cr, r);
+		break;
+	case CTLACTION_METRICS:
+		crawlctl_metrics(cc, r);
+		break;
+	case CTLACTION_REPORT:
+		crawlctl_report(cc, req, r);
+		break;
+	case CTLACTION_SETTINGS:
+		/* Passed on to the other nodes by crawlctl_settings_apply,
+		 * with the settings that take effect now. */
+		crawlctl_settings(cr, req, r);
+		break;
+	default:
+		crawlctl_action(cr, a->id, r);
+		/* A cluster node passes what the operator asked on to every
+		 * other node. */
+		if (a->to_peers && (r->status == 0 || r->status == 200))
+			crawl_pass_control(cr, a->route + 1, NULL);
+		break;
 	}
-	ctlserver_reply_error(r, 404,
-	    "no such resource (see doc/formats.md, Control socket: /status, "
-	    "/report/..., /metrics, /pause, /unpause, /stop, /checkpoint, /reconsider-retired, "
-	    "/settings)");
 }
 
 /* The console's view of the crawl. */
@@ -770,20 +763,21 @@ static void crawlctl_tcp_cb(void *ctx, const struct ctlreq *req, struct ctlserve
 static void crawlctl_remote(void *arg, const char *node, const char *action, const char *body)
 {
 	struct crawlctl *cc = arg;
+	const struct ctlaction *a;
 	struct ctlserver_reply r;
 
 	memset(&r, 0, sizeof r);
-	if (strcmp(action, "settings") == 0) {
-		json_error_t jerr;
-		crawlctl_settings_apply(cc->cr, json_loads(body, 0, &jerr), &jerr, node, &r);
-	} else if (strcmp(action, "pause") == 0 || strcmp(action, "unpause") == 0 ||
-	    strcmp(action, "stop") == 0 || strcmp(action, "checkpoint") == 0 ||
-	    strcmp(action, "reconsider-retired") == 0) {
-		crawlctl_action(cc->cr, action, &r);
-	} else {
+	a = ctlaction_by_peer_name(action);
+	if (a == NULL) {
 		crawl_log_event(
 		    cc->cr, "cluster: unknown action '%s' from node %s ignored", action, node);
 		return;
+	}
+	if (a->id == CTLACTION_SETTINGS) {
+		json_error_t jerr;
+		crawlctl_settings_apply(cc->cr, json_loads(body, 0, &jerr), &jerr, node, &r);
+	} else {
+		crawlctl_action(cc->cr, a->id, &r);
 	}
 	if (r.status != 0 && r.status != 200)
 		crawl_log_event(cc->cr, "cluster: %s from node %s refused: %s", action, node,

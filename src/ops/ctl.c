@@ -4,6 +4,7 @@
 #include "ops/ctl.h"
 #include "crawl/job.h"
 #include "lib/nearest.h"
+#include "ops/ctlaction.h"
 #include "lib/xmalloc.h"
 
 #include <errno.h>
@@ -21,22 +22,24 @@
 /* How long the crawl may take to answer. */
 #define CTL_TIMEOUT_S 60
 
-static const char ctl_usage[] =
-    "usage: tern ctl JOBDIR COMMAND\n"
-    "Control the crawl running in JOBDIR through its control socket.\n"
-    "\n"
-    "  status                      the crawl's state and counts (JSON)\n"
-    "  pause | unpause | stop      hold, resume, or end the crawl\n"
-    "  checkpoint                  write a checkpoint\n"
-    "  reconsider-retired          move retired queues back to inactive\n"
-    "  set KEY=VALUE...            change settings mid-crawl (tern.conf(5) keys)\n"
-    "  report [frontier|queues|hosts|stats|revisits] [--json] [--state STATE]\n"
-    "                              a report of the running crawl\n"
-    "  metrics                     Prometheus text\n"
-    "\n"
-    "  --json                      with report: JSON instead of text\n"
-    "  --state STATE               with report queues: only queues in STATE\n"
-    "  -h, --help                  this help\n";
+/* The usage: the actions' lines come from the table of ops/ctlaction.h. */
+static void ctl_usage(FILE *f)
+{
+	struct buf b = BUF_INIT;
+
+	buf_appends(&b,
+	    "usage: tern ctl JOBDIR COMMAND\n"
+	    "Control the crawl running in JOBDIR through its control socket.\n"
+	    "\n");
+	ctlaction_usage(&b);
+	buf_appends(&b,
+	    "\n"
+	    "  --json                      with report: JSON instead of text\n"
+	    "  --state STATE               with report queues: only queues in STATE\n"
+	    "  -h, --help                  this help\n");
+	fwrite(b.data, 1, b.len, f);
+	buf_free(&b);
+}
 
 static int ctl_connect(const char *jobdir, char **err)
 {
@@ -214,48 +217,56 @@ void ctl_append_escaped(struct buf *b, const char *s)
 
 int ctl_run(int argc, char **argv)
 {
-	const char *jobdir, *cmd, *method = "POST";
+	const struct ctlaction *act;
+	const char *jobdir, *cmd, *method;
 	struct buf target = BUF_INIT, body = BUF_INIT;
 	char *payload = NULL, *err = NULL;
 	int status = 0, rc;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			fputs(ctl_usage, stdout);
+			ctl_usage(stdout);
 			return 0;
 		}
 	}
 	if (argc < 3) {
-		fputs(ctl_usage, stderr);
+		ctl_usage(stderr);
 		return 2;
 	}
 	jobdir = argv[1];
 	cmd = argv[2];
 	if (jobdir[0] == '-') {
-		fputs(ctl_usage, stderr);
+		ctl_usage(stderr);
 		return 2;
 	}
-	if (strcmp(cmd, "pause") == 0 || strcmp(cmd, "unpause") == 0 || strcmp(cmd, "stop") == 0 ||
-	    strcmp(cmd, "checkpoint") == 0 || strcmp(cmd, "reconsider-retired") == 0) {
-		if (argc != 3) {
-			fputs(ctl_usage, stderr);
+	act = ctlaction_by_cmd(cmd);
+	if (act == NULL) {
+		const char *cmds[16], *near;
+		size_t n = 0;
+
+		for (size_t i = 0; i < ctlaction_count && n < sizeof cmds / sizeof cmds[0]; i++)
+			cmds[n++] = ctlaction_table[i].cmd;
+		near = nearest_word(cmd, cmds, n);
+		if (near != NULL) {
+			fprintf(stderr, "tern: ctl: unknown command '%s'; did you mean '%s'?\n",
+			    cmd, near);
 			return 2;
 		}
-		buf_appendf(&target, "/%s", cmd);
-	} else if (strcmp(cmd, "status") == 0 || strcmp(cmd, "metrics") == 0) {
-		method = "GET";
-		buf_appendf(&target, "/%s", cmd);
-	} else if (strcmp(cmd, "set") == 0) {
+		fprintf(stderr, "tern: ctl: unknown command '%s'\n", cmd);
+		ctl_usage(stderr);
+		return 2;
+	}
+	method = act->method;
+	if (act->id == CTLACTION_SETTINGS) {
 		if (argc < 4 || (payload = ctl_settings_body(argc - 3, argv + 3)) == NULL) {
 			if (argc < 4)
-				fputs(ctl_usage, stderr);
+				ctl_usage(stderr);
 			return 2;
 		}
-		buf_appends(&target, "/settings");
-	} else if (strcmp(cmd, "report") == 0) {
+		buf_appends(&target, act->route);
+	} else if (act->id == CTLACTION_REPORT) {
 		const char *what = "frontier", *state = NULL;
 		int json = 0;
-		method = "GET";
 		for (int i = 3; i < argc; i++) {
 			if (strcmp(argv[i], "--json") == 0)
 				json = 1;
@@ -264,11 +275,11 @@ int ctl_run(int argc, char **argv)
 			else if (argv[i][0] != '-')
 				what = argv[i];
 			else {
-				fputs(ctl_usage, stderr);
+				ctl_usage(stderr);
 				return 2;
 			}
 		}
-		buf_appends(&target, "/report/");
+		buf_appends(&target, act->route);
 		ctl_append_escaped(&target, what);
 		buf_appendf(&target, "?format=%s", json ? "json" : "text");
 		if (state != NULL) {
@@ -276,17 +287,12 @@ int ctl_run(int argc, char **argv)
 			ctl_append_escaped(&target, state);
 		}
 	} else {
-		static const char *const cmds[] = {"status", "pause", "unpause", "stop",
-		    "checkpoint", "reconsider-retired", "set", "report", "metrics"};
-		const char *near = nearest_word(cmd, cmds, sizeof cmds / sizeof cmds[0]);
-		if (near != NULL) {
-			fprintf(stderr, "tern: ctl: unknown command '%s'; did you mean '%s'?\n",
-			    cmd, near);
+		/* An action takes no arguments; a read ignores them. */
+		if (strcmp(act->method, "POST") == 0 && argc != 3) {
+			ctl_usage(stderr);
 			return 2;
 		}
-		fprintf(stderr, "tern: ctl: unknown command '%s'\n", cmd);
-		fputs(ctl_usage, stderr);
-		return 2;
+		buf_appends(&target, act->route);
 	}
 	if (job_check_dir(jobdir, &err) < 0) {
 		fprintf(stderr, "tern: ctl: %s\n", err);

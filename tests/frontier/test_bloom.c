@@ -11,13 +11,14 @@
 
 #include "frontier/bloom.h"
 #include "frontier/urlset.h"
+#include "lib/hash.h"
 
 static uint64_t test_bloom_key(const char *kind, int i)
 {
 	char s[64];
 	int n = snprintf(s, sizeof s, "%s/%d", kind, i);
 
-	return urlset_hash(s, (size_t)n);
+	return hash_bytes(s, (size_t)n);
 }
 
 static void test_bloom_layers(void **state)

@@ -13,15 +13,16 @@
 #include <string.h>
 
 #include "frontier/urlset.h"
+#include "lib/hash.h"
 
 static int test_urlset_has(struct urlset *u, const char *s)
 {
-	return urlset_has(u, s, strlen(s), urlset_hash(s, strlen(s)));
+	return urlset_has(u, s, strlen(s), hash_bytes(s, strlen(s)));
 }
 
 static int test_urlset_add(struct urlset *u, const char *s)
 {
-	return urlset_add(u, s, strlen(s), urlset_hash(s, strlen(s)));
+	return urlset_add(u, s, strlen(s), hash_bytes(s, strlen(s)));
 }
 
 /* Within its budget the set holds everything and nothing else. */
@@ -41,8 +42,8 @@ static void test_urlset_exact(void **state)
 	for (i = 0; i < 50000; i++) {
 		snprintf(s, sizeof s, "http://h%d.example/p/%d.html", i % 211, i);
 		/* The prefetch hints change no answer. */
-		urlset_prefetch(u, urlset_hash(s, strlen(s)));
-		urlset_prefetch_entry(u, urlset_hash(s, strlen(s)));
+		urlset_prefetch(u, hash_bytes(s, strlen(s)));
+		urlset_prefetch_entry(u, hash_bytes(s, strlen(s)));
 		assert_true(test_urlset_has(u, s));
 		/* A prefix, an extension, another host: not held. */
 		s[strlen(s) - 1] = '\0';
@@ -52,7 +53,7 @@ static void test_urlset_exact(void **state)
 		snprintf(s, sizeof s, "http://h%d.example/p/%d.html", i % 211 + 1, i);
 		assert_false(test_urlset_has(u, s));
 	}
-	urlset_prefetch_entry(u, urlset_hash("", 0));
+	urlset_prefetch_entry(u, hash_bytes("", 0));
 	assert_false(test_urlset_has(u, ""));
 	assert_int_equal(test_urlset_add(u, ""), 1);
 	assert_true(test_urlset_has(u, ""));
@@ -197,10 +198,10 @@ static void test_urlset_long(void **state)
 	(void)state;
 	memset(s, 'a', n);
 	s[n] = '\0';
-	assert_int_equal(urlset_add(u, s, n, urlset_hash(s, n)), 0);
+	assert_int_equal(urlset_add(u, s, n, hash_bytes(s, n)), 0);
 	assert_true(urlset_dropped(u));
-	assert_int_equal(urlset_add(u, s, n - 1, urlset_hash(s, n - 1)), 1);
-	assert_true(urlset_has(u, s, n - 1, urlset_hash(s, n - 1)));
+	assert_int_equal(urlset_add(u, s, n - 1, hash_bytes(s, n - 1)), 1);
+	assert_true(urlset_has(u, s, n - 1, hash_bytes(s, n - 1)));
 	free(s);
 	urlset_free(u);
 }

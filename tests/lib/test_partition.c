@@ -88,6 +88,35 @@ static void test_partition_spread(void **state)
 		fail_msg("uneven spread: %u..%u", lo, hi);
 }
 
+/* A key's partition never changes: the nodes of a cluster, of this version
+ * and of earlier ones, and a checkpoint's frontier agree on it. */
+static void test_partition_pinned(void **state)
+{
+	static const struct {
+		const char *key;
+		unsigned p64, p7, p1000;
+	} t[] = {
+	    {"", 18, 0, 458},
+	    {"a", 13, 0, 429},
+	    {"foobar", 21, 6, 109},
+	    {"http://a/", 42, 4, 314},
+	    {"http://example.com/", 18, 3, 202},
+	    {"example.co.uk", 51, 6, 515},
+	    {"web.test", 47, 6, 199},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		size_t n = strlen(t[i].key);
+
+		assert_int_equal(partition_of_key(t[i].key, n, 64), t[i].p64);
+		assert_int_equal(partition_of_key(t[i].key, n, 7), t[i].p7);
+		assert_int_equal(partition_of_key(t[i].key, n, 1000), t[i].p1000);
+		assert_int_equal(partition_of_key(t[i].key, n, 1), 0);
+	}
+}
+
 static void test_partition_target_table(void **state)
 {
 	static const struct {
@@ -120,6 +149,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_partition_same_domain),
 	    cmocka_unit_test(test_partition_spread),
+	    cmocka_unit_test(test_partition_pinned),
 	    cmocka_unit_test(test_partition_target_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
