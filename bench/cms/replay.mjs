@@ -13,11 +13,11 @@
 // required: the crawl's scope is the site. Screenshots: SHOTS-DIR/post.png
 // (the viewer) and post-full.png (the viewer as tall as the post).
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { waczServe } from '../../tests/wacz_serve.mjs';
 
 const [waczPath, samplePath, shots] = process.argv.slice(2);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -37,51 +37,9 @@ function fail(msg) {
 for (const f of ['index.html', 'ui.js', 'sw.js'])
 	if (!fs.existsSync(path.join(rwp, f))) fail(`${rwp}/${f} missing: run scripts/deps`);
 
-// GET and HEAD of the viewer's files and of the package at /archive.wacz,
-// with the single byte ranges the viewer reads a WACZ by.
-const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.json': 'application/json',
-	'.css': 'text/css', '.svg': 'image/svg+xml', '.wasm': 'application/wasm', '.wacz': 'application/wacz' };
-const server = http.createServer((req, res) => {
-	const u = new URL(req.url, 'http://127.0.0.1');
-	const file = u.pathname === '/archive.wacz' ? waczPath
-		: path.join(rwp, path.normalize(decodeURIComponent(u.pathname === '/' ? '/index.html' : u.pathname)));
-	let st = null;
-	try {
-		st = fs.statSync(file);
-	} catch {
-		st = null;
-	}
-	if (!st || !st.isFile() || !(file === waczPath || file.startsWith(rwp + path.sep))) {
-		res.writeHead(404, { 'Content-Type': 'text/plain' });
-		res.end('not found');
-		return;
-	}
-	const head = { 'Content-Type': types[path.extname(file)] || 'application/octet-stream', 'Accept-Ranges': 'bytes',
-		'Cache-Control': 'no-store' };
-	let start = 0, end = st.size - 1, code = 200;
-	const m = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range || '');
-	if (m && (m[1] !== '' || m[2] !== '')) {
-		if (m[1] === '') {
-			start = Math.max(st.size - Number(m[2]), 0);
-		} else {
-			start = Number(m[1]);
-			if (m[2] !== '') end = Math.min(Number(m[2]), end);
-		}
-		if (start > end) {
-			res.writeHead(416, { 'Content-Range': `bytes */${st.size}` });
-			res.end();
-			return;
-		}
-		code = 206;
-		head['Content-Range'] = `bytes ${start}-${end}/${st.size}`;
-	}
-	head['Content-Length'] = end - start + 1;
-	res.writeHead(code, head);
-	if (req.method === 'HEAD') res.end();
-	else fs.createReadStream(file, { start, end }).pipe(res);
-});
-await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-const origin = `http://127.0.0.1:${server.address().port}`;
+// The viewer's files and the package from one loopback origin, as the
+// tests serve them.
+const { server, origin } = await waczServe(waczPath, rwp);
 
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tern-chromium-'));
 const browser = await puppeteer.launch({
