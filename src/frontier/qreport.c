@@ -41,21 +41,27 @@ static void qreport_longest_offer(struct frontier *f, struct qreport_longest *to
 typedef void qreport_queue_fn(struct frontier *f, void *arg, const char *key,
     const struct keys_qmeta *m, const struct policy_settings *s);
 
-/* Calls fn for every queue record in the store, one at a time, in key
- * order (resident queues from memory, which may be newer): memory holds one
- * record at a time, whatever the number of queues. */
-static void qreport_each_queue(struct frontier *f, qreport_queue_fn *fn, void *arg)
+/* Calls fn for the queue records in the store, one at a time, in key order
+ * (resident queues from memory, which may be newer): memory holds one
+ * record at a time, whatever the number of queues. With a cursor, at most
+ * max records after the queue it names (none: from the first), the cursor
+ * left at the last one given and *more set when records remain; without,
+ * every record. Returns the number given. */
+static size_t qreport_each_queue_from(
+    struct frontier *f, struct buf *cursor, size_t max, int *more, qreport_queue_fn *fn, void *arg)
 {
-	leveldb_iterator_t *it;
-	const char start = KEYS_QUEUE;
+	leveldb_iterator_t *it = leveldb_create_iterator(f->db, f->ro);
+	struct buf start = BUF_INIT;
+	size_t given = 0;
+	int after = cursor != NULL && cursor->len > 0;
 
-	if (residency_write(f, NULL) < 0)
-		return;
-	it = leveldb_create_iterator(f->db, f->ro);
-	for (leveldb_iter_seek(it, &start, 1); leveldb_iter_valid(it); leveldb_iter_next(it)) {
+	if (more != NULL)
+		*more = 0;
+	keys_queue(&start, cursor != NULL && cursor->data != NULL ? cursor->data : "");
+	for (leveldb_iter_seek(it, start.data, start.len); leveldb_iter_valid(it);
+	     leveldb_iter_next(it)) {
 		size_t kl, vl;
-		const char *k = leveldb_iter_key(it, &kl);
-		const char *v = leveldb_iter_value(it, &vl);
+		const char *k = leveldb_iter_key(it, &kl), *v;
 		char *key;
 		struct wq *q;
 		struct keys_qmeta m;
@@ -63,6 +69,14 @@ static void qreport_each_queue(struct frontier *f, qreport_queue_fn *fn, void *a
 
 		if (kl < 1 || k[0] != KEYS_QUEUE)
 			break;
+		/* The queue named by the cursor was given by the last step. */
+		if (after && kl == start.len && memcmp(k, start.data, kl) == 0)
+			continue;
+		if (cursor != NULL && given == max) {
+			*more = 1;
+			break;
+		}
+		v = leveldb_iter_value(it, &vl);
 		key = xstrndup(k + 1, kl - 1);
 		q = wq_table_get(f->queues, key);
 		if (q != NULL) {
@@ -72,9 +86,24 @@ static void qreport_each_queue(struct frontier *f, qreport_queue_fn *fn, void *a
 			fn(f, arg, key, &m, &s);
 			keys_qmeta_clear(&m);
 		}
+		if (cursor != NULL) {
+			buf_reset(cursor);
+			buf_append(cursor, k + 1, kl - 1);
+		}
 		free(key);
+		given++;
 	}
 	leveldb_iter_destroy(it);
+	buf_free(&start);
+	return given;
+}
+
+/* Every queue record, after the frontier's resident changes are written. */
+static void qreport_each_queue(struct frontier *f, qreport_queue_fn *fn, void *arg)
+{
+	if (residency_write(f, NULL) < 0)
+		return;
+	qreport_each_queue_from(f, NULL, 0, NULL, fn, arg);
 }
 
 struct qreport_top {
@@ -128,49 +157,7 @@ void qreport_longest_free(struct frontier_longest *lg)
 
 size_t qreport_longest_step(struct frontier *f, struct frontier_longest *lg, size_t max, int *more)
 {
-	leveldb_iterator_t *it = leveldb_create_iterator(f->db, f->ro);
-	struct buf start = BUF_INIT;
-	size_t given = 0;
-	int after = lg->cursor.len > 0;
-
-	*more = 0;
-	keys_queue(&start, lg->cursor.data != NULL ? lg->cursor.data : "");
-	for (leveldb_iter_seek(it, start.data, start.len); leveldb_iter_valid(it);
-	     leveldb_iter_next(it)) {
-		size_t kl, vl;
-		const char *k = leveldb_iter_key(it, &kl), *v;
-		char *key;
-		struct wq *q;
-		struct keys_qmeta m;
-		struct policy_settings s;
-
-		if (kl < 1 || k[0] != KEYS_QUEUE)
-			break;
-		if (after && kl == start.len && memcmp(k, start.data, kl) == 0)
-			continue;
-		if (given == max) {
-			*more = 1;
-			break;
-		}
-		v = leveldb_iter_value(it, &vl);
-		key = xstrndup(k + 1, kl - 1);
-		q = wq_table_get(f->queues, key);
-		if (q != NULL) {
-			qreport_longest_offer(
-			    f, lg->top.a, &lg->top.n, key, &q->m, qstate_settings(f, q));
-		} else if (keys_qmeta_decode(v, vl, &m) == 0) {
-			qstate_settings_for(f, m.surt, &s);
-			qreport_longest_offer(f, lg->top.a, &lg->top.n, key, &m, &s);
-			keys_qmeta_clear(&m);
-		}
-		buf_reset(&lg->cursor);
-		buf_append(&lg->cursor, k + 1, kl - 1);
-		free(key);
-		given++;
-	}
-	leveldb_iter_destroy(it);
-	buf_free(&start);
-	return given;
+	return qreport_each_queue_from(f, &lg->cursor, max, more, qreport_longest_cb, &lg->top);
 }
 
 static void qreport_summary_with(struct frontier *f, struct qreport_top *top, struct buf *out);
@@ -293,50 +280,9 @@ void qreport_queues_fp(struct frontier *f, FILE *fp, int json)
 size_t qreport_queues_step(
     struct frontier *f, struct buf *cursor, size_t max, int json, struct buf *out, int *more)
 {
-	leveldb_iterator_t *it = leveldb_create_iterator(f->db, f->ro);
-	struct buf start = BUF_INIT;
-	size_t given = 0;
-	int after = cursor->len > 0;
+	struct qreport_sink k = {out, NULL, json};
 
-	*more = 0;
-	keys_queue(&start, cursor->data != NULL ? cursor->data : "");
-	for (leveldb_iter_seek(it, start.data, start.len); leveldb_iter_valid(it);
-	     leveldb_iter_next(it)) {
-		size_t kl, vl;
-		const char *k = leveldb_iter_key(it, &kl), *v;
-		char *key;
-		struct wq *q;
-		struct keys_qmeta m;
-		struct policy_settings s;
-
-		if (kl < 1 || k[0] != KEYS_QUEUE)
-			break;
-		/* The queue named by the cursor was given by the last step. */
-		if (after && kl == start.len && memcmp(k, start.data, kl) == 0)
-			continue;
-		if (given == max) {
-			*more = 1;
-			break;
-		}
-		v = leveldb_iter_value(it, &vl);
-		key = xstrndup(k + 1, kl - 1);
-		q = wq_table_get(f->queues, key);
-		if (q != NULL) {
-			wq_report_line(key, &q->m, qstate_settings(f, q), f->o.precedence_floor,
-			    f->now, out, json);
-		} else if (keys_qmeta_decode(v, vl, &m) == 0) {
-			qstate_settings_for(f, m.surt, &s);
-			wq_report_line(key, &m, &s, f->o.precedence_floor, f->now, out, json);
-			keys_qmeta_clear(&m);
-		}
-		buf_reset(cursor);
-		buf_append(cursor, k + 1, kl - 1);
-		free(key);
-		given++;
-	}
-	leveldb_iter_destroy(it);
-	buf_free(&start);
-	return given;
+	return qreport_each_queue_from(f, cursor, max, more, qreport_queue_cb, &k);
 }
 
 /* One queue record as the walks give it: from memory when resident (it may
