@@ -6,6 +6,7 @@
 #
 #   bench/endless.sh [--hosts] [--warc] [--perf] [--memory-max SIZE] [--readahead KB] OUT.tsv PAGES...
 #   bench/endless.sh --restart OUT.tsv PAGES...
+#   bench/endless.sh --curve [--warc] OUT.tsv PAGES...
 #
 # The web (one nginx worker, one port, SSI): any path is a ~10 KB page that
 # links to 20 new pages under its own path (PATH/0 .. PATH/19), to one other
@@ -58,18 +59,36 @@
 # (queued from `tern report JOB frontier` between the kill and the
 # resume; the first fetch is the first line crawl.log gets after the
 # resume started).
+#
+# --curve runs ONE crawl through every point instead of one from an empty
+# job per point, for frontiers too large to crawl five times (100M queued
+# URIs is 5M pages). Every second the crawl's counts (`tern ctl JOB
+# status`), the threads' CPU, the anonymous and peak RSS, and the bytes of
+# JOBDIR/state and JOBDIR/warcs are sampled into OUT-samples.tsv:
+#   seconds downloaded queued queues loop_cpu_s other_cpu_s anon_kb hwm_kb
+#   state_bytes warc_bytes checkpoint_ms
+# At the first sample past each point a checkpoint is asked for
+# (`tern ctl JOB checkpoint`; its duration, the loop's stall, from
+# tern.log; the previous checkpoint is removed so the store's disk use
+# stays the crawl's own) and a row in the format above goes to OUT.tsv,
+# variant endless-curve, so bench/endless.awk gives the marginal CPU per
+# page between points (whole-run CPU from /proc, not /usr/bin/time; rss_kb
+# is the peak so far). After the last point the crawl is killed (SIGKILL),
+# `tern resume` is timed to its first fetch as --restart does (a restart
+# row), and the resumed crawl is stopped.
 # ENDLESS_SET adds settings (e.g. "--set storage.write-buffer-mb=32").
 # TERN names the program (default build/bench/src/tern: an -O2 build
 # without sanitizers, as bench/run makes). The marginal CPU per page is
-# bench/endless-report.sh's business. Needs nginx, dnsmasq and
+# bench/endless.awk's business. Needs nginx, dnsmasq and
 # /usr/bin/time (scripts/deps --bench).
 cd "$(dirname "$0")/.."
 top=$(pwd)
-hosts=0 warc=false perf=0 restart=0 memmax="" readahead=""
-usage="usage: bench/endless.sh [--hosts] [--warc] [--perf] [--memory-max SIZE] [--readahead KB] OUT.tsv PAGES..."
+hosts=0 warc=false perf=0 restart=0 curve=0 memmax="" readahead=""
+usage="usage: bench/endless.sh [--curve] [--hosts] [--warc] [--perf] [--memory-max SIZE] [--readahead KB] OUT.tsv PAGES..."
 while [ $# -gt 0 ]; do
 	case $1 in
 	--restart) restart=1 warc=true ;;
+	--curve) curve=1 ;;
 	--memory-max)
 		[ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
 		memmax=$2
@@ -291,6 +310,26 @@ if [ -n "$readahead" ]; then
 		fail "--readahead: cannot set the read-ahead of $loopdev"
 	JOB=$W/disk/job
 fi
+# Seconds to the first crawl.log line a `tern resume` of $JOB writes; the
+# resumed crawl is left running (its pid in $rp).
+time_resume() {
+	lines0=$(wc -l <"$JOB/logs/crawl.log")
+	t0=$(date +%s.%N)
+	"$TERN" resume "$JOB" >"$W/resume.txt" 2>&1 &
+	rp=$!
+	# nginx flushes its log every second: ask tern's own crawl.log
+	# for the first fetch after the resume instead.
+	t1=""
+	while kill -0 $rp 2>/dev/null; do
+		if [ "$(wc -l <"$JOB/logs/crawl.log")" -gt "$lines0" ]; then
+			t1=$(date +%s.%N)
+			break
+		fi
+		sleep 0.01
+	done
+	secs=$(awk -v a="$t0" -v b="${t1:-$t0}" 'BEGIN { printf "%.2f", b - a }')
+	[ -n "$t1" ] || secs=-1
+}
 if [ $restart -eq 1 ]; then
 	for pages in "$@"; do
 		rm -rf "$JOB"
@@ -315,29 +354,85 @@ if [ $restart -eq 1 ]; then
 		: >"$W/nginx/access.tsv"
 		kill -USR1 "$NGX_PID"
 		sleep 0.2
-		t0=$(date +%s.%N)
-		"$TERN" resume "$JOB" >"$W/resume.txt" 2>&1 &
-		rp=$!
-		# nginx flushes its log every second: ask tern's own crawl.log
-		# for the first fetch after the resume instead.
-		lines0=$(wc -l <"$JOB/logs/crawl.log")
-		t1=""
-		while kill -0 $rp 2>/dev/null; do
-			if [ "$(wc -l <"$JOB/logs/crawl.log")" -gt "$lines0" ]; then
-				t1=$(date +%s.%N)
-				break
-			fi
-			sleep 0.01
-		done
+		time_resume
 		stop_pid $rp
-		secs=$(awk -v a="$t0" -v b="${t1:-$t0}" 'BEGIN { printf "%.2f", b - a }')
-		[ -n "$t1" ] || secs=-1
 		printf 'restart\t%s\t%s\t%s\t%s\n' "$got" "${queued:-0}" "$open" "$secs" >>"$out"
 		printf '  restart: killed at %s requests, %s queued, open WARC %s bytes: first fetch %s s after resume\n' \
 			"$got" "$queued" "$open" "$secs"
 		grep "WARC recovery" "$JOB/logs/tern.log" | tail -2 | sed 's/^/    /'
 		rm -rf "$JOB"
 	done
+	exit 0
+fi
+if [ $curve -eq 1 ]; then
+	samples=${out%.tsv}-samples.tsv
+	rm -rf "$JOB"
+	: >"$W/nginx/access.tsv"
+	kill -USR1 "$NGX_PID"
+	sleep 0.2
+	# shellcheck disable=SC2086
+	"$TERN" crawl -j "$JOB" -s "$W/seeds.txt" --set dns.servers="127.0.0.1:$DNS_PORT" $TERN_MATCHED \
+		--set crawl.scope=domain --set crawl.max-connections=256 --set warc.enabled=$warc \
+		${ENDLESS_SET:-} >"$W/out.txt" 2>&1 &
+	tp=$!
+	hz=$(getconf CLK_TCK)
+	t0=$(date +%s%N)
+	cp_prev="" rc=0
+	printf 'seconds\tdownloaded\tqueued\tqueues\tloop_cpu_s\tother_cpu_s\tanon_kb\thwm_kb\tstate_bytes\twarc_bytes\tcheckpoint_ms\n' >>"$samples"
+	for pages in "$@"; do
+		while :; do
+			kill -0 $tp 2>/dev/null || { rc=1; break 2; }
+			sleep 1
+			"$TERN" ctl "$JOB" status >"$W/status.json" 2>/dev/null || continue
+			loop=$(awk -v hz="$hz" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' /proc/$tp/task/$tp/stat)
+			other=$(for t in /proc/$tp/task/*; do
+				[ "${t##*/}" = "$tp" ] || awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "$t/stat" 2>/dev/null
+			done | awk -v hz="$hz" '{ s += $1 } END { printf "%.2f", s / hz }')
+			mem=$(awk '/^RssAnon/ { a = $2 } /^VmHWM/ { h = $2 } END { print a "\t" h }' /proc/$tp/status)
+			sb=$(du -sb "$JOB/state" | cut -f1)
+			wb=$(du -sb "$JOB/warcs" 2>/dev/null | cut -f1)
+			dl=$(sed -n 's/^  "pages": \([0-9]*\).*/\1/p' "$W/status.json")
+			q=$(sed -n 's/^ *"queued": \([0-9]*\).*/\1/p' "$W/status.json")
+			qs=$(sed -n 's/^ *"total": \([0-9]*\).*/\1/p' "$W/status.json" | head -n 1)
+			cpms=""
+			if [ "$dl" -ge "$pages" ]; then
+				"$TERN" ctl "$JOB" checkpoint >/dev/null 2>&1
+				cpms=$(sed -n 's/.*checkpoint \([^ ]*\) in \([0-9.]*\) ms.*/\1 \2/p' "$JOB/logs/tern.log" | tail -n 1)
+				[ -n "$cp_prev" ] && [ "$cp_prev" != "${cpms%% *}" ] && rm -rf "$JOB/checkpoints/$cp_prev"
+				cp_prev=${cpms%% *}
+				cpms=${cpms##* }
+			fi
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(awk -v t=$(($(date +%s%N) - t0)) 'BEGIN { printf "%.1f", t / 1e9 }')" "$dl" "$q" "$qs" \
+				"$loop" "$other" "$mem" "$sb" "${wb:-0}	${cpms:--}" >>"$samples"
+			if [ "$dl" -ge "$pages" ]; then
+				wall=$(awk -v t=$(($(date +%s%N) - t0)) 'BEGIN { printf "%.1f", t / 1e9 }')
+				cpu=$(awk -v a="$loop" -v b="$other" 'BEGIN { printf "%.2f", a + b }')
+				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t0\t%s\t0\n' "endless-curve" "$warc" "$dl" "$wall" \
+					"$cpu" "${mem##*	}" "$q" "$qs" "$loop" "$other" "${mem%%	*}" >>"$out"
+				printf '  curve warc=%s %s pages %s queued %s s: cpu %s s (loop %s), anon %s KB, peak %s KB, state %s B, warcs %s B, checkpoint %s ms\n' \
+					"$warc" "$dl" "$q" "$wall" "$cpu" "$loop" "${mem%%	*}" "${mem##*	}" "$sb" "${wb:-0}" "$cpms"
+				break
+			fi
+		done
+	done
+	[ $rc -eq 0 ] || { tail -5 "$W/out.txt"; fail "the crawl ended before the last point"; }
+	kill -KILL $tp 2>/dev/null
+	wait $tp 2>/dev/null
+	queued=$("$TERN" report "$JOB" frontier --json 2>/dev/null | sed -n 's/.*"queued": \([0-9]*\).*/\1/p' | head -1)
+	open=$(cat "$JOB"/warcs/*.open 2>/dev/null | wc -c)
+	time_resume
+	printf 'restart\t%s\t%s\t%s\t%s\n' "$dl" "${queued:-0}" "$open" "$secs" >>"$out"
+	printf '  restart: killed at %s pages, %s queued, open WARC %s bytes: first fetch %s s after resume\n' \
+		"$dl" "$queued" "$open" "$secs"
+	grep "WARC recovery" "$JOB/logs/tern.log" | tail -2 | sed 's/^/    /'
+	"$TERN" ctl "$JOB" stop >/dev/null 2>&1
+	i=0
+	while kill -0 $rp 2>/dev/null && [ $i -lt 600 ]; do
+		sleep 0.5
+		i=$((i + 1))
+	done
+	stop_pid $rp
+	[ -n "${KEEP_JOB:-}" ] || rm -rf "$JOB"
 	exit 0
 fi
 for pages in "$@"; do
