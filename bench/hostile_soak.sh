@@ -1,5 +1,5 @@
 #!/bin/sh
-# The long soak against mutated answers: tests/crawl_soak.sh with PAGES pages
+# The long soak against mutated answers: tests/crawl/crawl_soak.sh with PAGES pages
 # (default 20000, a few minutes), on the sanitizer build that scripts/check
 # uses (build/check: ASan and UBSan, leaks at exit), so that a crash, a leak
 # or a sanitizer report in any of the rarer paths fails it:
@@ -17,7 +17,7 @@ build=${BENCH_BUILD:-$top/build/check}
 [ -x "$build/src/tern" ] || { echo "hostile_soak: no tern in $build (build it first: doc/HACKING.md)" >&2; exit 1; }
 t0=$(date +%s)
 HOSTILE_MUT_PAGES=$pages SOAK_RSS_MB=${SOAK_RSS_MB:-400} top_srcdir=$top top_builddir=$build TERN=$build/src/tern \
-	sh "$top/tests/crawl_soak.sh"
+	sh "$top/tests/crawl/crawl_soak.sh"
 rc=$?
 echo "hostile_soak: $pages pages in $(($(date +%s) - t0)) s, exit $rc"
 exit $rc

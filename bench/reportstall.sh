@@ -10,7 +10,7 @@
 #
 # A crawl paused at start holding QUEUES queues (one seed per host of the
 # test web). While `GET /report/queues` loads, GET /status is asked over
-# and over on the control socket (by tests/ctl_raw.mjs's `probe`, one
+# and over on the control socket (by tests/ops/ctl_raw.mjs's `probe`, one
 # request at a time): the longest /status answer is the longest the loop
 # went without serving its sockets (plus one round trip). Printed per
 # binary and repetition: the report's time, its bytes, the longest and the

@@ -2,7 +2,7 @@
 // runs it over packages of many sizes, both index forms):
 //   node bench/wacz-viewer.mjs direct|scroll WACZ URL [TIMEOUT-S]
 // The package and the viewer's files (npm replaywebpage) are served from
-// one loopback origin (tests/wacz_serve.mjs) to Debian's chromium, driven
+// one loopback origin (tests/archive/wacz_serve.mjs) to Debian's chromium, driven
 // by puppeteer-core, with a new profile each run (nothing cached in the
 // viewer's IndexedDB). direct: the viewer is opened at URL
 // (#view=replay&url=) and the time is from the navigation until URL's
@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const tests = path.join(here, '..', 'tests');
-const { waczServe, zipEntries } = await import(path.join(tests, 'wacz_serve.mjs'));
+const { waczServe, zipEntries } = await import(path.join(tests, 'archive', 'wacz_serve.mjs'));
 // puppeteer-core lives in tests/node_modules.
 const puppeteer = createRequire(path.join(tests, 'package.json'))('puppeteer-core');
 const [mode, waczPath, url, timeoutArg] = process.argv.slice(2);

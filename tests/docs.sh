@@ -42,4 +42,21 @@ for g in $(sed -n 's/^.*X([A-Z]*, "\([a-z]*\)", "[^"]*", "[^"]*").*/\1/p' "$stat
 	sed 's/\\-/-/g; s/\\f[BRI]//g' "$tern1" | sed -n '/^\.SH FAILURES/,/^\.SH /p' | grep -qw "$g" ||
 		{ echo "FAIL: the summary's cause $g is not in tern.1's FAILURES"; fails=$((fails + 1)); }
 done
+
+# Every test the documents name (doc/status.md maps each behaviour to its
+# tests) is where they say: a test moved or removed without them fails here.
+# Read from a file, not a command's words, so that a glob such as
+# tests/net/fetch_*.sh is expanded in the source tree only.
+nt=0
+for d in "$top_srcdir"/README "$top_srcdir"/doc/*.md; do
+	grep -o 'tests/[a-z0-9_/*.-]*\.\(sh\|mjs\|py\|c\|txt\)' "$d" | sort -u | sed "s|^|${d#"$top_srcdir"/} |"
+done >paths.tmp
+while read -r d p; do
+	nt=$((nt + 1))
+	set -- "$top_srcdir"/$p
+	[ -e "$1" ] || { echo "FAIL: $d names $p, which is not there"; fails=$((fails + 1)); }
+done <paths.tmp
+rm -f paths.tmp
+[ "$nt" -gt 100 ] || { echo "FAIL: only $nt test paths found in README and doc/*.md"; exit 1; }
+echo "checked $nt test paths named in README and doc/*.md"
 [ $fails -eq 0 ]

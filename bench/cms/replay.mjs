@@ -1,5 +1,5 @@
 // A post of bench/cms's WordPress site replayed from tern's WACZ in
-// ReplayWeb.page, as tests/wacz_browser.mjs does for the test web: the
+// ReplayWeb.page, as tests/archive/wacz_browser.mjs does for the test web: the
 // viewer's files (npm replaywebpage, installed in tests/node_modules by
 // scripts/deps) and the package served from one loopback origin, Debian's
 // chromium driven by puppeteer-core opening the viewer at the post's URL.
@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { waczServe } from '../../tests/wacz_serve.mjs';
+import { waczServe } from '../../tests/archive/wacz_serve.mjs';
 
 const [waczPath, samplePath, shots] = process.argv.slice(2);
 const here = path.dirname(fileURLToPath(import.meta.url));

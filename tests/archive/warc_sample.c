@@ -2,7 +2,7 @@
  * WARC writer, a Heritrix-style crawl.log) with every kind of record: dns,
  * plain, chunked-then-dechunked, gzip-encoded, truncated by length and by
  * time, 304, redirect, a revisit, a 304 revisit, metadata, a spilled body, and enough pages
- * to rotate files at a small maximum size. tests/warc_validate.mjs then reads
+ * to rotate files at a small maximum size. tests/archive/warc_validate.mjs then reads
  * it with an independent reader. The job's CDXJ index is written to
  * JOBDIR/index.cdxj with warcindex_run, as `tern warc-index` does.
  *

@@ -1,5 +1,5 @@
 /* cluster/nkey: a user seed gives its public key (the pair below made by
- * tests/nkey.mjs from node's Ed25519); damaged seeds and other kinds of
+ * tests/cluster/nkey.mjs from node's Ed25519); damaged seeds and other kinds of
  * key are refused with a message. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* Driver for the robots.txt differential test (tests/robots_diff.mjs): reads
+/* Driver for the robots.txt differential test (tests/lib/robots_diff.mjs): reads
  * cases from stdin and prints tern's verdicts.
  *
  * Input, repeated: "C <agent-len> <body-len> <path-count>\n", the agent, the

@@ -1,6 +1,6 @@
 /* Reads lines "base<TAB>ref" (with \t, \n, \r and \\ escaped, an empty base
  * meaning none) and prints, for each, the href url_resolve gives or ERR.
- * The other half of the differential test is tests/url_diff.mjs. */
+ * The other half of the differential test is tests/lib/url_diff.mjs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
