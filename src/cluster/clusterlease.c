@@ -80,7 +80,7 @@ void clusterlease_do(struct cluster *c, const struct lease_action *a, size_t n)
 			 * in flight end as usual, and none starts. Abandoned,
 			 * a request already written was sent again by the
 			 * next owner (9 pages requested twice in a
-			 * tests/cluster_basic.sh run with nodes started 1.5 s
+			 * tests/cluster/cluster_basic.sh run with nodes started 1.5 s
 			 * apart). */
 			if (lease_state_of(c->lease, p) == LEASE_LOST) {
 				c->losses++;
@@ -107,7 +107,7 @@ void clusterlease_do(struct cluster *c, const struct lease_action *a, size_t n)
  * given up (not lost) waits, its key still held and renewed, until the
  * done records of its last pages are stored: freed earlier, the next
  * owner replayed a log without them and fetched those pages again (128
- * pages requested twice in a tests/cluster_basic.sh run whose first node
+ * pages requested twice in a tests/cluster/cluster_basic.sh run whose first node
  * gave up ten partitions 50 ms after fetching from them). */
 void clusterlease_finish_stops(struct cluster *c)
 {

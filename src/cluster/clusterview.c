@@ -287,7 +287,7 @@ static void clusterview_rebuild_gone(struct cluster *c, const struct natsio_snap
  * scheduled and acknowledged) lost them or their acknowledgments: sent
  * just before a server went down (its outgoing buffer, or the ack in our
  * socket's), they come back only after the acknowledgment wait (30 s), and
- * the crawl's end waited that long (tests/cluster_restart.sh, about one run
+ * the crawl's end waited that long (tests/cluster/cluster_restart.sh, about one run
  * in 15; one in 3 when the server is killed with -9). A delivery in transit
  * passes in milliseconds and moves the floor; one that stays at the same
  * floor for CLUSTER_STUCK_MS of idle views is not coming: the partition is
@@ -377,7 +377,7 @@ void clusterview_on_snapshot(struct cluster *c, struct natsio_snapshot *s)
 	 * and the first claims for it to hold CLUSTER_JOIN_MS, so that nodes
 	 * started together see each other before they claim (and hosts do
 	 * not move between them as they join). Two views 150 ms apart were
-	 * not enough: in 1 of 26 tests/cluster_basic.sh runs on a loaded
+	 * not enough: in 1 of 26 tests/cluster/cluster_basic.sh runs on a loaded
 	 * 2-core machine the first node started 180 ms before the others,
 	 * claimed all 16 partitions and gave 10 up half a second later. */
 	if (self)

@@ -3,7 +3,7 @@
  *
  * Choices where RFC 9309 leaves room (each one is exercised by
  * tests/lib/test_robots.c and, where robots-parser differs, listed with its reason
- * in tests/robots_diff_allowed.txt):
+ * in tests/lib/robots_diff_allowed.txt):
  * - Only the first ROBOTS_MAX_BODY bytes are parsed (the RFC asks for at least
  *   500 KiB); a line cut by that limit is dropped rather than half-applied, as
  *   Heritrix does, because a truncated "Allow: /private/page" would become a

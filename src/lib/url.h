@@ -8,7 +8,7 @@
  * misses or invents URLs. Correctness is checked against every entry of
  * web-platform-tests' urltestdata.json (tests/lib/test_urltestdata.c, the
  * data in tests/wpt/) and by a differential test against Node's built-in URL
- * (tests/url_diff.sh); the deliberate differences are listed, with reasons,
+ * (tests/lib/url_diff.sh); the deliberate differences are listed, with reasons,
  * in those two tests.
  *
  * Deliberate choices beyond the standard:

@@ -9,7 +9,7 @@
 
 /* The charts' value axis, pure: a round top for the largest value, and
  * labels with as many decimals as the step between them needs, so that no
- * two read the same (tests/console_axis.sh loads this file under node). */
+ * two read the same (tests/ops/console_axis.sh loads this file under node). */
 const ternAxis = (function () {
 	function niceMax(v) {
 		if (!(v > 0)) return 1;
