@@ -78,16 +78,37 @@
  * while other fetches give theirs back. */
 #define VISIT_LOCAL_RETRY_MS 1000
 
-static const char *const visit_state_names[] = {"RESOLVE", "ROBOTS", "FETCH", "DONE"};
+static const char *const visit_state_names[] = {"NEW", "RESOLVE", "ROBOTS", "FETCH", "DONE"};
 
 static void visit_fetch_page(struct visit *v);
 static void visit_start_fetch(struct visit *v, const char *url);
 static void visit_fetch_robots(struct visit *v, const char *url);
 
-static void visit_set_state(struct visit *v, enum visit_state s)
+/* The one place a visit's state changes. A visit resolves once it has a
+ * host (a URI that cannot be split ends from NEW), fetches robots.txt
+ * (again at each redirect of it) or the page, and ends once; DONE is left
+ * only by recycling, which clears the visit to NEW. With TERN_TRACE_VISIT
+ * set, every change is said on stderr, as TERN_TRACE_FETCH says a
+ * fetch's (tern(1), ENVIRONMENT). */
+static void visit_set_state(struct visit *v, enum visit_state to)
 {
-	(void)visit_state_names;
-	v->state = s;
+	static const unsigned char legal[] = {
+	    [VISIT_NEW] = 1u << VISIT_RESOLVE | 1u << VISIT_DONE,
+	    [VISIT_RESOLVE] = 1u << VISIT_ROBOTS | 1u << VISIT_FETCH | 1u << VISIT_DONE,
+	    [VISIT_ROBOTS] = 1u << VISIT_ROBOTS | 1u << VISIT_DONE,
+	    [VISIT_FETCH] = 1u << VISIT_DONE,
+	    [VISIT_DONE] = 0,
+	};
+
+	if (!(legal[v->state] & (1u << to))) {
+		fprintf(stderr, "visit: illegal state change %s -> %s\n",
+		    visit_state_names[v->state], visit_state_names[to]);
+		assert(!"illegal visit state change");
+	}
+	if (v->pool->trace)
+		fprintf(stderr, "visit #%03d: %s -> %s %s\n", v->slot, visit_state_names[v->state],
+		    visit_state_names[to], v->c != NULL ? v->c->uri : "");
+	v->state = to;
 }
 
 static int visit_slot_take(struct visit_pool *pool)
@@ -211,6 +232,8 @@ static void visit_held_cb(void *arg)
 {
 	struct visit *v = arg;
 
+	/* Held by visit_end, which no state but NEW and DONE reaches twice. */
+	assert(v->state != VISIT_NEW && v->state != VISIT_DONE);
 	visit_end_now(v, v->held_outcome, v->held_delay_ms);
 }
 
@@ -350,6 +373,9 @@ static void visit_dns_cb(void *arg, const struct dns_answer *a)
 {
 	struct visit *v = arg;
 
+	/* Only the lookup this visit started answers, never inside
+	 * dns_resolve, and only while the visit waits for it. */
+	assert(v->dq != NULL && v->state == VISIT_RESOLVE);
 	v->dq = NULL;
 	if (v->abandoned) {
 		if (v->give_back)
@@ -414,10 +440,16 @@ static int visit_literal_addr(struct visit *v)
 	return 0;
 }
 
+/* The fetch's callbacks come for the visit's own fetch, in the state that
+ * started it (robots.txt's or the page's), until its on_done. */
+#define VISIT_ASSERT_FETCHING(v, f) \
+	assert((f) == (v)->f && ((v)->state == VISIT_ROBOTS || (v)->state == VISIT_FETCH))
+
 static void visit_head_cb(void *arg, struct fetch *f)
 {
 	struct visit *v = arg;
 
+	VISIT_ASSERT_FETCHING(v, f);
 	if (v->abandoned)
 		return;
 	visithttp_head(v, f);
@@ -428,7 +460,7 @@ static void visit_body_cb(
 {
 	struct visit *v = arg;
 
-	(void)f;
+	VISIT_ASSERT_FETCHING(v, f);
 	if (v->abandoned)
 		return;
 	visithttp_body(v, raw, rawlen, dec, declen);
@@ -439,6 +471,7 @@ static void visit_done_cb(void *arg, struct fetch *f)
 	struct visit *v = arg;
 	struct visit_verdict d = {0};
 
+	VISIT_ASSERT_FETCHING(v, f);
 	if (v->abandoned) {
 		fetch_release(f);
 		v->f = NULL;
@@ -469,7 +502,10 @@ static int visit_may_send(void *arg, struct fetch *f)
 {
 	struct visit *v = arg;
 
+	/* Asked as the request is about to be written, which may be inside
+	 * fetch_start (a kept-alive connection), before v->f is set. */
 	(void)f;
+	assert(v->state == VISIT_ROBOTS || v->state == VISIT_FETCH);
 	if (v->pool->env.may_send == NULL || v->c == NULL ||
 	    v->pool->env.may_send(v->pool->env.ctx, v->c->uri))
 		return 1;
@@ -531,6 +567,7 @@ struct visit_pool *visit_pool_new(const struct visit_env *env)
 	pool->links.ctx = env->ctx;
 	pool->slots = xcalloc((size_t)env->max_conns + 1, 1);
 	pool->login = login_new(env->fetcher != NULL ? fetcher_credentials(env->fetcher) : NULL);
+	pool->trace = getenv("TERN_TRACE_VISIT") != NULL;
 	return pool;
 }
 

@@ -53,8 +53,10 @@ struct login;
  * use to the next (buf_reset_keep). */
 #define VISIT_KEEP_ROOM (16 * 1024)
 
-/* The visit's states (visit.c). */
-enum visit_state { VISIT_RESOLVE, VISIT_ROBOTS, VISIT_FETCH, VISIT_DONE };
+/* The visit's states, changed only by visit_set_state (visit.c), which
+ * holds the table of legal changes. NEW is a visit not started yet (a
+ * spare is cleared to it). */
+enum visit_state { VISIT_NEW, VISIT_RESOLVE, VISIT_ROBOTS, VISIT_FETCH, VISIT_DONE };
 
 /* Every visit in progress, and what they were given. */
 struct visit_pool {
@@ -69,6 +71,7 @@ struct visit_pool {
 	int nspare;
 	uint64_t local_failures; /* fetches put off by visit_local_failure */
 	struct login *login;	 /* HTTP logins (fetch.credentials-file) */
+	int trace;		 /* TERN_TRACE_VISIT: state changes on stderr */
 };
 
 struct visit {
