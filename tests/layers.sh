@@ -2,7 +2,9 @@
 # The floors of src/ (doc/architecture.md) hold:
 #   1. a file includes headers of its own floor and of lower floors only,
 #      never of a higher floor nor of a sibling (another floor of the same
-#      rank); FLOOR/private.h only from FLOOR itself;
+#      rank); FLOOR/private.h only from FLOOR itself, and FLOOR/NAMEprivate.h
+#      (the struct NAME.c shares with the rooms behind it) only from the
+#      files of FLOOR whose names begin with NAME;
 #   2. pure files do no I/O: no I/O header, no call that opens, reads or
 #      writes a file or a socket (stderr aside). Every file of src/lib is
 #      pure; so is each file of a higher floor listed in PURE below (a pure
@@ -82,6 +84,16 @@ for dir in "$src"/*/; do
 				fail "$rel includes $inc, the private header of another floor"
 				continue
 			fi
+			case $(basename "$inc") in
+			?*private.h)
+				_own=$(basename "$inc" private.h)
+				case $to/$(basename "$f") in
+				"$floor/$_own"*) ;;
+				*) fail "$rel includes $inc, private to src/$to/$_own*" ;;
+				esac
+				continue
+				;;
+			esac
 			[ "$to" = "$floor" ] && continue
 			tr=$(rank "$to") || { fail "$rel includes $inc: no floor '$to'"; continue; }
 			if [ "$tr" -gt "$r" ]; then

@@ -4,7 +4,7 @@
  * up to extract.max-outlinks, and, once the response is whole, those links
  * and the response's own (Location, Content-Location, Refresh) resolved
  * and scheduled, their lines kept for the WARC metadata record. A visit
- * (visit.c) makes one at its first response's head, keeps it for every
+ * (visithttp.c) makes one at its first response's head, keeps it for every
  * later visit it serves, and hands it the decoded body as it streams when
  * the head says the response's links count. */
 #ifndef TERN_OUTLINKS_H

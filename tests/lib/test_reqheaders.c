@@ -69,7 +69,7 @@ static void test_reqheaders_from(void **state)
 	assert_int_equal(reqheaders_check_value("en\r", &why), -1);
 }
 
-/* As a visit builds them (src/crawl/visit.c). */
+/* As a visit builds them (src/crawl/visithttp.c). */
 static void test_reqheaders_for(const struct config *c, const char *surt, struct buf *out)
 {
 	reqheaders_build(config_str_for(c, surt, CK_FETCH_ACCEPT_LANGUAGE),
