@@ -462,7 +462,7 @@ void crawl_end(struct crawl *cr)
 	 * together and are judged as one, not here). */
 	if (cr->stop_reason == NULL && cr->node == NULL && failures_all_failed(cr->failures)) {
 		cr->all_failed = 1;
-		cr->exit_status = 1;
+		cr->failed = 1;
 		crawlsay_event(
 		    cr, "every seed failed for good: no page answered 2xx or 304 (exit status 1)");
 	}
@@ -747,7 +747,7 @@ void crawl_refuse(struct crawl *cr, const char *reason)
 {
 	cr->stop_reason = reason;
 	cr->state = CRAWL_STOPPING;
-	cr->exit_status = 1;
+	cr->failed = 1;
 }
 
 int crawl_run(struct crawl *cr)
@@ -768,11 +768,11 @@ int crawl_run(struct crawl *cr)
 	cr->loop_ready = 0;
 
 	crawlsay_summary(cr);
-	rc = cr->exit_status;
+	rc = cr->failed ? CRAWL_EFAIL : 0;
 	if (cr->warc != NULL && warc_flush(cr->warc, &err) < 0) {
 		fprintf(stderr, "tern: %s\n", err);
 		free(err);
-		rc = 1;
+		rc = CRAWL_EFAIL;
 	}
 	crawl_free(cr);
 	return rc;
