@@ -523,6 +523,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	uv_prepare_start(&cr->prepare, crawl_prepare_cb);
 	uv_idle_init(&cr->loop, &cr->idle);
 	uv_timer_init(&cr->loop, &cr->wake);
+	cr->wake.data = cr;
 	uv_timer_init(&cr->loop, &cr->cron);
 	cr->cron.data = cr;
 	uv_timer_start(&cr->cron, crawl_cron_cb, 1000, 1000);
