@@ -64,10 +64,12 @@ int crawlcmd_run(struct config *cfg, const struct crawl_opts *o)
 		    config_bool(cfg, CK_CRAWL_PAUSE_AT_FINISH))
 			crawl_refuse(cr, "no control socket");
 	}
-	rc = crawl_run(cr);
+	if (crawl_run(cr) < 0)
+		return 1;
 	/* warc.wacz: the package of the job once its WARCs are closed. A
 	 * --workers crawl's workers leave it to the command that ran them. */
-	if (rc == 0 && config_bool(cfg, CK_WARC_WACZ) && config_bool(cfg, CK_WARC_ENABLED))
+	rc = 0;
+	if (config_bool(cfg, CK_WARC_WACZ) && config_bool(cfg, CK_WARC_ENABLED))
 		rc = waczcmd_after_crawl(o->jobdir);
 	return rc;
 }

@@ -7,7 +7,7 @@
 #include "consolecmd.h"
 #include "crawlcmd.h"
 #include "crawl/job.h"
-#include "ops/ctl.h"
+#include "ctlcmd.h"
 #include "fetchcmd.h"
 #include "precloadcmd.h"
 #include "reportcmd.h"
@@ -500,7 +500,7 @@ static int main_console(int argc, char **argv)
 
 static int main_ctl(int argc, char **argv)
 {
-	return main_via_workers(argc, argv, ctl_run);
+	return main_via_workers(argc, argv, ctlcmd_run);
 }
 
 static int main_precedence_load(int argc, char **argv)

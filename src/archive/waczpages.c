@@ -149,16 +149,6 @@ static void waczpages_ts(const char *date, char out[32])
 	out[n] = '\0';
 }
 
-/* ZINFLATE_GZIP_OR_ZLIB (as the header says) when the body starts with a
- * gzip or zlib header, else raw deflate, which some servers send as
- * "deflate". */
-static int waczpages_window(const char *body, size_t n)
-{
-	if ((n >= 2 && (unsigned char)body[0] == 0x1f) || zinflate_is_zlib(body, n))
-		return ZINFLATE_GZIP_OR_ZLIB;
-	return ZINFLATE_RAW;
-}
-
 /* The title of the pending page, from its stored body. */
 static void waczpages_parse_pending(struct waczpages *p)
 {
@@ -177,10 +167,11 @@ static void waczpages_parse_pending(struct waczpages *p)
 		    &p->decoded, body, n < WACZPAGES_DECODED_MAX ? n : WACZPAGES_DECODED_MAX);
 	else if (strcasecmp(cod, "gzip") == 0 || strcasecmp(cod, "x-gzip") == 0 ||
 	    strcasecmp(cod, "deflate") == 0)
-		/* A stream cut by the reader's cap, or corrupt, gives what
-		 * came before. */
-		zinflate_capped(
-		    body, n, waczpages_window(body, n), WACZPAGES_DECODED_MAX, &p->decoded);
+		/* Whatever the name says, the body is taken as gzip, zlib or
+		 * raw deflate (which some servers send as "deflate") as its
+		 * first bytes tell. A stream cut by the reader's cap, or
+		 * corrupt, gives what came before. */
+		zinflate_capped(body, n, ZINFLATE_ANY, WACZPAGES_DECODED_MAX, &p->decoded);
 	/* Other codings (br) are not decoded: the page has no title here. */
 	if (p->title_fn != NULL && p->decoded.len > 0)
 		p->title_fn(p->title_arg, p->decoded.data, p->decoded.len, &p->title);

@@ -1,17 +1,16 @@
-/* WARC reader: inflates one gzip member at a time and feeds the bytes to a
- * small parser (header, block, the CRLF CRLF trailer), so memory stays bounded
- * by the header cap and max_block whatever the input. */
+/* WARC reader: inflates one gzip member at a time (lib/zinflate.h, which
+ * stops at the member's end) and feeds the bytes to a small parser
+ * (header, block, the CRLF CRLF trailer), so memory stays bounded by the
+ * header cap and max_block whatever the input. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <zlib.h>
 #include "archive/warcread.h"
 #include "lib/xmalloc.h"
 #include "lib/zinflate.h"
 
 #define WARCREAD_IN (64u << 10)
-#define WARCREAD_OUT (64u << 10)
 /* Content-Length beyond this is nonsense for a record. */
 #define WARCREAD_MAX_BLOCK_LEN (1ull << 50)
 
@@ -20,10 +19,10 @@ enum warcread_phase { WARCREAD_HEADER, WARCREAD_BLOCK, WARCREAD_TRAILER, WARCREA
 struct warcread {
 	FILE *fp;
 	size_t max_block;
-	z_stream z;
+	struct zinflate *z;
 	unsigned char *in;
-	unsigned char *out;
-	uint64_t pos; /* compressed bytes consumed so far */
+	size_t in_off, in_len; /* read but not yet inflated: in[in_off, in_len) */
+	uint64_t pos;	       /* compressed bytes consumed so far */
 	struct digest *dg;
 	int digest_on;
 	enum warcread_phase phase;
@@ -39,11 +38,9 @@ struct warcread *warcread_new(FILE *fp, size_t max_block)
 	r->fp = fp;
 	r->max_block = max_block;
 	r->in = xmalloc(WARCREAD_IN);
-	r->out = xmalloc(WARCREAD_OUT);
 	r->dg = digest_new();
 	r->digest_on = 1;
-	if (inflateInit2(&r->z, ZINFLATE_GZIP) != Z_OK)
-		abort();
+	r->z = zinflate_new(ZINFLATE_GZIP, ZINFLATE_ONE, NULL);
 	return r;
 }
 
@@ -51,10 +48,9 @@ void warcread_free(struct warcread *r)
 {
 	if (r == NULL)
 		return;
-	inflateEnd(&r->z);
+	zinflate_free(r->z);
 	digest_free(r->dg);
 	free(r->in);
-	free(r->out);
 	free(r);
 }
 
@@ -218,7 +214,7 @@ static int warcread_fill(struct warcread *r, char **err)
 {
 	size_t n;
 
-	if (r->z.avail_in > 0 || r->eof)
+	if (r->in_off < r->in_len || r->eof)
 		return 0;
 	n = fread(r->in, 1, WARCREAD_IN, r->fp);
 	if (n == 0) {
@@ -229,14 +225,29 @@ static int warcread_fill(struct warcread *r, char **err)
 		}
 		r->eof = 1;
 	}
-	r->z.next_in = r->in;
-	r->z.avail_in = (uInt)n;
+	r->in_off = 0;
+	r->in_len = n;
 	return 0;
+}
+
+/* What zinflate hands out goes to the parser; its error stops inflating. */
+struct warcread_out {
+	struct warcread *r;
+	struct warcread_record *rec;
+	char **err;
+};
+
+static int warcread_out_cb(void *arg, const char *data, size_t len)
+{
+	struct warcread_out *o = arg;
+
+	return warcread_feed(o->r, o->rec, (const unsigned char *)data, len, o->err) < 0;
 }
 
 int warcread_next(struct warcread *r, struct warcread_record *rec, char **err)
 {
-	int zr;
+	struct warcread_out o = {r, rec, err};
+	enum zinflate_result zr;
 
 	buf_reset(&rec->header);
 	buf_reset(&rec->block);
@@ -247,35 +258,32 @@ int warcread_next(struct warcread *r, struct warcread_record *rec, char **err)
 	digest_reset(r->dg);
 	if (warcread_fill(r, err) < 0)
 		return -1;
-	if (r->z.avail_in == 0 && r->eof)
+	if (r->in_off == r->in_len && r->eof)
 		return 0;
-	if (inflateReset(&r->z) != Z_OK)
-		abort();
+	zinflate_reset(r->z);
 	for (;;) {
-		uInt before = r->z.avail_in;
+		size_t used;
 
-		r->z.next_out = r->out;
-		r->z.avail_out = WARCREAD_OUT;
-		zr = inflate(&r->z, Z_NO_FLUSH);
-		r->pos += before - r->z.avail_in;
-		if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR) {
+		zr = zinflate_feed(
+		    r->z, r->in + r->in_off, r->in_len - r->in_off, &used, warcread_out_cb, &o);
+		r->in_off += used;
+		r->pos += used;
+		if (zr == ZINFLATE_STOPPED)
+			return -1;
+		if (zr == ZINFLATE_CORRUPT) {
 			*err = xasprintf("gzip member at offset %llu: %s",
 			    (unsigned long long)rec->offset,
-			    r->z.msg != NULL ? r->z.msg : "corrupt data");
+			    zinflate_error(r->z) != NULL ? zinflate_error(r->z) : "corrupt data");
 			return -1;
 		}
-		if (warcread_feed(r, rec, r->out, WARCREAD_OUT - r->z.avail_out, err) < 0)
-			return -1;
-		if (zr == Z_STREAM_END)
+		if (zr == ZINFLATE_END)
 			break;
-		if (r->z.avail_in == 0) {
-			if (warcread_fill(r, err) < 0)
-				return -1;
-			if (r->z.avail_in == 0 && r->eof) {
-				*err = xasprintf("gzip member at offset %llu is cut short",
-				    (unsigned long long)rec->offset);
-				return -1;
-			}
+		if (warcread_fill(r, err) < 0)
+			return -1;
+		if (r->in_off == r->in_len && r->eof) {
+			*err = xasprintf("gzip member at offset %llu is cut short",
+			    (unsigned long long)rec->offset);
+			return -1;
 		}
 	}
 	if (r->phase != WARCREAD_DONE) {

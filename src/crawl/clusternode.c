@@ -220,37 +220,39 @@ static void clusternode_canon_text(const struct config *cfg, struct buf *out)
 			    config_text(cfg, (enum config_key)k));
 }
 
-int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct clusternode **out)
+int clusternode_open(
+    uv_loop_t *loop, const struct clusternode_env *env, struct clusternode **out, char **err)
 {
 	const struct config *cfg = env->cfg;
 	const char *crawl = config_str(cfg, CK_CLUSTER_CRAWL_ID);
 	int assign = config_enum(cfg, CK_FRONTIER_QUEUE_ASSIGNMENT);
 	int by = config_enum(cfg, CK_CLUSTER_PARTITION_BY);
-	struct clusternode *n;
+	struct clusternode *n = NULL;
 	struct cluster_opts o;
 	struct cluster_hooks h;
 	struct natsio_agree agree[4];
 	struct buf canon = BUF_INIT;
-	char *err = NULL;
-	int usage = 0;
+	int usage = 0, rc = 0;
+	long dropped, forgotten;
 
 	*out = NULL;
+	*err = NULL;
 	if (!clusternode_configured(cfg))
 		return 0;
 	if (!clusternode_id_ok(crawl)) {
-		fprintf(stderr,
-		    "tern: cluster.crawl-id: %s (letters, digits, '-' and '_', "
-		    "up to 64; every node of one crawl gives the same)\n",
+		*err = xasprintf("cluster.crawl-id: %s (letters, digits, '-' and '_', "
+				 "up to 64; every node of one crawl gives the same)",
 		    crawl[0] ? "not a valid name" : "required with cluster.url");
-		return 2;
+		rc = CLUSTERNODE_EUSAGE;
+		goto out;
 	}
 	/* An address's queue gathers hosts of different partitions (and moves
 	 * URIs between queues once names resolve). */
 	if (assign == SURT_ASSIGN_IP) {
-		fprintf(stderr,
-		    "tern: frontier.queue-assignment = ip cannot be used in cluster mode "
-		    "(an address's queue would span partitions)\n");
-		return 2;
+		*err = xstrdup("frontier.queue-assignment = ip cannot be used in cluster mode "
+			       "(an address's queue would span partitions)");
+		rc = CLUSTERNODE_EUSAGE;
+		goto out;
 	}
 	n = xcalloc(1, sizeof *n);
 	n->env = *env;
@@ -319,58 +321,51 @@ int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct 
 	h.status = clusternode_status;
 	h.finished = clusternode_finished;
 	h.log = clusternode_log;
-	n->c = cluster_open(loop, &o, &h, &err, &usage);
-	buf_free(&canon);
+	n->c = cluster_open(loop, &o, &h, err, &usage);
 	if (n->c == NULL) {
-		fprintf(stderr, "tern: %s\n", err);
-		free(err);
 		free(n->node_id);
 		free(n);
-		return usage ? 2 : 1;
+		n = NULL;
+		rc = usage ? CLUSTERNODE_EUSAGE : CLUSTERNODE_EFAIL;
+		goto out;
 	}
 	/* A node's frontier holds only the partitions it holds, and it holds
 	 * none yet: what a resumed store still queues goes (the stream has
-	 * it), and each partition it claims is rebuilt from the stream. */
-	{
-		long dropped = frontier_drop_where(env->frontier, clusternode_any, NULL, &err);
-		if (dropped < 0) {
-			fprintf(stderr, "tern: %s\n", err);
-			free(err);
-			*out = n;
-			return 1;
-		}
-		if (dropped > 0) {
-			char *msg = xasprintf(
-			    "cluster: %ld URIs the store queued or kept waiting dropped; the partitions "
-			    "this node claims are rebuilt from the stream",
-			    dropped);
-			n->env.log(n->env.ctx, msg);
-			free(msg);
-		}
+	 * it), and each partition it claims is rebuilt from the stream. From
+	 * here a failure still hands the node out, to leave its cluster. */
+	dropped = frontier_drop_where(env->frontier, clusternode_any, NULL, err);
+	if (dropped < 0) {
+		rc = CLUSTERNODE_EFAIL;
+		goto out;
+	}
+	if (dropped > 0) {
+		char *msg = xasprintf(
+		    "cluster: %ld URIs the store queued or kept waiting dropped; the partitions "
+		    "this node claims are rebuilt from the stream",
+		    dropped);
+		n->env.log(n->env.ctx, msg);
+		free(msg);
 	}
 	/* Nor does its seen set answer for the cluster: a node killed may
 	 * have stored URIs as seen whose records never reached the stream;
 	 * found again on a page fetched again, they must be scheduled. The
 	 * replays mark what is done. */
-	{
-		long forgotten = frontier_forget_seen(env->frontier, &err);
-		if (forgotten < 0) {
-			fprintf(stderr, "tern: %s\n", err);
-			free(err);
-			*out = n;
-			return 1;
-		}
-		if (forgotten > 0) {
-			char *msg =
-			    xasprintf("cluster: the store's seen set (%ld URIs) forgotten; the "
-				      "stream's done records mark them again",
-				forgotten);
-			n->env.log(n->env.ctx, msg);
-			free(msg);
-		}
+	forgotten = frontier_forget_seen(env->frontier, err);
+	if (forgotten < 0) {
+		rc = CLUSTERNODE_EFAIL;
+		goto out;
 	}
+	if (forgotten > 0) {
+		char *msg = xasprintf("cluster: the store's seen set (%ld URIs) forgotten; the "
+				      "stream's done records mark them again",
+		    forgotten);
+		n->env.log(n->env.ctx, msg);
+		free(msg);
+	}
+out:
+	buf_free(&canon);
 	*out = n;
-	return 0;
+	return rc;
 }
 
 void clusternode_set_visits(struct clusternode *n, struct visit_pool *visits)

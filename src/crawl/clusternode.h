@@ -45,10 +45,17 @@ int clusternode_configured(const struct config *cfg);
 /* The [cluster] TLS and credential settings of cfg (pointers into it). */
 struct natsio_auth;
 void clusternode_auth(const struct config *cfg, struct natsio_auth *a);
+/* Why clusternode_open refused (with *err, caller frees); the commands
+ * choose the exit status (tern(1), EXIT STATUS). */
+#define CLUSTERNODE_EUSAGE (-2) /* the configuration cannot be used */
+#define CLUSTERNODE_EFAIL (-1)	/* NATS, or the store */
+
 /* Checks [cluster] and the settings it cannot work with, connects and
- * joins (blocking, before the loop runs). 0 and *out, or the exit status
- * (2 for the configuration, 1 for NATS) after saying why on stderr. */
-int clusternode_open(uv_loop_t *loop, const struct clusternode_env *env, struct clusternode **out);
+ * joins (blocking, before the loop runs). 0 and *out (NULL when cluster
+ * mode is not configured), or CLUSTERNODE_EUSAGE or CLUSTERNODE_EFAIL and
+ * *err; once joined, a failure still sets *out, for the caller to leave. */
+int clusternode_open(
+    uv_loop_t *loop, const struct clusternode_env *env, struct clusternode **out, char **err);
 /* The visits, once the crawl has made their pool. */
 void clusternode_set_visits(struct clusternode *n, struct visit_pool *visits);
 

@@ -57,6 +57,7 @@
 #include "archive/warcrecover.h"
 #include "lib/xmalloc.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <jansson.h>
 #include <signal.h>
@@ -251,8 +252,11 @@ int crawl_checkpoint(struct crawl *cr, char *name, size_t cap, char **err)
 
 static void crawl_wake_cb(uv_timer_t *t)
 {
-	/* Nothing to do here: the prepare phase that follows hands out work. */
-	(void)t;
+	struct crawl *cr = t->data;
+
+	/* Nothing to do here: the prepare phase that follows hands out work.
+	 * crawl_end closed the timer, so the crawl cannot have ended. */
+	assert(cr->state != CRAWL_FINISHED);
 }
 
 static void crawl_idle_cb(uv_idle_t *h)
@@ -462,7 +466,7 @@ void crawl_end(struct crawl *cr)
 	 * together and are judged as one, not here). */
 	if (cr->stop_reason == NULL && cr->node == NULL && failures_all_failed(cr->failures)) {
 		cr->all_failed = 1;
-		cr->exit_status = 1;
+		cr->failed = 1;
 		crawlsay_event(
 		    cr, "every seed failed for good: no page answered 2xx or 304 (exit status 1)");
 	}
@@ -566,8 +570,8 @@ void crawl_prepare_cb(uv_prepare_t *h)
 {
 	struct crawl *cr = h->data;
 
-	if (cr->state == CRAWL_FINISHED)
-		return;
+	/* crawl_end closes this handle, here or elsewhere. */
+	assert(cr->state != CRAWL_FINISHED);
 	/* This iteration's captures go to the threads in one batch. */
 	if (cr->warcpool != NULL)
 		warcpool_kick(cr->warcpool);
@@ -609,6 +613,7 @@ void crawl_cron_cb(uv_timer_t *t)
 	struct crawl *cr = t->data;
 	const char *limit;
 
+	assert(cr->state != CRAWL_FINISHED); /* crawl_end closed the timer */
 	if (cr->state == CRAWL_RUNNING && (limit = crawl_limit_reached(cr)) != NULL)
 		crawl_at_finish(cr, limit);
 	crawldisk_check(cr, 0, NULL);
@@ -620,6 +625,9 @@ static void crawl_grace_cb(uv_timer_t *t)
 {
 	struct crawl *cr = t->data;
 
+	/* Started by a stop, which nothing but the end follows, and closed
+	 * by crawl_end. */
+	assert(cr->state == CRAWL_STOPPING);
 	crawlsay_event(cr, "abandoning %d in-flight fetches; they are fetched again on resume",
 	    visit_in_flight(cr->visits));
 	visit_abandon_all(cr->visits);
@@ -712,6 +720,7 @@ void crawl_signal_cb(uv_signal_t *s, int signum)
 	struct crawl *cr = s->data;
 	const char *why;
 
+	assert(cr->state != CRAWL_FINISHED); /* crawl_end closed the signals */
 	cr->signals++;
 	if (cr->signals > 1) {
 		/* A second signal: leave now, keeping what is recorded, and say
@@ -746,8 +755,8 @@ void crawl_on_end(struct crawl *cr, void (*cb)(void *arg), void *arg)
 void crawl_refuse(struct crawl *cr, const char *reason)
 {
 	cr->stop_reason = reason;
-	cr->state = CRAWL_STOPPING;
-	cr->exit_status = 1;
+	crawlsay_set_state(cr, CRAWL_STOPPING, reason);
+	cr->failed = 1;
 }
 
 int crawl_run(struct crawl *cr)
@@ -766,13 +775,15 @@ int crawl_run(struct crawl *cr)
 	if (uv_loop_close(&cr->loop) != 0)
 		crawlsay_event(cr, "event loop closed with handles still open");
 	cr->loop_ready = 0;
+	/* Only crawl_end closes the crawl's handles, which kept the loop. */
+	assert(cr->state == CRAWL_FINISHED);
 
 	crawlsay_summary(cr);
-	rc = cr->exit_status;
+	rc = cr->failed ? CRAWL_EFAIL : 0;
 	if (cr->warc != NULL && warc_flush(cr->warc, &err) < 0) {
 		fprintf(stderr, "tern: %s\n", err);
 		free(err);
-		rc = 1;
+		rc = CRAWL_EFAIL;
 	}
 	crawl_free(cr);
 	return rc;

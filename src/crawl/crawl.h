@@ -52,18 +52,19 @@ struct crawl;
 
 /* Creates or resumes the job, loads the seeds, opens the outputs and the
  * loop's services: 0 and *out, or CRAWL_EUSAGE or CRAWL_EFAIL with *err,
- * the reason to say (NULL when it was said on stderr already: the seeds'
- * and the cluster's refusals). 0 with *out NULL: a resumed job has
+ * the reason to say. 0 with *out NULL: a resumed job has
  * finished or reached a limit; it said so and there is nothing to run. */
 int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **out, char **err);
 /* Runs the loop to the crawl's end, prints the summary and frees the crawl;
- * returns the process exit status. */
+ * 0 when it finished or was stopped, CRAWL_EFAIL when it failed (refused
+ * to start, every seed failed for good, or its WARCs could not be
+ * written), which the commands make exit status 1. */
 int crawl_run(struct crawl *cr);
 /* Called once when the crawl ends, inside its loop, so that handles the
  * layer above opened on crawl_loop can close and the loop can finish. */
 void crawl_on_end(struct crawl *cr, void (*cb)(void *arg), void *arg);
 /* Before crawl_run: the crawl must not start (a service the operator needs
- * is missing); it stops at once, and exits 1. */
+ * is missing); it stops at once, and crawl_run answers CRAWL_EFAIL. */
 void crawl_refuse(struct crawl *cr, const char *reason);
 
 uv_loop_t *crawl_loop(struct crawl *cr);

@@ -263,12 +263,11 @@ static void crawlopen_say_seeds(struct crawl *cr, int resume)
 		    cr, "%zu seed%s given, %zu kept", n->given, n->given == 1 ? "" : "s", n->kept);
 }
 
-/* The seeds' check and load and the cluster's join say why they refuse on
- * stderr and answer an exit status (tern(1), EXIT STATUS): their refusal
- * as a code, with no message left to say. */
-static int crawlopen_said(int status)
+/* The seeds' and the cluster's codes as the crawl's (they are named alike:
+ * -2 the operator's to fix, -1 a failure). */
+static int crawlopen_code(int rc)
 {
-	return status == 2 ? CRAWL_EUSAGE : CRAWL_EFAIL;
+	return rc == SEEDS_EUSAGE || rc == CLUSTERNODE_EUSAGE ? CRAWL_EUSAGE : CRAWL_EFAIL;
 }
 
 /* Everything a crawl needs before its loop runs, in the order that lets a
@@ -321,9 +320,9 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	/* Everything the operator gave is checked before the job directory
 	 * is made, so that a refusal leaves nothing behind. */
 	if (!o->resume &&
-	    (rc = seeds_check(o->seeds, o->nseeds, o->seedfile, clusternode_configured(cfg))) !=
+	    (rc = seeds_check(o->seeds, o->nseeds, o->seedfile, clusternode_configured(cfg), err)) <
 		0) {
-		rc = crawlopen_said(rc);
+		rc = crawlopen_code(rc);
 		goto out;
 	}
 	if ((rc = crawlopen_services(cr, err)) < 0)
@@ -422,9 +421,9 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 		ne.status = crawlhooks_node_status;
 		ne.finished = crawlhooks_node_finished;
 		ne.control = crawlhooks_node_control;
-		rc = clusternode_open(&cr->loop, &ne, &cr->node);
-		if (rc != 0) {
-			rc = crawlopen_said(rc);
+		rc = clusternode_open(&cr->loop, &ne, &cr->node, err);
+		if (rc < 0) {
+			rc = crawlopen_code(rc);
 			goto out;
 		}
 		schedule_set_handoff(cr->sched, clusternode_handoff, cr->node);
@@ -439,9 +438,9 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	/* A cluster node may start with none and take its share of the
 	 * work the others were given. */
 	sde.none_ok = cr->node != NULL;
-	rc = seeds_load(&sde, cr->jobdir, o->resume, o->seeds, o->nseeds, o->seedfile);
-	if (rc != 0) {
-		rc = crawlopen_said(rc);
+	rc = seeds_load(&sde, cr->jobdir, o->resume, o->seeds, o->nseeds, o->seedfile, err);
+	if (rc < 0) {
+		rc = crawlopen_code(rc);
 		goto out;
 	}
 	cr->seeds = sde;
@@ -524,6 +523,7 @@ int crawl_open(struct config *cfg, const struct crawl_opts *o, struct crawl **ou
 	uv_prepare_start(&cr->prepare, crawl_prepare_cb);
 	uv_idle_init(&cr->loop, &cr->idle);
 	uv_timer_init(&cr->loop, &cr->wake);
+	cr->wake.data = cr;
 	uv_timer_init(&cr->loop, &cr->cron);
 	cr->cron.data = cr;
 	uv_timer_start(&cr->cron, crawl_cron_cb, 1000, 1000);

@@ -16,6 +16,7 @@
 #include "crawl/statusline.h"
 #include "crawl/visit.h"
 
+#include <assert.h>
 #include <sys/ioctl.h>
 #include <string.h>
 #include <stdarg.h>
@@ -84,11 +85,33 @@ const char *crawlsay_state_name(enum crawl_state s)
 	return (unsigned)s < CRAWL__NSTATES ? crawlsay_state_names[s] : "?";
 }
 
-/* Every change of the crawl's state goes through here, logged old -> new. */
+/* The one place the crawl's state changes, logged old -> new in
+ * logs/tern.log with why (tern(1) and doc/formats.md name the states). A
+ * new crawl (zeroed) is RUNNING. A running crawl is paused (by the
+ * operator, at start, for disk space, or by a limit held at finish), held
+ * EMPTY at finish, stopped, or ends at once when nothing is in flight;
+ * PAUSING becomes PAUSED once its visits have ended; a paused or held
+ * crawl runs again or is stopped; STOPPING ends in FINISHED, which nothing
+ * leaves. Asking for the state it is in is a bug, as any change not in the
+ * table. */
 void crawlsay_set_state(struct crawl *cr, enum crawl_state s, const char *why)
 {
-	if (cr->state == s)
-		return;
+	static const unsigned char legal[CRAWL__NSTATES] = {
+	    [CRAWL_RUNNING] = 1u << CRAWL_PAUSING | 1u << CRAWL_PAUSED | 1u << CRAWL_EMPTY |
+		1u << CRAWL_STOPPING | 1u << CRAWL_FINISHED,
+	    [CRAWL_PAUSING] = 1u << CRAWL_RUNNING | 1u << CRAWL_PAUSED | 1u << CRAWL_STOPPING,
+	    [CRAWL_PAUSED] = 1u << CRAWL_RUNNING | 1u << CRAWL_STOPPING,
+	    [CRAWL_EMPTY] = 1u << CRAWL_RUNNING | 1u << CRAWL_STOPPING,
+	    [CRAWL_STOPPING] = 1u << CRAWL_FINISHED,
+	    [CRAWL_FINISHED] = 0,
+	};
+
+	if ((unsigned)cr->state >= CRAWL__NSTATES || (unsigned)s >= CRAWL__NSTATES ||
+	    !(legal[cr->state] & (1u << s))) {
+		fprintf(stderr, "crawl: illegal state change %s -> %s\n",
+		    crawlsay_state_name(cr->state), crawlsay_state_name(s));
+		assert(!"illegal crawl state change");
+	}
 	crawlsay_event(cr, "state %s -> %s%s%s", crawlsay_state_name(cr->state),
 	    crawlsay_state_name(s), why ? ": " : "", why ? why : "");
 	cr->state = s;

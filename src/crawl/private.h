@@ -87,7 +87,7 @@ struct crawl {
 	uint64_t last_checkpoint_ms; /* or the start: checkpoint.interval-minutes counts from it */
 	uint64_t checkpoint_us;	     /* duration of the last checkpoint (metrics) */
 	unsigned warc_serial_floor;  /* a restored checkpoint's next WARC serial */
-	int exit_status;
+	int failed; /* refused, or every seed failed: crawl_run answers CRAWL_EFAIL */
 	int signals;
 	uint64_t start_ms;	    /* this run's start */
 	uint64_t elapsed_before_ms; /* time crawled by the job's earlier runs */

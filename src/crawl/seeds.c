@@ -69,7 +69,7 @@ static int seeds_repeated(struct urlset *set, const char *href, struct buf *key)
  * NULL) gets each, resolved. A line's seed is its first word; a bad one is
  * quoted with its whole line. */
 static int seeds_read(const struct seeds_env *env, char *const *seeds, size_t nseeds,
-    const char *seedfile, int force, FILE *record, int none_ok)
+    const char *seedfile, int force, FILE *record, int none_ok, char **err)
 {
 	struct buf href = BUF_INIT, key = BUF_INIT;
 	struct urlset *set = env != NULL ? urlset_new(SEEDS_SET_BUDGET) : NULL;
@@ -91,8 +91,8 @@ static int seeds_read(const struct seeds_env *env, char *const *seeds, size_t ns
 			if (seedfile == NULL)
 				break;
 			if (fp == NULL && (fp = fopen(seedfile, "r")) == NULL) {
-				fprintf(stderr, "tern: %s: %s\n", seedfile, strerror(errno));
-				rc = 2;
+				*err = xasprintf("%s: %s", seedfile, strerror(errno));
+				rc = SEEDS_EUSAGE;
 				break;
 			}
 			if (getline(&line, &cap, fp) < 0)
@@ -131,9 +131,8 @@ static int seeds_read(const struct seeds_env *env, char *const *seeds, size_t ns
 			}
 		}
 		if (url_resolve(NULL, seed, strlen(seed), &href) < 0) {
-			fprintf(
-			    stderr, "tern: %s: '%s' is not an http or https URL\n", origin, quote);
-			rc = 2;
+			*err = xasprintf("%s: '%s' is not an http or https URL", origin, quote);
+			rc = SEEDS_EUSAGE;
 			break;
 		}
 		n++;
@@ -154,9 +153,8 @@ static int seeds_read(const struct seeds_env *env, char *const *seeds, size_t ns
 		 * write batch and create as many queue objects before the first
 		 * flush; the frontier evicts cold queues only after a write. */
 		if (n % SEEDS_FLUSH == 0 && frontier_flush(env->frontier, &ferr) < 0) {
-			fprintf(stderr, "tern: %s\n", ferr);
-			free(ferr);
-			rc = 1;
+			*err = ferr;
+			rc = SEEDS_EFAIL;
 			break;
 		}
 	}
@@ -173,14 +171,14 @@ static int seeds_read(const struct seeds_env *env, char *const *seeds, size_t ns
 		env->count->kept = kept;
 	}
 	if (rc == 0 && n == 0 && !none_ok) {
-		fprintf(stderr, "tern: no seeds\n");
-		rc = 2;
+		*err = xstrdup("no seeds");
+		rc = SEEDS_EUSAGE;
 	}
 	return rc;
 }
 
 int seeds_load(const struct seeds_env *env, const char *jobdir, int resume, char *const *seeds,
-    size_t nseeds, const char *seedfile)
+    size_t nseeds, const char *seedfile, char **errp)
 {
 	char *path = xasprintf("%s/seeds.txt", jobdir), *err = NULL;
 	struct smallfile *rec;
@@ -190,13 +188,14 @@ int seeds_load(const struct seeds_env *env, const char *jobdir, int resume, char
 		/* Seeds again, as discoveries rather than forced: a crawl killed
 		 * before its first flush still has them, and otherwise they
 		 * are already seen and cost nothing. */
-		rc = seeds_read(env, NULL, 0, path, 0, NULL, env->none_ok);
+		rc = seeds_read(env, NULL, 0, path, 0, NULL, env->none_ok, errp);
 	} else {
 		/* The record a resume reads the seeds from: whole or absent
 		 * after a crash, never cut (src/archive/smallfile.h). */
 		rec = smallfile_open(path, SMALLFILE_MODE, &err);
-		rc = seeds_read(
-		    env, seeds, nseeds, seedfile, 1, rec ? smallfile_fp(rec) : NULL, env->none_ok);
+		rc = seeds_read(env, seeds, nseeds, seedfile, 1, rec ? smallfile_fp(rec) : NULL,
+		    env->none_ok, errp);
+		/* Not fatal: the crawl goes on, but a resume will not have them. */
 		if (rec == NULL || smallfile_commit(rec, &err) < 0) {
 			fprintf(stderr, "tern: %s\n", err);
 			free(err);
@@ -206,9 +205,9 @@ int seeds_load(const struct seeds_env *env, const char *jobdir, int resume, char
 	return rc;
 }
 
-int seeds_check(char *const *seeds, size_t nseeds, const char *seedfile, int none_ok)
+int seeds_check(char *const *seeds, size_t nseeds, const char *seedfile, int none_ok, char **err)
 {
-	return seeds_read(NULL, seeds, nseeds, seedfile, 0, NULL, none_ok);
+	return seeds_read(NULL, seeds, nseeds, seedfile, 0, NULL, none_ok, err);
 }
 
 int seeds_add_redirect(const struct seeds_env *env, FILE *record, const char *href, const char *via,

@@ -30,14 +30,19 @@ struct seeds_env {
 	int none_ok;		   /* no seed at all is no error (a cluster node) */
 };
 
+/* Why the seeds cannot be had (with a message in *err, caller frees);
+ * the commands choose the exit status (tern(1), EXIT STATUS). */
+#define SEEDS_EUSAGE (-2) /* a seed, the seed file, or none at all: fix and rerun */
+#define SEEDS_EFAIL (-1)  /* the frontier could not store them */
+
 /* A new crawl (resume 0): seeds[0..nseeds) then seedfile's (may be NULL),
  * scheduled even if seen and recorded in JOBDIR/seeds.txt. A resume:
  * JOBDIR/seeds.txt's, scheduled only if not seen (a crawl killed before
  * its first write still has them; otherwise they cost nothing), the
- * command line's ignored. Returns 0, or the process exit status (tern(1), EXIT STATUS
- * 2) after saying why on stderr. */
+ * command line's ignored. Returns 0, or SEEDS_EUSAGE or SEEDS_EFAIL and
+ * *err. */
 int seeds_load(const struct seeds_env *env, const char *jobdir, int resume, char *const *seeds,
-    size_t nseeds, const char *seedfile);
+    size_t nseeds, const char *seedfile, char **err);
 
 /* A seed's redirect target made a seed (crawl/outlinks.h): recorded in
  * record (JOBDIR/seeds.txt, open for appending; may be NULL) after the URI
@@ -48,8 +53,8 @@ int seeds_load(const struct seeds_env *env, const char *jobdir, int resume, char
 int seeds_add_redirect(const struct seeds_env *env, FILE *record, const char *href, const char *via,
     const char *hops, unsigned flags);
 
-/* The same checks, before anything is made: 0, or the exit status after
- * saying why (a bad seed with its file and line, quoted whole). */
-int seeds_check(char *const *seeds, size_t nseeds, const char *seedfile, int none_ok);
+/* The same checks, before anything is made: 0, or SEEDS_EUSAGE and *err
+ * (a bad seed with its file and line, quoted whole). */
+int seeds_check(char *const *seeds, size_t nseeds, const char *seedfile, int none_ok, char **err);
 
 #endif

@@ -9,10 +9,9 @@
  * <changefreq> or <priority> values are dropped from their entry, which
  * still counts: a search engine would still take the URL.
  *
- * gzip is inflated with zlib's streaming API rather than the fetch
- * engine's decoder (src/net/decode.c), which sits on the network floor
- * above this one; the only cap needed here is the protocol's 50 MB, which
- * the parser counts itself. */
+ * gzip is inflated by the streaming inflate every reader shares
+ * (lib/zinflate.h), without caps of its own: the only cap needed here is
+ * the protocol's 50 MB, which the parser counts itself, gzip or not. */
 #include "lib/sitemap.h"
 #include "lib/buf.h"
 #include "lib/isodate.h"
@@ -23,12 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <zlib.h>
 
 /* The namespace separator expat puts between a namespace URI and a local
  * name; a space cannot occur in either. */
 #define SITEMAP_NS_SEP ' '
-#define SITEMAP_INFLATE_CHUNK 16384
 
 enum sitemap_field {
 	SITEMAP_F_NONE,
@@ -38,7 +35,7 @@ enum sitemap_field {
 	SITEMAP_F_PRIORITY
 };
 
-enum sitemap_coding { SITEMAP_SNIFF, SITEMAP_PLAIN, SITEMAP_GZIP, SITEMAP_GZIP_END };
+enum sitemap_coding { SITEMAP_SNIFF, SITEMAP_PLAIN, SITEMAP_GZIP };
 
 struct sitemap {
 	XML_Parser xp;
@@ -65,8 +62,7 @@ struct sitemap {
 	enum sitemap_coding coding;
 	unsigned char sniff; /* first byte, held until the second comes */
 	int sniffed;
-	z_stream z;
-	int z_live;
+	struct zinflate *z;
 };
 
 static const char *const sitemap_cf_names[] = {
@@ -386,54 +382,28 @@ static void sitemap_xml(struct sitemap *s, const char *data, size_t len, int fin
 	}
 }
 
+/* zinflate's output, parsed; the parser's failure stops inflating. */
+static int sitemap_inflated_cb(void *arg, const char *data, size_t len)
+{
+	struct sitemap *s = arg;
+
+	sitemap_xml(s, data, len, 0);
+	return s->result != SITEMAP_OK;
+}
+
 static void sitemap_inflate(struct sitemap *s, const char *data, size_t len)
 {
-	unsigned char out[SITEMAP_INFLATE_CHUNK];
-	int full = 0;
+	char why[96];
 
-	s->z.next_in = (unsigned char *)(uintptr_t)data;
-	s->z.avail_in = 0;
-	while (s->result == SITEMAP_OK) {
-		int rc;
-
-		/* A full output buffer may leave output inside zlib even when
-		 * every input byte is taken: inflate again before returning. */
-		if (s->z.avail_in == 0 && !full) {
-			if (len == 0)
-				return;
-			/* avail_in is an unsigned int: huge inputs go in parts. */
-			s->z.avail_in = len > (1u << 30) ? 1u << 30 : (unsigned)len;
-			len -= s->z.avail_in;
-		}
-		if (s->coding == SITEMAP_GZIP_END) {
-			/* Another gzip member follows (a concatenated file). */
-			if (inflateReset(&s->z) != Z_OK) {
-				sitemap_fail(s, SITEMAP_MALFORMED, "gzip: cannot reset");
-				return;
-			}
-			s->coding = SITEMAP_GZIP;
-		}
-		s->z.next_out = out;
-		s->z.avail_out = sizeof(out);
-		rc = inflate(&s->z, Z_NO_FLUSH);
-		/* What was inflated before an error is parsed first, so that
-		 * the result does not depend on where the reads were cut. */
-		full = s->z.avail_out == 0;
-		sitemap_xml(s, (const char *)out, sizeof(out) - s->z.avail_out, 0);
-		if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
-			char why[96];
-
-			sitemap_drain(s);
-			snprintf(why, sizeof(why), "gzip: %s",
-			    s->z.msg != NULL ? s->z.msg : "corrupt data");
-			sitemap_fail(s, SITEMAP_MALFORMED, why);
-			return;
-		}
-		if (rc == Z_STREAM_END) {
-			s->coding = SITEMAP_GZIP_END;
-			full = 0;
-		}
-	}
+	/* What was inflated before an error is parsed first (see
+	 * sitemap_start_coding), so that the result does not depend on where
+	 * the reads were cut. */
+	if (zinflate_feed(s->z, data, len, NULL, sitemap_inflated_cb, s) != ZINFLATE_CORRUPT)
+		return;
+	sitemap_drain(s);
+	snprintf(why, sizeof(why), "gzip: %s",
+	    zinflate_error(s->z) != NULL ? zinflate_error(s->z) : "corrupt data");
+	sitemap_fail(s, SITEMAP_MALFORMED, why);
 }
 
 static void sitemap_start_coding(struct sitemap *s, int gzip)
@@ -442,13 +412,11 @@ static void sitemap_start_coding(struct sitemap *s, int gzip)
 		s->coding = SITEMAP_PLAIN;
 		return;
 	}
-	memset(&s->z, 0, sizeof(s->z));
-	/* A gzip wrapper, checked (CRC-32 and length). */
-	if (inflateInit2(&s->z, ZINFLATE_GZIP) != Z_OK) {
-		sitemap_fail(s, SITEMAP_MALFORMED, "gzip: cannot start inflating");
-		return;
-	}
-	s->z_live = 1;
+	/* A gzip wrapper, checked (CRC-32 and length); members may follow
+	 * each other, as in a concatenated file. What came before an error
+	 * is parsed. */
+	s->z = zinflate_new(ZINFLATE_GZIP, ZINFLATE_MEMBERS, NULL);
+	zinflate_keep_before_error(s->z);
 	s->coding = SITEMAP_GZIP;
 }
 
@@ -506,7 +474,7 @@ enum sitemap_result sitemap_finish(struct sitemap *s)
 			sitemap_xml(s, &c, 1, 0);
 		}
 	}
-	if (s->coding == SITEMAP_GZIP) {
+	if (s->coding == SITEMAP_GZIP && zinflate_finish(s->z) != ZINFLATE_END) {
 		sitemap_drain(s);
 		sitemap_fail(s, SITEMAP_MALFORMED, "gzip: the stream is cut short");
 		return s->result;
@@ -568,7 +536,7 @@ uint64_t sitemap_bytes(const struct sitemap *s)
 
 int sitemap_gzipped(const struct sitemap *s)
 {
-	return s->z_live;
+	return s->z != NULL;
 }
 
 const char *sitemap_error(const struct sitemap *s)
@@ -580,8 +548,7 @@ void sitemap_free(struct sitemap *s)
 {
 	if (s == NULL)
 		return;
-	if (s->z_live)
-		inflateEnd(&s->z);
+	zinflate_free(s->z);
 	XML_ParserFree(s->xp);
 	buf_free(&s->text);
 	buf_free(&s->loc);

@@ -1,6 +1,8 @@
 /* Content decoding (struct decode): libdeflate in one call for a gzip
- * body held whole, zlib's streaming inflate for other gzip and deflate,
- * libbrotlidec for br and libzstd for zstd, both streaming.
+ * body held whole, the streaming inflate shared by every reader
+ * (lib/zinflate.h) for other gzip and deflate, libbrotlidec for br and
+ * libzstd for zstd, both streaming; all of them under the same caps, whose
+ * arithmetic is zinflate's.
  *
  * Built with libdeflate (HAVE_LIBDEFLATE), a gzip body is held compressed
  * until its end, up to DECODE_HOLD_MAX bytes, then decoded in one call by a
@@ -35,7 +37,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <zlib.h>
 #include <brotli/decode.h>
 #include <zstd.h>
 #ifdef HAVE_LIBDEFLATE
@@ -71,19 +72,17 @@ struct decode {
 	 * first stage, which counts the bytes received (itself if first). */
 	struct decode *inner;
 	const struct decode *head;
-	z_stream zs;
-	int zinit; /* inflateInit2 done */
+	struct zinflate *zi; /* gzip and deflate, once streaming */
 	BrotliDecoderState *br;
 	ZSTD_DCtx *zstd;
-	unsigned char hdr[2]; /* deflate: the first bytes, to tell zlib from raw */
-	int nhdr;
-	int ended;
+	int ended; /* br and zstd; a held gzip body decoded in one call */
 	int capped;
 	int failed;
 	int holding; /* gzip body held in held, not yet decoded */
 	struct buf held;
-	uint64_t max_out;
-	unsigned max_ratio;
+	struct zinflate_caps caps;
+	/* Bytes received by the stage's own decoding (zinflate counts its
+	 * own), and handed out. */
 	uint64_t in_bytes;
 	uint64_t out_bytes;
 	const char *err;
@@ -182,8 +181,9 @@ struct decode *decode_new(enum decode_coding c, uint64_t max_out, unsigned max_r
 
 	d->coding = c;
 	d->head = d;
-	d->max_out = max_out;
-	d->max_ratio = max_ratio;
+	d->caps.max_out = max_out;
+	d->caps.max_ratio = max_ratio;
+	d->caps.ratio_floor = DECODE_RATIO_FLOOR;
 #ifdef HAVE_LIBDEFLATE
 	d->holding = c == DECODE_GZIP;
 #endif
@@ -212,8 +212,7 @@ void decode_free(struct decode *d)
 	while (d != NULL) {
 		struct decode *inner = d->inner;
 
-		if (d->zinit)
-			inflateEnd(&d->zs);
+		zinflate_free(d->zi);
 		if (d->br != NULL)
 			BrotliDecoderDestroyInstance(d->br);
 		decode_zstd_put(d->zstd);
@@ -223,126 +222,61 @@ void decode_free(struct decode *d)
 	}
 }
 
-static enum decode_result decode_run(
-    struct decode *d, const char *in, size_t len, decode_out_cb cb, void *arg, char *out);
-
-static int decode_zinit(struct decode *d, int wbits)
-{
-	if (d->zinit)
-		inflateEnd(&d->zs);
-	memset(&d->zs, 0, sizeof(d->zs));
-	if (inflateInit2(&d->zs, wbits) != Z_OK) {
-		d->zinit = 0;
-		d->err = "zlib initialisation failed";
-		return -1;
-	}
-	d->zinit = 1;
-	return 0;
-}
-
 /* Hands n decoded bytes to the callback within the caps. */
 static enum decode_result decode_emit(
     struct decode *d, const char *p, size_t n, decode_out_cb cb, void *arg)
 {
-	if (d->out_bytes + n > d->max_out) {
-		n = d->max_out - d->out_bytes;
-		d->capped = 1;
-	}
-	uint64_t in;
-
+	n = zinflate_caps_room(&d->caps, d->out_bytes, n, &d->capped);
 	d->out_bytes += n;
 	if (n > 0 && cb && cb(arg, p, n) != 0)
 		d->capped = 1;
-	in = decode_in_bytes(d->head);
-	if (d->out_bytes >= DECODE_RATIO_FLOOR && d->out_bytes / (in ? in : 1) >= d->max_ratio)
+	if (zinflate_caps_ratio_over(&d->caps, d->out_bytes, decode_in_bytes(d->head)))
 		d->capped = 1;
 	return d->capped ? DECODE_CAPPED : DECODE_OK;
 }
 
-/* Decodes len more bytes of a compressed stream with zlib. */
+/* zinflate's output, through the stage's caps: the ratio is judged
+ * against the bytes the stack received, which zinflate does not see. */
+struct decode_zout {
+	struct decode *d;
+	decode_out_cb cb;
+	void *arg;
+};
+
+static int decode_zout_cb(void *arg, const char *data, size_t len)
+{
+	struct decode_zout *o = arg;
+
+	return decode_emit(o->d, data, len, o->cb, o->arg) != DECODE_OK;
+}
+
+/* Decodes len more bytes of gzip or deflate. Bytes after the end of the
+ * stream are ignored, as browsers do, unless another gzip member starts
+ * there (RFC 1952 2.2); "deflate" is zlib-wrapped or, from many servers,
+ * raw (lib/zinflate.h tells them apart). */
 static enum decode_result decode_stream(
     struct decode *d, const char *in, size_t len, decode_out_cb cb, void *arg)
 {
-	char out[DECODE_CHUNK];
+	struct decode_zout o = {d, cb, arg};
 
-	if (d->ended) {
-		/* Another gzip member may follow (RFC 1952 2.2); other bytes
-		 * after the end of the stream are ignored, as browsers do. */
-		if (d->coding == DECODE_GZIP && len > 0 && (unsigned char)in[0] == 0x1f) {
-			d->ended = 0;
-			inflateReset(&d->zs);
-			return decode_run(d, in, len, cb, arg, out);
-		}
-		d->in_bytes += len;
+	if (d->zi == NULL)
+		d->zi = zinflate_new(d->coding == DECODE_GZIP ? ZINFLATE_GZIP : ZINFLATE_DEFLATE,
+		    ZINFLATE_MEMBERS_LENIENT, NULL);
+	switch (zinflate_feed(d->zi, in, len, NULL, decode_zout_cb, &o)) {
+	case ZINFLATE_MORE:
+		return DECODE_OK;
+	case ZINFLATE_END:
 		return DECODE_END;
-	}
-	if (!d->zinit && d->coding == DECODE_DEFLATE) {
-		/* "deflate" is zlib-wrapped or, from many servers, raw: the
-		 * first two bytes tell them apart (lib/zinflate.h). */
-		while (d->nhdr < 2 && len > 0) {
-			d->hdr[d->nhdr++] = *in++;
-			len--;
-		}
-		if (d->nhdr < 2)
-			return DECODE_OK;
-		if (decode_zinit(d, zinflate_is_zlib(d->hdr, 2) ? ZINFLATE_ZLIB : ZINFLATE_RAW) !=
-		    0) {
-			d->failed = 1;
-			return DECODE_FAILED;
-		}
-		if (decode_run(d, (const char *)d->hdr, 2, cb, arg, out) != DECODE_OK || len == 0)
-			return d->failed ? DECODE_FAILED
-			    : d->capped	 ? DECODE_CAPPED
-			    : d->ended	 ? DECODE_END
-					 : DECODE_OK;
-	}
-	if (!d->zinit && decode_zinit(d, ZINFLATE_GZIP) != 0) {
+	case ZINFLATE_CORRUPT:
 		d->failed = 1;
+		d->err =
+		    zinflate_error(d->zi) ? zinflate_error(d->zi) : "corrupt compressed stream";
 		return DECODE_FAILED;
+	default:
+		/* Stopped by decode_emit, which marked the stage capped. */
+		d->capped = 1;
+		return DECODE_CAPPED;
 	}
-	return decode_run(d, in, len, cb, arg, out);
-}
-
-/* Inflates len bytes of in through out. */
-static enum decode_result decode_run(
-    struct decode *d, const char *in, size_t len, decode_out_cb cb, void *arg, char *out)
-{
-	d->zs.next_in = (Bytef *)in;
-	d->zs.avail_in = len;
-	for (;;) {
-		uInt before = d->zs.avail_in;
-		int zr;
-		enum decode_result r;
-
-		d->zs.next_out = (Bytef *)out;
-		d->zs.avail_out = DECODE_CHUNK;
-		zr = inflate(&d->zs, Z_NO_FLUSH);
-		d->in_bytes += before - d->zs.avail_in;
-		if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR) {
-			d->failed = 1;
-			d->err = d->zs.msg ? d->zs.msg : "corrupt compressed stream";
-			return DECODE_FAILED;
-		}
-		r = decode_emit(d, out, DECODE_CHUNK - d->zs.avail_out, cb, arg);
-		if (r != DECODE_OK)
-			return r;
-		if (zr == Z_STREAM_END) {
-			/* A gzip body may hold several members (RFC 1952 2.2). */
-			if (d->coding == DECODE_GZIP && d->zs.avail_in > 0 &&
-			    (unsigned char)d->zs.next_in[0] == 0x1f) {
-				inflateReset(&d->zs);
-				continue;
-			}
-			d->ended = 1;
-			d->in_bytes += d->zs.avail_in;
-			return DECODE_END;
-		}
-		/* Stop when the input is used up and zlib had room to spare;
-		 * a full output buffer may mean more output is pending. */
-		if ((d->zs.avail_in == 0 && d->zs.avail_out != 0) || zr == Z_BUF_ERROR)
-			break;
-	}
-	return DECODE_OK;
 }
 
 /* Stops holding: what was held, then in, goes through zlib. */
@@ -507,7 +441,7 @@ static int decode_held_oneshot(
 	isize = (uint32_t)p[n - 4] | (uint32_t)p[n - 3] << 8 | (uint32_t)p[n - 2] << 16 |
 	    (uint32_t)p[n - 1] << 24;
 	/* Over a cap the stream stops where streaming would stop it. */
-	if (isize > d->max_out || (isize >= DECODE_RATIO_FLOOR && isize / n >= d->max_ratio) ||
+	if (isize > d->caps.max_out || zinflate_caps_ratio_over(&d->caps, isize, n) ||
 	    isize > DECODE_ONESHOT_OUT_MAX)
 		return 1;
 	if (decode_inflater == NULL && (decode_inflater = libdeflate_alloc_decompressor()) == NULL)
@@ -556,8 +490,13 @@ static enum decode_result decode_stage_finish(struct decode *d, decode_out_cb cb
 		return DECODE_CAPPED;
 	if (d->coding == DECODE_IDENTITY || d->ended)
 		return DECODE_END;
-	if (d->in_bytes == 0 && d->nhdr == 0) {
-		/* An empty body with a Content-Encoding is common for errors. */
+	/* An empty body with a Content-Encoding is common for errors. */
+	if (d->zi != NULL) {
+		enum zinflate_result zr = zinflate_finish(d->zi);
+
+		if (zr == ZINFLATE_END || zr == ZINFLATE_EMPTY)
+			return DECODE_END;
+	} else if (d->in_bytes == 0) {
 		return DECODE_END;
 	}
 	d->failed = 1;
@@ -628,7 +567,8 @@ enum decode_result decode_finish(struct decode *d, decode_out_cb cb, void *arg)
 
 uint64_t decode_in_bytes(const struct decode *d)
 {
-	return d->in_bytes + (d->holding ? d->held.len : 0);
+	return d->in_bytes + (d->zi != NULL ? zinflate_in_bytes(d->zi) : 0) +
+	    (d->holding ? d->held.len : 0);
 }
 
 uint64_t decode_out_bytes(const struct decode *d)

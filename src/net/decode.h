@@ -48,6 +48,7 @@ typedef int (*decode_out_cb)(void *arg, const char *data, size_t len);
 
 struct decode;
 
+/* The caps' arithmetic is lib/zinflate.h's: 0 for either means none. */
 struct decode *decode_new(enum decode_coding c, uint64_t max_out, unsigned max_ratio);
 /* A decoder for a stack of codings, undone last first; the caps apply to
  * every stage, the ratio always against the bytes received. No codings:

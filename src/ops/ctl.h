@@ -1,6 +1,7 @@
-/* `tern ctl`: the control socket's client, and the one request helper that
- * `tern report` also uses. A short-lived process of its own, so it blocks
- * (with a timeout) instead of running a loop. */
+/* The control socket's client: the one request helper that `tern ctl`
+ * (src/ctlcmd.c), `tern report` and `tern console` use. Each is a
+ * short-lived process of its own, so it blocks (with a timeout) instead of
+ * running a loop. */
 #ifndef TERN_CTL_H
 #define TERN_CTL_H
 
@@ -15,8 +16,6 @@
 int ctl_request(const char *jobdir, const char *method, const char *target, const char *body,
     int *status, struct buf *out, char **err);
 
-/* tern ctl JOBDIR COMMAND [ARGS]: argv[0] is "ctl". Returns the exit status. */
-int ctl_run(int argc, char **argv);
 /* Appends s to a request target percent-encoded (all but RFC 3986's
  * unreserved bytes), so that an argument can never end the request line,
  * add a header or another query parameter. */
