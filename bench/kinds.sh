@@ -4,14 +4,17 @@
 # normal tern with bench/kindsplit.c preloaded, which puts each kind in a
 # LevelDB of its own (split) or keeps the one store and counts (count).
 #
-#   bench/kinds.sh OUTDIR MODE PAGES...   (MODE: split, useg, count or plain)
+#   bench/kinds.sh OUTDIR MODE PAGES...   (split, splitwb, useg, count, plain)
 #
 # Per point bench/endless.sh appends its row to OUTDIR/kinds-MODE-runs.tsv
 # and the library one row per kind to OUTDIR/kinds-MODE-kinds.tsv
 # (columns in bench/kindsplit.c, label MODE-PAGES), the stores' stats
 # text to OUTDIR/kinds-MODE-stats.txt. useg is split with the URI keys
-# of each time segment apart (KINDSPLIT_USEG=1); plain runs tern without
-# the library. The checkpoint at shutdown is off in every mode: the split
+# of each time segment apart (KINDSPLIT_USEG=1); splitwb is split with
+# each kind's memtable its share of one store's (KINDSPLIT_WB, by default
+# the shares of bench/endless.sh's 10M-URI point: u 64 %, s 24 %, q 11 %,
+# the rest 1 % of 16 MiB, by bytes written plus 20 a entry); plain runs
+# tern without the library. The checkpoint at shutdown is off in every mode: the split
 # stores are not a store a checkpoint can freeze.
 # TERN as bench/endless.sh's; the library is built next to it.
 cd "$(dirname "$0")/.."
@@ -24,7 +27,12 @@ useg=0 kmode=$mode
 case $mode in
 split | count | plain) ;;
 useg) useg=1 kmode=split ;;
-*) echo "bench/kinds.sh: MODE is split, useg, count or plain" >&2; exit 2 ;;
+splitwb)
+	kmode=split
+	KINDSPLIT_WB=${KINDSPLIT_WB:-u=10240,s=3840,q=1792,*=256}
+	export KINDSPLIT_WB
+	;;
+*) echo "bench/kinds.sh: MODE is split, splitwb, useg, count or plain" >&2; exit 2 ;;
 esac
 TERN=${TERN:-$top/build/bench/src/tern}
 export TERN

@@ -153,7 +153,7 @@ static void kindsplit_name(int kind, char *out, size_t n)
 	if (kind < 256)
 		snprintf(out, n, "%c", kind);
 	else
-		snprintf(out, n, "u%d", kind - 256);
+		snprintf(out, n, "u%d", (kind - 256) & 255);
 }
 
 /* The key range of a kind, [lo, hi) of ll bytes. */
@@ -173,6 +173,39 @@ static size_t kindsplit_range(int kind, char *lo, char *hi)
 	return 5;
 }
 
+/* KINDSPLIT_WB="u=10240,s=3840,*=256": the write buffer (memtable) of
+ * each kind's store in KiB, "*" for the kinds not named; tern's own when
+ * unset. A kind's share of one store's 16 MiB memtable makes its
+ * memtable fill as often as in one store, where a single buffer for
+ * every kind gives each kind a memtable as large as the whole. */
+static void kindsplit_buffer(leveldb_options_t *opt, int kind)
+{
+	const char *p = getenv("KINDSPLIT_WB");
+	char name[8];
+	long kib = -1;
+
+	if (p == NULL)
+		return;
+	kindsplit_name(kind, name, sizeof name);
+	while (*p != '\0') {
+		size_t n = strcspn(p, "=");
+		char *end;
+		long v;
+
+		if (p[n] != '=')
+			kindsplit_die("KINDSPLIT_WB: KIND=KIB,...");
+		v = strtol(p + n + 1, &end, 10);
+		if ((n == strlen(name) && strncmp(p, name, n) == 0) ||
+		    (kib < 0 && n == 1 && p[0] == '*'))
+			kib = v;
+		p = *end == ',' ? end + 1 : end;
+		if (*end != ',' && *end != '\0')
+			kindsplit_die("KINDSPLIT_WB: KIND=KIB,...");
+	}
+	if (kib > 0)
+		leveldb_options_set_write_buffer_size(opt, (size_t)kib << 10);
+}
+
 /* The kind's store, opened when first written (create) or NULL. */
 static leveldb_t *kindsplit_sub(struct kindsplit_db *d, int kind, int create, char **err)
 {
@@ -181,6 +214,7 @@ static leveldb_t *kindsplit_sub(struct kindsplit_db *d, int kind, int create, ch
 	if (d->sub[kind] != NULL || !create)
 		return d->sub[kind];
 	snprintf(path, sizeof path, "%s/k-%03x", d->dir, kind);
+	kindsplit_buffer(d->opt, kind);
 	d->sub[kind] = kindsplit_real.open(d->opt, path, err);
 	return d->sub[kind];
 }
