@@ -17,7 +17,7 @@
 # tern without the library. The checkpoint at shutdown is off in every mode: the split
 # stores are not a store a checkpoint can freeze.
 # TERN as bench/endless.sh's; the library is built next to it.
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 top=$(pwd)
 [ $# -ge 3 ] || { echo "usage: bench/kinds.sh OUTDIR split|count|plain PAGES..." >&2; exit 2; }
 outdir=$1 mode=$2
@@ -26,9 +26,9 @@ case $outdir in /*) ;; *) outdir=$top/$outdir ;; esac
 useg=0 kmode=$mode
 case $mode in
 split | count | plain) ;;
-useg) useg=1 kmode=split ;;
+useg) useg=1 kmode="split" ;;
 splitwb)
-	kmode=split
+	kmode="split"
 	KINDSPLIT_WB=${KINDSPLIT_WB:-u=10240,s=3840,q=1792,*=256}
 	export KINDSPLIT_WB
 	;;
