@@ -77,6 +77,8 @@
 # `tern resume` is timed to its first fetch as --restart does (a restart
 # row), and the resumed crawl is stopped.
 # ENDLESS_SET adds settings (e.g. "--set storage.write-buffer-mb=32").
+# ENDLESS_PRELOAD preloads a library into the crawl (not the resume of
+# --restart): bench/kinds.sh's bench/kindsplit.so.
 # TERN names the program (default build/bench/src/tern: an -O2 build
 # without sanitizers, as bench/run makes). The marginal CPU per page is
 # bench/endless.awk's business. Needs nginx, dnsmasq and
@@ -444,7 +446,7 @@ for pages in "$@"; do
 	[ $perf -eq 1 ] && pre="perf record ${ENDLESS_PERF_ARGS:--g} -o $(dirname "$out")/perf-$variant-$pages.data --"
 	[ -n "$memmax" ] && cg_make "$pages"
 	# shellcheck disable=SC2086
-	in_cg $pre /usr/bin/time -v -o "$W/time.txt" "$TERN" crawl -j "$JOB" -s "$W/seeds.txt" \
+	in_cg $pre /usr/bin/time -v -o "$W/time.txt" ${ENDLESS_PRELOAD:+env LD_PRELOAD=$ENDLESS_PRELOAD} "$TERN" crawl -j "$JOB" -s "$W/seeds.txt" \
 		--set dns.servers="127.0.0.1:$DNS_PORT" $TERN_MATCHED \
 		--set crawl.scope=domain --set crawl.max-connections=256 --set warc.enabled=$warc \
 		--set crawl.max-pages="$pages" ${ENDLESS_SET:-} >"$W/out.txt" 2>&1 &
