@@ -584,10 +584,12 @@ const char *http_head(const struct http *h, size_t *len)
 
 int http_header_at(const struct http *h, size_t i, const char **name, const char **value)
 {
-	const char *p = h->hdrs.data, *end = h->hdrs.data + h->hdrs.len;
+	const char *p = h->hdrs.data, *end;
 
+	/* No headers yet: NULL plus a length is undefined, so test first. */
 	if (p == NULL)
 		return 0;
+	end = p + h->hdrs.len;
 	for (size_t k = 0; p < end; k++) {
 		const char *n = p, *v;
 		p += strlen(p) + 1;
@@ -608,11 +610,12 @@ int http_header_at(const struct http *h, size_t i, const char **name, const char
  * each index made every lookup quadratic in the number of headers). */
 const char *http_header(const struct http *h, const char *name)
 {
-	const char *p = h->hdrs.data, *end = h->hdrs.data + h->hdrs.len, *n;
+	const char *p = h->hdrs.data, *end, *n;
 	int k = http_known_index(name, strlen(name));
 
 	if (p == NULL)
 		return NULL;
+	end = p + h->hdrs.len;
 	if (k >= 0)
 		return h->known[k] != 0 ? p + h->known[k] - 1 : NULL;
 	while (p < end) {
