@@ -91,7 +91,7 @@ done
 ngx_stop
 
 # Medians per tool, then ratios against wget2 and between each tern's runs.
-awk -F'\t' -v load="$(cut -d' ' -f1-3 /proc/loadavg)" -v nproc="$(nproc)" '
+awk -F'\t' -v ldavg="$(cut -d' ' -f1-3 /proc/loadavg)" -v nproc="$(nproc)" '
 function median(s,    n, a, i, j, t) {
 	n = split(s, a, " ")
 	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
@@ -114,7 +114,7 @@ END {
 		printf "| %s | %.0f | %.4f | %.4f | %.1f | %s |\n", t, m[t], c[t], l[t], median(rss[t]),
 			t ~ /warc/ ? sprintf("%.0f", median(wb[t])) : "-"
 	}
-	printf "\nRatios of medians (load at the end %s, %d processors):\n\n", load, nproc
+	printf "\nRatios of medians (load at the end %s, %d processors):\n\n", ldavg, nproc
 	printf "| tern | with WARCs / wget2 pages/s | without WARCs / wget2 pages/s | loop CPU a page, with / without WARCs | CPU a page, with / without |\n"
 	printf "|---|---|---|---|---|\n"
 	for (i = 1; i <= n; i++) {

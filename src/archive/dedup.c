@@ -378,21 +378,15 @@ void dedup_forget(struct dedup *d, const char *digest)
 		dedup_remove(d, e);
 }
 
-int dedup_flush(struct dedup *d, char **err)
+void *dedup_batch(struct dedup *d)
+{
+	return d->batched > 0 ? d->batch : NULL;
+}
+
+void dedup_written(struct dedup *d)
 {
 	struct dedup_entry *e, *next;
-	char *lerr = NULL;
 
-	if (d->load_it != NULL && dedup_load(d, dedup_load_step, err) < 0)
-		return -1;
-	if (d->batched == 0)
-		return 0;
-	leveldb_write(d->db, d->wopt, d->batch, &lerr);
-	if (lerr != NULL) {
-		*err = xasprintf("dedup index write: %s", lerr);
-		leveldb_free(lerr);
-		return -1;
-	}
 	leveldb_writebatch_clear(d->batch);
 	/* Oldest first, so that the recent list keeps their order. */
 	for (e = d->batch_first, d->batch_first = NULL; e != NULL; e = next) {
@@ -407,6 +401,23 @@ int dedup_flush(struct dedup *d, char **err)
 	}
 	d->batch_first = NULL;
 	d->batched = 0;
+}
+
+int dedup_flush(struct dedup *d, char **err)
+{
+	char *lerr = NULL;
+
+	if (d->load_it != NULL && dedup_load(d, dedup_load_step, err) < 0)
+		return -1;
+	if (d->batched == 0)
+		return 0;
+	leveldb_write(d->db, d->wopt, d->batch, &lerr);
+	if (lerr != NULL) {
+		*err = xasprintf("dedup index write: %s", lerr);
+		leveldb_free(lerr);
+		return -1;
+	}
+	dedup_written(d);
 	return 0;
 }
 

@@ -1,8 +1,8 @@
 /* The payload-digest index behind revisit records: digest -> (URI, WARC-Date)
  * of the first capture with that payload in this crawl. It lives in the
  * frontier's LevelDB under keys "dedup:" + digest, so it survives resume;
- * new entries are batched and written by dedup_flush with the loop's other
- * LevelDB writes. */
+ * new entries are batched and written in the frontier's own write (the
+ * crawl makes the index the frontier's companion), or by dedup_flush. */
 #ifndef TERN_DEDUP_H
 #define TERN_DEDUP_H
 #include <stdint.h>
@@ -58,6 +58,11 @@ void dedup_forget(struct dedup *d, const char *digest);
 /* Writes the batch; reads the next digests into the filter while it
  * loads. */
 int dedup_flush(struct dedup *d, char **err);
+/* The batch, for a write that carries it with others (the frontier's,
+ * frontier_set_companion): the leveldb_writebatch_t, or NULL when it is
+ * empty; dedup_written once that write succeeded. */
+void *dedup_batch(struct dedup *d);
+void dedup_written(struct dedup *d);
 /* Entries in the batch, waiting for dedup_flush. */
 size_t dedup_pending(const struct dedup *d);
 void dedup_get_stats(const struct dedup *d, struct dedup_stats *out);

@@ -163,8 +163,9 @@ int crawl_flush_outputs(void *arg, char **errp)
 	return 0;
 }
 
-/* The LevelDB part of crawl_flush: the dedup index, then the frontier's
- * batch (whose hook flushes the outputs again, a no-op by then). */
+/* The LevelDB part of crawl_flush: the frontier's batch with the dedup
+ * index's in one write (whose hook flushes the outputs again, a no-op by
+ * then). */
 static int crawl_flush_store(struct crawl *cr)
 {
 	char *err = NULL;
@@ -173,14 +174,6 @@ static int crawl_flush_store(struct crawl *cr)
 	 * drained the pool). */
 	uint64_t t0, d, ended = cr->visits_ended;
 
-	/* A lost dedup entry only costs a full record instead of a revisit
-	 * later, so its failure does not hold the frontier back. */
-	if (cr->dedup != NULL && dedup_flush(cr->dedup, &err) < 0) {
-		crawlsay_event(cr, "dedup index write failed: %s", err);
-		free(err);
-		err = NULL;
-		rc = -1;
-	}
 	t0 = uv_hrtime();
 	d = frontier_discovered(cr->frontier);
 	crawl_save_totals(cr);
@@ -196,6 +189,16 @@ static int crawl_flush_store(struct crawl *cr)
 		cr->store_write_max_ns = t0;
 	if (frc < 0) {
 		crawlsay_say(cr, "frontier write failed: %s", err);
+		free(err);
+		err = NULL;
+		rc = -1;
+	}
+	/* The dedup index's entries rode in the frontier's write (its
+	 * companion); this reads more digests into its filter, and writes
+	 * the entries only when the frontier's write could not. A lost
+	 * entry only costs a full record instead of a revisit later. */
+	if (cr->dedup != NULL && dedup_flush(cr->dedup, &err) < 0) {
+		crawlsay_event(cr, "dedup index write failed: %s", err);
 		free(err);
 		rc = -1;
 	}

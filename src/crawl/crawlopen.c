@@ -63,6 +63,16 @@ static int crawlopen_dedup_test(void *arg, uint64_t h)
 	return bloom_test(arg, h);
 }
 
+static void *crawlopen_dedup_batch(void *arg)
+{
+	return dedup_batch(arg);
+}
+
+static void crawlopen_dedup_written(void *arg)
+{
+	dedup_written(arg);
+}
+
 static void crawlopen_dedup_filter(struct crawl *cr)
 {
 	struct dedup_filter f;
@@ -151,10 +161,18 @@ static int crawlopen_outputs(struct crawl *cr, char **err)
 		if (cr->warc == NULL)
 			return -1;
 		if (config_enum(cfg, CK_WARC_DEDUP) == 0) {
+			struct frontier_companion fc;
+
 			cr->dedup = dedup_open(frontier_db(cr->frontier), err);
 			if (cr->dedup == NULL)
 				return -1;
 			crawlopen_dedup_filter(cr);
+			/* Its entries ride in the frontier's writes: one LevelDB
+			 * write a flush (doc/checkpoints.md). */
+			fc.arg = cr->dedup;
+			fc.batch = crawlopen_dedup_batch;
+			fc.written = crawlopen_dedup_written;
+			frontier_set_companion(cr->frontier, &fc);
 		}
 	}
 	return 0;

@@ -336,6 +336,11 @@ void frontier_counts(const struct frontier *f, struct frontier_counts *out)
 	qstate_counts(f, out);
 }
 
+void frontier_set_companion(struct frontier *f, const struct frontier_companion *c)
+{
+	f->companion = *c;
+}
+
 void frontier_set_prewrite(struct frontier *f, frontier_prewrite_fn *fn, void *arg)
 {
 	f->prewrite = fn;

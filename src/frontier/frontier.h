@@ -152,6 +152,19 @@ int frontier_flush(struct frontier *f, char **err);
 typedef int frontier_prewrite_fn(void *arg, char **err);
 void frontier_set_prewrite(struct frontier *f, frontier_prewrite_fn *fn, void *arg);
 
+/* Another user of the store (the WARC dedup index) whose writes ride in
+ * the frontier's, so that a flush makes one LevelDB write: batch returns
+ * its leveldb_writebatch_t, or NULL when it holds nothing, and is appended
+ * to the frontier's batch at each write, wherever the write comes from;
+ * written says that the write succeeded (the companion clears its batch
+ * then). */
+struct frontier_companion {
+	void *arg;
+	void *(*batch)(void *arg);
+	void (*written)(void *arg);
+};
+void frontier_set_companion(struct frontier *f, const struct frontier_companion *c);
+
 struct frontier_counts {
 	uint64_t queued, in_flight, queues_total, in_process, ready, snoozed, inactive, ineligible,
 	    retired, exhausted, succeeded, failed, disregarded, discovered, retired_uris,

@@ -51,6 +51,7 @@ struct frontier {
 	leveldb_iterator_t *it;		/* reused until the next write */
 	frontier_prewrite_fn *prewrite; /* frontier_set_prewrite */
 	void *prewrite_arg;
+	struct frontier_companion companion; /* frontier_set_companion */
 	struct frontier_options o;
 	const struct config *cfg;
 	unsigned cfg_gen;

@@ -154,13 +154,15 @@ int store_write(struct frontier *f, char **err)
 {
 	struct wq *q, *next;
 	char *lerr = NULL;
+	leveldb_writebatch_t *extra;
 
 	if (f->error != NULL) {
 		if (err != NULL)
 			*err = xstrdup(f->error);
 		return -1;
 	}
-	if (f->wb_ops == 0 && f->dirty == NULL)
+	extra = f->companion.batch != NULL ? f->companion.batch(f->companion.arg) : NULL;
+	if (f->wb_ops == 0 && f->dirty == NULL && extra == NULL)
 		return 0;
 	if (f->prewrite != NULL && f->prewrite(f->prewrite_arg, err) < 0)
 		return -1;
@@ -173,6 +175,12 @@ int store_write(struct frontier *f, char **err)
 	}
 	store_counters_put(f);
 	store_sort_batch(f);
+	/* The companion's entries after the frontier's, in one write: the
+	 * append copies its batch's bytes, no more. Asked again since the
+	 * prewrite hook may have added to it. */
+	extra = f->companion.batch != NULL ? f->companion.batch(f->companion.arg) : NULL;
+	if (extra != NULL)
+		leveldb_writebatch_append(f->sorted, extra);
 	leveldb_write(f->db, f->wo, f->sorted, &lerr);
 	leveldb_writebatch_clear(f->sorted);
 	if (lerr != NULL) {
@@ -183,6 +191,8 @@ int store_write(struct frontier *f, char **err)
 	}
 	leveldb_writebatch_clear(f->wb);
 	f->wb_ops = 0;
+	if (extra != NULL)
+		f->companion.written(f->companion.arg);
 	store_iter_drop(f);
 	seen_flushed(f->seen);
 	for (q = f->dirty; q != NULL; q = next) {

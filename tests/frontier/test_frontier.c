@@ -189,6 +189,74 @@ static void test_frontier_basic(void **state)
 	assert_null(frontier_error(t->f));
 }
 
+/* A companion's batch (the WARC dedup index's in a crawl) rides in the
+ * frontier's writes: one LevelDB write carries both, wherever it comes
+ * from, and the companion hears that it was written. */
+struct test_companion {
+	leveldb_writebatch_t *wb;
+	int pending, written;
+};
+
+static void *test_companion_batch(void *arg)
+{
+	struct test_companion *c = arg;
+
+	return c->pending ? c->wb : NULL;
+}
+
+static void test_companion_written(void *arg)
+{
+	struct test_companion *c = arg;
+
+	leveldb_writebatch_clear(c->wb);
+	c->pending = 0;
+	c->written++;
+}
+
+static void test_frontier_companion(void **state)
+{
+	struct test_frontier *t = *state;
+	struct test_companion c = {leveldb_writebatch_create(), 0, 0};
+	struct frontier_companion fc = {&c, test_companion_batch, test_companion_written};
+	leveldb_readoptions_t *ro = leveldb_readoptions_create();
+	char *err = NULL, *v;
+	size_t vl;
+
+	test_frontier_open(t, 1);
+	frontier_set_companion(t->f, &fc);
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	assert_int_equal(c.written, 0); /* nothing to write */
+	/* Alone: the companion's entry is enough for a write. */
+	leveldb_writebatch_put(c.wb, "dedup:x", 7, "1", 1);
+	c.pending = 1;
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	assert_int_equal(c.written, 1);
+	v = leveldb_get(frontier_db(t->f), ro, "dedup:x", 7, &vl, &err);
+	assert_non_null(v);
+	assert_memory_equal(v, "1", 1);
+	leveldb_free(v);
+	/* With the frontier's own changes, in the same write. */
+	leveldb_writebatch_put(c.wb, "dedup:y", 7, "2", 1);
+	c.pending = 1;
+	assert_int_equal(test_frontier_add(t, "http://a/1", NULL, "", 3), 1);
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	assert_int_equal(c.written, 2);
+	assert_int_equal(c.pending, 0);
+	v = leveldb_get(frontier_db(t->f), ro, "dedup:y", 7, &vl, &err);
+	assert_non_null(v);
+	leveldb_free(v);
+	{
+		struct curi *a = test_frontier_take(t);
+
+		assert_string_equal(a->uri, "http://a/1");
+		frontier_finish(t->f, a, FRONTIER_SUCCESS, t->now, 0);
+	}
+	leveldb_readoptions_destroy(ro);
+	frontier_close(t->f);
+	t->f = NULL;
+	leveldb_writebatch_destroy(c.wb);
+}
+
 /* Item 6: within a queue, directive, then URI precedence, then ordinal. */
 static void test_frontier_queue_order(void **state)
 {
@@ -1518,6 +1586,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, test_frontier_setup, test_frontier_teardown)
 	const struct CMUnitTest tests[] = {
 	    T(test_frontier_basic),
+	    T(test_frontier_companion),
 	    T(test_frontier_queue_order),
 	    T(test_frontier_unwritten_heads),
 	    T(test_frontier_retry_defer),
