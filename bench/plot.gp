@@ -113,3 +113,31 @@ if (exists("endless")) {
 	     endless using (sel("endless", "false") ? $4 : NaN):8 axes x1y2 title "peak RSS MB, WARC off" lw 2 pt 9, \
 	     endless using (sel("endless-hosts", "false") ? $4 : NaN):8 axes x1y2 title "peak RSS MB, host-heavy" lw 2 pt 11
 }
+
+# One crawl to 100M queued URIs (bench/endless.sh --curve): curvewin, the
+# windows of bench/endless-samples.awk (marginal CPU per page, whole
+# process, loop thread and the others, and the anonymous RSS) drawn over
+# the points of the separate runs (endlesspts: rows as endless above), x on
+# a log scale.
+if (exists("curvewin")) {
+	set output outdir."/endless-100m".sfx.".png"
+	set title "tern on the endless nginx web to 100M queued URIs, WARC on (one crawl)"
+	set xlabel "queued URIs"
+	set logscale x
+	set ylabel "marginal CPU ms per page"
+	set y2label "anonymous RSS (MB)"
+	set ytics nomirror
+	set y2tics
+	set yrange [0:*]
+	set y2range [0:*]
+	set key top left
+	plot curvewin using 1:3 title "whole process" with linespoints lw 2 pt 7 ps 0.6, \
+	     curvewin using 1:4 title "loop thread" with linespoints lw 2 pt 9 ps 0.6, \
+	     curvewin using 1:5 title "other threads (compaction, WARC pool)" with linespoints lw 2 pt 5 ps 0.6, \
+	     curvewin using 1:6 axes x1y2 title "anonymous RSS MB (right)" with lines lw 2 dt 2, \
+	     (exists("endlesspts") ? endlesspts : curvewin) using (exists("endlesspts") && strcol(1) eq "endless" && strcol(2) eq "true" ? $4 : NaN):9 \
+		title "whole process, WARC on, separate runs" with points pt 4 ps 1.5
+	unset logscale x
+	set yrange [*:*]
+	set y2range [*:*]
+}
