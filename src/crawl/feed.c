@@ -17,7 +17,7 @@
 #include "lib/buf.h"
 #include "lib/url.h"
 #include "lib/xmalloc.h"
-#include <expat.h>
+#include "lib/xmlguard.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,12 +59,12 @@ struct feed_base {
 };
 
 struct feed {
-	XML_Parser xp;
+	struct xmlguard *g;
 	feed_cb cb;
 	void *arg;
 	char *doc_url;
-	uint64_t max_links, max_bytes;
-	uint64_t links, skipped, bytes;
+	uint64_t max_links;
+	uint64_t links, skipped;
 	enum feed_kind kind;
 	enum feed_result result;
 	int finished;
@@ -87,7 +87,12 @@ static void feed_fail(struct feed *f, enum feed_result r, const char *why)
 		return;
 	f->result = r;
 	snprintf(f->err, sizeof(f->err), "%s", why);
-	XML_StopParser(f->xp, XML_FALSE);
+	xmlguard_stop(f->g);
+}
+
+static void feed_guard_fail(void *arg, enum xmlguard_why why, const char *msg)
+{
+	feed_fail(arg, why == XMLGUARD_LIMIT ? FEED_LIMIT : FEED_MALFORMED, msg);
 }
 
 static enum feed_ns feed_ns_of(const char *ns, size_t n)
@@ -287,7 +292,7 @@ static void feed_push_base(struct feed *f, const char *v)
 
 static void XMLCALL feed_start_cb(void *arg, const XML_Char *name, const XML_Char **attrs)
 {
-	struct feed *f = arg;
+	struct feed *f = xmlguard_arg(arg);
 	const char *local, *xb;
 	enum feed_ns ns;
 	enum feed_elem parent, e;
@@ -323,7 +328,7 @@ static void XMLCALL feed_start_cb(void *arg, const XML_Char *name, const XML_Cha
 
 static void XMLCALL feed_text_cb(void *arg, const XML_Char *text, int len)
 {
-	struct feed *f = arg;
+	struct feed *f = xmlguard_arg(arg);
 
 	if (f->result != FEED_OK || f->field.context == NULL || f->field_over)
 		return;
@@ -349,7 +354,7 @@ static int feed_absolute(const char *s, size_t n)
 
 static void XMLCALL feed_end_cb(void *arg, const XML_Char *name)
 {
-	struct feed *f = arg;
+	struct feed *f = xmlguard_arg(arg);
 
 	(void)name;
 	if (f->result != FEED_OK)
@@ -365,74 +370,6 @@ static void XMLCALL feed_end_cb(void *arg, const XML_Char *name)
 	f->depth--;
 }
 
-/* A feed needs no entities: declaring one ends the parse before anything
- * is expanded (the sitemap parser's rule, lib/sitemap.h). */
-static void XMLCALL feed_entity_cb(void *arg, const XML_Char *name, int param,
-    const XML_Char *value, int value_len, const XML_Char *base, const XML_Char *system_id,
-    const XML_Char *public_id, const XML_Char *notation)
-{
-	(void)name;
-	(void)param;
-	(void)value;
-	(void)value_len;
-	(void)base;
-	(void)system_id;
-	(void)public_id;
-	(void)notation;
-	feed_fail(arg, FEED_MALFORMED, "entity declarations are refused");
-}
-
-static void XMLCALL feed_skipped_cb(void *arg, const XML_Char *name, int param)
-{
-	(void)name;
-	(void)param;
-	feed_fail(arg, FEED_MALFORMED, "reference to an undeclared entity");
-}
-
-/* Parses len bytes (final: the end of the document), charging the byte
- * limit. */
-static void feed_xml(struct feed *f, const char *data, size_t len, int final)
-{
-	size_t room = f->bytes < f->max_bytes ? (size_t)(f->max_bytes - f->bytes) : 0;
-	int over = len > room;
-
-	if (over) {
-		len = room;
-		final = 0;
-	}
-	f->bytes += len;
-	while (f->result == FEED_OK && (len > 0 || final)) {
-		/* XML_Parse takes an int length. */
-		int n = len > (1u << 30) ? 1 << 30 : (int)len;
-		int last = final && (size_t)n == len;
-
-		if (XML_Parse(f->xp, data, n, last) != XML_STATUS_OK) {
-			if (f->result == FEED_OK) {
-				char why[128];
-
-				snprintf(why, sizeof(why), "line %lu: %s",
-				    (unsigned long)XML_GetCurrentLineNumber(f->xp),
-				    XML_ErrorString(XML_GetErrorCode(f->xp)));
-				feed_fail(f, FEED_MALFORMED, why);
-			}
-			return;
-		}
-		data += n;
-		len -= (size_t)n;
-		if (last)
-			break;
-	}
-	if (over && f->result == FEED_OK) {
-		char why[64];
-
-		/* Every element complete in what was given counts, wherever
-		 * the reads were cut (as sitemap_drain does). */
-		(void)XML_Parse(f->xp, "", 0, 1);
-		snprintf(why, sizeof(why), "over %llu bytes", (unsigned long long)f->max_bytes);
-		feed_fail(f, FEED_LIMIT, why);
-	}
-}
-
 enum feed_result feed_data(struct feed *f, const char *data, size_t len)
 {
 	if (f->result != FEED_OK || len == 0)
@@ -441,7 +378,7 @@ enum feed_result feed_data(struct feed *f, const char *data, size_t len)
 		feed_fail(f, FEED_MALFORMED, "bytes after the end");
 		return f->result;
 	}
-	feed_xml(f, data, len, 0);
+	xmlguard_parse(f->g, data, len, 0);
 	return f->result;
 }
 
@@ -450,32 +387,24 @@ enum feed_result feed_finish(struct feed *f)
 	if (f->result != FEED_OK || f->finished)
 		return f->result;
 	f->finished = 1;
-	feed_xml(f, "", 0, 1);
+	xmlguard_parse(f->g, "", 0, 1);
 	return f->result;
 }
 
 struct feed *feed_new(const char *doc_url, feed_cb cb, void *arg)
 {
-	static const XML_Memory_Handling_Suite mem = {xmalloc, xrealloc, free};
 	struct feed *f = xcalloc(1, sizeof(*f));
 
 	f->cb = cb;
 	f->arg = arg;
 	f->doc_url = xstrdup(doc_url);
 	f->max_links = FEED_MAX_LINKS;
-	f->max_bytes = FEED_MAX_BYTES;
 	buf_init(&f->text);
 	buf_init(&f->href);
 	for (int i = 0; i < FEED_BASE_DEPTH; i++)
 		buf_init(&f->bases[i].href);
-	f->xp = XML_ParserCreate_MM(NULL, &mem, (XML_Char[]){FEED_NS_SEP, '\0'});
-	if (f->xp == NULL)
-		abort();
-	XML_SetUserData(f->xp, f);
-	XML_SetElementHandler(f->xp, feed_start_cb, feed_end_cb);
-	XML_SetCharacterDataHandler(f->xp, feed_text_cb);
-	XML_SetEntityDeclHandler(f->xp, feed_entity_cb);
-	XML_SetSkippedEntityHandler(f->xp, feed_skipped_cb);
+	f->g = xmlguard_new(FEED_NS_SEP, FEED_MAX_BYTES, feed_guard_fail, f);
+	xmlguard_handlers(f->g, feed_start_cb, feed_end_cb, feed_text_cb);
 	return f;
 }
 
@@ -483,8 +412,7 @@ void feed_set_limits(struct feed *f, uint64_t max_links, uint64_t max_bytes)
 {
 	if (max_links > 0)
 		f->max_links = max_links;
-	if (max_bytes > 0)
-		f->max_bytes = max_bytes;
+	xmlguard_set_max_bytes(f->g, max_bytes);
 }
 
 enum feed_kind feed_kind(const struct feed *f)
@@ -511,7 +439,7 @@ void feed_free(struct feed *f)
 {
 	if (f == NULL)
 		return;
-	XML_ParserFree(f->xp);
+	xmlguard_free(f->g);
 	buf_free(&f->text);
 	buf_free(&f->href);
 	for (int i = 0; i < FEED_BASE_DEPTH; i++)

@@ -17,7 +17,7 @@
 #include "lib/isodate.h"
 #include "lib/xmalloc.h"
 #include "lib/zinflate.h"
-#include <expat.h>
+#include "lib/xmlguard.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,11 +38,11 @@ enum sitemap_field {
 enum sitemap_coding { SITEMAP_SNIFF, SITEMAP_PLAIN, SITEMAP_GZIP };
 
 struct sitemap {
-	XML_Parser xp;
+	struct xmlguard *g;
 	sitemap_entry_cb cb;
 	void *arg;
-	uint64_t max_entries, max_bytes;
-	uint64_t entries, skipped, bytes;
+	uint64_t max_entries;
+	uint64_t entries, skipped;
 	enum sitemap_kind kind;
 	enum sitemap_result result;
 	int finished;
@@ -81,7 +81,12 @@ static void sitemap_fail(struct sitemap *s, enum sitemap_result r, const char *w
 		return;
 	s->result = r;
 	snprintf(s->err, sizeof(s->err), "%s", why);
-	XML_StopParser(s->xp, XML_FALSE);
+	xmlguard_stop(s->g);
+}
+
+static void sitemap_guard_fail(void *arg, enum xmlguard_why why, const char *msg)
+{
+	sitemap_fail(arg, why == XMLGUARD_LIMIT ? SITEMAP_LIMIT : SITEMAP_MALFORMED, msg);
 }
 
 /* The namespaces of the protocol (sitemaps.org, and Google's older ones),
@@ -128,7 +133,7 @@ static void sitemap_entry_reset(struct sitemap *s)
 
 static void XMLCALL sitemap_start_cb(void *arg, const XML_Char *name, const XML_Char **attrs)
 {
-	struct sitemap *s = arg;
+	struct sitemap *s = xmlguard_arg(arg);
 	const char *local;
 	int ours;
 
@@ -173,7 +178,7 @@ static void XMLCALL sitemap_start_cb(void *arg, const XML_Char *name, const XML_
 
 static void XMLCALL sitemap_text_cb(void *arg, const XML_Char *text, int len)
 {
-	struct sitemap *s = arg;
+	struct sitemap *s = xmlguard_arg(arg);
 
 	if (s->result != SITEMAP_OK || s->field == SITEMAP_F_NONE || s->skip_depth != 0 ||
 	    s->depth != 3 || s->field_over)
@@ -279,7 +284,7 @@ static void sitemap_entry_end(struct sitemap *s)
 
 static void XMLCALL sitemap_end_cb(void *arg, const XML_Char *name)
 {
-	struct sitemap *s = arg;
+	struct sitemap *s = xmlguard_arg(arg);
 
 	(void)name;
 	if (s->result != SITEMAP_OK)
@@ -297,97 +302,12 @@ static void XMLCALL sitemap_end_cb(void *arg, const XML_Char *name)
 	s->depth--;
 }
 
-/* A DOCTYPE may name a DTD, but a sitemap needs no entities: declaring one
- * ends the parse before anything is expanded. */
-static void XMLCALL sitemap_entity_cb(void *arg, const XML_Char *name, int param,
-    const XML_Char *value, int value_len, const XML_Char *base, const XML_Char *system_id,
-    const XML_Char *public_id, const XML_Char *notation)
-{
-	struct sitemap *s = arg;
-
-	(void)name;
-	(void)param;
-	(void)value;
-	(void)value_len;
-	(void)base;
-	(void)system_id;
-	(void)public_id;
-	(void)notation;
-	sitemap_fail(s, SITEMAP_MALFORMED, "entity declarations are refused");
-}
-
-/* With an external DTD (never read), expat would skip the references it
- * cannot resolve and silently change the URL they stood in. */
-static void XMLCALL sitemap_skipped_cb(void *arg, const XML_Char *name, int param)
-{
-	struct sitemap *s = arg;
-
-	(void)name;
-	(void)param;
-	sitemap_fail(s, SITEMAP_MALFORMED, "reference to an undeclared entity");
-}
-
-/* Before stopping for a reason outside the XML (the byte limit, bad
- * gzip), expat is told the input ended, so that it reports every element
- * complete in what it was given: it may hold the last tokens of a read
- * until it sees more, and the entries delivered must not depend on where
- * the reads were cut. The error it then finds (an unclosed element) is
- * not the reason, and is dropped; a result set by a handler stays. */
-static void sitemap_drain(struct sitemap *s)
-{
-	if (s->result == SITEMAP_OK)
-		(void)XML_Parse(s->xp, "", 0, 1);
-}
-
-/* Feeds uncompressed XML, charging the byte limit. */
-static void sitemap_xml(struct sitemap *s, const char *data, size_t len, int final)
-{
-	size_t room = s->bytes < s->max_bytes ? (size_t)(s->max_bytes - s->bytes) : 0;
-	int over = len > room;
-
-	if (s->result != SITEMAP_OK)
-		return;
-	if (over) {
-		len = room;
-		final = 0;
-	}
-	s->bytes += len;
-	while (s->result == SITEMAP_OK && (len > 0 || final)) {
-		/* XML_Parse takes an int length. */
-		int n = len > (1u << 30) ? 1 << 30 : (int)len;
-		int last = final && (size_t)n == len;
-
-		if (XML_Parse(s->xp, data, n, last) != XML_STATUS_OK) {
-			if (s->result == SITEMAP_OK) {
-				char why[128];
-
-				snprintf(why, sizeof(why), "line %lu: %s",
-				    (unsigned long)XML_GetCurrentLineNumber(s->xp),
-				    XML_ErrorString(XML_GetErrorCode(s->xp)));
-				sitemap_fail(s, SITEMAP_MALFORMED, why);
-			}
-			return;
-		}
-		data += n;
-		len -= (size_t)n;
-		if (last)
-			break;
-	}
-	if (over && s->result == SITEMAP_OK) {
-		char why[64];
-
-		sitemap_drain(s);
-		snprintf(why, sizeof(why), "over %llu bytes", (unsigned long long)s->max_bytes);
-		sitemap_fail(s, SITEMAP_LIMIT, why);
-	}
-}
-
 /* zinflate's output, parsed; the parser's failure stops inflating. */
 static int sitemap_inflated_cb(void *arg, const char *data, size_t len)
 {
 	struct sitemap *s = arg;
 
-	sitemap_xml(s, data, len, 0);
+	xmlguard_parse(s->g, data, len, 0);
 	return s->result != SITEMAP_OK;
 }
 
@@ -400,7 +320,7 @@ static void sitemap_inflate(struct sitemap *s, const char *data, size_t len)
 	 * the reads were cut. */
 	if (zinflate_feed(s->z, data, len, NULL, sitemap_inflated_cb, s) != ZINFLATE_CORRUPT)
 		return;
-	sitemap_drain(s);
+	xmlguard_drain(s->g);
 	snprintf(why, sizeof(why), "gzip: %s",
 	    zinflate_error(s->z) != NULL ? zinflate_error(s->z) : "corrupt data");
 	sitemap_fail(s, SITEMAP_MALFORMED, why);
@@ -423,7 +343,7 @@ static void sitemap_start_coding(struct sitemap *s, int gzip)
 static void sitemap_route(struct sitemap *s, const char *data, size_t len)
 {
 	if (s->coding == SITEMAP_PLAIN)
-		sitemap_xml(s, data, len, 0);
+		xmlguard_parse(s->g, data, len, 0);
 	else
 		sitemap_inflate(s, data, len);
 }
@@ -471,38 +391,30 @@ enum sitemap_result sitemap_finish(struct sitemap *s)
 			char c = (char)s->sniff;
 
 			s->sniffed = 0;
-			sitemap_xml(s, &c, 1, 0);
+			xmlguard_parse(s->g, &c, 1, 0);
 		}
 	}
 	if (s->coding == SITEMAP_GZIP && zinflate_finish(s->z) != ZINFLATE_END) {
-		sitemap_drain(s);
+		xmlguard_drain(s->g);
 		sitemap_fail(s, SITEMAP_MALFORMED, "gzip: the stream is cut short");
 		return s->result;
 	}
-	sitemap_xml(s, "", 0, 1);
+	xmlguard_parse(s->g, "", 0, 1);
 	return s->result;
 }
 
 struct sitemap *sitemap_new(sitemap_entry_cb cb, void *arg)
 {
-	static const XML_Memory_Handling_Suite mem = {xmalloc, xrealloc, free};
 	struct sitemap *s = xcalloc(1, sizeof(*s));
 
 	s->cb = cb;
 	s->arg = arg;
 	s->max_entries = SITEMAP_MAX_ENTRIES;
-	s->max_bytes = SITEMAP_MAX_BYTES;
 	buf_init(&s->text);
 	buf_init(&s->loc);
 	s->priority = -1;
-	s->xp = XML_ParserCreate_MM(NULL, &mem, (XML_Char[]){SITEMAP_NS_SEP, '\0'});
-	if (s->xp == NULL)
-		abort();
-	XML_SetUserData(s->xp, s);
-	XML_SetElementHandler(s->xp, sitemap_start_cb, sitemap_end_cb);
-	XML_SetCharacterDataHandler(s->xp, sitemap_text_cb);
-	XML_SetEntityDeclHandler(s->xp, sitemap_entity_cb);
-	XML_SetSkippedEntityHandler(s->xp, sitemap_skipped_cb);
+	s->g = xmlguard_new(SITEMAP_NS_SEP, SITEMAP_MAX_BYTES, sitemap_guard_fail, s);
+	xmlguard_handlers(s->g, sitemap_start_cb, sitemap_end_cb, sitemap_text_cb);
 	return s;
 }
 
@@ -510,8 +422,7 @@ void sitemap_set_limits(struct sitemap *s, uint64_t max_entries, uint64_t max_by
 {
 	if (max_entries > 0)
 		s->max_entries = max_entries;
-	if (max_bytes > 0)
-		s->max_bytes = max_bytes;
+	xmlguard_set_max_bytes(s->g, max_bytes);
 }
 
 enum sitemap_kind sitemap_kind(const struct sitemap *s)
@@ -531,7 +442,7 @@ uint64_t sitemap_skipped(const struct sitemap *s)
 
 uint64_t sitemap_bytes(const struct sitemap *s)
 {
-	return s->bytes;
+	return xmlguard_bytes(s->g);
 }
 
 int sitemap_gzipped(const struct sitemap *s)
@@ -549,7 +460,7 @@ void sitemap_free(struct sitemap *s)
 	if (s == NULL)
 		return;
 	zinflate_free(s->z);
-	XML_ParserFree(s->xp);
+	xmlguard_free(s->g);
 	buf_free(&s->text);
 	buf_free(&s->loc);
 	free(s);
