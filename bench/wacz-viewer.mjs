@@ -13,43 +13,26 @@
 // <h1> is shown (URL is not used). Printed: one JSON line with the times
 // in ms (null past the timeout), and the reads of the package's index
 // entries (indexes/*) the viewer made, with their bytes.
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const tests = path.join(here, '..', 'tests');
-const { waczServe, zipEntries } = await import(path.join(tests, 'archive', 'wacz_serve.mjs'));
-// puppeteer-core lives in tests/node_modules.
-const puppeteer = createRequire(path.join(tests, 'package.json'))('puppeteer-core');
+const { viewerOpen, zipEntries } = await import(path.join(tests, 'archive', 'wacz_serve.mjs'));
 const [mode, waczPath, url, timeoutArg] = process.argv.slice(2);
 const timeout = Number(timeoutArg || 120) * 1000;
-const rwp = path.join(tests, 'node_modules', 'replaywebpage');
 
 const entries = zipEntries(waczPath);
 const index = Object.entries(entries).filter(([n]) => n.startsWith('indexes/')).map(([, r]) => r);
 const stats = { indexReads: 0, indexBytes: 0, reads: 0 };
-const { server, origin } = await waczServe(waczPath, rwp, (start, end) => {
+const { page, origin, close } = await viewerOpen(waczPath, { protocolTimeout: timeout + 60000, onRange: (start, end) => {
 	stats.reads++;
 	for (const [s, e] of index)
 		if (start < e && end >= s) {
 			stats.indexReads++;
 			stats.indexBytes += Math.min(end + 1, e) - Math.max(start, s);
 		}
-});
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tern-wacz-viewer-'));
-const browser = await puppeteer.launch({
-	executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-	headless: true,
-	protocolTimeout: timeout + 60000,
-	args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-		'--disable-background-networking', '--disable-component-update', '--disable-sync',
-		`--user-data-dir=${profile}`],
-});
-const page = await browser.newPage();
-await page.setViewport({ width: 1360, height: 900 });
+} });
 
 // fn's first truthy value, or null once the time is out.
 async function until(fn, end) {
@@ -126,9 +109,7 @@ try {
 } finally {
 	Object.assign(out, stats);
 	console.log(JSON.stringify(out));
-	await browser.close();
-	server.close();
-	fs.rmSync(profile, { recursive: true, force: true });
+	await close();
 }
 // The viewer's service worker may still be busy with a stalled index.
 process.exit(0);

@@ -13,18 +13,10 @@
 // required: the crawl's scope is the site. Screenshots: SHOTS-DIR/post.png
 // (the viewer) and post-full.png (the viewer as tall as the post).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { waczServe } from '../../tests/archive/wacz_serve.mjs';
+import { viewerOpen } from '../../tests/archive/wacz_serve.mjs';
 
 const [waczPath, samplePath, shots] = process.argv.slice(2);
-const here = path.dirname(fileURLToPath(import.meta.url));
-const tests = path.join(here, '..', '..', 'tests');
-const require = createRequire(path.join(tests, 'package.json'));
-const puppeteer = require('puppeteer-core');
-const rwp = path.join(tests, 'node_modules', 'replaywebpage');
 const sample = JSON.parse(fs.readFileSync(samplePath, 'utf8'));
 const site = new URL(sample.url).host;
 fs.mkdirSync(shots, { recursive: true });
@@ -34,23 +26,10 @@ function fail(msg) {
 	process.exit(1);
 }
 
-for (const f of ['index.html', 'ui.js', 'sw.js'])
-	if (!fs.existsSync(path.join(rwp, f))) fail(`${rwp}/${f} missing: run scripts/deps`);
-
 // The viewer's files and the package from one loopback origin, as the
 // tests serve them.
-const { server, origin } = await waczServe(waczPath, rwp);
-
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tern-chromium-'));
-const browser = await puppeteer.launch({
-	executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-	headless: true,
-	args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-		'--disable-background-networking', '--disable-component-update', '--disable-sync',
-		`--user-data-dir=${profile}`],
-});
-const page = await browser.newPage();
-await page.setViewport({ width: 1360, height: 1000 });
+const { page, origin, close } = await viewerOpen(waczPath, { viewport: { width: 1360, height: 1000 } })
+	.catch((e) => fail(e.message));
 
 async function until(what, fn, ms = 60000) {
 	const end = Date.now() + ms;
@@ -120,7 +99,5 @@ try {
 	await page.screenshot({ path: path.join(shots, 'post-full.png') });
 	console.log(`ok: screenshots ${shots}/post.png and post-full.png`);
 } finally {
-	await browser.close();
-	server.close();
-	fs.rmSync(profile, { recursive: true, force: true });
+	await close();
 }

@@ -22,16 +22,11 @@
 // link clicked inside the replay loads the linked page from the archive; a
 // URL the crawl never fetched shows the viewer's not-found page. The
 // screenshots go to SHOTS-DIR.
-import puppeteer from 'puppeteer-core';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { waczServe } from './wacz_serve.mjs';
+import { viewerOpen } from './wacz_serve.mjs';
 
 const [mode, waczPath, pagesPath, casesPath, shots] = process.argv.slice(2);
-const here = path.dirname(fileURLToPath(import.meta.url));
-const rwp = path.join(here, '..', 'node_modules', 'replaywebpage');
 const cases = JSON.parse(fs.readFileSync(casesPath, 'utf8'));
 const pages = fs.readFileSync(pagesPath, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l));
 fs.mkdirSync(shots, { recursive: true });
@@ -41,21 +36,7 @@ function fail(msg) {
 	process.exit(1);
 }
 
-for (const f of ['index.html', 'ui.js', 'sw.js'])
-	if (!fs.existsSync(path.join(rwp, f))) fail(`${rwp}/${f} missing: run scripts/deps`);
-
-const { server, origin } = await waczServe(waczPath, rwp);
-
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tern-chromium-'));
-const browser = await puppeteer.launch({
-	executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-	headless: true,
-	args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-		'--disable-background-networking', '--disable-component-update', '--disable-sync',
-		`--user-data-dir=${profile}`],
-});
-const page = await browser.newPage();
-await page.setViewport({ width: 1360, height: 900 });
+const { page, origin, close } = await viewerOpen(waczPath).catch((e) => fail(e.message));
 const shot = (name) => page.screenshot({ path: path.join(shots, name + '.png') });
 
 async function until(what, fn, ms = 30000) {
@@ -249,7 +230,5 @@ try {
 	await shot('not-found');
 	console.log(`ok: ${cases.absent}, never crawled, shows ReplayWeb.page's not-found page`);
 } finally {
-	await browser.close();
-	server.close();
-	fs.rmSync(profile, { recursive: true, force: true });
+	await close();
 }

@@ -1,12 +1,17 @@
 // The loopback origin a WACZ is opened from in ReplayWeb.page, for
-// tests/archive/wacz_browser.mjs and bench/wacz-viewer.mjs: GET and HEAD of the
+// tests/archive/wacz_browser.mjs, bench/wacz-viewer.mjs and
+// bench/cms/replay.mjs: GET and HEAD of the
 // viewer's own files (npm replaywebpage: index.html, ui.js, sw.js) and of
 // the package at /archive.wacz, with the single byte ranges the viewer
 // reads a WACZ by. onRange(start, end), when given, is told of every read
 // of the package.
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
 
 const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.json': 'application/json',
 	'.css': 'text/css', '.svg': 'image/svg+xml', '.wasm': 'application/wasm', '.wacz': 'application/wacz' };
@@ -54,6 +59,40 @@ export async function waczServe(waczPath, rwp, onRange = null) {
 	});
 	await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
 	return { server, origin: `http://127.0.0.1:${server.address().port}` };
+}
+
+// What every script that opens a WACZ in ReplayWeb.page starts with: the
+// viewer's files (npm replaywebpage in tests/node_modules, scripts/deps)
+// and the package served from one origin (waczServe, onRange passed on),
+// and Debian's chromium (CHROMIUM overrides), driven by puppeteer-core,
+// with a new profile, so nothing is cached in the viewer's IndexedDB, and
+// one page of the given viewport. close() stops the browser and the
+// server and removes the profile. Throws if the viewer is not installed.
+export async function viewerOpen(waczPath, { onRange = null, viewport = { width: 1360, height: 900 },
+	protocolTimeout = null } = {}) {
+	const rwp = path.join(here, '..', 'node_modules', 'replaywebpage');
+	for (const f of ['index.html', 'ui.js', 'sw.js'])
+		if (!fs.existsSync(path.join(rwp, f))) throw new Error(`${rwp}/${f} missing: run scripts/deps`);
+	const { default: puppeteer } = await import('puppeteer-core');
+	const { server, origin } = await waczServe(waczPath, rwp, onRange);
+	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tern-chromium-'));
+	const browser = await puppeteer.launch({
+		executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+		headless: true,
+		...(protocolTimeout ? { protocolTimeout } : {}),
+		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+			'--disable-background-networking', '--disable-component-update', '--disable-sync',
+			`--user-data-dir=${profile}`],
+	});
+	const page = await browser.newPage();
+	await page.setViewport(viewport);
+	return {
+		page, origin, close: async () => {
+			await browser.close();
+			server.close();
+			fs.rmSync(profile, { recursive: true, force: true });
+		},
+	};
 }
 
 // Where each entry of a ZIP file's data lies: name -> [start, end) of its
