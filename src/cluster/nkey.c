@@ -3,6 +3,7 @@
  * 4648 Base32 without padding. A seed's prefix is two bytes (the seed's
  * type and the key's: a user); a public key's one byte (a user). */
 #include "cluster/nkey.h"
+#include "lib/base32.h"
 #include "lib/xmalloc.h"
 
 #include <ctype.h>
@@ -24,53 +25,6 @@ static unsigned nkey_crc16(const unsigned char *p, size_t n)
 	return crc;
 }
 
-/* Base32 text of n characters into at most cap bytes; the count, or -1. */
-static long nkey_b32_decode(const char *s, size_t n, unsigned char *out, size_t cap)
-{
-	unsigned long acc = 0;
-	int bits = 0;
-	size_t o = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		int c = (unsigned char)s[i], v;
-		if (c >= 'A' && c <= 'Z')
-			v = c - 'A';
-		else if (c >= '2' && c <= '7')
-			v = c - '2' + 26;
-		else
-			return -1;
-		acc = ((acc << 5) | (unsigned)v) & 0xffff;
-		bits += 5;
-		if (bits >= 8) {
-			bits -= 8;
-			if (o == cap)
-				return -1;
-			out[o++] = (unsigned char)(acc >> bits);
-		}
-	}
-	return (long)o;
-}
-
-static void nkey_b32_encode(const unsigned char *p, size_t n, char *out)
-{
-	static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-	unsigned long acc = 0;
-	int bits = 0;
-	size_t o = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		acc = ((acc << 8) | p[i]) & 0xffff;
-		bits += 8;
-		while (bits >= 5) {
-			bits -= 5;
-			out[o++] = alphabet[(acc >> bits) & 31];
-		}
-	}
-	if (bits > 0)
-		out[o++] = alphabet[(acc << (5 - bits)) & 31];
-	out[o] = '\0';
-}
-
 int nkey_public(const char *seed, char *pub, size_t cap, char **err)
 {
 	unsigned char raw[40], key[35];
@@ -84,7 +38,7 @@ int nkey_public(const char *seed, char *pub, size_t cap, char **err)
 	n = strlen(seed);
 	while (n > 0 && isspace((unsigned char)seed[n - 1]))
 		n--;
-	got = nkey_b32_decode(seed, n, raw, sizeof raw);
+	got = base32_decode(seed, n, raw, sizeof raw);
 	if (got != 36 || raw[0] != (NKEY_PREFIX_SEED | (NKEY_PREFIX_USER >> 5)) ||
 	    raw[1] != ((NKEY_PREFIX_USER & 31) << 3)) {
 		*err = xstrdup("not a NATS user seed (SU... in the nkeys text form)");
@@ -110,7 +64,7 @@ int nkey_public(const char *seed, char *pub, size_t cap, char **err)
 	crc = nkey_crc16(key, 33);
 	key[33] = (unsigned char)(crc & 0xff);
 	key[34] = (unsigned char)(crc >> 8);
-	nkey_b32_encode(key, 35, pub);
+	base32_encode(key, 35, pub);
 	memset(raw, 0, sizeof raw);
 	return 0;
 }
