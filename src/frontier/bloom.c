@@ -1,5 +1,6 @@
 /* The scalable Bloom filter (bloom.h). */
 #include "frontier/bloom.h"
+#include "frontier/hugemem.h"
 #include "lib/xmalloc.h"
 #include <assert.h>
 #include <stdlib.h>
@@ -18,6 +19,9 @@ struct bloom_layer {
 	uint64_t *bits;
 	uint64_t blocks; /* 512-bit blocks: cap * bits_per_key, rounded up */
 	uint64_t cap, n;
+	/* A layer is probed at random: a large one is in huge pages
+	 * (hugemem.h); this is its mapping's length, or 0 from the heap. */
+	size_t mapped;
 };
 
 struct bloom {
@@ -37,7 +41,7 @@ static void bloom_layer_add(struct bloom *b)
 	 * bits a key 16: 1.6 times the memory, 254 MiB at 100M URIs). */
 	uint64_t blocks = (cap * b->bits_per_key + block_bits - 1) / block_bits;
 
-	l->bits = xcalloc(blocks * BLOOM_BLOCK_WORDS, sizeof(uint64_t));
+	l->bits = hugemem_zalloc(blocks * BLOOM_BLOCK_WORDS * sizeof(uint64_t), &l->mapped);
 	l->blocks = blocks;
 	l->cap = cap;
 	l->n = 0;
@@ -63,7 +67,7 @@ void bloom_free(struct bloom *b)
 	if (b == NULL)
 		return;
 	for (i = 0; i < b->nlayers; i++)
-		free(b->layer[i].bits);
+		hugemem_free(b->layer[i].bits, b->layer[i].mapped);
 	free(b);
 }
 
@@ -114,6 +118,15 @@ int bloom_test(const struct bloom *b, uint64_t h)
 		if (bloom_layer_test(&b->layer[i], h))
 			return 1;
 	return 0;
+}
+
+void bloom_prefetch(const struct bloom *b, uint64_t h)
+{
+	unsigned i;
+	uint64_t g;
+
+	for (i = 0; i < b->nlayers; i++)
+		__builtin_prefetch(bloom_block(&b->layer[i], h, &g));
 }
 
 size_t bloom_bytes(const struct bloom *b)

@@ -19,6 +19,10 @@ void bloom_free(struct bloom *b);
 /* h: a well-mixed 64-bit hash of the key (hash_bytes, lib/hash.h). */
 void bloom_add(struct bloom *b, uint64_t h);
 int bloom_test(const struct bloom *b, uint64_t h);
+/* Starts loading the block of h in every layer, for a caller that will
+ * test h a little later: a new key misses every layer, and the misses of
+ * many keys then overlap instead of following each other. */
+void bloom_prefetch(const struct bloom *b, uint64_t h);
 size_t bloom_bytes(const struct bloom *b);
 unsigned bloom_layers(const struct bloom *b);
 

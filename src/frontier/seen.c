@@ -168,6 +168,9 @@ void seen_prefetch(const struct seen *s, uint64_t h)
 void seen_prefetch_entry(const struct seen *s, uint64_t h)
 {
 	urlset_prefetch_entry(s->mem, h);
+	/* The Bloom filter is asked only when the memory set cannot answer. */
+	if (s->load_it == NULL && !seen_complete(s))
+		bloom_prefetch(s->bloom, h);
 }
 
 int seen_check(struct seen *s, const char *canon, leveldb_writebatch_t *wb)
