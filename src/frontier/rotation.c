@@ -40,8 +40,10 @@ static struct curi *rotation_seek_head(struct frontier *f, struct wq *q)
 {
 	leveldb_iterator_t *it = store_iter(f);
 	struct curi *c = NULL;
-	const char *k, *v, *qk;
-	size_t kl, vl, ql, i, at = SIZE_MAX, last = SIZE_MAX;
+	/* k and kl are read only while the iterator is valid; GCC at -O2
+	 * cannot tell. */
+	const char *k = NULL, *v, *qk;
+	size_t kl = 0, vl, ql, i, at = SIZE_MAX, last = SIZE_MAX;
 	int sd = 0, sp = 0, skip = 0, bd = 0, bp = 0, nd = 0, np = 0, d, p, from = 0, next = 0;
 	uint64_t so = 0, bo = 0, no = 0, o;
 	char *lerr = NULL;
