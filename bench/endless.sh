@@ -75,7 +75,11 @@
 # page between points (whole-run CPU from /proc, not /usr/bin/time; rss_kb
 # is the peak so far). After the last point the crawl is killed (SIGKILL),
 # `tern resume` is timed to its first fetch as --restart does (a restart
-# row), and the resumed crawl is stopped.
+# row), and the resumed crawl is stopped, after ENDLESS_AFTER seconds if
+# set, sampled every second into OUT-after.tsv:
+#   seconds downloaded loop_cpu_s other_cpu_s
+# (seconds since the resume's first fetch; downloaded counts the pages of
+# the whole crawl, the resumed process's CPU only).
 # ENDLESS_SET adds settings (e.g. "--set storage.write-buffer-mb=32").
 # ENDLESS_PRELOAD preloads a library into the crawl (not the resume of
 # --restart): bench/kinds.sh's bench/kindsplit.so.
@@ -427,6 +431,26 @@ if [ $curve -eq 1 ]; then
 	printf '  restart: killed at %s pages, %s queued, open WARC %s bytes: first fetch %s s after resume\n' \
 		"$dl" "$queued" "$open" "$secs"
 	grep "WARC recovery" "$JOB/logs/tern.log" | tail -2 | sed 's/^/    /'
+	# The resumed crawl's first minutes: until the store's seen and queue
+	# keys are all read again it holds more URIs for the store.
+	if [ -n "${ENDLESS_AFTER:-}" ]; then
+		after=${out%.tsv}-after.tsv
+		printf 'seconds\tdownloaded\tloop_cpu_s\tother_cpu_s\n' >>"$after"
+		t0=$(date +%s%N)
+		while kill -0 $rp 2>/dev/null; do
+			el=$(awk -v t=$(($(date +%s%N) - t0)) 'BEGIN { printf "%.1f", t / 1e9 }')
+			awk -v e="$el" -v m="$ENDLESS_AFTER" 'BEGIN { exit !(e >= m) }' && break
+			sleep 1
+			"$TERN" ctl "$JOB" status >"$W/status.json" 2>/dev/null || continue
+			loop=$(awk -v hz="$hz" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' /proc/$rp/task/$rp/stat)
+			other=$(for t in /proc/$rp/task/*; do
+				[ "${t##*/}" = "$rp" ] || awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "$t/stat" 2>/dev/null
+			done | awk -v hz="$hz" '{ s += $1 } END { printf "%.2f", s / hz }')
+			dl=$(sed -n 's/^  "pages": \([0-9]*\).*/\1/p' "$W/status.json")
+			printf '%s\t%s\t%s\t%s\n' "$(awk -v t=$(($(date +%s%N) - t0)) 'BEGIN { printf "%.1f", t / 1e9 }')" \
+				"$dl" "$loop" "$other" >>"$after"
+		done
+	fi
 	"$TERN" ctl "$JOB" stop >/dev/null 2>&1
 	i=0
 	while kill -0 $rp 2>/dev/null && [ $i -lt 600 ]; do

@@ -4,7 +4,7 @@
 # normal tern with bench/kindsplit.c preloaded, which puts each kind in a
 # LevelDB of its own (split) or keeps the one store and counts (count).
 #
-#   bench/kinds.sh OUTDIR MODE PAGES...   (split, splitwb, useg, count, plain)
+#   bench/kinds.sh OUTDIR MODE PAGES...   (split, splitwb, useg, count, drop, plain)
 #
 # Per point bench/endless.sh appends its row to OUTDIR/kinds-MODE-runs.tsv
 # and the library one row per kind to OUTDIR/kinds-MODE-kinds.tsv
@@ -14,7 +14,9 @@
 # each kind's memtable its share of one store's (KINDSPLIT_WB, by default
 # the shares of bench/endless.sh's 10M-URI point: u 64 %, s 24 %, q 11 %,
 # the rest 1 % of 16 MiB, by bytes written plus 20 a entry); plain runs
-# tern without the library. The checkpoint at shutdown is off in every mode: the split
+# tern without the library; drop keeps the one store but leaves the
+# puts of the kinds in KINDSPLIT_DROP (default s, the seen keys) out of it:
+# the ceiling of what a seen set outside LevelDB could save. The checkpoint at shutdown is off in every mode: the split
 # stores are not a store a checkpoint can freeze.
 # TERN as bench/endless.sh's; the library is built next to it.
 cd "$(dirname "$0")/.." || exit 1
@@ -26,13 +28,17 @@ case $outdir in /*) ;; *) outdir=$top/$outdir ;; esac
 useg=0 kmode=$mode
 case $mode in
 split | count | plain) ;;
+drop)
+	KINDSPLIT_DROP=${KINDSPLIT_DROP:-s}
+	export KINDSPLIT_DROP
+	;;
 useg) useg=1 kmode="split" ;;
 splitwb)
 	kmode="split"
 	KINDSPLIT_WB=${KINDSPLIT_WB:-u=10240,s=3840,q=1792,*=256}
 	export KINDSPLIT_WB
 	;;
-*) echo "bench/kinds.sh: MODE is split, splitwb, useg, count or plain" >&2; exit 2 ;;
+*) echo "bench/kinds.sh: MODE is split, splitwb, useg, count, drop or plain" >&2; exit 2 ;;
 esac
 TERN=${TERN:-$top/build/bench/src/tern}
 export TERN
