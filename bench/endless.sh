@@ -316,6 +316,14 @@ if [ -n "$readahead" ]; then
 		fail "--readahead: cannot set the read-ahead of $loopdev"
 	JOB=$W/disk/job
 fi
+# The CPU seconds of process $1's loop thread and of its other threads,
+# from /proc, into $loop and $other.
+proc_cpu() {
+	loop=$(awk -v hz="$hz" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' /proc/$1/task/$1/stat)
+	other=$(for t in /proc/$1/task/*; do
+		[ "${t##*/}" = "$1" ] || awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "$t/stat" 2>/dev/null
+	done | awk -v hz="$hz" '{ s += $1 } END { printf "%.2f", s / hz }')
+}
 # Seconds to the first crawl.log line a `tern resume` of $JOB writes; the
 # resumed crawl is left running (its pid in $rp).
 time_resume() {
@@ -390,10 +398,7 @@ if [ $curve -eq 1 ]; then
 			kill -0 $tp 2>/dev/null || { rc=1; break 2; }
 			sleep 1
 			"$TERN" ctl "$JOB" status >"$W/status.json" 2>/dev/null || continue
-			loop=$(awk -v hz="$hz" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' /proc/$tp/task/$tp/stat)
-			other=$(for t in /proc/$tp/task/*; do
-				[ "${t##*/}" = "$tp" ] || awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "$t/stat" 2>/dev/null
-			done | awk -v hz="$hz" '{ s += $1 } END { printf "%.2f", s / hz }')
+			proc_cpu $tp
 			mem=$(awk '/^RssAnon/ { a = $2 } /^VmHWM/ { h = $2 } END { print a "\t" h }' /proc/$tp/status)
 			sb=$(du -sb "$JOB/state" | cut -f1)
 			wb=$(du -sb "$JOB/warcs" 2>/dev/null | cut -f1)
@@ -442,10 +447,7 @@ if [ $curve -eq 1 ]; then
 			awk -v e="$el" -v m="$ENDLESS_AFTER" 'BEGIN { exit !(e >= m) }' && break
 			sleep 1
 			"$TERN" ctl "$JOB" status >"$W/status.json" 2>/dev/null || continue
-			loop=$(awk -v hz="$hz" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' /proc/$rp/task/$rp/stat)
-			other=$(for t in /proc/$rp/task/*; do
-				[ "${t##*/}" = "$rp" ] || awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "$t/stat" 2>/dev/null
-			done | awk -v hz="$hz" '{ s += $1 } END { printf "%.2f", s / hz }')
+			proc_cpu $rp
 			dl=$(sed -n 's/^  "pages": \([0-9]*\).*/\1/p' "$W/status.json")
 			printf '%s\t%s\t%s\t%s\n' "$(awk -v t=$(($(date +%s%N) - t0)) 'BEGIN { printf "%.1f", t / 1e9 }')" \
 				"$dl" "$loop" "$other" >>"$after"
