@@ -82,7 +82,7 @@
 # the whole crawl, the resumed process's CPU only).
 # ENDLESS_SET adds settings (e.g. "--set storage.write-buffer-mb=32").
 # ENDLESS_PRELOAD preloads a library into the crawl (not the resume of
-# --restart): bench/kinds.sh's bench/kindsplit.so.
+# --restart or --curve): bench/kinds.sh's bench/kindsplit.so.
 # TERN names the program (default build/bench/src/tern: an -O2 build
 # without sanitizers, as bench/run makes). The marginal CPU per page is
 # bench/endless.awk's business. Needs nginx, dnsmasq and
@@ -385,7 +385,8 @@ if [ $curve -eq 1 ]; then
 	kill -USR1 "$NGX_PID"
 	sleep 0.2
 	# shellcheck disable=SC2086
-	"$TERN" crawl -j "$JOB" -s "$W/seeds.txt" --set dns.servers="127.0.0.1:$DNS_PORT" $TERN_MATCHED \
+	${ENDLESS_PRELOAD:+env LD_PRELOAD=$ENDLESS_PRELOAD} "$TERN" crawl -j "$JOB" -s "$W/seeds.txt" \
+		--set dns.servers="127.0.0.1:$DNS_PORT" $TERN_MATCHED \
 		--set crawl.scope=domain --set crawl.max-connections=256 --set warc.enabled=$warc \
 		${ENDLESS_SET:-} >"$W/out.txt" 2>&1 &
 	tp=$!
