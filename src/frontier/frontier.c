@@ -255,7 +255,7 @@ int frontier_flush(struct frontier *f, char **err)
 	if (residency_write(f, err) < 0)
 		return -1;
 	due_flushed(f);
-	if (seen_load_more(f->seen, &e) < 0) {
+	if (seen_load_more(f->seen, &e) < 0 || residency_load_more(f, &e) < 0) {
 		if (f->error == NULL)
 			f->error = xstrdup(e);
 		if (err != NULL)
@@ -596,6 +596,7 @@ void frontier_close(struct frontier *f)
 	if (f->db != NULL && f->seen != NULL)
 		frontier_flush(f, NULL);
 	store_iter_drop(f);
+	residency_load_stop(f);
 	for (i = 0; i < f->nheld; i++) {
 		history_free(f->held[i]->c.history);
 		free(f->held[i]);

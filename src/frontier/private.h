@@ -59,8 +59,10 @@ struct frontier {
 	struct keys_counters c;
 	struct wq_table *queues;
 	/* Every queue key in the store or about to be: a miss means a new
-	 * queue, with no store read (residency.c). */
+	 * queue, with no store read (residency.c), once the keys of a
+	 * reopened store are all read (qload_it NULL). */
 	struct bloom *queue_keys;
+	leveldb_iterator_t *qload_it;
 	struct wq_list ready; /* READY, FIFO */
 	struct wq_heap heap;  /* READY, best-first */
 	uint64_t ready_seq;

@@ -13,6 +13,7 @@
 #include "frontier/urlset.h"
 #include "lib/hash.h"
 #include "lib/xmalloc.h"
+#include <assert.h>
 
 #define RESIDENCY_COLD offsetof(struct wq, cold)
 
@@ -65,7 +66,7 @@ struct wq *residency_get(struct frontier *f, const char *key, int create)
 		return q;
 	}
 	h = hash_bytes(key, strlen(key));
-	if (!bloom_test(f->queue_keys, h)) {
+	if (f->qload_it == NULL && !bloom_test(f->queue_keys, h)) {
 		/* A queue never created: nothing to read. With a crawl's
 		 * hosts far more than the resident queues, a link to a new
 		 * host would otherwise cost a store miss (and LevelDB
@@ -103,13 +104,26 @@ struct wq *residency_get(struct frontier *f, const char *key, int create)
 	return q;
 }
 
-int residency_load(struct frontier *f, char **err)
-{
-	leveldb_iterator_t *it = leveldb_create_iterator(f->db, f->ro);
-	const char start = KEYS_QUEUE;
-	char *lerr = NULL;
+/* Queue keys read at open and per flush (residency_load_batches): a store of
+ * 5M queues took ~1.5 s to read whole, most of a resume's wait at 100M
+ * URIs (doc/performance.md). */
+static size_t residency_load_open = 256u << 10, residency_load_step = 32u << 10;
 
-	for (leveldb_iter_seek(it, &start, 1); leveldb_iter_valid(it); leveldb_iter_next(it)) {
+void residency_load_batches(size_t at_open, size_t per_flush)
+{
+	residency_load_open = at_open > 0 ? at_open : 256u << 10;
+	residency_load_step = per_flush > 0 ? per_flush : 32u << 10;
+}
+
+/* Up to n more queue keys into the filter; ends the load at the last one.
+ * Queues created since the load began are in the filter already. */
+static int residency_load_keys(struct frontier *f, size_t n, char **err)
+{
+	leveldb_iterator_t *it = f->qload_it;
+	char *lerr = NULL;
+	size_t i;
+
+	for (i = 0; i < n && leveldb_iter_valid(it); i++, leveldb_iter_next(it)) {
 		size_t kl;
 		const char *k = leveldb_iter_key(it, &kl);
 
@@ -117,14 +131,42 @@ int residency_load(struct frontier *f, char **err)
 			break;
 		bloom_add(f->queue_keys, hash_bytes(k + 1, kl - 1));
 	}
+	if (i == n && leveldb_iter_valid(it))
+		return 0;
 	leveldb_iter_get_error(it, &lerr);
 	leveldb_iter_destroy(it);
+	f->qload_it = NULL;
 	if (lerr != NULL) {
 		*err = xasprintf("loading the queue keys: %s", lerr);
 		leveldb_free(lerr);
 		return -1;
 	}
 	return 0;
+}
+
+int residency_load(struct frontier *f, char **err)
+{
+	const char start = KEYS_QUEUE;
+
+	assert(f->qload_it == NULL);
+	f->qload_it = leveldb_create_iterator(f->db, f->ro);
+	leveldb_iter_seek(f->qload_it, &start, 1);
+	return residency_load_keys(f, residency_load_open, err);
+}
+
+int residency_load_more(struct frontier *f, char **err)
+{
+	if (f->qload_it == NULL)
+		return 0;
+	return residency_load_keys(f, residency_load_step, err);
+}
+
+void residency_load_stop(struct frontier *f)
+{
+	if (f->qload_it != NULL) {
+		leveldb_iter_destroy(f->qload_it);
+		f->qload_it = NULL;
+	}
 }
 
 int residency_write(struct frontier *f, char **err)

@@ -15,6 +15,7 @@
 #include "frontier/frontier.h"
 #include "frontier/keys.h"
 #include "frontier/seen.h"
+#include "frontier/residency.h"
 #include <leveldb/c.h>
 
 struct test_frontier {
@@ -88,6 +89,24 @@ static int test_frontier_add(
 		r = after.discovered > before.discovered;
 	}
 	return r;
+}
+
+/* A store of two URIs on each of hosts queues, http://hK/a and /b,
+ * written, closed and opened again. */
+static void test_frontier_two_per_host(struct test_frontier *t, int hosts)
+{
+	char uri[64], *err = NULL;
+	int i;
+
+	test_frontier_open(t, 1);
+	for (i = 0; i < 2 * hosts; i++) {
+		snprintf(uri, sizeof(uri), "http://h%d/%s", i / 2, i % 2 ? "b" : "a");
+		assert_int_equal(test_frontier_add(t, uri, NULL, "", 0), 1);
+	}
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	frontier_close(t->f);
+	t->f = NULL;
+	test_frontier_open(t, 0);
 }
 
 /* Takes the next URI, failing if none is ready. */
@@ -991,6 +1010,47 @@ static void test_frontier_seen_lazy_load(void **state)
 	seen_load_batches(0, 0);
 }
 
+/* A reopened store's queue keys are read a few per flush as well: until
+ * all are, a queue not resident is looked up in the store, never taken as
+ * new, so an old queue keeps its record (its URIs and counts) and only
+ * the queues that are new are counted new. */
+static void test_frontier_queue_keys_lazy_load(void **state)
+{
+	struct test_frontier *t = *state;
+	enum { N = 3000 };
+	struct frontier_counts n;
+	char uri[64], *err = NULL;
+	int i;
+
+	residency_load_batches(100, 250);
+	test_frontier_two_per_host(t, N);
+	/* A URI for every old queue, a new queue every tenth, a flush every
+	 * 100: the load reads 250 queue keys a flush meanwhile. */
+	for (i = 0; i < N; i++) {
+		snprintf(uri, sizeof(uri), "http://h%d/c", i);
+		assert_int_equal(test_frontier_add(t, uri, "http://h0/a", "L", 0), 1);
+		if (i % 10 == 0) {
+			snprintf(uri, sizeof(uri), "http://new%d/", i);
+			assert_int_equal(test_frontier_add(t, uri, "http://h0/a", "L", 0), 1);
+		}
+		if (i % 100 == 99)
+			assert_int_equal(frontier_flush(t->f, &err), 0);
+	}
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.queues_total, N + N / 10);
+	assert_int_equal(n.queued, 3 * N + N / 10);
+	/* The load is over (100 + 30 x 250 keys): a queue the filter does
+	 * not know is new without a read, and one it knows is found. */
+	assert_int_equal(test_frontier_add(t, "http://later/", "http://h0/a", "L", 0), 1);
+	assert_int_equal(test_frontier_add(t, "http://h7/d", "http://h0/a", "L", 0), 1);
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.queues_total, N + N / 10 + 1);
+	assert_int_equal(n.queued, 3 * N + N / 10 + 2);
+	residency_load_batches(0, 0);
+}
+
 /* The read-ahead of a queue's next URIs (frontier/ahead.h) hands out what
  * the store would: a URI enqueued ahead of the ones read ahead (a higher
  * directive) comes first, a retried or deferred URI comes again, one
@@ -1610,6 +1670,7 @@ int main(void)
 	    T(test_frontier_held),
 	    T(test_frontier_seen_memory),
 	    T(test_frontier_seen_lazy_load),
+	    T(test_frontier_queue_keys_lazy_load),
 	    T(test_frontier_ahead),
 	    T(test_frontier_queue_keys),
 	    T(test_frontier_head_bound),
