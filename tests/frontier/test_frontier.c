@@ -91,6 +91,21 @@ static int test_frontier_add(
 	return r;
 }
 
+/* The same without judging a held URI at once: 1, 0 or FRONTIER_HELD_URI,
+ * the held ones judged together at the next flush. */
+static int test_frontier_add_held(struct test_frontier *t, const char *uri)
+{
+	struct curi *c = curi_new(uri, "http://h0/a", "L", 0);
+	char host[128];
+	const char *h = strstr(uri, "://") + 3;
+	int r;
+
+	snprintf(host, sizeof(host), "%.*s,", (int)strcspn(h, "/"), h);
+	r = frontier_schedule(t->f, c, uri, host, host, 0);
+	curi_free(c);
+	return r;
+}
+
 /* A store of two URIs on each of hosts queues, http://hK/a and /b,
  * written, closed and opened again. */
 static void test_frontier_two_per_host(struct test_frontier *t, int hosts)
@@ -892,6 +907,55 @@ static void test_frontier_held(void **state)
 	assert_true(frontier_is_finished(t->f));
 }
 
+/* Held URIs of many sites in one sorted pass: a run of one site's costs
+ * iterator steps, one alone on its site a seek; either way an old URI is
+ * dropped and a new one (on an old site or a new one) discovered once. */
+static void test_frontier_held_sites(void **state)
+{
+	struct test_frontier *t = *state;
+	enum { N = 3000 };
+	struct frontier_counts n;
+	struct buf b = BUF_INIT;
+	char uri[64], *err = NULL, *p;
+	int i, fresh = 0, held = 0;
+	unsigned long long reads = 0, steps = 0;
+
+	t->o.seen_memory = 64 << 10;
+	test_frontier_two_per_host(t, N / 2);
+	/* Each old URI again, held for the flush: site by site from the top
+	 * (runs of two), one of each site alone among them, and new URIs on
+	 * old and new sites. */
+	for (i = 0; i < N; i++) {
+		snprintf(uri, sizeof(uri), "http://h%d/%s", i / 2, i % 2 ? "b" : "a");
+		held += test_frontier_add_held(t, uri) == FRONTIER_HELD_URI;
+		if (i % 2 == 1) {
+			snprintf(uri, sizeof(uri), "http://h%d/a", (N - 1 - i) / 2);
+			held += test_frontier_add_held(t, uri) == FRONTIER_HELD_URI;
+		}
+		if (i % 7 == 0) {
+			snprintf(uri, sizeof(uri), i % 14 == 0 ? "http://h%d/new" : "http://n%d/",
+			    i / 2);
+			assert_true(test_frontier_add_held(t, uri) != 0);
+			fresh++;
+		}
+		if (i % 200 == 199)
+			assert_int_equal(frontier_flush(t->f, &err), 0);
+	}
+	assert_int_equal(frontier_flush(t->f, &err), 0);
+	assert_true(held > N / 2);
+	frontier_counts(t->f, &n);
+	assert_int_equal(n.discovered, N + fresh);
+	assert_int_equal(n.queued, N + fresh);
+	frontier_report_summary(t->f, &b);
+	p = strstr(b.data, "sorted checks (");
+	assert_non_null(p);
+	assert_int_equal(
+	    sscanf(p, "sorted checks (%llu store seeks, %llu merge steps", &reads, &steps), 2);
+	if (reads < N / 4 || steps < N / 8)
+		fail_msg("%s", b.data);
+	buf_free(&b);
+}
+
 /* Within its budget the seen set's memory set answers every test, new or
  * old, with nothing held for the store, also after a reopen (it is loaded
  * from the store); frontier_seen names the plain duplicates a caller may
@@ -1668,6 +1732,7 @@ int main(void)
 	    T(test_frontier_long_snooze),
 	    T(test_frontier_recovery),
 	    T(test_frontier_held),
+	    T(test_frontier_held_sites),
 	    T(test_frontier_seen_memory),
 	    T(test_frontier_seen_lazy_load),
 	    T(test_frontier_queue_keys_lazy_load),
