@@ -10,6 +10,7 @@
 #include "frontier/ahead.h"
 #include "frontier/store.h"
 #include "frontier/bloom.h"
+#include "frontier/keyscan.h"
 #include "frontier/urlset.h"
 #include "lib/hash.h"
 #include "lib/xmalloc.h"
@@ -115,50 +116,29 @@ void residency_load_batches(size_t at_open, size_t per_flush)
 	residency_load_step = per_flush > 0 ? per_flush : 32u << 10;
 }
 
-/* Up to n more queue keys into the filter; ends the load at the last one.
- * Queues created since the load began are in the filter already. */
-static int residency_load_keys(struct frontier *f, size_t n, char **err)
+/* A queue key read from the store into the filter. Queues created since
+ * the load began are in the filter already. */
+static void residency_load_key(void *arg, const char *key, size_t len)
 {
-	leveldb_iterator_t *it = f->qload_it;
-	char *lerr = NULL;
-	size_t i;
+	struct frontier *f = arg;
 
-	for (i = 0; i < n && leveldb_iter_valid(it); i++, leveldb_iter_next(it)) {
-		size_t kl;
-		const char *k = leveldb_iter_key(it, &kl);
-
-		if (kl < 1 || k[0] != KEYS_QUEUE)
-			break;
-		bloom_add(f->queue_keys, hash_bytes(k + 1, kl - 1));
-	}
-	if (i == n && leveldb_iter_valid(it))
-		return 0;
-	leveldb_iter_get_error(it, &lerr);
-	leveldb_iter_destroy(it);
-	f->qload_it = NULL;
-	if (lerr != NULL) {
-		*err = xasprintf("loading the queue keys: %s", lerr);
-		leveldb_free(lerr);
-		return -1;
-	}
-	return 0;
+	bloom_add(f->queue_keys, hash_bytes(key, len));
 }
 
 int residency_load(struct frontier *f, char **err)
 {
-	const char start = KEYS_QUEUE;
-
 	assert(f->qload_it == NULL);
-	f->qload_it = leveldb_create_iterator(f->db, f->ro);
-	leveldb_iter_seek(f->qload_it, &start, 1);
-	return residency_load_keys(f, residency_load_open, err);
+	f->qload_it = keyscan_start(f->db, f->ro, KEYS_QUEUE);
+	return keyscan_step(&f->qload_it, KEYS_QUEUE, residency_load_open, residency_load_key, f,
+	    "loading the queue keys", err);
 }
 
 int residency_load_more(struct frontier *f, char **err)
 {
 	if (f->qload_it == NULL)
 		return 0;
-	return residency_load_keys(f, residency_load_step, err);
+	return keyscan_step(&f->qload_it, KEYS_QUEUE, residency_load_step, residency_load_key, f,
+	    "loading the queue keys", err);
 }
 
 void residency_load_stop(struct frontier *f)

@@ -3,6 +3,7 @@
 #include "lib/buf.h"
 #include "frontier/bloom.h"
 #include "frontier/keys.h"
+#include "frontier/keyscan.h"
 #include "frontier/urlset.h"
 #include "lib/hash.h"
 #include "lib/xmalloc.h"
@@ -322,56 +323,41 @@ void seen_flushed(struct seen *s)
 	seen_unwritten_clear(s);
 }
 
-/* Reads up to n more seen keys into the Bloom filter and, as far as its
- * budget allows, the memory set; ends the load at the last one. Keys
- * recorded since the load began are not in the iterator's view, but they
- * are in both layers already. */
+/* One seen key read from the store: into the Bloom filter and, as far as
+ * its budget allows, the memory set. Keys recorded since the load began
+ * are not in the iterator's view, but they are in both layers already. */
+static void seen_load_key(void *arg, const char *k, size_t kl)
+{
+	struct seen *s = arg;
+	uint64_t h = seen_hash(k, kl);
+
+	bloom_add(s->bloom, h);
+	/* Loaded strings are in the store: the memory set may drop them, but
+	 * stops taking them at its budget. A URI judged seen by the store
+	 * since the load began may be there. */
+	s->st.added++;
+	if (urlset_has(s->mem, k, kl, h))
+		return;
+	if (s->loaded_all && urlset_fits(s->mem, kl))
+		urlset_add(s->mem, k, kl, h);
+	else
+		s->loaded_all = 0;
+}
+
+/* Up to n more seen keys; the memory set is sealed when the load ends. */
 static int seen_load_keys(struct seen *s, size_t n, char **err)
 {
-	leveldb_iterator_t *it = s->load_it;
-	char *lerr = NULL;
-	size_t i;
+	int r =
+	    keyscan_step(&s->load_it, KEYS_SEEN, n, seen_load_key, s, "loading the seen set", err);
 
-	for (i = 0; i < n && leveldb_iter_valid(it); i++, leveldb_iter_next(it)) {
-		size_t kl;
-		const char *k = leveldb_iter_key(it, &kl);
-		uint64_t h;
-
-		if (kl < 1 || k[0] != KEYS_SEEN)
-			break;
-		h = seen_hash(k + 1, kl - 1);
-		bloom_add(s->bloom, h);
-		/* Loaded strings are in the store: the memory set may drop
-		 * them, but stops taking them at its budget. A URI judged
-		 * seen by the store since the load began may be there. */
-		s->st.added++;
-		if (urlset_has(s->mem, k + 1, kl - 1, h))
-			continue;
-		if (s->loaded_all && urlset_fits(s->mem, kl - 1))
-			urlset_add(s->mem, k + 1, kl - 1, h);
-		else
-			s->loaded_all = 0;
-	}
-	if (i == n && leveldb_iter_valid(it))
-		return 0;
-	urlset_seal(s->mem);
-	leveldb_iter_get_error(it, &lerr);
-	leveldb_iter_destroy(it);
-	s->load_it = NULL;
-	if (lerr != NULL) {
-		*err = xasprintf("loading the seen set: %s", lerr);
-		leveldb_free(lerr);
-		return -1;
-	}
-	return 0;
+	if (s->load_it == NULL)
+		urlset_seal(s->mem);
+	return r;
 }
 
 int seen_load(struct seen *s, char **err)
 {
-	const char start = KEYS_SEEN;
-
-	s->load_it = leveldb_create_iterator(s->db, s->ro);
-	leveldb_iter_seek(s->load_it, &start, 1);
+	s->load_it = keyscan_start(s->db, s->ro, KEYS_SEEN);
 	return seen_load_keys(s, seen_load_open, err);
 }
 
